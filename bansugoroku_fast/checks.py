@@ -1,0 +1,69 @@
+"""Argument checks shared by the oracle and the kernel API.
+
+Only input checking lives here, never rule logic: what the rules say about a
+position (wins, closures, moves) is written twice on purpose, once in the
+oracle and once in the kernels, so that each can catch the other's mistakes.
+"""
+from __future__ import annotations
+
+import numbers
+
+from .errors import InvalidDiceError, InvalidPositionError, InvalidRulesError
+from .position import Position
+from .rules import Rules
+
+
+def as_position(position) -> Position:
+    """``position`` as a :class:`Position` (array-likes and ids are validated)."""
+    return position if isinstance(position, Position) else Position(position)
+
+
+def as_rules(rules) -> Rules:
+    if rules is None:
+        return Rules()
+    if isinstance(rules, str):
+        return Rules.parse(rules)
+    if not isinstance(rules, Rules):
+        raise InvalidRulesError(f"rules must be a Rules (or a label such as 'backgammon'), got {rules!r}")
+    return rules
+
+
+def as_dice(dice) -> tuple[int, int]:
+    """``dice`` as a pair of ints in 1..6, or :class:`InvalidDiceError`.
+
+    >>> as_dice((6, 5)), as_dice("3-1")
+    ((6, 5), (3, 1))
+    >>> as_dice((0, 7))
+    Traceback (most recent call last):
+    ...
+    bansugoroku_fast.errors.InvalidDiceError: dice must be two integers in 1..6, got (0, 7)
+    """
+    if isinstance(dice, str):
+        text = dice.strip().replace(" ", "-").replace(",", "-")
+        parts = text.split("-") if "-" in text else list(text)
+        try:
+            dice = tuple(int(part) for part in parts)
+        except ValueError:
+            raise InvalidDiceError(f"cannot read dice {dice!r}; write e.g. '6-5'") from None
+    try:
+        pair = tuple(dice)
+    except TypeError:
+        raise InvalidDiceError(f"dice must be a pair of integers in 1..6, got {dice!r}") from None
+    if len(pair) != 2 or not all(
+        isinstance(d, numbers.Integral) and not isinstance(d, bool) and 1 <= d <= 6 for d in pair
+    ):
+        raise InvalidDiceError(f"dice must be two integers in 1..6, got {dice!r}")
+    return int(pair[0]), int(pair[1])
+
+
+def check_position_for_rules(position: Position, rules: Rules) -> None:
+    """Refuse what a valid array may hold but these rules forbid: borne-off
+    stones under the arrival finish (stones never leave the board there)."""
+    if not rules.bears_off:
+        off = position.array[:, 0]
+        if off.any():
+            side = 0 if off[0] else 1
+            raise InvalidPositionError(
+                f"row {side} has {int(off[side])} stones borne off, but the "
+                f"'{rules.finish}' finish never bears off"
+            )

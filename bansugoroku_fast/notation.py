@@ -1,0 +1,109 @@
+"""Move notation as GNU Backgammon writes it, and a lenient reader.
+
+Points are in the mover's numbering; ``bar`` is 25 and ``off`` is 0. One
+stone's consecutive moves are joined (``24/13``), showing an intermediate
+point only where it hit (``24/18*/13``); equal moves are counted (``8/5(2)``);
+moves are listed highest source first.
+
+>>> format_steps([(24, 18), (13, 11)], [False, True])
+'24/18 13/11*'
+>>> format_steps([(24, 18), (18, 13)], [True, False])
+'24/18*/13'
+>>> format_steps([(8, 5), (8, 5), (6, 5), (6, 5)], [False] * 4)
+'8/5(2) 6/5(2)'
+>>> format_steps([(25, 22), (6, 0)], [False, False])
+'bar/22 6/off'
+>>> parse_moves("bar/22* 13/7(2) 24/18*/13")
+[(25, 22), (24, 18), (18, 13), (13, 7), (13, 7)]
+"""
+from __future__ import annotations
+
+import re
+
+from .errors import IllegalPlayError
+
+BAR = 25
+OFF = 0
+
+
+def point_name(point: int) -> str:
+    return {BAR: "bar", OFF: "off"}.get(point, str(point))
+
+
+def _paths(steps, hits):
+    """Join each stone's consecutive steps into a path of (point, hit) pairs."""
+    paths: list[list[tuple[int, bool]]] = []
+    for (origin, target), hit in zip(steps, hits):
+        for path in reversed(paths):  # the stone that most recently arrived
+            if path[-1][0] == origin and origin != OFF:
+                path.append((target, bool(hit)))
+                break
+        else:
+            paths.append([(origin, False), (target, bool(hit))])
+    return paths
+
+
+def _format_path(path) -> str:
+    shown = [point_name(path[0][0])]
+    for point, hit in path[1:-1]:
+        if hit:
+            shown.append(point_name(point) + "*")
+    last, hit = path[-1]
+    shown.append(point_name(last) + ("*" if hit else ""))
+    return "/".join(shown)
+
+
+def format_steps(steps, hits) -> str:
+    """The gnubg notation of a step list and its per-step hit flags."""
+    paths = _paths(steps, hits)
+    paths.sort(key=lambda path: (path[0][0], path[-1][0]), reverse=True)
+    texts: list[str] = []
+    counts: list[int] = []
+    for path in paths:
+        text = _format_path(path)
+        if texts and texts[-1] == text:
+            counts[-1] += 1
+        else:
+            texts.append(text)
+            counts.append(1)
+    return " ".join(t if n == 1 else f"{t}({n})" for t, n in zip(texts, counts))
+
+
+_HOP = re.compile(r"^(bar|off|\d{1,2})(\*?)$")
+
+
+def _point(token: str, text: str) -> int:
+    match = _HOP.match(token)
+    if not match:
+        raise IllegalPlayError(f"cannot read {token!r} in {text!r}")
+    name = match.group(1)
+    point = {"bar": BAR, "off": OFF}.get(name)
+    if point is None:
+        point = int(name)
+        if not 0 <= point <= 25:
+            raise IllegalPlayError(f"no point {point} in {text!r}")
+    return point
+
+
+def parse_moves(text: str) -> list[tuple[int, int]]:
+    """The hops a notation names, as (from, to) pairs, sorted highest first.
+
+    Lenient: case, commas, ``*`` marks, ``b``/``25`` for the bar and ``o``/``0``
+    for off are all accepted; ``(n)`` repeats a move. A hop may span several
+    dice (``24/13``): :func:`bansugoroku_fast.find_play` resolves it.
+    """
+    hops: list[tuple[int, int]] = []
+    cleaned = text.lower().replace(",", " ").replace("-", "/")
+    cleaned = re.sub(r"\bb(ar)?\b", "bar", cleaned)
+    cleaned = re.sub(r"\bo(ff)?\b", "off", cleaned)
+    for word in cleaned.split():
+        repeat = 1
+        match = re.match(r"^(.*)\((\d)\)$", word)
+        if match:
+            word, repeat = match.group(1), int(match.group(2))
+        points = [_point(token, text) for token in word.split("/")]
+        if len(points) < 2:
+            raise IllegalPlayError(f"a move needs 'from/to', got {word!r} in {text!r}")
+        for _ in range(repeat):
+            hops.extend(zip(points, points[1:]))
+    return sorted(hops, reverse=True)

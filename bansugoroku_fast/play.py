@@ -1,0 +1,128 @@
+"""Value types of results: :class:`Play`, :class:`Step`, :class:`Outcome`."""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from .notation import format_steps
+from .position import Position
+
+
+class Step(NamedTuple):
+    """One single move: a stone from ``origin`` to ``target`` with ``die``.
+
+    Points are in the mover's numbering, 25 = bar, 0 = off; ``hit`` says
+    whether it sends an opposing stone to the bar.
+    """
+
+    origin: int
+    target: int
+    die: int
+    hit: bool
+
+    def __str__(self):
+        return format_steps([(self.origin, self.target)], [self.hit])
+
+
+class Play:
+    """A legal play: the steps of one turn and the position they reach.
+
+    ``steps`` are ``(from, to)`` pairs in playing order (25 = bar, 0 = off),
+    ``dice`` the die each step used, ``hits`` whether each step hit, and
+    ``position`` the position after the play, seen by the same side (row 0 is
+    still the side that played). ``str(play)`` is GNU Backgammon notation.
+
+    >>> from bansugoroku_fast import Position, Rules, legal_plays
+    >>> plays = legal_plays(Position.initial(), (6, 5), Rules(variant="backgammon"))
+    >>> sorted(str(play) for play in plays)[:3]
+    ['13/2', '13/7 13/8', '24/13']
+    """
+
+    __slots__ = ("_steps", "_dice", "_hits", "_position")
+
+    def __init__(self, steps, dice, hits, position: Position):
+        self._steps = tuple((int(a), int(b)) for a, b in steps)
+        self._dice = tuple(int(d) for d in dice)
+        self._hits = tuple(bool(h) for h in hits)
+        self._position = position
+
+    @property
+    def steps(self) -> tuple[tuple[int, int], ...]:
+        return self._steps
+
+    @property
+    def dice(self) -> tuple[int, ...]:
+        return self._dice
+
+    @property
+    def hits(self) -> tuple[bool, ...]:
+        return self._hits
+
+    @property
+    def position(self) -> Position:
+        return self._position
+
+    @property
+    def hit_count(self) -> int:
+        return sum(self.hits)
+
+    def as_steps(self) -> tuple[Step, ...]:
+        """The steps with their dice and hit flags, as :class:`Step` values."""
+        return tuple(
+            Step(a, b, d, h) for (a, b), d, h in zip(self.steps, self.dice, self.hits)
+        )
+
+    def _identity(self):
+        return self.steps, self.dice, self.position
+
+    def __eq__(self, other):
+        if not isinstance(other, Play):
+            return NotImplemented
+        return self._identity() == other._identity()
+
+    def __hash__(self):
+        return hash(self._identity())
+
+    def __str__(self):
+        return format_steps(self.steps, self.hits)
+
+    def __repr__(self):
+        return f"<Play {self}>"
+
+
+class OutcomeKind(str, enum.Enum):
+    """How a game was won (the value of :attr:`Outcome.kind`)."""
+
+    ARRIVAL = "arrival"  # Ban-sugoroku iri-gachi: all 15 home
+    BEAR_OFF = "bear-off"  # Ban-sugoroku early Edo: all 15 borne off
+    CLOSED_HOME_X2 = "closed-home-x2"  # mushi-gachi (closure mode 'multiplied')
+    CLOSED_HOME_X3 = "closed-home-x3"  # mujō-gachi (closure mode 'multiplied')
+    CLOSURE = "closure"  # closure mode 'immediate'
+    SINGLE = "single"  # backgammon
+    GAMMON = "gammon"
+    BACKGAMMON = "backgammon"
+
+    def __str__(self):
+        return self.value
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A finished game: ``winner`` (0 = row 0, 1 = row 1), ``value`` (points
+    before any cube) and ``kind`` (an :class:`OutcomeKind`).
+
+    >>> Outcome(0, 2, OutcomeKind.GAMMON)
+    Outcome(winner=0, value=2, kind='gammon')
+    """
+
+    winner: int
+    value: int
+    kind: OutcomeKind
+
+    def points(self, cube: int = 1) -> int:
+        """The points scored with the cube at ``cube``."""
+        return self.value * cube
+
+    def __repr__(self):
+        return f"Outcome(winner={self.winner}, value={self.value}, kind={self.kind.value!r})"

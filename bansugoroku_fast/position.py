@@ -1,0 +1,198 @@
+"""The position: an immutable value over the ``int8[2, 26]`` interchange layout.
+
+Row 0 is the side to move, row 1 its opponent, each in its own numbering:
+index 0 = stones borne off, 1..24 = points, 25 = bar. Point ``p`` of row 0 is
+point ``25 - p`` of row 1.
+
+>>> start = Position.initial()
+>>> start.id
+'4HPwATDgc/ABMA'
+>>> start.pip_counts
+(167, 167)
+>>> Position.from_id("4HPwATDgc/ABMA") == start
+True
+>>> start.swapped() == start
+True
+>>> Position([[0] * 26, [0] * 26])
+Traceback (most recent call last):
+...
+bansugoroku_fast.errors.InvalidPositionError: row 0 (side to move) holds 0 stones, not 15
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import _validate, position_id, render
+from .errors import InvalidPositionError
+
+STONES = 15
+BAR = 25
+OFF = 0
+SHAPE = (2, 26)
+ROW_NAMES = ("row 0 (side to move)", "row 1 (opponent)")
+
+#: The start position of both variants, one row (both rows are alike).
+INITIAL_ROW = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
+
+
+def _place(row: int, index: int) -> str:
+    where = {OFF: "borne off", BAR: "bar"}.get(index, f"point {index}")
+    return f"{ROW_NAMES[row]} index {index} ({where})"
+
+
+def describe_problem(code: int, where: int, value: int) -> str:
+    """The message for a problem found by ``_validate.first_invalid``."""
+    if code == _validate.Problem.NEGATIVE_COUNT:
+        return f"negative count {value} at {_place(where // 26, where % 26)}"
+    if code == _validate.Problem.ROW_SUM:
+        return f"{ROW_NAMES[where]} holds {value} stones, not {STONES}"
+    if code == _validate.Problem.SHARED_POINT:
+        return (
+            f"point {where} (row 0 numbering; point {BAR - where} of row 1) "
+            "holds stones of both sides"
+        )
+    raise AssertionError(f"unknown problem code {code}")
+
+
+def as_int8_array(data, *, shape_text: str, what: str) -> np.ndarray:
+    """``data`` as an int8 array, refusing non-integers and values outside int8.
+
+    Only a range check and a cast: the caller checks the shape and the content.
+    """
+    try:
+        array = np.asarray(data)
+    except ValueError as error:  # ragged nested lists
+        raise InvalidPositionError(f"{what} must be a rectangular {shape_text} array: {error}") from None
+    if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer):
+        raise InvalidPositionError(f"{what} must hold integers, got dtype {array.dtype}")
+    if array.dtype != np.int8 and array.size:
+        low, high = int(array.min()), int(array.max())
+        if low < -128 or high > 127:
+            bad = low if low < -128 else high
+            raise InvalidPositionError(f"{what} holds {bad}, which no place can hold (at most {STONES})")
+    return np.ascontiguousarray(array, dtype=np.int8)
+
+
+def validated_array(data) -> np.ndarray:
+    """A fresh read-only ``int8[2, 26]`` copy of ``data``; raise if invalid."""
+    array = as_int8_array(data, shape_text="2 x 26", what="a position")
+    if array.shape != SHAPE:
+        raise InvalidPositionError(f"a position has shape (2, 26), got {array.shape}")
+    array = array.copy()
+    problem = _validate.first_invalid(array.reshape(1, *SHAPE))
+    if problem is not None:
+        raise InvalidPositionError(describe_problem(*problem[1:]))
+    array.flags.writeable = False
+    return array
+
+
+class Position:
+    """An immutable, hashable position; see the module docstring for the layout.
+
+    ``Position(data)`` takes anything numpy reads as a ``2 x 26`` integer
+    array (or a Position ID string) and raises
+    :class:`~bansugoroku_fast.errors.InvalidPositionError` naming the problem
+    if it is not a valid position.
+    """
+
+    __slots__ = ("_array", "_key")
+
+    def __init__(self, data):
+        if isinstance(data, Position):
+            self._array = data._array
+        elif isinstance(data, str):
+            self._array = _trusted_array(position_id.decode(data))
+        else:
+            self._array = validated_array(data)
+        self._key = self._array.tobytes()
+
+    @classmethod
+    def _trusted(cls, array: np.ndarray) -> "Position":
+        """Wrap an array known to be valid (the kernels' output), without checks."""
+        position = cls.__new__(cls)
+        array = np.array(array, dtype=np.int8, copy=True).reshape(SHAPE)
+        array.flags.writeable = False
+        position._array = array
+        position._key = array.tobytes()
+        return position
+
+    @classmethod
+    def _from_key(cls, key: bytes) -> "Position":
+        """Rebuild from the 52 bytes of :attr:`key` (trusted)."""
+        return cls._trusted(np.frombuffer(key, dtype=np.int8))
+
+    @classmethod
+    def initial(cls, rules=None) -> "Position":
+        """The start position (the same for every rule set): 2 on 24, 5 on
+        13, 3 on 8, 5 on 6 for each side."""
+        return cls._trusted(np.array([INITIAL_ROW, INITIAL_ROW], dtype=np.int8))
+
+    @classmethod
+    def from_id(cls, text: str) -> "Position":
+        """The position of a GNU Backgammon Position ID (row 0 = side on roll)."""
+        return cls(text)
+
+    @property
+    def array(self) -> np.ndarray:
+        """The read-only ``int8[2, 26]`` array."""
+        return self._array
+
+    @property
+    def key(self) -> bytes:
+        """The 52 bytes of the array: a compact, exact dictionary key."""
+        return self._key
+
+    @property
+    def id(self) -> str:
+        """The GNU Backgammon Position ID (14 characters)."""
+        return position_id.encode(self.rows)
+
+    @property
+    def rows(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The two rows as tuples of ints (the oracle's view)."""
+        mover, opponent = self._array.tolist()
+        return tuple(mover), tuple(opponent)
+
+    def tolist(self) -> list[list[int]]:
+        return self._array.tolist()
+
+    def swapped(self) -> "Position":
+        """The same position seen by the other side (rows exchanged)."""
+        return Position._trusted(self._array[::-1])
+
+    def pip_count(self, side: int = 0) -> int:
+        """Pips ``side`` (0 = to move) needs to bear everything off; bar = 25."""
+        row = self._array[side].astype(np.int64)
+        return int(row @ np.arange(26))
+
+    @property
+    def pip_counts(self) -> tuple[int, int]:
+        """``(side to move, opponent)`` pip counts."""
+        return self.pip_count(0), self.pip_count(1)
+
+    def __eq__(self, other):
+        if not isinstance(other, Position):
+            return NotImplemented
+        return self._key == other._key
+
+    def __hash__(self):
+        return hash(self._key)
+
+    def __repr__(self):
+        # The id implies borne-off stones, so it round-trips every position.
+        return f"Position.from_id({self.id!r})"
+
+    def __str__(self):
+        return render.board(self.rows)
+
+    def __reduce__(self):
+        return (Position, (self._array.tolist(),))
+
+
+def _trusted_array(rows) -> np.ndarray:
+    array = np.array(rows, dtype=np.int8)
+    problem = _validate.first_invalid(array.reshape(1, *SHAPE))
+    if problem is not None:
+        raise InvalidPositionError(describe_problem(*problem[1:]))
+    array.flags.writeable = False
+    return array

@@ -1,0 +1,79 @@
+"""GNU Backgammon Position ID: 14 base64 characters for a position.
+
+The encoding (as gnubg documents it): for each side, the side *not* on roll
+first, for each of its points 1..24 then its bar, write as many 1-bits as it
+has stones there followed by one 0-bit. The at most 80 bits are packed
+least-significant-bit first into 10 bytes, which are base64-encoded without
+padding. Borne-off stones are implied (15 minus the stones on the board).
+
+>>> encode(((0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0),) * 2)
+'4HPwATDgc/ABMA'
+>>> decode('4HPwATDgc/ABMA')[0][24], decode('4HPwATDgc/ABMA')[1][6]
+(2, 5)
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+
+from .errors import InvalidPositionError
+
+STONES = 15
+ID_LENGTH = 14
+
+
+def encode(rows) -> str:
+    """The Position ID of ``rows`` (row 0 on roll; each row 26 counts)."""
+    bits = []
+    for row in (rows[1], rows[0]):  # the side not on roll comes first
+        for index in range(1, 26):  # points 1..24, then the bar
+            bits.extend([1] * int(row[index]))
+            bits.append(0)
+    key = bytearray(10)
+    for i, bit in enumerate(bits):
+        key[i // 8] |= bit << (i % 8)
+    return base64.b64encode(bytes(key)).decode("ascii")[:ID_LENGTH]
+
+
+def decode(position_id: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The two rows (row 0 on roll) of a Position ID; raise on a malformed id.
+
+    >>> decode("4HPwATDgc/AB")
+    Traceback (most recent call last):
+    ...
+    bansugoroku_fast.errors.InvalidPositionError: a Position ID has 14 characters, got 12: '4HPwATDgc/AB'
+    """
+    if not isinstance(position_id, str):
+        raise InvalidPositionError(f"a Position ID is a str, got {type(position_id).__name__}")
+    if len(position_id) != ID_LENGTH:
+        raise InvalidPositionError(
+            f"a Position ID has {ID_LENGTH} characters, got {len(position_id)}: {position_id!r}"
+        )
+    try:
+        key = base64.b64decode(position_id + "==", validate=True)
+    except (binascii.Error, ValueError):
+        raise InvalidPositionError(f"not base64: {position_id!r}") from None
+    bits = [(key[i // 8] >> (i % 8)) & 1 for i in range(80)]
+    counts = []
+    run = 0
+    position = 0
+    while len(counts) < 50 and position < 80:
+        if bits[position]:
+            run += 1
+        else:
+            counts.append(run)
+            run = 0
+        position += 1
+    if len(counts) < 50:
+        raise InvalidPositionError(f"Position ID {position_id!r} does not describe 50 places")
+    if any(bits[position:]):
+        raise InvalidPositionError(f"Position ID {position_id!r} has stray bits after the last place")
+    rows = []
+    for side_counts in (counts[25:], counts[:25]):  # row 0 (on roll) was encoded second
+        on_board = sum(side_counts)
+        if on_board > STONES:
+            raise InvalidPositionError(
+                f"Position ID {position_id!r} puts {on_board} stones of one side on the board (at most {STONES})"
+            )
+        rows.append((STONES - on_board, *side_counts))
+    return rows[0], rows[1]

@@ -1,0 +1,59 @@
+"""Build the Cython kernels in ``src/`` as ``bansugoroku_fast._*`` extension modules.
+
+Environment switches (read at build time):
+
+* ``BANSUGOROKU_DEBUG=1`` turns Cython bounds checks and wraparound checks on
+  and compiles with ``-O0 -g`` so that a kernel that reads out of bounds raises
+  instead of silently misbehaving.
+* ``BANSUGOROKU_NO_OPENMP=1`` builds without OpenMP (batches then run on one
+  thread whatever ``threads=`` says).
+"""
+import os
+import sys
+
+import numpy
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+DEBUG = os.environ.get("BANSUGOROKU_DEBUG") == "1"
+OPENMP = os.environ.get("BANSUGOROKU_NO_OPENMP") != "1" and sys.platform != "darwin"
+
+compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
+link_args = []
+if OPENMP:
+    compile_args.append("-fopenmp")
+    link_args.append("-fopenmp")
+
+directives = {
+    "language_level": 3,
+    "boundscheck": DEBUG,
+    "wraparound": DEBUG,
+    "initializedcheck": DEBUG,
+    "cdivision": True,
+}
+
+
+def extension(name):
+    return Extension(
+        f"bansugoroku_fast.{name}",
+        [f"src/{name}.pyx"],
+        include_dirs=[numpy.get_include(), "src"],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+        extra_compile_args=compile_args,
+        extra_link_args=link_args,
+    )
+
+
+MODULES = [
+    name[:-4]
+    for name in sorted(os.listdir("src"))
+    if name.endswith(".pyx")
+]
+
+setup(
+    ext_modules=cythonize(
+        [extension(name) for name in MODULES],
+        compiler_directives=directives,
+        include_path=["src"],
+    ),
+)

@@ -1,0 +1,68 @@
+# cython: language_level=3
+"""Structural validation of positions in the interchange layout.
+
+``first_invalid`` scans a batch ``int8[N, 2, 26]`` without the GIL and reports
+the first invalid item, so that the Python layer can say exactly what is wrong
+before any kernel, which trusts its input, sees the batch.
+"""
+import numpy as np
+
+cimport cython
+
+cdef enum:
+    POINTS = 24
+    BAR = 25
+    STONES = 15
+
+# Problem codes; bansugoroku_fast.position turns them into messages.
+cpdef enum Problem:
+    OK = 0
+    NEGATIVE_COUNT = 1
+    ROW_SUM = 2
+    SHARED_POINT = 3
+
+
+cdef inline int _check_one(const signed char[:, ::1] rows, int* where, int* value) noexcept nogil:
+    """0 if ``rows`` (2 x 26) is a valid position, else a problem code and its place."""
+    cdef int side, index, total, point
+    for side in range(2):
+        total = 0
+        for index in range(BAR + 1):
+            if rows[side, index] < 0:
+                where[0] = side * 26 + index
+                value[0] = rows[side, index]
+                return NEGATIVE_COUNT
+            total += rows[side, index]
+        if total != STONES:
+            where[0] = side
+            value[0] = total
+            return ROW_SUM
+    for point in range(1, POINTS + 1):
+        if rows[0, point] > 0 and rows[1, BAR - point] > 0:
+            where[0] = point
+            value[0] = 0
+            return SHARED_POINT
+    return OK
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def first_invalid(const signed char[:, :, ::1] positions):
+    """``(item, code, where, value)`` of the first invalid position, or ``None``.
+
+    ``where`` is ``row * 26 + index`` for a negative count, the row for a bad
+    sum (``value`` then holds the sum), the point (row 0 numbering) held by
+    both sides.
+    """
+    cdef Py_ssize_t item, count = positions.shape[0]
+    cdef int code = OK, where = 0, value = 0
+    if positions.shape[1] != 2 or positions.shape[2] != BAR + 1:
+        raise ValueError("positions must have shape (N, 2, 26)")
+    with nogil:
+        for item in range(count):
+            code = _check_one(positions[item], &where, &value)
+            if code != OK:
+                break
+    if code == OK:
+        return None
+    return item, code, where, value
