@@ -1,0 +1,349 @@
+"""The rules of RULES.md written for reading: the reference the kernels are
+tested against.
+
+Plain Python on lists of ints: no numpy, no bit tricks, no caching. Every
+function here has a kernel-backed twin at package level with the same
+signature and results (``bansugoroku_fast.legal_plays`` and so on); the
+differential tests hold the two together. Nothing here may import kernel code.
+
+A board, inside this module, is a pair of lists ``[mover, opponent]``, each
+26 counts in its own numbering: index 0 = borne off, 1..24 = points, 25 = bar.
+
+>>> from bansugoroku_fast import Position, Rules
+>>> backgammon = Rules(variant="backgammon")
+>>> [str(play) for play in legal_plays(Position.initial(), (6, 5), backgammon)]
+['24/13', '24/18 13/8', '24/18 8/3', '13/8 13/7', '13/2', '13/7 8/3', '8/3 8/2']
+>>> len(legal_plays(Position.initial(), (6, 5), backgammon))
+7
+"""
+from __future__ import annotations
+
+from .checks import as_dice, as_position, as_rules, check_position_for_rules
+from .errors import InvalidPositionError
+from .play import Outcome, OutcomeKind, Play, Step
+from .position import Position
+
+OFF = 0
+BAR = 25
+HOME = range(1, 7)  # points 1..6
+OUTSIDE_HOME = range(7, 26)  # points 7..24 and the bar
+STONES = 15
+TRIPLE_HOMES = ((2, 2, 2, 3, 3, 3), (2, 3, 2, 3, 2, 3))  # points 1..6
+ALL_ROLLS = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
+
+
+# --- reading a board ------------------------------------------------------
+
+
+def _board(position: Position) -> list[list[int]]:
+    return [list(row) for row in position.rows]
+
+
+def _home_counts(row) -> tuple[int, ...]:
+    return tuple(row[point] for point in HOME)
+
+
+def _closure_holds(own, other) -> bool:
+    """``own``'s six home points each hold two or more while ``other`` has a
+    stone on the bar (RULES.md 3: the closure, muji)."""
+    return other[BAR] >= 1 and all(count >= 2 for count in _home_counts(own))
+
+
+def _finished(own, rules) -> bool:
+    """``own`` has reached the goal of its finish (15 home, or 15 off)."""
+    if rules.bears_off:
+        return own[OFF] == STONES
+    return sum(_home_counts(own)) == STONES
+
+
+def _win(own, other, rules) -> Outcome | None:
+    """How ``own`` has won against ``other`` (winner left as 0), or None."""
+    if rules.is_backgammon:
+        if own[OFF] != STONES:
+            return None
+        if other[OFF] > 0:
+            return Outcome(0, 1, OutcomeKind.SINGLE)
+        in_winners_home = any(other[point] for point in range(19, 25))
+        if other[BAR] > 0 or in_winners_home:
+            return Outcome(0, 3, OutcomeKind.BACKGAMMON)
+        return Outcome(0, 2, OutcomeKind.GAMMON)
+
+    finish_kind = OutcomeKind.BEAR_OFF if rules.bears_off else OutcomeKind.ARRIVAL
+    finished = _finished(own, rules)
+    closure = _closure_holds(own, other)
+    if rules.closure == "immediate":
+        if finished:
+            return Outcome(0, 1, finish_kind)
+        if closure:
+            return Outcome(0, 1, OutcomeKind.CLOSURE)
+        return None
+    if not finished:
+        return None
+    if rules.closure == "multiplied" and closure:
+        if _home_counts(own) in TRIPLE_HOMES:
+            return Outcome(0, 3, OutcomeKind.CLOSED_HOME_X3)
+        return Outcome(0, 2, OutcomeKind.CLOSED_HOME_X2)
+    return Outcome(0, 1, finish_kind)
+
+
+def _outcome_of_board(board, rules) -> Outcome | None:
+    mover, opponent = board
+    mover_win = _win(mover, opponent, rules)
+    opponent_win = _win(opponent, mover, rules)
+    if mover_win and opponent_win:
+        raise InvalidPositionError(
+            "both sides have won in this position; no game reaches it"
+        )
+    if mover_win:
+        return mover_win
+    if opponent_win:
+        return Outcome(1, opponent_win.value, opponent_win.kind)
+    return None
+
+
+# --- single moves ---------------------------------------------------------
+
+
+def _may_bear_off(mover) -> bool:
+    """All of the mover's stones still on the board are on points 1..6."""
+    return all(mover[place] == 0 for place in OUTSIDE_HOME)
+
+
+def _target(mover, opponent, origin, die, rules) -> int | None:
+    """Where a stone from ``origin`` goes with ``die``, or None if it may not."""
+    target = origin - die
+    if target >= 1:
+        blocked = opponent[BAR - target] >= 2
+        return None if blocked else target
+    if not rules.bears_off or not _may_bear_off(mover):
+        return None
+    if target == 0:
+        return OFF
+    # A die larger than needed bears off only from the highest occupied point.
+    higher_stones = any(mover[point] for point in range(origin + 1, 7))
+    return None if higher_stones else OFF
+
+
+def _single_moves(board, die, rules) -> list[Step]:
+    """Every single move with ``die``; from the bar only while stones are there."""
+    mover, opponent = board
+    origins = [BAR] if mover[BAR] > 0 else [p for p in range(24, 0, -1) if mover[p] > 0]
+    moves = []
+    for origin in origins:
+        target = _target(mover, opponent, origin, die, rules)
+        if target is not None:
+            hit = target != OFF and opponent[BAR - target] == 1
+            moves.append(Step(origin, target, die, hit))
+    return moves
+
+
+def _apply(board, step: Step) -> list[list[int]]:
+    """The board after ``step`` (a new board; the old one is left as it was)."""
+    mover, opponent = list(board[0]), list(board[1])
+    mover[step.origin] -= 1
+    mover[step.target] += 1
+    if step.hit:
+        opponent[BAR - step.target] -= 1
+        opponent[BAR] += 1
+    return [mover, opponent]
+
+
+def _mover_has_won(board, rules) -> bool:
+    return rules.win_stops_turn and _win(board[0], board[1], rules) is not None
+
+
+# --- sequences and the must-play rules ----------------------------------------
+
+
+def _dice_to_play(dice, rules) -> list[int]:
+    a, b = dice
+    return [a] * rules.doubles_moves if a == b else [a, b]
+
+
+def _sequences(board, dice_left, rules, steps, out):
+    """Append to ``out`` every maximal sequence from ``board`` as
+    ``(steps, dice used, final board)``; a Ban-sugoroku win ends a sequence
+    and counts as using every die."""
+    extended = False
+    for die in sorted(set(dice_left), reverse=True):
+        rest = list(dice_left)
+        rest.remove(die)
+        for step in _single_moves(board, die, rules):
+            extended = True
+            after = _apply(board, step)
+            if _mover_has_won(after, rules):
+                out.append((steps + [step], len(steps) + 1 + len(rest), after))
+            else:
+                _sequences(after, rest, rules, steps + [step], out)
+    if not extended and steps:
+        out.append((steps, len(steps), board))
+
+
+def _legal_sequences(board, dice, rules):
+    """The sequences the must-play rules allow: most dice, then the larger die."""
+    found = []
+    _sequences(board, _dice_to_play(dice, rules), rules, [], found)
+    if not found:
+        return []
+    most = max(used for _, used, _ in found)
+    legal = [sequence for sequence in found if sequence[1] == most]
+    a, b = dice
+    if most == 1 and a != b:
+        larger = max(a, b)
+        with_larger = [s for s in legal if s[0][0].die == larger]
+        if with_larger:
+            legal = with_larger
+    return legal
+
+
+def _sequence_key(steps) -> tuple:
+    return tuple((step.origin, step.target, step.die) for step in steps)
+
+
+def _play(steps, board) -> Play:
+    return Play(
+        steps=[(step.origin, step.target) for step in steps],
+        dice=[step.die for step in steps],
+        hits=[step.hit for step in steps],
+        position=Position(board),
+    )
+
+
+def _checked(position, rules):
+    position = as_position(position)
+    rules = as_rules(rules)
+    check_position_for_rules(position, rules)
+    board = _board(position)
+    return board, rules, _outcome_of_board(board, rules)
+
+
+# --- public functions (mirrored by the kernel API) ---------------------------
+
+
+def legal_plays(position, dice, rules=None, *, all_orderings=False) -> list[Play]:
+    """The legal plays of ``position`` (row 0 to move) with ``dice``.
+
+    One play per distinct resulting position, each with its canonical step
+    list (the greatest ``(from, to, die)`` key among the legal orders reaching
+    it), sorted by that key, greatest first. With ``all_orderings=True``, one
+    play per distinct legal order instead. An empty list is a pass (or a game
+    already over: see :func:`outcome`).
+
+    >>> from bansugoroku_fast import Position, Rules
+    >>> [str(p) for p in legal_plays(Position.initial(), (1, 1), Rules())][:4]
+    ['24/23(2)', '24/22', '24/23 8/7', '24/23 6/5']
+    """
+    dice = as_dice(dice)
+    board, rules, over = _checked(position, rules)
+    if over is not None:
+        return []
+    sequences = _legal_sequences(board, dice, rules)
+    canonical: dict = {}
+    for steps, _, final in sequences:
+        identity = _sequence_key(steps) if all_orderings else _board_key(final)
+        best = canonical.get(identity)
+        if best is None or _sequence_key(steps) > _sequence_key(best[0]):
+            canonical[identity] = (steps, final)
+    ordered = sorted(canonical.values(), key=lambda item: _sequence_key(item[0]), reverse=True)
+    return [_play(steps, final) for steps, final in ordered]
+
+
+def _board_key(board) -> tuple:
+    return tuple(board[0]), tuple(board[1])
+
+
+def legal_first_steps(position, dice, rules=None) -> list[Step]:
+    """The single moves that start some legal play (for a step-by-step
+    interface): a move that would leave a die unplayable is never offered.
+
+    >>> from bansugoroku_fast import Position, Rules
+    >>> [str(step) for step in legal_first_steps(Position.initial(), (6, 5), Rules())]
+    ['24/18', '13/8', '13/7', '8/3', '8/2']
+    """
+    dice = as_dice(dice)
+    board, rules, over = _checked(position, rules)
+    if over is not None:
+        return []
+    firsts = {steps[0] for steps, _, _ in _legal_sequences(board, dice, rules)}
+    return sorted(firsts, key=lambda step: (step.origin, step.target, step.die), reverse=True)
+
+
+def outcome(position, rules=None) -> Outcome | None:
+    """Who has won in ``position`` (``winner`` 0 = row 0), how and for how
+    much; None while the game goes on.
+
+    >>> from bansugoroku_fast import Position, Rules
+    >>> outcome(Position.initial(), Rules()) is None
+    True
+    """
+    _, _, result = _checked(position, rules)
+    return result
+
+
+def blocked_points(position) -> tuple[int, ...]:
+    """The mover's points (1..24) that the opponent holds with two or more."""
+    mover, opponent = _board(as_position(position))
+    return tuple(point for point in range(1, 25) if opponent[BAR - point] >= 2)
+
+
+def blots(position) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Points holding exactly one stone: ``(mover's, opponent's)``, each side
+    in its own numbering."""
+    board = _board(as_position(position))
+    return tuple(
+        tuple(point for point in range(1, 25) if row[point] == 1) for row in board
+    )
+
+
+def closure_holds(position, side: int = 0) -> bool:
+    """Whether ``side``'s home is closed (each of its points 1..6 holds two
+    or more) while the other side has a stone on the bar."""
+    if side not in (0, 1):
+        raise ValueError(f"side must be 0 or 1, got {side!r}")
+    board = _board(as_position(position))
+    return _closure_holds(board[side], board[1 - side])
+
+
+def pip_counts(position) -> tuple[int, int]:
+    """``(mover, opponent)`` pip counts: the sum of point x stones, bar = 25."""
+    board = _board(as_position(position))
+    return tuple(sum(index * row[index] for index in range(1, 26)) for row in board)
+
+
+def shots(position, rules=None) -> int:
+    """How many of the 36 rolls give the mover a legal play that hits."""
+    board, rules, over = _checked(position, rules)
+    if over is not None:
+        return 0
+    total = 0
+    for a, b in ALL_ROLLS:
+        sequences = _legal_sequences(board, (a, b), rules)
+        if any(step.hit for steps, _, _ in sequences for step in steps):
+            total += 1 if a == b else 2
+    return total
+
+
+def perft(position, depth: int, rules=None) -> int:
+    """Leaf count of the play tree ``depth`` plies deep over the 21 rolls.
+
+    A roll with no play counts as one node, and so does a finished game.
+    """
+    position = as_position(position)
+    rules = as_rules(rules)
+    if depth == 0 or outcome(position, rules) is not None:
+        return 1
+    return sum(perft_divide(position, depth, rules).values())
+
+
+def perft_divide(position, depth: int, rules=None) -> dict[tuple[int, int], int]:
+    """:func:`perft` split by the first roll: ``{(a, b): count}``."""
+    position = as_position(position)
+    rules = as_rules(rules)
+    counts = {}
+    for roll in ALL_ROLLS:
+        plays = legal_plays(position, roll, rules)
+        if not plays:
+            counts[roll] = 1
+        else:
+            counts[roll] = sum(perft(p.position.swapped(), depth - 1, rules) for p in plays)
+    return counts
