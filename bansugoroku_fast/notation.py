@@ -107,3 +107,42 @@ def parse_moves(text: str) -> list[tuple[int, int]]:
         for _ in range(repeat):
             hops.extend(zip(points, points[1:]))
     return sorted(hops, reverse=True)
+
+
+def _net_change(hops) -> tuple[int, ...]:
+    """How the hops change the mover's row: what every way of writing (or
+    ordering) the same stone movements has in common."""
+    change = [0] * 26
+    for origin, target in hops:
+        change[origin] -= 1
+        change[target] += 1
+    return tuple(change)
+
+
+def _hit_points(plays_steps, hits) -> set[int]:
+    return {target for (_, target), hit in zip(plays_steps, hits) if hit}
+
+
+def match_play(plays, text: str):
+    """The play among ``plays`` that ``text`` names, read leniently.
+
+    The text must move the same stones to the same places as the play, in any
+    order and grouping (``24/13``, ``24/18/13`` and ``24/18 18/13`` are one);
+    hit marks, where given, must name the points the play hits. Without hit
+    marks, a play that hits nothing is preferred; if several plays remain,
+    :class:`IllegalPlayError` says which plays the text could be.
+    """
+    change = _net_change(parse_moves(text))
+    candidates = [play for play in plays if _net_change(play.steps) == change]
+    marked = {int(point) for point in re.findall(r"(\d+)\*", text)}
+    if marked:
+        candidates = [p for p in candidates if _hit_points(p.steps, p.hits) == marked]
+    elif len(candidates) > 1:
+        candidates = [p for p in candidates if not any(p.hits)] or candidates
+    if len(candidates) == 1:
+        return candidates[0]
+    if not candidates:
+        legal = ", ".join(str(play) for play in plays) or "none (the turn passes)"
+        raise IllegalPlayError(f"{text!r} is not a legal play here; legal plays: {legal}")
+    names = ", ".join(str(play) for play in candidates)
+    raise IllegalPlayError(f"{text!r} is ambiguous: it could be {names}")

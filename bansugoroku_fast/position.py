@@ -101,7 +101,7 @@ class Position:
         if isinstance(data, Position):
             self._array = data._array
         elif isinstance(data, str):
-            self._array = _trusted_array(position_id.decode(data))
+            self._array = Position.from_id(data)._array
         else:
             self._array = validated_array(data)
         self._key = self._array.tobytes()
@@ -130,7 +130,10 @@ class Position:
     @classmethod
     def from_id(cls, text: str) -> "Position":
         """The position of a GNU Backgammon Position ID (row 0 = side on roll)."""
-        return cls(text)
+        position = cls.__new__(cls)
+        position._array = _trusted_array(position_id.decode(text))
+        position._key = position._array.tobytes()
+        return position
 
     @property
     def array(self) -> np.ndarray:

@@ -1,0 +1,88 @@
+"""Move notation as GNU Backgammon writes it, and the lenient reader."""
+import pytest
+
+from bansugoroku_fast import IllegalPlayError, Position, Rules, parse_play
+from bansugoroku_fast.notation import format_steps, parse_moves
+from tests.boards_notation import blot_position
+
+
+@pytest.mark.parametrize(
+    "steps, hits, text",
+    [
+        ([(24, 18), (13, 11)], [False, True], "24/18 13/11*"),
+        ([(24, 18), (18, 13)], [True, False], "24/18*/13"),  # hit on the way shows
+        ([(24, 18), (18, 13)], [False, False], "24/13"),  # a plain pass-through does not
+        ([(24, 18), (18, 13)], [False, True], "24/13*"),
+        ([(8, 5), (8, 5)], [False, False], "8/5(2)"),
+        ([(8, 5), (8, 5), (6, 5), (6, 5)], [False] * 4, "8/5(2) 6/5(2)"),
+        ([(13, 9), (9, 5), (13, 9), (9, 5)], [False] * 4, "13/5(2)"),
+        ([(25, 22), (13, 7)], [False, False], "bar/22 13/7"),
+        ([(25, 20), (20, 15)], [True, False], "bar/20*/15"),
+        ([(6, 0), (5, 0)], [False, False], "6/off 5/off"),
+        ([(3, 0), (3, 0)], [False, False], "3/off(2)"),
+        ([(6, 1), (13, 7)], [True, False], "13/7 6/1*"),  # highest source first
+    ],
+)
+def test_format_steps_as_gnubg_writes_them(steps, hits, text):
+    assert format_steps(steps, hits) == text
+
+
+@pytest.mark.parametrize(
+    "text, hops",
+    [
+        ("24/18 13/11*", [(24, 18), (13, 11)]),
+        ("24/18*/13", [(24, 18), (18, 13)]),
+        ("8/5(2)", [(8, 5), (8, 5)]),
+        ("bar/22 6/off", [(25, 22), (6, 0)]),
+        ("BAR/22, 6/OFF", [(25, 22), (6, 0)]),
+        ("b/22 6/o", [(25, 22), (6, 0)]),
+        ("25/22 6/0", [(25, 22), (6, 0)]),
+        ("13-7", [(13, 7)]),
+    ],
+)
+def test_parse_moves_is_lenient(text, hops):
+    assert parse_moves(text) == sorted(hops, reverse=True)
+
+
+@pytest.mark.parametrize("text", ["", "24", "24/", "26/20", "x/3", "24/18/"])
+def test_parse_moves_rejects_nonsense(text):
+    if text == "":
+        assert parse_moves(text) == []
+        return
+    with pytest.raises(IllegalPlayError):
+        parse_moves(text)
+
+
+BACKGAMMON = Rules(variant="backgammon")
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("24/13", "24/13"),
+        ("24/18/13", "24/13"),
+        ("24/18 18/13", "24/13"),
+        ("13/8 8/2", "13/2"),  # two ways of writing one stone's journey
+        ("8/2 13/8", "13/2"),  # ... in any order
+        ("13/7 13/8", "13/8 13/7"),
+        ("8/3, 8/2", "8/3 8/2"),
+    ],
+)
+def test_parse_play_finds_the_legal_play(text, expected):
+    assert str(parse_play(Position.initial(), (6, 5), text, BACKGAMMON)) == expected
+
+
+def test_parse_play_rejects_an_illegal_play_listing_the_legal_ones():
+    with pytest.raises(IllegalPlayError, match="not a legal play.*24/13"):
+        parse_play(Position.initial(), (6, 5), "24/19 13/7", BACKGAMMON)
+
+
+def test_parse_play_uses_hit_marks_to_choose():
+    """24/13 through an opponent blot on 18 or on 19 reaches two positions;
+    the hit mark chooses, and the plain text means the play that hits nothing."""
+    position = blot_position()
+    hit_18 = parse_play(position, (6, 5), "24/18*/13", BACKGAMMON)
+    hit_19 = parse_play(position, (6, 5), "24/19*/13", BACKGAMMON)
+    assert hit_18.position != hit_19.position
+    assert hit_18.hits == (True, False) and hit_19.hits == (True, False)
+    assert hit_18.steps == ((24, 18), (18, 13)) and hit_19.steps == ((24, 19), (19, 13))

@@ -1,0 +1,201 @@
+"""Position: the value type, the start position, the Position ID, bad input."""
+import pickle
+import random
+
+import numpy as np
+import pytest
+
+from bansugoroku_fast import InvalidPositionError, Position, Rules, oracle
+from bansugoroku_fast.position import INITIAL_ROW
+
+START_ID = "4HPwATDgc/ABMA"  # gnubg's documented id of the start position
+
+
+def random_valid_rows(rng: random.Random):
+    """Two rows of a random valid position: stones dropped one by one on
+    places that the other side does not hold."""
+    rows = [[0] * 26, [0] * 26]
+    for side in (0, 1):
+        other = rows[1 - side]
+        for _ in range(15):
+            while True:
+                index = rng.choice([0, 25] + list(range(1, 25)) * 3)
+                if index in (0, 25) or other[25 - index] == 0:
+                    rows[side][index] += 1
+                    break
+    return rows
+
+
+def test_start_position_matches_rules_section_1():
+    """RULES.md 1: 2 on 24, 5 on 13, 3 on 8, 5 on 6 for each side, pip 167."""
+    start = Position.initial()
+    for row in start.rows:
+        assert {p: row[p] for p in range(26) if row[p]} == {24: 2, 13: 5, 8: 3, 6: 5}
+    assert start.pip_counts == (167, 167)
+    assert Position.initial(Rules(variant="backgammon")) == start
+
+
+def test_point_p_of_one_side_is_point_25_minus_p_of_the_other():
+    """RULES.md 1: the mover's 24-point is the opponent's 1-point."""
+    rows = [list(INITIAL_ROW), [0] * 26]
+    rows[1][1] = 15  # the opponent's 1-point is the mover's 24-point
+    with pytest.raises(InvalidPositionError, match="point 24"):
+        Position(rows)
+    rows[1][1], rows[1][2] = 0, 15  # its 2-point is our 23-point: free
+    assert Position(rows).rows[1][2] == 15
+
+
+def test_array_is_read_only_int8_and_a_copy():
+    data = np.array([INITIAL_ROW, INITIAL_ROW], dtype=np.int8)
+    position = Position(data)
+    data[0, 6] = 4  # mutating the input does not touch the position
+    assert position.array.dtype == np.int8
+    assert position.array[0, 6] == 5
+    with pytest.raises(ValueError):
+        position.array[0, 6] = 1
+
+
+def test_swapped_exchanges_rows_and_is_an_involution():
+    rows = random_valid_rows(random.Random(3))
+    position = Position(rows)
+    assert position.swapped().rows == (tuple(rows[1]), tuple(rows[0]))
+    assert position.swapped().swapped() == position
+
+
+def test_equality_hash_pickle_and_repr_round_trip():
+    rng = random.Random(5)
+    positions = [Position(random_valid_rows(rng)) for _ in range(20)]
+    assert len(set(positions)) == len({p.key for p in positions})
+    for position in positions:
+        assert Position(position.tolist()) == position
+        assert hash(Position(position.tolist())) == hash(position)
+        assert pickle.loads(pickle.dumps(position)) == position
+        assert eval(repr(position), {"Position": Position}) == position
+
+
+def test_str_draws_the_board_with_both_sides():
+    text = str(Position.initial())
+    assert "X to move: pips 167" in text and "O:" in text
+    assert text.count(" X") == 4 and text.count(" O") == 4  # four points each
+
+
+def test_start_position_id():
+    assert Position.initial().id == START_ID
+    assert Position.from_id(START_ID) == Position.initial()
+    assert Position(START_ID) == Position.initial()
+
+
+def test_position_id_round_trips_random_positions():
+    rng = random.Random(11)
+    for _ in range(2000):
+        position = Position(random_valid_rows(rng))
+        position_id = position.id
+        assert len(position_id) == 14
+        assert Position.from_id(position_id) == position
+
+
+def test_position_id_puts_the_side_not_on_roll_first():
+    """gnubg encodes the side not on roll first: swapping sides changes the id."""
+    rows = random_valid_rows(random.Random(2))
+    position = Position(rows)
+    assert position.swapped().id != position.id
+    assert Position.from_id(position.swapped().id).swapped() == position
+
+
+@pytest.mark.parametrize(
+    "bad_id, message",
+    [
+        ("4HPwATDgc/AB", "14 characters"),
+        ("4HPwATDgc/ABMAA", "14 characters"),
+        ("4HPwATDgc/AB!A", "base64"),
+        ("//////////////", "50 places|stones"),  # all ones: no room for the separators
+        ("AAAAAAAAAAAAAA", None),  # all zero: every stone borne off -> valid, rows 15 off
+        (12345, "str"),
+    ],
+)
+def test_malformed_position_ids_raise(bad_id, message):
+    if message is None:
+        assert Position.from_id(bad_id).rows[0][0] == 15
+        return
+    with pytest.raises(InvalidPositionError, match=message):
+        Position.from_id(bad_id)
+
+
+def test_position_id_with_too_many_stones_raises():
+    # 16 one-bits then zeros: 16 stones on the first point of one side.
+    key = bytes([0xFF, 0xFF]) + bytes(8)
+    import base64
+
+    bad_id = base64.b64encode(key).decode()[:14]
+    with pytest.raises(InvalidPositionError, match="16 stones"):
+        Position.from_id(bad_id)
+
+
+def test_position_id_with_both_sides_on_a_point_raises():
+    rows = [list(INITIAL_ROW), list(INITIAL_ROW)]
+    rows[1][6], rows[1][7] = 0, 5  # opponent's 7-point = our 18-point (free)
+    legal = Position(rows).id
+    rows[1][7], rows[1][12] = 0, 5  # opponent's 12-point = our 13-point: ours
+    with pytest.raises(InvalidPositionError, match="both sides"):
+        from bansugoroku_fast.position_id import encode
+
+        Position.from_id(encode(rows))
+    assert Position.from_id(legal).rows[1][7] == 5
+
+
+def _start():
+    return [list(INITIAL_ROW), list(INITIAL_ROW)]
+
+
+def _with(change):
+    rows = _start()
+    change(rows)
+    return rows
+
+
+BAD_POSITIONS = {
+    "wrong shape (26,)": (INITIAL_ROW, "shape"),
+    "wrong shape (2, 25)": ([INITIAL_ROW[:25]] * 2, "shape"),
+    "wrong shape (3, 26)": ([INITIAL_ROW] * 3, "shape"),
+    "ragged": ([INITIAL_ROW, INITIAL_ROW[:3]], "rectangular|shape"),
+    "floats": (np.array(_start(), dtype=float), "integers"),
+    "bools": (np.ones((2, 26), dtype=bool), "integers"),
+    "strings": ([["a"] * 26] * 2, "integers"),
+    "None": (None, "integers|shape"),
+    "negative count": (_with(lambda r: (r[0].__setitem__(6, -1), r[0].__setitem__(7, 6))), r"negative count -1 at row 0 .*index 6"),
+    "row 0 sums to 14": (_with(lambda r: r[0].__setitem__(6, 4)), "row 0 .* 14 stones"),
+    "row 1 sums to 16": (_with(lambda r: r[1].__setitem__(6, 6)), "row 1 .* 16 stones"),
+    "huge count": (_with(lambda r: r[0].__setitem__(6, 300)), "300"),
+    "both sides on a point": (
+        _with(lambda r: (r[0].__setitem__(6, 4), r[0].__setitem__(12, 1))),  # our 12 = their 13
+        "both sides",
+    ),
+}
+
+
+@pytest.mark.parametrize("data, message", BAD_POSITIONS.values(), ids=BAD_POSITIONS.keys())
+def test_invalid_positions_raise_a_clear_error(data, message):
+    with pytest.raises(InvalidPositionError, match=message):
+        Position(data)
+
+
+def test_invalid_position_error_is_a_value_error():
+    assert issubclass(InvalidPositionError, ValueError)
+
+
+def test_arrival_finish_refuses_borne_off_stones():
+    """RULES.md 3 / issue: stones never leave the board under the arrival finish."""
+    rows = _start()
+    rows[0][6], rows[0][0] = 4, 1
+    position = Position(rows)  # structurally valid ...
+    with pytest.raises(InvalidPositionError, match="borne off"):
+        oracle.legal_plays(position, (3, 1), Rules())  # ... but not for these rules
+    with pytest.raises(InvalidPositionError, match="borne off"):
+        oracle.outcome(position, Rules())
+    assert oracle.outcome(position, Rules(finish="bear_off")) is None
+
+
+def test_both_sides_won_is_refused():
+    home = [0, 3, 3, 3, 2, 2, 2] + [0] * 19  # 15 stones on points 1..6
+    with pytest.raises(InvalidPositionError, match="both sides have won"):
+        oracle.outcome(Position([home, home]), Rules())
