@@ -135,6 +135,23 @@ class Position:
         position._key = position._array.tobytes()
         return position
 
+    @classmethod
+    def from_xgid(cls, text: str) -> "Position":
+        """The position of an XGID; its turn field says which side is row 0.
+
+        >>> Position.from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10") == Position.initial()
+        True
+        """
+        position = cls.__new__(cls)
+        position._array = _trusted_array(position_id.decode_xgid(text))
+        position._key = position._array.tobytes()
+        return position
+
+    @property
+    def xgid(self) -> str:
+        """The XGID of the position (side to move as X, money game, no dice)."""
+        return position_id.encode_xgid(self.rows)
+
     @property
     def array(self) -> np.ndarray:
         """The read-only ``int8[2, 26]`` array."""

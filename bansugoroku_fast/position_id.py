@@ -77,3 +77,80 @@ def decode(position_id: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
             )
         rows.append((STONES - on_board, *side_counts))
     return rows[0], rows[1]
+
+
+# --- XGID (eXtreme Gammon) ---------------------------------------------------
+#
+# The position field has 26 characters seen from the player X: index 0 is O's
+# bar, 1..24 are X's points 1..24, 25 is X's bar; 'A'..'O' are 1..15 stones of
+# X, 'a'..'o' of O, '-' none. The fourth field is the turn: 1 = X, -1 = O.
+
+XGID_PREFIX = "XGID="
+
+
+def _xgid_char(count: int, upper: bool) -> str:
+    if count == 0:
+        return "-"
+    letter = chr(ord("A") + count - 1)
+    return letter if upper else letter.lower()
+
+
+def encode_xgid(rows) -> str:
+    """The XGID of ``rows`` with the side on roll as X and turn 1 (centred
+    cube at 1, no dice, money game).
+
+    >>> start = ((0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5) + (0,) * 10 + (2, 0),) * 2
+    >>> encode_xgid(start)
+    'XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10'
+    """
+    mover, opponent = rows
+    chars = [_xgid_char(opponent[25], False)]
+    for point in range(1, 25):
+        chars.append(_xgid_char(mover[point], True) if mover[point] else _xgid_char(opponent[25 - point], False))
+    chars.append(_xgid_char(mover[25], True))
+    return XGID_PREFIX + "".join(chars) + ":0:0:1:00:0:0:0:0:10"
+
+
+def decode_xgid(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The two rows (row 0 = the side on roll, from the turn field) of an XGID.
+
+    >>> rows = decode_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10")
+    >>> rows[0][6], rows[1][24]
+    (5, 2)
+    """
+    if not isinstance(text, str):
+        raise InvalidPositionError(f"an XGID is a str, got {type(text).__name__}")
+    body = text.strip()
+    if body.startswith(XGID_PREFIX):
+        body = body[len(XGID_PREFIX):]
+    fields = body.split(":")
+    board = fields[0]
+    if len(board) != 26:
+        raise InvalidPositionError(f"an XGID position field has 26 characters, got {len(board)}: {text!r}")
+    turn = 1
+    if len(fields) > 3:
+        if fields[3] not in ("1", "-1"):
+            raise InvalidPositionError(f"an XGID turn is 1 or -1, got {fields[3]!r}")
+        turn = int(fields[3])
+    x_row, o_row = [0] * 26, [0] * 26
+    for index, char in enumerate(board):
+        if char == "-":
+            continue
+        if not ("A" <= char.upper() <= "O"):
+            raise InvalidPositionError(f"unexpected {char!r} in XGID {text!r}")
+        count = ord(char.upper()) - ord("A") + 1
+        if char.isupper():
+            if index == 0:
+                raise InvalidPositionError(f"XGID index 0 is O's bar, but holds X stones: {text!r}")
+            x_row[index] += count
+        else:
+            if index == 25:
+                raise InvalidPositionError(f"XGID index 25 is X's bar, but holds O stones: {text!r}")
+            o_row[25 if index == 0 else 25 - index] += count
+    for row, name in ((x_row, "X"), (o_row, "O")):
+        on_board = sum(row)
+        if on_board > STONES:
+            raise InvalidPositionError(f"XGID {text!r} puts {on_board} stones of {name} on the board")
+        row[0] = STONES - on_board
+    rows = (tuple(x_row), tuple(o_row))
+    return rows if turn == 1 else (rows[1], rows[0])

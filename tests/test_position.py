@@ -199,3 +199,40 @@ def test_both_sides_won_is_refused():
     home = [0, 3, 3, 3, 2, 2, 2] + [0] * 19  # 15 stones on points 1..6
     with pytest.raises(InvalidPositionError, match="both sides have won"):
         oracle.outcome(Position([home, home]), Rules())
+
+
+START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
+
+
+def test_start_position_xgid():
+    assert Position.initial().xgid == START_XGID
+    assert Position.from_xgid(START_XGID) == Position.initial()
+
+
+def test_xgid_round_trips_random_positions():
+    rng = random.Random(17)
+    for _ in range(1000):
+        position = Position(random_valid_rows(rng))
+        assert Position.from_xgid(position.xgid) == position
+
+
+def test_xgid_turn_minus_one_puts_o_on_roll():
+    rows = random_valid_rows(random.Random(8))
+    position = Position(rows)
+    as_o_to_move = position.xgid.replace(":0:0:1:", ":0:0:-1:", 1)
+    assert Position.from_xgid(as_o_to_move) == position.swapped()
+
+
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ("XGID=-b----E-C---eE---c-e----B:0:0:1:00:0:0:0:0:10", "26 characters"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:2:00:0:0:0:0:10", "turn"),
+        ("XGID=-b----E-C---eE---c-e----B?:0:0:1:00:0:0:0:0:10", "unexpected"),
+        ("XGID=Ab----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10", "O's bar"),
+        ("XGID=-b----O-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10", "stones of X"),
+    ],
+)
+def test_malformed_xgids_raise(bad, message):
+    with pytest.raises(InvalidPositionError, match=message):
+        Position.from_xgid(bad)
