@@ -205,6 +205,10 @@ class Position:
     def __str__(self):
         return render.board(self.rows)
 
+    def _repr_svg_(self):
+        """The board as SVG, for notebooks."""
+        return render.svg(self.rows)
+
     def __reduce__(self):
         return (Position, (self._array.tolist(),))
 

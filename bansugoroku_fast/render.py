@@ -64,3 +64,74 @@ def board(rows) -> str:
         f"O:         pips {_pips(rows[1])}, bar {rows[1][25]}, off {rows[1][0]}",
     ]
     return "\n".join(line.rstrip() for line in lines)
+
+
+# --- SVG (what notebooks show) -------------------------------------------------
+
+_WIDTH, _HEIGHT = 28, 120  # one point's triangle
+_BAR = 28
+_STONE = 24
+_COLOURS = {"X": "#f4f0e6", "O": "#3a2a1e"}
+
+
+def _point_x(point: int) -> float:
+    """Left edge of ``point``'s triangle; points 13..24 run along the top."""
+    column = point - 13 if point >= 13 else 12 - point
+    return column * _WIDTH + (_BAR if column >= 6 else 0)
+
+
+def _stones(x, top, owner, count):
+    radius = _STONE / 2
+    shown = min(count, 5)
+    parts = []
+    for i in range(shown):
+        step = (i * _STONE + radius) if top else (2 * _HEIGHT + 40 - i * _STONE - radius)
+        parts.append(
+            f'<circle cx="{x + _WIDTH / 2}" cy="{step}" r="{radius - 1}" '
+            f'fill="{_COLOURS[owner]}" stroke="#000" stroke-width="1"/>'
+        )
+    if count > 5:
+        y = (shown - 1) * _STONE + radius if top else 2 * _HEIGHT + 40 - (shown - 1) * _STONE - radius
+        ink = "#000" if owner == "X" else "#fff"
+        parts.append(
+            f'<text x="{x + _WIDTH / 2}" y="{y + 4}" font-size="11" text-anchor="middle" fill="{ink}">{count}</text>'
+        )
+    return parts
+
+
+def svg(rows) -> str:
+    """An SVG drawing of ``rows`` from the side to move (light stones, X)."""
+    width, height = 12 * _WIDTH + _BAR, 2 * _HEIGHT + 40
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height + 30}" width="{width * 1.5:.0f}">',
+        f'<rect width="{width}" height="{height}" fill="#c8a26a"/>',
+        f'<rect x="{6 * _WIDTH}" width="{_BAR}" height="{height}" fill="#7a5230"/>',
+    ]
+    for point in range(1, 25):
+        x, top = _point_x(point), point >= 13
+        tip = _HEIGHT if top else height - _HEIGHT
+        base = 0 if top else height
+        shade = "#8b3a2a" if point % 2 else "#e8d8b0"
+        parts.append(
+            f'<polygon points="{x},{base} {x + _WIDTH},{base} {x + _WIDTH / 2},{tip}" fill="{shade}"/>'
+        )
+        label_y = height + 12
+        if not top:  # numbers under the near half
+            parts.append(f'<text x="{x + _WIDTH / 2}" y="{label_y}" font-size="9" text-anchor="middle">{point}</text>')
+        mine, theirs = rows[0][point], rows[1][25 - point]
+        if mine:
+            parts += _stones(x, top, "X", mine)
+        elif theirs:
+            parts += _stones(x, top, "O", theirs)
+    for side, owner in ((0, "X"), (1, "O")):
+        if rows[side][25]:
+            y = height / 2 + (20 if side == 0 else -20)
+            parts.append(
+                f'<circle cx="{6 * _WIDTH + _BAR / 2}" cy="{y}" r="{_STONE / 2 - 1}" fill="{_COLOURS[owner]}" stroke="#000"/>'
+                f'<text x="{6 * _WIDTH + _BAR / 2}" y="{y + 4}" font-size="11" text-anchor="middle" fill="red">{rows[side][25]}</text>'
+            )
+    parts.append(
+        f'<text x="2" y="{height + 26}" font-size="9">X to move: off {rows[0][0]}, O: off {rows[1][0]}</text>'
+    )
+    parts.append("</svg>")
+    return "".join(parts)

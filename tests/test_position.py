@@ -236,3 +236,13 @@ def test_xgid_turn_minus_one_puts_o_on_roll():
 def test_malformed_xgids_raise(bad, message):
     with pytest.raises(InvalidPositionError, match=message):
         Position.from_xgid(bad)
+
+
+def test_svg_draws_every_stone_group():
+    import xml.etree.ElementTree as ElementTree
+
+    svg = Position.initial()._repr_svg_()
+    root = ElementTree.fromstring(svg)
+    circles = [e for e in root.iter() if e.tag.endswith("circle")]
+    # At most 5 stones are drawn per point: 2+5+3+5 per side, each capped at 5.
+    assert len(circles) == 2 * (2 + 5 + 3 + 5)
