@@ -1,6 +1,15 @@
-"""bansugoroku-fast: legal plays for Ban-sugoroku and backgammon."""
-from .errors import IllegalPlayError, InvalidDiceError, InvalidPositionError, InvalidRulesError
-from .oracle import (  # kernel-backed versions replace these once the kernels land
+"""bansugoroku-fast: legal plays for Ban-sugoroku and backgammon.
+
+The functions here run on the Cython kernels; :mod:`bansugoroku_fast.oracle`
+has the same functions in plain Python, and :mod:`bansugoroku_fast.batch`
+the vectorised queries over ``int8[N, 2, 26]`` batches.
+
+>>> from bansugoroku_fast import Position, Rules, legal_plays
+>>> len(legal_plays(Position.initial(), (6, 5), Rules(variant="backgammon")))
+7
+"""
+from . import batch, oracle
+from .api import (
     blocked_points,
     blots,
     closure_holds,
@@ -12,6 +21,9 @@ from .oracle import (  # kernel-backed versions replace these once the kernels l
     pip_counts,
     shots,
 )
+from .batch import count_plays, generate_plays, iter_plays
+from .errors import IllegalPlayError, InvalidDiceError, InvalidPositionError, InvalidRulesError
+from .game import Game, Match, Turn, play_random_game, roll_name
 from .notation import match_play
 from .play import Outcome, OutcomeKind, Play, Step
 from .position import Position

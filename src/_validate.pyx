@@ -12,6 +12,7 @@ cimport cython
 cdef enum:
     POINTS = 24
     BAR = 25
+    PLACES = 26
     STONES = 15
 
 # Problem codes; bansugoroku_fast.position turns them into messages.
@@ -22,23 +23,28 @@ cpdef enum Problem:
     SHARED_POINT = 3
 
 
-cdef inline int _check_one(const signed char[:, ::1] rows, int* where, int* value) noexcept nogil:
-    """0 if ``rows`` (2 x 26) is a valid position, else a problem code and its place."""
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef inline int _check_one(const signed char* rows, int* where, int* value) noexcept nogil:
+    """0 if ``rows`` (2 x 26, row-major) is a valid position, else a problem
+    code and its place."""
     cdef int side, index, total, point
+    cdef const signed char* row
     for side in range(2):
+        row = rows + side * PLACES
         total = 0
-        for index in range(BAR + 1):
-            if rows[side, index] < 0:
-                where[0] = side * 26 + index
-                value[0] = rows[side, index]
+        for index in range(PLACES):
+            if row[index] < 0:
+                where[0] = side * PLACES + index
+                value[0] = row[index]
                 return NEGATIVE_COUNT
-            total += rows[side, index]
+            total += row[index]
         if total != STONES:
             where[0] = side
             value[0] = total
             return ROW_SUM
     for point in range(1, POINTS + 1):
-        if rows[0, point] > 0 and rows[1, BAR - point] > 0:
+        if rows[point] > 0 and rows[PLACES + BAR - point] > 0:
             where[0] = point
             value[0] = 0
             return SHARED_POINT
@@ -56,11 +62,15 @@ def first_invalid(const signed char[:, :, ::1] positions):
     """
     cdef Py_ssize_t item, count = positions.shape[0]
     cdef int code = OK, where = 0, value = 0
-    if positions.shape[1] != 2 or positions.shape[2] != BAR + 1:
+    cdef const signed char* data
+    if positions.shape[1] != 2 or positions.shape[2] != PLACES:
         raise ValueError("positions must have shape (N, 2, 26)")
+    if count == 0:
+        return None
+    data = &positions[0, 0, 0]
     with nogil:
         for item in range(count):
-            code = _check_one(positions[item], &where, &value)
+            code = _check_one(data + item * 2 * PLACES, &where, &value)
             if code != OK:
                 break
     if code == OK:

@@ -1,0 +1,307 @@
+"""The single-position functions, running on the Cython kernels.
+
+Same signatures, results and errors as :mod:`bansugoroku_fast.oracle`; only
+faster. A call checks its arguments, runs one kernel that fills one buffer,
+and wraps that buffer: the :class:`Play` objects it returns read their steps
+and position from it only when asked.
+
+>>> from bansugoroku_fast import Position, Rules
+>>> backgammon = Rules(variant="backgammon")
+>>> plays = legal_plays(Position.initial(), (6, 5), backgammon)
+>>> [str(play) for play in plays]
+['24/13', '24/18 13/8', '24/18 8/3', '13/8 13/7', '13/2', '13/7 8/3', '8/3 8/2']
+>>> plays[0].steps, plays[0].dice, plays[0].hits
+(((24, 18), (18, 13)), (6, 5), (False, False))
+>>> perft(Position.initial(), 1, backgammon)
+447
+"""
+from __future__ import annotations
+
+from . import _moves
+from .checks import as_dice, as_position, as_rules, check_position_for_rules
+from .errors import InvalidPositionError
+from .play import Outcome, OutcomeKind, Play, Step
+from .position import Position
+from .rules import Rules
+
+__all__ = [
+    "legal_plays", "legal_first_steps", "outcome", "shots", "blocked_points", "blots",
+    "closure_holds", "pip_counts", "perft", "perft_divide", "count_plays", "ALL_ROLLS",
+    "OUTCOME_KINDS",
+]
+
+BAR = 25
+RECORD = 72  # bytes per play in a kernel result (see _moves.plays)
+ALL_ROLLS = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
+
+#: The OutcomeKind of each kind code the kernels return (code = index).
+OUTCOME_KINDS = (
+    OutcomeKind.ARRIVAL, OutcomeKind.BEAR_OFF, OutcomeKind.CLOSED_HOME_X2,
+    OutcomeKind.CLOSED_HOME_X3, OutcomeKind.CLOSURE, OutcomeKind.SINGLE,
+    OutcomeKind.GAMMON, OutcomeKind.BACKGAMMON,
+)
+
+_DEFAULT_RULES = Rules()
+_BOTH_WON = "both sides have won in this position; no game reaches it"
+
+
+class _KernelPlay(Play):
+    """A :class:`Play` over one kernel record, decoded on first access.
+
+    Behaves exactly like a Play built from its values (equality, hashing,
+    ``str``); the record is 52 board bytes, the step count, then
+    ``(origin, target, die, hit)`` per step.
+    """
+
+    __slots__ = ("_record",)
+
+    def __init__(self, record: bytes):
+        self._record = record
+
+    def _decode_steps(self):
+        record = self._record
+        fields = range(56, 56 + 4 * record[52], 4)
+        self._steps = tuple((record[i], record[i + 1]) for i in fields)
+        self._dice = tuple(record[i + 2] for i in fields)
+        self._hits = tuple(record[i + 3] == 1 for i in fields)
+
+    @property
+    def steps(self) -> tuple[tuple[int, int], ...]:
+        try:
+            return self._steps
+        except AttributeError:
+            self._decode_steps()
+            return self._steps
+
+    @property
+    def dice(self) -> tuple[int, ...]:
+        try:
+            return self._dice
+        except AttributeError:
+            self._decode_steps()
+            return self._dice
+
+    @property
+    def hits(self) -> tuple[bool, ...]:
+        try:
+            return self._hits
+        except AttributeError:
+            self._decode_steps()
+            return self._hits
+
+    @property
+    def position(self) -> Position:
+        try:
+            return self._position
+        except AttributeError:
+            self._position = Position._from_key(self._record[:52])
+            return self._position
+
+
+def _prepare(position, rules) -> tuple[bytes, Rules]:
+    """The 52-byte key of a valid position and the Rules, checked as the oracle does."""
+    if type(position) is not Position:
+        position = as_position(position)
+    if rules is None:
+        rules = _DEFAULT_RULES
+    elif type(rules) is not Rules:
+        rules = as_rules(rules)
+    key = position.key
+    if (key[0] or key[26]) and not rules.bears_off:
+        check_position_for_rules(position, rules)  # raises: nothing is borne off in arrival
+    return key, rules
+
+
+def _dice(dice) -> tuple[int, int]:
+    if type(dice) is tuple and len(dice) == 2:
+        a, b = dice
+        if type(a) is int and type(b) is int and 1 <= a <= 6 and 1 <= b <= 6:
+            return a, b
+    return as_dice(dice)
+
+
+def legal_plays(position, dice, rules=None, *, all_orderings=False) -> list[Play]:
+    """The legal plays of ``position`` (row 0 to move) with ``dice``.
+
+    One play per distinct resulting position, with its canonical step list
+    (the greatest ``(from, to, die)`` key among the legal orders reaching
+    it), sorted by that key, greatest first; with ``all_orderings=True`` one
+    play per distinct legal order. An empty list is a pass, or a game already
+    over (see :func:`outcome`).
+
+    >>> from bansugoroku_fast import Position, Rules
+    >>> [str(p) for p in legal_plays(Position.initial(), (1, 1), Rules())][:4]
+    ['24/23(2)', '24/22', '24/23 8/7', '24/23 6/5']
+    >>> len(legal_plays(Position.initial(), "6-5", "backgammon", all_orderings=True))
+    14
+    """
+    a, b = _dice(dice)
+    key, rules = _prepare(position, rules)
+    records = _moves.plays(key, a, b, rules.code, all_orderings)
+    if records is None:
+        raise InvalidPositionError(_BOTH_WON)
+    return [_KernelPlay(records[i:i + RECORD]) for i in range(0, len(records), RECORD)]
+
+
+def count_plays(position, dice, rules=None) -> int:
+    """``len(legal_plays(position, dice, rules))`` without building the plays.
+
+    >>> count_plays("4HPwATDgc/ABMA", (1, 1), "backgammon")
+    42
+    """
+    a, b = _dice(dice)
+    key, rules = _prepare(position, rules)
+    count = _moves.count(key, a, b, rules.code)
+    if count < 0:
+        raise InvalidPositionError(_BOTH_WON)
+    return count
+
+
+def legal_first_steps(position, dice, rules=None) -> list[Step]:
+    """The single moves that start some legal play, greatest
+    ``(origin, target, die)`` first: a move that would leave a die
+    unplayable is never offered.
+
+    >>> from bansugoroku_fast import Position, Rules
+    >>> [str(step) for step in legal_first_steps(Position.initial(), (6, 5), Rules())]
+    ['24/18', '13/8', '13/7', '8/3', '8/2']
+    """
+    a, b = _dice(dice)
+    key, rules = _prepare(position, rules)
+    steps = _moves.first_steps(key, a, b, rules.code)
+    if steps is None:
+        raise InvalidPositionError(_BOTH_WON)
+    return [Step(*step) for step in steps]
+
+
+def outcome(position, rules=None) -> Outcome | None:
+    """Who has won in ``position`` (``winner`` 0 = row 0), how and for how
+    much; None while the game goes on.
+
+    >>> from bansugoroku_fast import Position
+    >>> outcome(Position.initial()) is None
+    True
+    >>> won = [[0] * 26, [0] * 26]
+    >>> won[0][1:7] = [2, 2, 2, 3, 3, 3]; won[1][25] = 1; won[1][1] = 14
+    >>> outcome(won)
+    Outcome(winner=0, value=3, kind='closed-home-x3')
+    """
+    key, rules = _prepare(position, rules)
+    result = _moves.outcome(key, rules.code)
+    if result is None:
+        return None
+    if result is False:
+        raise InvalidPositionError(_BOTH_WON)
+    winner, value, kind = result
+    return Outcome(winner, value, OUTCOME_KINDS[kind])
+
+
+def shots(position, rules=None) -> int:
+    """How many of the 36 rolls give the mover a legal play that hits
+    (non-doubles count twice; 0 once the game is over).
+
+    >>> from bansugoroku_fast import Position
+    >>> shots(Position.initial(), "backgammon")
+    0
+    """
+    key, rules = _prepare(position, rules)
+    count = _moves.shots(key, rules.code)
+    if count < 0:
+        raise InvalidPositionError(_BOTH_WON)
+    return count
+
+
+def _rows(position) -> tuple[bytes, bytes]:
+    key = (position if type(position) is Position else as_position(position)).key
+    return key[:26], key[26:]
+
+
+def blocked_points(position) -> tuple[int, ...]:
+    """The mover's points (1..24) that the opponent holds with two or more.
+
+    >>> from bansugoroku_fast import Position
+    >>> blocked_points(Position.initial())
+    (1, 12, 17, 19)
+    """
+    _, opponent = _rows(position)
+    return tuple(point for point in range(1, 25) if opponent[BAR - point] >= 2)
+
+
+def blots(position) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Points holding exactly one stone: ``(mover's, opponent's)``, each side
+    in its own numbering.
+
+    >>> from bansugoroku_fast import Position
+    >>> blots(Position.initial())
+    ((), ())
+    """
+    return tuple(
+        tuple(point for point in range(1, 25) if row[point] == 1) for row in _rows(position)
+    )
+
+
+def closure_holds(position, side: int = 0) -> bool:
+    """Whether ``side``'s home is closed (each of its points 1..6 holds two
+    or more) while the other side has a stone on the bar.
+
+    >>> from bansugoroku_fast import Position
+    >>> closure_holds(Position.initial())
+    False
+    """
+    if side not in (0, 1):
+        raise ValueError(f"side must be 0 or 1, got {side!r}")
+    rows = _rows(position)
+    own, other = rows[side], rows[1 - side]
+    return other[BAR] >= 1 and min(own[1:7]) >= 2
+
+
+def pip_counts(position) -> tuple[int, int]:
+    """``(mover, opponent)`` pip counts: the sum of point x stones, bar = 25.
+
+    >>> from bansugoroku_fast import Position
+    >>> pip_counts(Position.initial())
+    (167, 167)
+    """
+    return tuple(sum(i * row[i] for i in range(1, 26)) for row in _rows(position))
+
+
+def perft(position, depth: int, rules=None) -> int:
+    """Leaf count of the play tree ``depth`` plies deep over the 21 rolls; a
+    roll with no play counts as one node, and so does a finished game.
+
+    >>> from bansugoroku_fast import Position
+    >>> perft(Position.initial(), 2, "backgammon")
+    202782
+    """
+    key, rules = _prepare(position, rules)
+    depth = _depth(depth, 0)
+    total = _moves.perft(key, depth, rules.code)
+    if total < 0:
+        raise InvalidPositionError(_BOTH_WON)
+    return total
+
+
+def perft_divide(position, depth: int, rules=None) -> dict[tuple[int, int], int]:
+    """:func:`perft` split by the first roll: ``{(a, b): count}``, rolls
+    ordered as the oracle orders them (6-6, 6-5, ..., 1-1).
+
+    >>> from bansugoroku_fast import Position
+    >>> divide = perft_divide(Position.initial(), 1, "backgammon")
+    >>> divide[(6, 5)], divide[(1, 1)], divide[(5, 5)], sum(divide.values())
+    (7, 42, 4, 447)
+    """
+    key, rules = _prepare(position, rules)
+    depth = _depth(depth, 1)
+    counts = {}
+    for a, b in ALL_ROLLS:
+        count = _moves.perft(key, depth, rules.code, a, b)
+        if count < 0:
+            raise InvalidPositionError(_BOTH_WON)
+        counts[(a, b)] = count
+    return counts
+
+
+def _depth(depth, least: int) -> int:
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < least:
+        raise ValueError(f"depth must be an integer >= {least}, got {depth!r}")
+    return depth

@@ -1,0 +1,323 @@
+"""The batch API: legal plays and rule queries over numpy arrays of positions.
+
+Positions are ``int8[N, 2, 26]`` in the interchange layout (row 0 = side to
+move), dice ``int8[N, 2]`` (one roll per position). Every function checks its
+whole input first and raises :class:`~bansugoroku_fast.errors.InvalidPositionError`
+or :class:`~bansugoroku_fast.errors.InvalidDiceError` naming the first bad
+item; then the kernels run without the GIL, over ``threads`` OpenMP threads
+(``None`` = every core). Results never depend on the thread count.
+
+Input conversion: an ``int8`` C-contiguous array is used as it is (no copy);
+any other integer array (another dtype, or not C-contiguous) is copied once
+into that form after a range check.
+
+>>> import numpy as np
+>>> from bansugoroku_fast import Position, Rules
+>>> positions = np.stack([Position.initial().array] * 3)
+>>> dice = np.array([[6, 5], [1, 1], [5, 5]], dtype=np.int8)
+>>> count_plays(positions, dice, Rules(variant="backgammon"))
+array([ 7, 42,  4], dtype=int32)
+>>> batch = generate_plays(positions, dice, "backgammon")
+>>> batch.offsets
+array([ 0,  7, 49, 53])
+>>> batch.children.shape, batch.steps.shape, batch.dice.shape, batch.hits.shape
+((53, 2, 26), (53, 4, 2), (53, 4), (53, 4))
+>>> batch.steps[0].tolist(), batch.dice[0].tolist()
+([[24, 18], [18, 13], [-1, -1], [-1, -1]], [6, 5, -1, -1])
+"""
+from __future__ import annotations
+
+import os
+from typing import Iterator, NamedTuple
+
+import numpy as np
+
+from . import _moves, _validate
+from .api import OUTCOME_KINDS
+from .checks import as_rules
+from .errors import InvalidDiceError, InvalidPositionError
+from .play import OutcomeKind
+from .position import ROW_NAMES, as_int8_array, describe_problem
+
+__all__ = [
+    "PlayBatch", "OutcomeBatch", "count_plays", "generate_plays", "iter_plays", "outcome",
+    "blocked_points", "blots", "closure_holds", "pip_counts", "shots", "OUTCOME_KINDS",
+]
+
+#: Default number of positions per chunk of :func:`iter_plays`.
+CHUNK_SIZE = 65536
+
+
+class PlayBatch(NamedTuple):
+    """The plays of a batch: those of item ``i`` are rows
+    ``offsets[i]:offsets[i + 1]`` of the other arrays, ordered as
+    :func:`bansugoroku_fast.legal_plays` orders them (canonical key, greatest
+    first).
+
+    * ``offsets``: ``int64[N + 1]``;
+    * ``children``: ``int8[M, 2, 26]``, the position after each play (row 0
+      still the side that played);
+    * ``steps``: ``int8[M, 4, 2]``, ``(from, to)`` per step, ``-1`` padding;
+    * ``dice``: ``int8[M, 4]``, the die of each step, ``-1`` padding;
+    * ``hits``: ``bool[M, 4]``, whether each step hit.
+    """
+
+    offsets: np.ndarray
+    children: np.ndarray
+    steps: np.ndarray
+    dice: np.ndarray
+    hits: np.ndarray
+
+    def counts(self) -> np.ndarray:
+        """Plays per item (``int64[N]``)."""
+        return np.diff(self.offsets)
+
+
+class OutcomeBatch(NamedTuple):
+    """Outcomes of a batch: ``winner`` (``int8[N]``, 0 = row 0, 1 = row 1,
+    -1 = game goes on), ``value`` (``int8[N]``, 0 if none) and ``kind``
+    (``int8[N]``, an index into :data:`OUTCOME_KINDS`, -1 if none)."""
+
+    winner: np.ndarray
+    value: np.ndarray
+    kind: np.ndarray
+
+    def kinds(self) -> list[OutcomeKind | None]:
+        """``kind`` as :class:`OutcomeKind` values (None where the game goes on)."""
+        return [OUTCOME_KINDS[k] if k >= 0 else None for k in self.kind.tolist()]
+
+
+# --- argument checks -----------------------------------------------------------
+
+
+def _threads(threads) -> int:
+    if threads is None:
+        try:
+            return len(os.sched_getaffinity(0))
+        except AttributeError:  # not on Linux
+            return os.cpu_count() or 1
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
+        raise ValueError(f"threads must be a positive integer or None, got {threads!r}")
+    return int(threads)
+
+
+def _positions(positions, rules=None) -> np.ndarray:
+    """``positions`` as a valid ``int8[N, 2, 26]`` C-contiguous array."""
+    if not (isinstance(positions, np.ndarray) and positions.dtype == np.int8
+            and positions.flags.c_contiguous):
+        positions = as_int8_array(positions, shape_text="N x 2 x 26", what="positions")
+    if positions.ndim != 3 or positions.shape[1:] != (2, 26):
+        raise InvalidPositionError(f"positions must have shape (N, 2, 26), got {positions.shape}")
+    problem = _validate.first_invalid(positions)
+    if problem is not None:
+        item, *details = problem
+        raise InvalidPositionError(f"position {item}: {describe_problem(*details)}")
+    if rules is not None and not rules.bears_off:
+        off = positions[:, :, 0]
+        if off.any():
+            item, row = np.argwhere(off)[0]
+            raise InvalidPositionError(
+                f"position {item}: {ROW_NAMES[row]} has {off[item, row]} stones borne off, "
+                f"but the '{rules.finish}' finish never bears off"
+            )
+    return positions
+
+
+def _dice(dice, count: int) -> np.ndarray:
+    """``dice`` as a valid ``int8[N, 2]`` C-contiguous array."""
+    try:
+        array = np.asarray(dice)
+    except ValueError as error:
+        raise InvalidDiceError(f"dice must be a rectangular N x 2 array: {error}") from None
+    if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer):
+        raise InvalidDiceError(f"dice must hold integers, got dtype {array.dtype}")
+    if array.shape != (count, 2):
+        raise InvalidDiceError(f"dice must have shape ({count}, 2) for {count} positions, got {array.shape}")
+    bad = (array < 1) | (array > 6)
+    if bad.any():
+        item = int(np.argwhere(bad)[0][0])
+        raise InvalidDiceError(f"dice {item}: {array[item].tolist()} is not two integers in 1..6")
+    return np.ascontiguousarray(array, dtype=np.int8)
+
+
+def _both_won(item) -> InvalidPositionError:
+    return InvalidPositionError(
+        f"position {item}: both sides have won in this position; no game reaches it"
+    )
+
+
+def _raise_kernel_errors(values: np.ndarray) -> None:
+    """Kernel results < 0 mark items: -1 both sides won, -2 out of memory."""
+    bad = np.flatnonzero(values < 0)
+    if bad.size:
+        item = int(bad[0])
+        if values[item] == -2:
+            raise MemoryError("out of memory while searching the plays")
+        raise _both_won(item)
+
+
+# --- plays -------------------------------------------------------------------------
+
+
+def count_plays(positions, dice, rules=None, *, threads=None) -> np.ndarray:
+    """The number of legal plays (distinct resulting positions) of each
+    (position, roll) as ``int32[N]``; 0 for a pass or a finished game.
+
+    >>> import numpy as np
+    >>> from bansugoroku_fast import Position
+    >>> count_plays(Position.initial().array[None], [[2, 1]], "backgammon")
+    array([15], dtype=int32)
+    """
+    rules = as_rules(rules)
+    positions = _positions(positions, rules)
+    dice = _dice(dice, len(positions))
+    return _count(positions, dice, rules.code, _threads(threads))
+
+
+def _count(positions, dice, code, threads) -> np.ndarray:
+    counts = np.empty(len(positions), dtype=np.int32)
+    _moves.count_batch(positions, dice, code, threads, counts)
+    _raise_kernel_errors(counts)
+    return counts
+
+
+def generate_plays(positions, dice, rules=None, *, threads=None) -> PlayBatch:
+    """Every legal play of each (position, roll), as a :class:`PlayBatch`.
+
+    >>> from bansugoroku_fast import Position
+    >>> batch = generate_plays(Position.initial().array[None], [[5, 5]], "backgammon")
+    >>> batch.counts().tolist(), batch.steps[0].tolist()
+    ([4], [[13, 8], [13, 8], [13, 8], [13, 8]])
+    """
+    rules = as_rules(rules)
+    positions = _positions(positions, rules)
+    dice = _dice(dice, len(positions))
+    return _generate(positions, dice, rules.code, _threads(threads))
+
+
+def _generate(positions, dice, code, threads) -> PlayBatch:
+    counts = _count(positions, dice, code, threads)
+    offsets = np.zeros(len(positions) + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    total = int(offsets[-1])
+    children = np.empty((total, 2, 26), dtype=np.int8)
+    steps = np.empty((total, 4, 2), dtype=np.int8)
+    step_dice = np.empty((total, 4), dtype=np.int8)
+    hits = np.empty((total, 4), dtype=np.bool_)
+    mismatches = _moves.generate_batch(
+        positions, dice, code, threads, offsets, children, steps, step_dice, hits.view(np.uint8)
+    )
+    if mismatches:
+        raise RuntimeError(f"internal error: counted and generated plays differ for {mismatches} items")
+    return PlayBatch(offsets, children, steps, step_dice, hits)
+
+
+def iter_plays(positions, dice, rules=None, *, chunk_size=CHUNK_SIZE,
+               threads=None) -> Iterator[tuple[int, PlayBatch]]:
+    """:func:`generate_plays` chunk by chunk: yields ``(start, batch)`` where
+    ``batch`` holds the plays of items ``start:start + chunk_size`` (its
+    offsets count from 0). Only one chunk's children are held at a time; the
+    whole input is checked before the first chunk.
+
+    >>> from bansugoroku_fast import Position
+    >>> positions = np.stack([Position.initial().array] * 5)
+    >>> dice = [[6, 5]] * 5
+    >>> [(start, len(batch.children)) for start, batch in iter_plays(positions, dice, "backgammon", chunk_size=2)]
+    [(0, 14), (2, 14), (4, 7)]
+    """
+    rules = as_rules(rules)
+    positions = _positions(positions, rules)
+    dice = _dice(dice, len(positions))
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1:
+        raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
+    threads = _threads(threads)
+    code = rules.code
+
+    def chunks():
+        for start in range(0, len(positions), chunk_size):
+            stop = start + chunk_size
+            yield start, _generate(positions[start:stop], dice[start:stop], code, threads)
+
+    return chunks()
+
+
+# --- queries -------------------------------------------------------------------------
+
+
+def outcome(positions, rules=None) -> OutcomeBatch:
+    """The outcome of each position, as an :class:`OutcomeBatch`.
+
+    >>> from bansugoroku_fast import Position
+    >>> result = outcome(Position.initial().array[None])
+    >>> result.winner.tolist(), result.kinds()
+    ([-1], [None])
+    """
+    rules = as_rules(rules)
+    positions = _positions(positions, rules)
+    count = len(positions)
+    winner = np.empty(count, dtype=np.int8)
+    value = np.empty(count, dtype=np.int8)
+    kind = np.empty(count, dtype=np.int8)
+    first_bad = _moves.outcome_batch(positions, rules.code, winner, value, kind)
+    if first_bad >= 0:
+        raise _both_won(first_bad)
+    return OutcomeBatch(winner, value, kind)
+
+
+def shots(positions, rules=None, *, threads=None) -> np.ndarray:
+    """For each position, how many of the 36 rolls give the mover a legal
+    play that hits (``int8[N]``; 0 once the game is over).
+
+    >>> from bansugoroku_fast import Position
+    >>> shots(Position.initial().array[None], "backgammon")
+    array([0], dtype=int8)
+    """
+    rules = as_rules(rules)
+    positions = _positions(positions, rules)
+    result = np.empty(len(positions), dtype=np.int8)
+    _moves.shots_batch(positions, rules.code, _threads(threads), result)
+    _raise_kernel_errors(result)
+    return result
+
+
+def blocked_points(positions) -> np.ndarray:
+    """``bool[N, 25]``: ``[i, p]`` says the opponent holds the mover's point
+    ``p`` (1..24) with two or more; column 0 is always False.
+
+    >>> from bansugoroku_fast import Position
+    >>> np.flatnonzero(blocked_points(Position.initial().array[None])[0]).tolist()
+    [1, 12, 17, 19]
+    """
+    positions = _positions(positions)
+    mask = np.zeros((len(positions), 25), dtype=np.bool_)
+    mask[:, 1:] = positions[:, 1, 24:0:-1] >= 2  # mover point p = opponent index 25 - p
+    return mask
+
+
+def blots(positions) -> np.ndarray:
+    """``bool[N, 2, 25]``: ``[i, row, p]`` says ``row`` has exactly one stone
+    on its point ``p`` (1..24, its own numbering); column 0 is always False."""
+    positions = _positions(positions)
+    mask = np.zeros((len(positions), 2, 25), dtype=np.bool_)
+    mask[:, :, 1:] = positions[:, :, 1:25] == 1
+    return mask
+
+
+def closure_holds(positions) -> np.ndarray:
+    """``bool[N, 2]``: ``[i, side]`` says ``side``'s points 1..6 each hold
+    two or more while the other side has a stone on the bar."""
+    positions = _positions(positions)
+    home_held = (positions[:, :, 1:7] >= 2).all(axis=2)
+    other_on_bar = positions[:, ::-1, 25] >= 1
+    return home_held & other_on_bar
+
+
+def pip_counts(positions) -> np.ndarray:
+    """``int32[N, 2]``: each row's pip count (sum of point x stones, bar = 25).
+
+    >>> from bansugoroku_fast import Position
+    >>> pip_counts(Position.initial().array[None]).tolist()
+    [[167, 167]]
+    """
+    positions = _positions(positions)
+    return positions.astype(np.int32) @ np.arange(26, dtype=np.int32)

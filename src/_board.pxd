@@ -1,0 +1,112 @@
+# cython: language_level=3
+"""Types shared by the move-generation kernels (``_moves.pyx``).
+
+Types only (structs and enums), so that cimporting this header costs no
+import at run time.
+
+A position inside the kernels is a :c:type:`Board`: the two rows of the
+interchange layout, row ``me`` = the side to move, row ``opp`` = its opponent,
+each in its own numbering (0 = borne off, 1..24 = points, 25 = bar).
+"""
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+
+cdef enum:
+    OFF = 0
+    BAR = 25
+    PLACES = 26
+    STONES = 15
+    MAX_STEPS = 4
+    RECORD_BYTES = 72   # one play in a single-call result: see _moves.pyx
+
+# What a search collects at its leaves.
+cdef enum Mode:
+    MODE_COUNT = 0       # distinct resulting positions, no steps
+    MODE_PLAYS = 1       # distinct positions with their canonical steps
+    MODE_SEQUENCES = 2   # every distinct legal sequence (all orderings)
+    MODE_SHOTS = 3       # only: does some legal sequence hit?
+
+# Outcome kinds, in the order of bansugoroku_fast.play.OutcomeKind.
+cdef enum Kind:
+    KIND_NONE = -1
+    KIND_ARRIVAL = 0
+    KIND_BEAR_OFF = 1
+    KIND_CLOSED_HOME_X2 = 2
+    KIND_CLOSED_HOME_X3 = 3
+    KIND_CLOSURE = 4
+    KIND_SINGLE = 5
+    KIND_GAMMON = 6
+    KIND_BACKGAMMON = 7
+    KIND_BOTH_WON = -2     # invalid: both rows satisfy a win
+
+cdef enum Closure:
+    CLOSURE_OFF = 0
+    CLOSURE_MULTIPLIED = 1
+    CLOSURE_IMMEDIATE = 2
+
+cdef struct Board:
+    signed char me[26]
+    signed char opp[26]
+
+cdef struct RuleSet:
+    bint bears_off
+    int closure           # a Closure
+    bint backgammon
+    int doubles_moves     # 2 (Ban-sugoroku) or 4 (backgammon)
+    bint win_stops        # a Ban-sugoroku sequence ends when its side wins
+
+cdef struct Leaf:
+    Board board           # the resulting position (row me = the side that played)
+    uint64_t zkey         # additive Zobrist key of the board, relative to the start
+    uint64_t order        # the sequence key tuple packed so that > compares alike
+    signed char origin[4]
+    signed char target[4]
+    signed char die[4]
+    signed char hit[4]
+    int nsteps
+    int slot              # its slot in the hash table
+    bint large            # reached by a single move with the larger die
+
+cdef struct Search:
+    RuleSet rules
+    int mode
+    bint unique           # leaves are distinct by construction: no hash look-up
+    bint nonincreasing    # doubles without win-stop: origins never increase
+    bint presorted        # leaves were found in descending key order: no sort
+    # the position being searched and the sequence that led to it
+    Board board
+    uint64_t zkey
+    int outside           # mover stones on points 7..24 and the bar
+    uint32_t occupied     # bit p: the mover has a stone on point p (1..24)
+    uint32_t multi        # bit p: the mover has two or more on point p
+    uint32_t open_points  # bit p: the opponent does not block point p (fixed in a turn)
+    uint32_t blots        # bit p: the opponent has one stone on p (at the start of the turn)
+    int ndice             # moves the roll gives
+    int dice[4]           # the die of each move in the order being searched
+    int larger            # the larger die of a non-double, 0 for a double
+    signed char origin[4]
+    signed char target[4]
+    signed char die[4]
+    signed char hit[4]
+    # results
+    Leaf* leaves
+    int nleaves
+    int leaf_capacity
+    int32_t* slots        # leaf index + 1, 0 = empty
+    int slot_mask
+    int best_used
+    bint any_large
+    bint stop             # early exit (shots)
+    bint hit_best, hit_large, hit_small
+    bint failed           # out of memory
+    int winner, value     # scratch for outcome_of in parallel loops
+    int32_t* sorted_index # leaf indices by descending order (MODE_PLAYS/SEQUENCES)
+    # Output rows a batch lends (NULL: none); the two-move generator writes
+    # its plays there directly, at most out_room of them, and sets wrote_out.
+    signed char* out_children
+    signed char* out_steps
+    signed char* out_dice
+    unsigned char* out_hits
+    int64_t out_room
+    bint wrote_out
+
+

@@ -1,0 +1,246 @@
+"""Quick checks of the kernel-backed API (bansugoroku_fast.api, .batch).
+
+The big differential harness lives elsewhere; these make sure every kernel
+entry point runs, agrees with the oracle on the start position and on a few
+random-playout positions per rule combination, and hits the public
+backgammon figures.
+"""
+import random
+
+import numpy as np
+import pytest
+
+from bansugoroku_fast import _moves, api, batch, oracle
+from bansugoroku_fast.errors import InvalidDiceError, InvalidPositionError
+from bansugoroku_fast.position import Position
+from bansugoroku_fast.rules import Rules
+
+BACKGAMMON = Rules(variant="backgammon")
+ALL_RULES = Rules.all_combinations()
+ROLLS = np.array(oracle.ALL_ROLLS, dtype=np.int8)
+
+
+def playout_positions(rules, count, seed):
+    """Positions met in random games (sampled sparsely, so late phases show up)."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        position = Position.initial()
+        while len(found) < count and api.outcome(position, rules) is None:
+            if rng.random() < 0.2:
+                found.append(position)
+            plays = api.legal_plays(position, (rng.randint(1, 6), rng.randint(1, 6)), rules)
+            if plays:
+                position = rng.choice(plays).position
+            position = position.swapped()
+        found.append(position)  # a finished game too
+    return found[:count]
+
+
+def as_values(plays):
+    return [(p.steps, p.dice, p.hits, p.position) for p in plays]
+
+
+# --- public figures ----------------------------------------------------------
+
+
+def test_backgammon_start_position_counts():
+    start = Position.initial()
+    counts = {roll: api.count_plays(start, roll, BACKGAMMON) for roll in oracle.ALL_ROLLS}
+    assert counts[(6, 5)] == 7 and counts[(1, 1)] == 42 and counts[(5, 5)] == 4
+    assert sum(counts.values()) == 447
+    assert {roll: len(api.legal_plays(start, roll, BACKGAMMON)) for roll in counts} == counts
+
+
+def test_backgammon_perft():
+    start = Position.initial()
+    assert api.perft(start, 1, BACKGAMMON) == 447
+    assert api.perft(start, 2, BACKGAMMON) == 202_782
+    divide = api.perft_divide(start, 2, BACKGAMMON)
+    assert list(divide) == list(oracle.ALL_ROLLS) and sum(divide.values()) == 202_782
+
+
+def test_perft_divide_matches_oracle_at_depth_one():
+    for rules in (Rules(), BACKGAMMON):
+        assert api.perft_divide(Position.initial(), 1, rules) == oracle.perft_divide(
+            Position.initial(), 1, rules
+        )
+
+
+# --- agreement with the oracle ---------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=lambda r: r.short_name)
+def test_single_calls_match_oracle(rules):
+    count = 12 if rules.is_backgammon else 40
+    for position in playout_positions(rules, count, seed=rules.code):
+        assert api.outcome(position, rules) == oracle.outcome(position, rules)
+        assert api.shots(position, rules) == oracle.shots(position, rules)
+        assert api.blocked_points(position) == oracle.blocked_points(position)
+        assert api.blots(position) == oracle.blots(position)
+        assert api.pip_counts(position) == oracle.pip_counts(position)
+        assert api.closure_holds(position, 1) == oracle.closure_holds(position, 1)
+        for roll in oracle.ALL_ROLLS:
+            want = oracle.legal_plays(position, roll, rules)
+            assert as_values(api.legal_plays(position, roll, rules)) == as_values(want)
+            assert api.count_plays(position, roll, rules) == len(want)
+            assert api.legal_first_steps(position, roll, rules) == oracle.legal_first_steps(
+                position, roll, rules
+            )
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=lambda r: r.short_name)
+def test_closed_form_counts_match_search(rules):
+    positions = playout_positions(rules, 60, seed=rules.code + 100)
+    array = np.stack([p.array for p in positions])
+    items = np.repeat(array, len(ROLLS), axis=0)
+    dice = np.tile(ROLLS, (len(array), 1))
+    fast = batch.count_plays(items, dice, rules)
+    try:
+        _moves.set_fast_counts(False)
+        searched = batch.count_plays(items, dice, rules)
+    finally:
+        _moves.set_fast_counts(True)
+    assert (fast == searched).all()
+
+
+def test_all_orderings_match_oracle():
+    for rules in (Rules(), BACKGAMMON):
+        for position in playout_positions(rules, 5, seed=7):
+            for roll in oracle.ALL_ROLLS:
+                want = oracle.legal_plays(position, roll, rules, all_orderings=True)
+                got = api.legal_plays(position, roll, rules, all_orderings=True)
+                assert as_values(got) == as_values(want)
+
+
+def test_kernel_plays_behave_like_plays():
+    start = Position.initial()
+    mine = api.legal_plays(start, (6, 5), BACKGAMMON)
+    theirs = oracle.legal_plays(start, (6, 5), BACKGAMMON)
+    assert mine == theirs
+    assert {hash(p) for p in mine} == {hash(p) for p in theirs}
+    assert [str(p) for p in mine] == [str(p) for p in theirs]
+    assert mine[0].as_steps()[0].die == 6
+
+
+# --- the batch API ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(finish="bear_off", closure="immediate"), BACKGAMMON],
+                         ids=lambda r: r.short_name)
+def test_batch_matches_single_calls_for_any_thread_count(rules):
+    positions = playout_positions(rules, 30, seed=3)
+    array = np.stack([p.array for p in positions])
+    items = np.repeat(array, len(ROLLS), axis=0)
+    dice = np.tile(ROLLS, (len(array), 1))
+    one = batch.generate_plays(items, dice, rules, threads=1)
+    two = batch.generate_plays(items, dice, rules, threads=2)
+    for field in one._fields:
+        assert np.array_equal(getattr(one, field), getattr(two, field))
+    assert np.array_equal(batch.count_plays(items, dice, rules, threads=2), one.counts())
+    for i in range(0, len(items), 7):
+        plays = api.legal_plays(Position(items[i]), tuple(dice[i]), rules)
+        rows = slice(one.offsets[i], one.offsets[i + 1])
+        assert [Position(c) for c in one.children[rows]] == [p.position for p in plays]
+        for k, play in enumerate(plays):
+            n = len(play.steps)
+            row = one.offsets[i] + k
+            assert [tuple(s) for s in one.steps[row, :n].tolist()] == list(play.steps)
+            assert one.dice[row, :n].tolist() == list(play.dice)
+            assert one.hits[row, :n].tolist() == list(play.hits)
+            assert (one.steps[row, n:] == -1).all() and (one.dice[row, n:] == -1).all()
+    chunks = list(batch.iter_plays(items, dice, rules, chunk_size=50))
+    assert [start for start, _ in chunks] == list(range(0, len(items), 50))
+    assert np.array_equal(np.concatenate([c.children for _, c in chunks]), one.children)
+
+
+def test_batch_queries_match_single_calls():
+    rules = Rules()
+    positions = playout_positions(rules, 40, seed=5)
+    array = np.stack([p.array for p in positions])
+    result = batch.outcome(array, rules)
+    assert batch.shots(array, rules).tolist() == [api.shots(p, rules) for p in positions]
+    assert batch.pip_counts(array).tolist() == [list(api.pip_counts(p)) for p in positions]
+    blocked = batch.blocked_points(array)
+    blot_mask = batch.blots(array)
+    closures = batch.closure_holds(array)
+    for i, position in enumerate(positions):
+        outcome = api.outcome(position, rules)
+        assert result.winner[i] == (-1 if outcome is None else outcome.winner)
+        assert result.kinds()[i] == (None if outcome is None else outcome.kind)
+        assert tuple(np.flatnonzero(blocked[i])) == api.blocked_points(position)
+        assert tuple(tuple(np.flatnonzero(row)) for row in blot_mask[i]) == api.blots(position)
+        assert closures[i].tolist() == [api.closure_holds(position, s) for s in (0, 1)]
+
+
+def test_int8_input_is_not_copied():
+    array = np.stack([Position.initial().array] * 2)
+    assert batch._positions(array) is array
+
+
+def test_batch_accepts_other_integer_dtypes():
+    array = np.stack([Position.initial().array] * 2).astype(np.int64)
+    assert batch.count_plays(array, [[6, 5], [1, 1]], BACKGAMMON).tolist() == [7, 42]
+
+
+# --- bad input -------------------------------------------------------------------------
+
+
+def test_bad_positions_name_the_item():
+    array = np.stack([Position.initial().array] * 3)
+    array[2, 0, 6] = 4  # row 0 sums to 14
+    with pytest.raises(InvalidPositionError, match="position 2: row 0"):
+        batch.count_plays(array, [[6, 5]] * 3, Rules())
+    with pytest.raises(InvalidPositionError, match=r"shape \(N, 2, 26\)"):
+        batch.count_plays(array[:, :, :25], [[6, 5]] * 3, Rules())
+    with pytest.raises(InvalidPositionError, match="integers"):
+        batch.count_plays(array.astype(float), [[6, 5]] * 3, Rules())
+
+
+def test_borne_off_stones_refused_in_arrival():
+    array = np.stack([Position.initial().array] * 2)
+    array[1, 1, 6] -= 1
+    array[1, 1, 0] += 1
+    assert batch.count_plays(array, [[6, 5]] * 2, Rules(finish="bear_off")).shape == (2,)
+    with pytest.raises(InvalidPositionError, match="position 1: row 1.*borne off"):
+        batch.count_plays(array, [[6, 5]] * 2, Rules())
+    with pytest.raises(InvalidPositionError):
+        api.legal_plays(array[1], (6, 5), Rules())
+
+
+def test_both_sides_won_is_invalid():
+    both = np.zeros((2, 26), dtype=np.int8)
+    both[0, 1:7] = [3, 3, 3, 2, 2, 2]
+    both[1, 1:7] = [3, 3, 3, 2, 2, 2]
+    array = np.stack([Position.initial().array, both])
+    for call in (
+        lambda: batch.count_plays(array, [[6, 5]] * 2, Rules()),
+        lambda: batch.generate_plays(array, [[6, 5]] * 2, Rules()),
+        lambda: batch.outcome(array, Rules()),
+        lambda: batch.shots(array, Rules()),
+    ):
+        with pytest.raises(InvalidPositionError, match="position 1: both sides"):
+            call()
+    with pytest.raises(InvalidPositionError, match="both sides"):
+        api.outcome(both, Rules())
+
+
+def test_bad_dice_name_the_item():
+    array = np.stack([Position.initial().array] * 2)
+    with pytest.raises(InvalidDiceError, match="dice 1"):
+        batch.count_plays(array, [[6, 5], [0, 3]], Rules())
+    with pytest.raises(InvalidDiceError, match="shape"):
+        batch.count_plays(array, [[6, 5]], Rules())
+    with pytest.raises(ValueError, match="threads"):
+        batch.count_plays(array, [[6, 5]] * 2, Rules(), threads=0)
+
+
+def test_finished_game_has_no_plays():
+    won = [[0] * 26, [0] * 26]
+    won[0][1:7] = [3, 3, 3, 2, 2, 2]
+    won[1][10] = 15
+    assert api.outcome(won, Rules()) is not None
+    assert api.legal_plays(won, (6, 5), Rules()) == []
+    assert api.count_plays(won, (6, 5), Rules()) == 0
+    assert api.shots(won, Rules()) == 0
+    assert api.perft(won, 3, Rules()) == 1
