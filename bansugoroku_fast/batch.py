@@ -124,13 +124,15 @@ def _positions(positions, rules=None) -> np.ndarray:
 
 
 def _dice(dice, count: int) -> np.ndarray:
-    """``dice`` as a valid ``int8[N, 2]`` C-contiguous array."""
+    """``dice`` as a valid ``int8[N, 2]`` C-contiguous array (one pair is used for every position)."""
     try:
         array = np.asarray(dice)
     except ValueError as error:
         raise InvalidDiceError(f"dice must be a rectangular N x 2 array: {error}") from None
     if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer):
         raise InvalidDiceError(f"dice must hold integers, got dtype {array.dtype}")
+    if array.shape == (2,):  # one roll for every position
+        array = np.broadcast_to(array, (count, 2))
     if array.shape != (count, 2):
         raise InvalidDiceError(f"dice must have shape ({count}, 2) for {count} positions, got {array.shape}")
     bad = (array < 1) | (array > 6)
