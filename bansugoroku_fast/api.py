@@ -31,7 +31,6 @@ __all__ = [
 ]
 
 BAR = 25
-RECORD = 72  # bytes per play in a kernel result (see _moves.plays)
 ALL_ROLLS = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
 
 #: The OutcomeKind of each kind code the kernels return (code = index).
@@ -50,13 +49,11 @@ class _KernelPlay(Play):
 
     Behaves exactly like a Play built from its values (equality, hashing,
     ``str``); the record is 52 board bytes, the step count, then
-    ``(origin, target, die, hit)`` per step.
+    ``(origin, target, die, hit)`` per step. The kernel creates these
+    without calling ``__init__`` (see ``_moves.plays``).
     """
 
     __slots__ = ("_record",)
-
-    def __init__(self, record: bytes):
-        self._record = record
 
     def _decode_steps(self):
         record = self._record
@@ -137,10 +134,10 @@ def legal_plays(position, dice, rules=None, *, all_orderings=False) -> list[Play
     """
     a, b = _dice(dice)
     key, rules = _prepare(position, rules)
-    records = _moves.plays(key, a, b, rules.code, all_orderings)
-    if records is None:
+    plays = _moves.plays(key, a, b, rules.code, all_orderings, _KernelPlay)
+    if plays is None:
         raise InvalidPositionError(_BOTH_WON)
-    return [_KernelPlay(records[i:i + RECORD]) for i in range(0, len(records), RECORD)]
+    return plays
 
 
 def count_plays(position, dice, rules=None) -> int:
@@ -292,6 +289,8 @@ def perft_divide(position, depth: int, rules=None) -> dict[tuple[int, int], int]
     """
     key, rules = _prepare(position, rules)
     depth = _depth(depth, 1)
+    if outcome(position, rules) is not None:
+        return {}  # a finished game has no rolls to split by (its perft is 1)
     counts = {}
     for a, b in ALL_ROLLS:
         count = _moves.perft(key, depth, rules.code, a, b)

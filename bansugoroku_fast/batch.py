@@ -101,13 +101,19 @@ def _threads(threads) -> int:
     return int(threads)
 
 
-def _positions(positions, rules=None) -> np.ndarray:
-    """``positions`` as a valid ``int8[N, 2, 26]`` C-contiguous array."""
+def _positions_array(positions) -> np.ndarray:
+    """``positions`` as an ``int8[N, 2, 26]`` C-contiguous array, content unchecked."""
     if not (isinstance(positions, np.ndarray) and positions.dtype == np.int8
             and positions.flags.c_contiguous):
         positions = as_int8_array(positions, shape_text="N x 2 x 26", what="positions")
     if positions.ndim != 3 or positions.shape[1:] != (2, 26):
         raise InvalidPositionError(f"positions must have shape (N, 2, 26), got {positions.shape}")
+    return positions
+
+
+def _positions(positions, rules=None) -> np.ndarray:
+    """``positions`` as a valid ``int8[N, 2, 26]`` C-contiguous array."""
+    positions = _positions_array(positions)
     problem = _validate.first_invalid(positions)
     if problem is not None:
         item, *details = problem
@@ -121,6 +127,19 @@ def _positions(positions, rules=None) -> np.ndarray:
                 f"but the '{rules.finish}' finish never bears off"
             )
     return positions
+
+
+def _positions_and_dice(positions, dice, rules) -> tuple[np.ndarray, np.ndarray]:
+    """The arrays of :func:`_positions` (content NOT yet checked: the count
+    kernel checks it) and :func:`_dice`; a bad position is reported before
+    bad dice, as :func:`_positions` then :func:`_dice` would."""
+    positions = _positions_array(positions)
+    try:
+        dice = _dice(dice, len(positions))
+    except InvalidDiceError:
+        _positions(positions, rules)
+        raise
+    return positions, dice
 
 
 def _dice(dice, count: int) -> np.ndarray:
@@ -148,10 +167,15 @@ def _both_won(item) -> InvalidPositionError:
     )
 
 
-def _raise_kernel_errors(values: np.ndarray) -> None:
-    """Kernel results < 0 mark items: -1 both sides won, -2 out of memory."""
+def _raise_kernel_errors(values: np.ndarray, positions: np.ndarray, rules) -> None:
+    """Kernel results < 0 mark items: -1 both sides won, -2 out of memory,
+    -3 / -4 a position that :func:`_positions` refuses (it says why; it
+    reports every bad position before any other error, so it goes first)."""
     bad = np.flatnonzero(values < 0)
     if bad.size:
+        if (values[bad] <= -3).any():
+            _positions(positions, rules)
+            raise AssertionError("the kernel refused a position that _positions accepts")
         item = int(bad[0])
         if values[item] == -2:
             raise MemoryError("out of memory while searching the plays")
@@ -171,15 +195,15 @@ def count_plays(positions, dice, rules=None, *, threads=None) -> np.ndarray:
     array([15], dtype=int32)
     """
     rules = as_rules(rules)
-    positions = _positions(positions, rules)
-    dice = _dice(dice, len(positions))
-    return _count(positions, dice, rules.code, _threads(threads))
+    positions, dice = _positions_and_dice(positions, dice, rules)
+    return _count(positions, dice, rules, _threads(threads))
 
 
-def _count(positions, dice, code, threads) -> np.ndarray:
+def _count(positions, dice, rules, threads) -> np.ndarray:
+    """Counts of positions the kernel checks (see :func:`_raise_kernel_errors`)."""
     counts = np.empty(len(positions), dtype=np.int32)
-    _moves.count_batch(positions, dice, code, threads, counts)
-    _raise_kernel_errors(counts)
+    _moves.count_batch(positions, dice, rules.code, threads, counts)
+    _raise_kernel_errors(counts, positions, rules)
     return counts
 
 
@@ -192,13 +216,12 @@ def generate_plays(positions, dice, rules=None, *, threads=None) -> PlayBatch:
     ([4], [[13, 8], [13, 8], [13, 8], [13, 8]])
     """
     rules = as_rules(rules)
-    positions = _positions(positions, rules)
-    dice = _dice(dice, len(positions))
-    return _generate(positions, dice, rules.code, _threads(threads))
+    positions, dice = _positions_and_dice(positions, dice, rules)
+    return _generate(positions, dice, rules, _threads(threads))
 
 
-def _generate(positions, dice, code, threads) -> PlayBatch:
-    counts = _count(positions, dice, code, threads)
+def _generate(positions, dice, rules, threads) -> PlayBatch:
+    counts = _count(positions, dice, rules, threads)
     offsets = np.zeros(len(positions) + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
     total = int(offsets[-1])
@@ -207,7 +230,7 @@ def _generate(positions, dice, code, threads) -> PlayBatch:
     step_dice = np.empty((total, 4), dtype=np.int8)
     hits = np.empty((total, 4), dtype=np.bool_)
     mismatches = _moves.generate_batch(
-        positions, dice, code, threads, offsets, children, steps, step_dice, hits.view(np.uint8)
+        positions, dice, rules.code, threads, offsets, children, steps, step_dice, hits.view(np.uint8)
     )
     if mismatches:
         raise RuntimeError(f"internal error: counted and generated plays differ for {mismatches} items")
@@ -233,12 +256,11 @@ def iter_plays(positions, dice, rules=None, *, chunk_size=CHUNK_SIZE,
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1:
         raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
     threads = _threads(threads)
-    code = rules.code
 
     def chunks():
         for start in range(0, len(positions), chunk_size):
             stop = start + chunk_size
-            yield start, _generate(positions[start:stop], dice[start:stop], code, threads)
+            yield start, _generate(positions[start:stop], dice[start:stop], rules, threads)
 
     return chunks()
 
@@ -278,7 +300,7 @@ def shots(positions, rules=None, *, threads=None) -> np.ndarray:
     positions = _positions(positions, rules)
     result = np.empty(len(positions), dtype=np.int8)
     _moves.shots_batch(positions, rules.code, _threads(threads), result)
-    _raise_kernel_errors(result)
+    _raise_kernel_errors(result, positions, rules)
     return result
 
 

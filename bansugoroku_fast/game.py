@@ -36,6 +36,7 @@ from .rules import Rules
 BAR = 25
 OFF = 0
 CUBE_LIMIT = 64
+CUBE_VALUES = tuple(2**k for k in range(7))  # 1, 2, 4, ..., 64
 SEATS = (0, 1)
 
 #: The four rolls the seeds name (RULES.md 4), keyed high die first.
@@ -205,8 +206,8 @@ class Turn:
     def play(self, move) -> None:
         """Make one or more moves: a :class:`Step` (or ``(from, to, die)``),
         a ``(from, to)`` pair, or notation such as ``"13/7"``, ``"24/13"`` or
-        ``"bar/22 13/11*"``. A hop may span several dice of one stone.
-        All or nothing: on an illegal move the turn is left as it was and
+        ``"bar/22 13/11*"`` (hit marks are optional: the rules decide hits).
+        A hop may span several dice of one stone. All or nothing: on an illegal move the turn is left as it was and
         :class:`IllegalPlayError` says why.
         """
         if self.is_complete:
@@ -215,10 +216,11 @@ class Turn:
         try:
             if isinstance(move, str):
                 self._play_text(move)
-            elif len(move) >= 3:
-                self._play_step(Step(*move[:3], False) if len(move) == 3 else Step(*move))
-            else:
+            elif len(move) == 2:
                 self._play_hops([tuple(move)], str(move))
+            else:
+                origin, target, die = move[:3]
+                self._play_step(Step(origin, target, die, False))
         except IllegalPlayError:
             self._restore(before)
             raise
@@ -254,7 +256,7 @@ class Turn:
 
     def _play_step(self, wanted: Step) -> None:
         for step in self.legal_steps():
-            if step[:3] == tuple(wanted[:3]):
+            if step[:3] == wanted[:3]:
                 self._played.append(step)
                 return
         raise IllegalPlayError(
@@ -487,6 +489,8 @@ class Game:
         _check_seat(seat_to_move)
         if cube_owner is not None:
             _check_seat(cube_owner)
+        if cube not in CUBE_VALUES:
+            raise ValueError(f"the cube shows a power of 2 from 1 to {CUBE_LIMIT}, got {cube!r}")
         game.cube, game.cube_owner = int(cube), cube_owner
         game.history, game.result, game.dice = [], None, None
         game.double_offered_by = None
@@ -620,13 +624,7 @@ class Game:
         if isinstance(choice, Turn):
             choice = self._play_of_turn(choice)
         elif isinstance(choice, str):
-            turn = self.start_turn()
-            turn.play(choice)
-            if not turn.is_complete:
-                raise IllegalPlayError(
-                    f"{choice!r} is not a whole play: dice {turn.dice_left} are still to play"
-                )
-            choice = turn.play_result()
+            choice = package.parse_play(self.position, self.dice, choice, self.rules)
         if not isinstance(choice, Play):
             raise TypeError(f"play takes a Play, notation or a completed Turn, got {choice!r}")
         chosen = next((play for play in plays if play.position == choice.position), None)

@@ -90,7 +90,8 @@ def parse_moves(text: str) -> list[tuple[int, int]]:
 
     Lenient: case, commas, ``*`` marks, ``b``/``25`` for the bar and ``o``/``0``
     for off are all accepted; ``(n)`` repeats a move. A hop may span several
-    dice (``24/13``): :func:`bansugoroku_fast.find_play` resolves it.
+    dice (``24/13``): :func:`match_play` (and :func:`bansugoroku_fast.parse_play`)
+    resolves it against the legal plays.
     """
     hops: list[tuple[int, int]] = []
     cleaned = text.lower().replace(",", " ").replace("-", "/")

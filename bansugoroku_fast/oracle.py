@@ -330,15 +330,22 @@ def perft(position, depth: int, rules=None) -> int:
     """
     position = as_position(position)
     rules = as_rules(rules)
+    _check_depth(depth, least=0)
     if depth == 0 or outcome(position, rules) is not None:
         return 1
     return sum(perft_divide(position, depth, rules).values())
 
 
 def perft_divide(position, depth: int, rules=None) -> dict[tuple[int, int], int]:
-    """:func:`perft` split by the first roll: ``{(a, b): count}``."""
+    """:func:`perft` split by the first roll: ``{(a, b): count}``.
+
+    A finished game has no rolls to split by: ``{}`` (its perft is 1).
+    """
     position = as_position(position)
     rules = as_rules(rules)
+    _check_depth(depth, least=1)
+    if outcome(position, rules) is not None:
+        return {}
     counts = {}
     for roll in ALL_ROLLS:
         plays = legal_plays(position, roll, rules)
@@ -347,3 +354,8 @@ def perft_divide(position, depth: int, rules=None) -> dict[tuple[int, int], int]
         else:
             counts[roll] = sum(perft(p.position.swapped(), depth - 1, rules) for p in plays)
     return counts
+
+
+def _check_depth(depth, least: int) -> None:
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < least:
+        raise ValueError(f"depth must be an integer >= {least}, got {depth!r}")

@@ -148,6 +148,8 @@ class Rules:
         Rules(variant='ban-sugoroku', finish='bear_off', closure='immediate', start='alternate')
         >>> Rules.parse("ban-sugoroku,finish=bear_off")
         Rules(variant='ban-sugoroku', finish='bear_off', closure='multiplied', start='alternate')
+        >>> Rules.parse("ban,closure=off") == Rules(closure="off")
+        True
         """
         text = text.strip()
         if text in ("bg", "backgammon"):
@@ -157,6 +159,10 @@ class Rules:
             variant = BAN_SUGOROKU
             if parts and "=" not in parts[0]:
                 variant = parts.pop(0)
+                if variant == "ban":
+                    variant = BAN_SUGOROKU
+                elif variant == "bg":
+                    variant = BACKGAMMON
             options = {}
             for part in parts:
                 key, _, value = part.partition("=")

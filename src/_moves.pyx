@@ -27,8 +27,15 @@ from cython.parallel cimport parallel, prange
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
+from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.ref cimport Py_INCREF
 
 from _board cimport *
+
+cdef extern from "Python.h":
+    object PyType_GenericAlloc(object type, Py_ssize_t nitems)
+    int PyObject_GenericSetAttr(object obj, object name, object value) except -1
 
 cdef extern from *:
     """
@@ -260,13 +267,16 @@ cdef inline bint _can_move(const Search* s, int origin, int die) noexcept nogil:
     return True
 
 
-cdef inline void _update_bits(Search* s, int place) noexcept nogil:
-    """Refresh the occupied and multi bits of ``place`` (points only)."""
-    cdef uint32_t bit
+cdef inline void _set_count(Search* s, int place, int count) noexcept nogil:
+    """Put ``count`` mover stones on ``place`` and refresh its occupied and
+    multi bits (points only) from ``count`` itself: reading the byte back,
+    or the bit masks after a byte store (which may alias them), would wait
+    on memory."""
+    cdef uint32_t bit = (<uint32_t> 1) << place
+    s.board.me[place] = count
     if 1 <= place <= 24:
-        bit = (<uint32_t> 1) << place
-        s.occupied = (s.occupied & ~bit) | ((<uint32_t> (s.board.me[place] > 0)) << place)
-        s.multi = (s.multi & ~bit) | ((<uint32_t> (s.board.me[place] > 1)) << place)
+        s.occupied = (s.occupied & ~bit) | ((<uint32_t> (count > 0)) << place)
+        s.multi = (s.multi & ~bit) | ((<uint32_t> (count > 1)) << place)
 
 
 cdef inline void _make_move(Search* s, int depth, int origin, int die) noexcept nogil:
@@ -274,10 +284,9 @@ cdef inline void _make_move(Search* s, int depth, int origin, int die) noexcept 
     cdef bint hit = False
     if target < 0:
         target = OFF
-    s.board.me[origin] -= 1
-    s.board.me[target] += 1
-    _update_bits(s, origin)
-    _update_bits(s, target)
+    cdef int origin_count = s.board.me[origin] - 1, target_count = s.board.me[target] + 1
+    _set_count(s, origin, origin_count)
+    _set_count(s, target, target_count)
     s.zkey += ZOBRIST[target] - ZOBRIST[origin]
     if origin > HOME_TOP and target <= HOME_TOP:
         s.outside -= 1
@@ -300,10 +309,9 @@ cdef inline void _unmake_move(Search* s, int depth) noexcept nogil:
         s.zkey -= ZOBRIST[PLACES + BAR] - ZOBRIST[PLACES + BAR - target]
     if origin > HOME_TOP and target <= HOME_TOP:
         s.outside += 1
-    s.board.me[target] -= 1
-    s.board.me[origin] += 1
-    _update_bits(s, origin)
-    _update_bits(s, target)
+    cdef int origin_count = s.board.me[origin] + 1, target_count = s.board.me[target] - 1
+    _set_count(s, target, target_count)
+    _set_count(s, origin, origin_count)
     s.zkey -= ZOBRIST[target] - ZOBRIST[origin]
 
 
@@ -369,22 +377,9 @@ cdef inline void _record_out(Search* s, int nsteps) noexcept nogil:
     """Write the current position and sequence to the next output row the
     batch lent (counting past the room without writing)."""
     cdef int64_t row = s.nleaves
-    cdef int k
     s.nleaves += 1
-    if row >= s.out_room:
-        return
-    cdef signed char* steps = s.out_steps + row * 2 * MAX_STEPS
-    cdef signed char* dice = s.out_dice + row * MAX_STEPS
-    cdef unsigned char* hits = s.out_hits + row * MAX_STEPS
-    memcpy(s.out_children + row * sizeof(Board), &s.board, sizeof(Board))
-    memset(steps, -1, 2 * MAX_STEPS)
-    memset(dice, -1, MAX_STEPS)
-    memset(hits, 0, MAX_STEPS)
-    for k in range(nsteps):
-        steps[2 * k] = s.origin[k]
-        steps[2 * k + 1] = s.target[k]
-        dice[k] = s.die[k]
-        hits[k] = s.hit[k]
+    if row < s.out_room:
+        _write_row(s, row, &s.board, nsteps, s.origin, s.target, s.die, s.hit)
 
 
 cdef void _record(Search* s, int used, int nsteps) noexcept nogil:
@@ -695,6 +690,30 @@ cdef inline void _emit_out(Search* s, const Board* start, int origin1, int die1,
         _play_step_out(board, steps, dice, hits, 1, origin2, die2)
 
 
+cdef inline void _write_row(Search* s, int64_t row, const Board* board, int nsteps,
+                            const signed char* origin, const signed char* target,
+                            const signed char* die, const signed char* hit) noexcept nogil:
+    """Output row ``row`` of the rows the batch lent = this play (steps
+    padded with -1, hits with 0), each field written once from a local copy."""
+    cdef signed char steps[2 * MAX_STEPS]
+    cdef signed char dice[MAX_STEPS]
+    cdef unsigned char hits[MAX_STEPS]
+    cdef int k
+    for k in range(MAX_STEPS):
+        if k < nsteps:
+            steps[2 * k] = origin[k]
+            steps[2 * k + 1] = target[k]
+            dice[k] = die[k]
+            hits[k] = hit[k]
+        else:
+            steps[2 * k] = steps[2 * k + 1] = dice[k] = -1
+            hits[k] = 0
+    memcpy(s.out_children + row * sizeof(Board), board, sizeof(Board))
+    memcpy(s.out_steps + row * 2 * MAX_STEPS, steps, 2 * MAX_STEPS)
+    memcpy(s.out_dice + row * MAX_STEPS, dice, MAX_STEPS)
+    memcpy(s.out_hits + row * MAX_STEPS, hits, MAX_STEPS)
+
+
 cdef inline void _emit(Search* s, const Board* start, int origin1, int die1,
                        int origin2, int die2) noexcept nogil:
     """Add the play (origin1 with die1[, then origin2 with die2]) as a leaf,
@@ -836,24 +855,14 @@ cdef void _plays_entering(Search* s, const Board* start, int small, int large) n
 cdef inline void _masks(const Board* board, uint32_t* occupied, uint32_t* open_points) noexcept nogil:
     """Bit p (1..24, mover numbering): the mover has a stone on p; the
     opponent does not block p (fewer than 2 stones)."""
-    cdef uint32_t o = 0, op = 0
-    cdef int point
-    for point in range(1, BAR):
-        o |= (<uint32_t> (board.me[point] > 0)) << point
-        op |= (<uint32_t> (board.opp[BAR - point] < 2)) << point
-    occupied[0] = o
-    open_points[0] = op
+    occupied[0] = row_gt(board.me, 0) & POINT_BITS
+    open_points[0] = ~flip26(row_gt(board.opp, 1)) & POINT_BITS
 
 
 cdef inline void _more_masks(const Board* board, uint32_t* multi, uint32_t* blots) noexcept nogil:
     """Bit p: the mover has two or more on p; the opponent has one stone on p."""
-    cdef uint32_t m = 0, bl = 0
-    cdef int point
-    for point in range(1, BAR):
-        m |= (<uint32_t> (board.me[point] > 1)) << point
-        bl |= (<uint32_t> (board.opp[BAR - point] == 1)) << point
-    multi[0] = m
-    blots[0] = bl
+    multi[0] = row_gt(board.me, 1) & POINT_BITS
+    blots[0] = flip26(row_eq(board.opp, 1)) & POINT_BITS
 
 
 cdef inline int _home_missing(const Board* board) noexcept nogil:
@@ -1095,33 +1104,45 @@ def outcome(bytes key, int code):
     return winner, value, kind
 
 
-def plays(bytes key, int a, int b, int code, bint all_orderings=False):
-    """The plays of one position as RECORD_BYTES-byte records, or ``None``
-    if both rows have won (the caller raises). A record: the 52-byte board,
-    the number of steps, 3 pad bytes, then (origin, target, die, hit) for
-    each of 4 steps."""
+def plays(bytes key, int a, int b, int code, bint all_orderings, type play_class):
+    """The plays of one position as a list of ``play_class`` objects, or
+    ``None`` if both rows have won (the caller raises). Each object gets a
+    RECORD_BYTES-byte record in its slot ``_record`` and nothing else: it is
+    allocated as ``object.__new__`` would, without ``__init__``, which would
+    cost more than the search. A record: the 52-byte board, the number of
+    steps, 3 pad bytes, then (origin, target, die, hit) for each of 4 steps."""
     cdef Search* s = _single_search(code)
     cdef Board board
     cdef int winner, value, n, k
     cdef unsigned char* out
+    cdef list result
     _load(&board, key)
     cdef int kind = outcome_of(&board, s.rules, &winner, &value)
     if kind == KIND_BOTH_WON:
         return None
     if kind != KIND_NONE:
-        return b""
+        return []
     n = run_turn(s, &board, a, b, MODE_SEQUENCES if all_orderings else MODE_PLAYS)
     if n < 0:
         raise MemoryError()
     if n == 0:
-        return b""
+        return []
+    # Every record first, with no Python call that could re-enter and reuse
+    # the search, then the objects.
     out = <unsigned char*> malloc(n * RECORD_BYTES)
     if out == NULL:
         raise MemoryError()
     try:
         for k in range(n):
             _write_record(out + k * RECORD_BYTES, &s.leaves[s.sorted_index[k]])
-        return (<char*> out)[:n * RECORD_BYTES]
+        result = PyList_New(n)
+        for k in range(n):
+            play = PyType_GenericAlloc(play_class, 0)
+            PyObject_GenericSetAttr(play, "_record",
+                                    PyBytes_FromStringAndSize(<char*> out + k * RECORD_BYTES, RECORD_BYTES))
+            Py_INCREF(play)     # the list steals a reference
+            PyList_SET_ITEM(result, k, play)
+        return result
     finally:
         free(out)
 
@@ -1224,18 +1245,28 @@ cdef enum:
 
 def count_batch(const signed char[:, :, ::1] positions, const signed char[:, ::1] dice,
                 int code, int threads, int32_t[::1] out):
-    """``out[i]`` = distinct plays of item i (-1: both rows have won, -2: out of memory)."""
+    """``out[i]`` = distinct plays of item i; -1: both rows have won, -2: out
+    of memory, -3: not a valid position, -4: stones borne off although the
+    rules never bear off. Positions are checked here, item by item while
+    they are in cache, so that the public count makes no separate pass; the
+    caller formats the message of a bad item."""
     cdef Py_ssize_t n = positions.shape[0], i
     cdef RuleSet rules = rules_from_code(code)
     cdef Search* s
+    cdef const signed char* rows
     s = NULL
     with nogil, parallel(num_threads=threads):
         s = search_new(rules)
         for i in prange(n, schedule="dynamic", chunksize=CHUNK):
-            if s == NULL:
+            rows = &positions[i, 0, 0]
+            if not looks_valid(rows):
+                out[i] = -3
+            elif not rules.bears_off and (rows[OFF] or rows[PLACES + OFF]):
+                out[i] = -4
+            elif s == NULL:
                 out[i] = -2
             else:
-                out[i] = count_plays_one(s, <const Board*> &positions[i, 0, 0], dice[i, 0], dice[i, 1])
+                out[i] = count_plays_one(s, <const Board*> rows, dice[i, 0], dice[i, 1])
         search_free(s)
 
 
@@ -1251,10 +1282,17 @@ def generate_batch(const signed char[:, :, ::1] positions, const signed char[:, 
     cdef RuleSet rules = rules_from_code(code)
     cdef Search* s
     cdef const Board* board
-    cdef int kind, found, k, j
-    cdef int64_t row
+    cdef int kind, found, k
     cdef Leaf* leaf
     cdef int mismatches = 0
+    # Row 0 of each output (none when no item has a play: nothing is written)
+    cdef signed char* children0 = NULL
+    cdef signed char* steps0 = NULL
+    cdef signed char* dice0 = NULL
+    cdef uint8_t* hits0 = NULL
+    if children.shape[0]:
+        children0, steps0 = &children[0, 0, 0], &steps[0, 0, 0]
+        dice0, hits0 = &step_dice[0, 0], &hits[0, 0]
     s = NULL
     with nogil, parallel(num_threads=threads):
         s = search_new(rules)
@@ -1265,31 +1303,20 @@ def generate_batch(const signed char[:, :, ::1] positions, const signed char[:, 
                 board = <const Board*> &positions[i, 0, 0]
                 kind = outcome_of(board, rules, &s.winner, &s.value)
                 if kind == KIND_NONE:
-                    s.out_children = &children[offsets[i], 0, 0]
-                    s.out_steps = &steps[offsets[i], 0, 0]
-                    s.out_dice = &step_dice[offsets[i], 0]
-                    s.out_hits = &hits[offsets[i], 0]
+                    s.out_children = children0 + offsets[i] * sizeof(Board)
+                    s.out_steps = steps0 + offsets[i] * 2 * MAX_STEPS
+                    s.out_dice = dice0 + offsets[i] * MAX_STEPS
+                    s.out_hits = hits0 + offsets[i] * MAX_STEPS
                     s.out_room = offsets[i + 1] - offsets[i]
                     found = run_turn(s, board, dice[i, 0], dice[i, 1], MODE_PLAYS)
+                    if found == s.out_room and not s.wrote_out:
+                        for k in range(found):
+                            leaf = &s.leaves[s.sorted_index[k]]
+                            _write_row(s, k, &leaf.board, leaf.nsteps, leaf.origin, leaf.target,
+                                       leaf.die, leaf.hit)
                     s.out_children = NULL
             if found != offsets[i + 1] - offsets[i]:
                 mismatches += 1
-            elif not s.wrote_out:
-                for k in range(found):
-                    leaf = &s.leaves[s.sorted_index[k]]
-                    row = offsets[i] + k
-                    memcpy(&children[row, 0, 0], &leaf.board, sizeof(Board))
-                    for j in range(MAX_STEPS):
-                        if j < leaf.nsteps:
-                            steps[row, j, 0] = leaf.origin[j]
-                            steps[row, j, 1] = leaf.target[j]
-                            step_dice[row, j] = leaf.die[j]
-                            hits[row, j] = leaf.hit[j]
-                        else:
-                            steps[row, j, 0] = -1
-                            steps[row, j, 1] = -1
-                            step_dice[row, j] = -1
-                            hits[row, j] = 0
         search_free(s)
     return mismatches
 

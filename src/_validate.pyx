@@ -9,6 +9,8 @@ import numpy as np
 
 cimport cython
 
+from _board cimport looks_valid   # the fast verdict, shared with the kernels
+
 cdef enum:
     POINTS = 24
     BAR = 25
@@ -53,22 +55,6 @@ cdef inline int _check_one(const signed char* rows, int* where, int* value) noex
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-cdef inline bint _looks_valid(const signed char* rows) noexcept nogil:
-    """The same verdict as ``_check_one == OK``, without early exits, so the
-    compiler can vectorise it: the common, valid case costs a few ns."""
-    cdef int index, point, total0 = 0, total1 = 0
-    cdef signed char signs = 0, shared = 0
-    for index in range(PLACES):
-        total0 += rows[index]
-        total1 += rows[PLACES + index]
-        signs |= rows[index] | rows[PLACES + index]
-    for point in range(1, POINTS + 1):
-        shared |= (rows[point] > 0) & (rows[PLACES + BAR - point] > 0)
-    return signs >= 0 and shared == 0 and total0 == STONES and total1 == STONES
-
-
-@cython.boundscheck(False)
-@cython.wraparound(False)
 def first_invalid(const signed char[:, :, ::1] positions):
     """``(item, code, where, value)`` of the first invalid position, or ``None``.
 
@@ -86,7 +72,7 @@ def first_invalid(const signed char[:, :, ::1] positions):
     data = &positions[0, 0, 0]
     with nogil:
         for item in range(count):
-            if not _looks_valid(data + item * 2 * PLACES):
+            if not looks_valid(data + item * 2 * PLACES):
                 code = _check_one(data + item * 2 * PLACES, &where, &value)
                 break
     if code == OK:

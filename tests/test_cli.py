@@ -1,0 +1,158 @@
+"""The ``bansugoroku`` command line: outputs worked out by hand, and bad
+input ending with exit status 2 and a message, never a traceback."""
+import subprocess
+import sys
+
+import pytest
+
+from bansugoroku_fast import Position
+from bansugoroku_fast.cli import main
+
+# The seven plays of 6-5 at the backgammon start, as gnubg lists them: the
+# 6 from 24, 13 or 8 and the 5 from 24(via 18), 13 or 8; 24/19 and 6/1 are
+# blocked by the opponent.
+OPENING_65 = ["24/13", "24/18 13/8", "24/18 8/3", "13/8 13/7", "13/2", "13/7 8/3", "8/3 8/2"]
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def fails(capsys, *argv):
+    with pytest.raises(SystemExit) as stopped:
+        main(list(argv))
+    out, err = capsys.readouterr()
+    assert stopped.value.code == 2
+    assert "Traceback" not in err
+    return err
+
+
+def rows(mover: dict, opponent: dict):
+    result = []
+    for counts in (mover, opponent):
+        row = [0] * 26
+        for index, count in counts.items():
+            row[index] = count
+        row[0] = 15 - sum(row[1:])
+        result.append(row)
+    return result
+
+
+def test_moves_backgammon_opening_65(capsys):
+    status, out, _ = run(capsys, "moves", "--rules", "backgammon", "6-5")
+    assert status == 0
+    lines = out.splitlines()
+    assert str(Position.initial()) in out  # the board comes first
+    header = next(i for i, line in enumerate(lines) if "legal plays" in line)
+    assert lines[header].startswith("7 legal plays for 6-5 (Goroku)")
+    assert lines[header + 1:] == OPENING_65
+
+
+def test_moves_ban_sugoroku_is_the_default(capsys):
+    # Ban-sugoroku 6-6 moves twice: each 6 from 24 (to 18), 13 (to 7) or 8
+    # (to 2); 18/12 and 7/1 are blocked, and nothing leaves the board.
+    status, out, _ = run(capsys, "moves", "6-6")
+    assert status == 0
+    assert "6 legal plays for 6-6 (Chōroku), Ban-sugoroku" in out
+    assert out.splitlines()[-6:] == [
+        "24/18(2)", "24/18 13/7", "24/18 8/2", "13/7(2)", "13/7 8/2", "8/2(2)"]
+
+
+def test_moves_pass(capsys):
+    # On the bar against a closed home board: nothing enters.
+    shut_out = Position(rows({25: 1, 6: 14}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 3}))
+    status, out, _ = run(capsys, "moves", "--rules", "backgammon", "--position", shut_out.id, "4-4")
+    assert status == 0
+    assert "No legal play for 4-4 (Shushi)" in out and "passes" in out
+
+
+def test_moves_finished_game(capsys):
+    # The opponent has borne off all 15, the mover none and none in the
+    # winner's home: a gammon for O.
+    over = Position(rows({6: 15}, {}))
+    status, out, _ = run(capsys, "moves", "--rules", "backgammon", "--position", over.id, "3-1")
+    assert status == 0
+    assert "The game is over: O (the opponent) has won (gammon, worth 2)" in out
+
+
+def test_moves_other_rule_labels(capsys):
+    for label in ("ban/bear_off/immediate", "ban-sugoroku,finish=bear_off,closure=off"):
+        status, out, _ = run(capsys, "moves", "--rules", label, "3-1")
+        assert status == 0 and "legal plays for 3-1" in out
+
+
+def test_perft_depth_1_backgammon(capsys):
+    status, out, _ = run(capsys, "perft", "--depth", "1", "--rules", "backgammon")
+    assert status == 0
+    assert "perft(1) = 447" in out and " s]" in out
+
+
+def test_perft_divide_lists_the_21_rolls(capsys):
+    status, out, _ = run(capsys, "perft", "--depth", "1", "--rules", "backgammon", "--divide")
+    lines = out.splitlines()
+    per_roll = dict(line.split(": ") for line in lines[:-1])
+    assert len(per_roll) == 21
+    assert per_roll["6-5"] == "7" and per_roll["1-1"] == "42" and per_roll["5-5"] == "4"
+    assert sum(int(count) for count in per_roll.values()) == 447
+    assert lines[-1].startswith("perft(1) = 447")
+
+
+def test_perft_depth_0_is_one(capsys):
+    _, out, _ = run(capsys, "perft", "--depth", "0", "--divide")
+    assert out.startswith("perft(0) = 1 ")
+
+
+def test_play_random_game_is_reproducible(capsys):
+    _, first, _ = run(capsys, "play", "--seed", "5", "--rules", "backgammon")
+    _, second, _ = run(capsys, "play", "--seed", "5", "--rules", "backgammon")
+    assert first == second
+    assert "Roll-off:" in first and "Result: seat " in first
+
+
+def test_play_ban_sugoroku_alternate(capsys):
+    _, out, _ = run(capsys, "play", "--seed", "1")
+    assert "Seat 0 starts" in out and "  1. seat 0 " in out
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["moves", "7-1"], "dice must be two integers in 1..6"),
+        (["moves", "six"], "cannot read dice"),
+        (["moves", "--position", "not-an-id", "6-5"], "Position ID"),
+        (["moves", "--position", "AAAAAAAAAAAAA!", "6-5"], "base64"),
+        (["moves", "--rules", "chess", "6-5"], "cannot read rules"),
+        (["moves", "--rules", "ban-sugoroku,closure=sometimes", "6-5"], "unknown closure"),
+        (["perft", "--depth", "-1"], "depth must be 0 or more"),
+        (["perft", "--depth", "two"], "whole number"),
+        (["perft"], "--depth"),
+        (["moves"], "dice"),
+        (["castle"], "invalid choice"),
+    ],
+)
+def test_bad_input_exits_2_with_a_message(capsys, argv, message):
+    assert message in fails(capsys, *argv)
+
+
+def test_borne_off_stones_under_the_arrival_finish(capsys):
+    # Borne-off stones exist in backgammon ids, but never in arrival mode.
+    bearing_off = Position(rows({6: 10}, {24: 15}))
+    err = fails(capsys, "moves", "--position", bearing_off.id, "3-1")
+    assert err.startswith("error: ") and "never bears off" in err
+    err = fails(capsys, "perft", "--depth", "1", "--position", bearing_off.id)
+    assert "never bears off" in err
+
+
+def test_python_dash_m():
+    done = subprocess.run(
+        [sys.executable, "-m", "bansugoroku_fast", "moves", "--rules", "backgammon", "6-5"],
+        capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 0 and done.stdout.splitlines()[-7:] == OPENING_65
+    bad = subprocess.run(
+        [sys.executable, "-m", "bansugoroku_fast", "moves", "9-9"],
+        capture_output=True, text=True, check=False,
+    )
+    assert bad.returncode == 2 and bad.stderr.startswith("error: ") and "Traceback" not in bad.stderr
