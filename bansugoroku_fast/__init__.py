@@ -22,7 +22,7 @@ from .api import (
     shots,
 )
 from .batch import count_plays, generate_plays, iter_plays
-from .errors import IllegalPlayError, InvalidDiceError, InvalidPositionError, InvalidRulesError
+from .errors import GameStateError, IllegalPlayError, InvalidDiceError, InvalidPositionError, InvalidRulesError
 from .game import Game, Match, Turn, play_random_game, roll_name
 from .notation import match_play
 from .play import Outcome, OutcomeKind, Play, Step

@@ -16,3 +16,9 @@ class InvalidDiceError(ValueError):
 
 class IllegalPlayError(ValueError):
     """A play or step that the rules do not allow in this position."""
+
+
+class GameStateError(ValueError):
+    """An action out of turn: playing before rolling, rolling twice, doubling
+    in Ban-sugoroku or after the roll, answering a double nobody offered,
+    moving once the game is over."""

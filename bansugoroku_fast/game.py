@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 import bansugoroku_fast as package  # package-level (kernel-backed) rule functions
 from .checks import as_dice, as_position, as_rules
-from .errors import IllegalPlayError
+from .errors import GameStateError, IllegalPlayError
 from .notation import parse_moves
 from .play import Outcome, Play, Step
 from .position import Position
@@ -43,10 +43,6 @@ SEATS = (0, 1)
 ROLL_NAMES = {(6, 6): "Chōroku", (4, 4): "Shushi", (6, 5): "Goroku", (1, 1): "Decchi"}
 
 
-class GameStateError(ValueError):
-    """An action out of turn: playing before rolling, rolling twice, doubling
-    in Ban-sugoroku or after the roll, answering a double nobody offered,
-    moving once the game is over."""
 
 
 def roll_name(dice) -> str | None:
