@@ -1,0 +1,81 @@
+"""Timing helpers: medians of interleaved repeats, in ns per item.
+
+The machine is noisy, so every measure of a run is taken in turn within each
+repeat (A B C, A B C, ...) rather than all repeats of A before B: slow spells
+then hit every measure alike, and ratios between them stay fair.
+
+>>> timings = interleaved_medians({"noop": (lambda: None, 10)}, repeats=3)
+>>> sorted(timings), timings["noop"] >= 0
+(['noop'], True)
+"""
+from __future__ import annotations
+
+import gc
+import statistics
+import time
+from typing import Callable, NamedTuple
+
+
+def seconds_of(function: Callable[[], object]) -> tuple[float, float]:
+    """``(wall, CPU)`` seconds of one call, with the garbage collector paused
+    (as timeit does). CPU time is the process's, summed over its threads: on
+    a machine shared with other work it shows what the call cost, where the
+    wall time also counts the time spent waiting for a core."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        wall, cpu = time.perf_counter_ns(), time.process_time_ns()
+        function()
+        return (time.perf_counter_ns() - wall) / 1e9, (time.process_time_ns() - cpu) / 1e9
+    finally:
+        if collecting:
+            gc.enable()
+
+
+class Figure(NamedTuple):
+    """Median ns per item of one measure: wall clock and process CPU time."""
+
+    wall: float
+    cpu: float
+
+
+def interleaved_figures(measures: dict[str, tuple[Callable[[], object], int]], repeats: int = 5,
+                        warmup: int = 1, progress=None) -> dict[str, Figure]:
+    """``{name: Figure}`` for ``measures = {name: (function, items)}``.
+
+    Each function does all its items in one call; it runs ``warmup`` times
+    untimed, then ``repeats`` times, interleaved with the others.
+    """
+    for function, _ in measures.values():
+        for _ in range(warmup):
+            function()
+    walls: dict[str, list[float]] = {name: [] for name in measures}
+    cpus: dict[str, list[float]] = {name: [] for name in measures}
+    for _ in range(repeats):
+        for name, (function, items) in measures.items():
+            wall, cpu = seconds_of(function)
+            walls[name].append(wall * 1e9 / items)
+            cpus[name].append(cpu * 1e9 / items)
+            if progress is not None:
+                progress(name)
+    return {name: Figure(statistics.median(walls[name]), statistics.median(cpus[name]))
+            for name in measures}
+
+
+def interleaved_medians(measures, repeats: int = 5, warmup: int = 1, progress=None) -> dict[str, float]:
+    """``{name: median wall ns per item}``: :func:`interleaved_figures`,
+    wall clock only."""
+    figures = interleaved_figures(measures, repeats, warmup, progress)
+    return {name: figure.wall for name, figure in figures.items()}
+
+
+def loop_over(function: Callable, items) -> Callable[[], None]:
+    """A function that calls ``function(*item)`` for every item, for timing
+    per-item APIs (one Python call per item)."""
+    items = list(items)
+
+    def run():
+        for item in items:
+            function(*item)
+
+    return run
