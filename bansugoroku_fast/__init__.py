@@ -8,8 +8,16 @@ the vectorised queries over ``int8[N, 2, 26]`` batches.
 >>> len(legal_plays(Position.initial(), (6, 5), Rules(variant="backgammon")))
 7
 """
-from . import batch, oracle
-from .api import (
+import os
+
+# Idle OpenMP threads sleep instead of spinning: on a busy machine, spinning
+# threads steal the cores the work needs (two threads then run slower than
+# one). Set OMP_WAIT_POLICY=active before importing to trade that for lower
+# wake-up latency on an idle machine.
+os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+
+from . import batch, oracle  # noqa: E402 (after the OpenMP setting)
+from .api import (  # noqa: E402
     blocked_points,
     blots,
     closure_holds,
