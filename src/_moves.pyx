@@ -475,13 +475,17 @@ cdef void _search(Search* s, int depth, int highest) noexcept nogil:
     origins = _origins(s, die, highest)
     if not origins:
         _record(s, depth, depth)
-    elif s.unique and s.mode == MODE_COUNT and depth + 2 >= s.ndice:
+    elif s.wrote_out and depth + 1 == s.ndice:
+        _record_out_each(s, depth, origins, die)
+    elif s.unique and s.mode == MODE_COUNT and depth + 3 >= s.ndice:
         if depth + 1 == s.ndice:
             _record_many(s, s.ndice, popcount(origins))   # the last ply: count, don't play
-        elif not s.rules.bears_off or s.outside >= 2:
-            _count_last_two(s, die, highest)
+        elif s.rules.bears_off and s.outside < s.ndice - depth:
+            _search_each(s, depth, origins, die)    # a bear-off may come: play on
+        elif depth + 2 == s.ndice:
+            _count_last_two(s, s.occupied, s.multi, die, highest)
         else:
-            _search_each(s, depth, origins, die)
+            _count_last_three(s, origins, die)
     else:
         _search_each(s, depth, origins, die)
 
@@ -496,18 +500,75 @@ cdef inline void _search_each(Search* s, int depth, uint32_t origins, int die) n
             return
 
 
-cdef void _count_last_two(Search* s, int die, int highest) noexcept nogil:
+cdef void _record_out_each(Search* s, int depth, uint32_t origins, int die) noexcept nogil:
+    """The last move of a double, from each of ``origins`` (greatest first,
+    as _search_each takes them), when plays go straight to the batch's rows:
+    each play is written from the board before the move, without making
+    and unmaking it (what _descend then _record would do)."""
+    cdef int origin, target
+    cdef int64_t row
+    cdef Board* board
+    if s.ndice > s.best_used:      # the first play using every die (see _record)
+        s.nleaves = 0
+        s.best_used = s.ndice
+    while origins:
+        origin = highest_bit(origins)
+        origins ^= (<uint32_t> 1) << origin
+        row = s.nleaves
+        s.nleaves += 1
+        if row >= s.out_room:
+            continue
+        target = origin - die
+        if target < 0:
+            target = OFF        # a larger die bearing off the highest stone
+        s.origin[depth] = origin
+        s.target[depth] = target
+        s.die[depth] = die
+        s.hit[depth] = target != OFF and s.board.opp[BAR - target] == 1
+        # Bytes computed from s.board: the row is only written, never read.
+        board = <Board*> (s.out_children + row * sizeof(Board))
+        memcpy(board, &s.board, sizeof(Board))
+        board.me[origin] = s.board.me[origin] - 1
+        board.me[target] = s.board.me[target] + 1
+        if s.hit[depth]:
+            board.opp[BAR - target] = 0
+            board.opp[BAR] = s.board.opp[BAR] + 1
+        _write_steps(s, row, depth + 1, s.origin, s.target, s.die, s.hit)
+
+
+cdef void _count_last_three(Search* s, uint32_t origins, int die) noexcept nogil:
+    """Count the last three moves of a double (no bar stone, no bear-off
+    possible): for each first of them, from ``origins``, the last two as
+    _count_last_two counts them on the masks after that move. No make and
+    unmake: the open points do not change within a turn, and whether the
+    move hits does not matter to the moves after it."""
+    cdef int origin, target, count
+    cdef uint32_t occupied, multi
+    while origins:
+        origin = highest_bit(origins)
+        origins ^= (<uint32_t> 1) << origin
+        target = origin - die       # a point: no bear-off
+        count = s.board.me[origin]
+        occupied = (s.occupied | ((<uint32_t> 1) << target)) & ~((<uint32_t> (count == 1)) << origin)
+        multi = ((s.multi | ((<uint32_t> (s.board.me[target] >= 1)) << target))
+                 & ~((<uint32_t> (count == 2)) << origin))
+        _count_last_two(s, occupied, multi, die, origin)
+
+
+cdef void _count_last_two(Search* s, uint32_t occupied, uint32_t multi, int die,
+                          int highest) noexcept nogil:
     """Count the last two moves of a double (origins non-increasing, at most
-    ``highest``; no bar stone, no bear-off possible) as _count_plain does."""
+    ``highest``; no bar stone, no bear-off possible) as _count_plain does,
+    the mover's stones being ``occupied`` and ``multi``."""
     cdef uint32_t reach = s.open_points << die
-    cdef uint32_t origins = s.occupied & reach
+    cdef uint32_t origins = occupied & reach
     cdef uint32_t chains
     cdef int single, pairs
     if highest < 24:
         origins &= ((<uint32_t> 2) << highest) - 1
-    chains = origins & ((reach & ~s.occupied) << die)
+    chains = origins & ((reach & ~occupied) << die)
     single = popcount(origins)
-    pairs = single * (single - 1) // 2 + popcount(origins & s.multi) + popcount(chains)
+    pairs = single * (single - 1) // 2 + popcount(origins & multi) + popcount(chains)
     if pairs:
         _record_many(s, s.ndice, pairs)
     elif single:
@@ -693,8 +754,16 @@ cdef inline void _emit_out(Search* s, const Board* start, int origin1, int die1,
 cdef inline void _write_row(Search* s, int64_t row, const Board* board, int nsteps,
                             const signed char* origin, const signed char* target,
                             const signed char* die, const signed char* hit) noexcept nogil:
-    """Output row ``row`` of the rows the batch lent = this play (steps
-    padded with -1, hits with 0), each field written once from a local copy."""
+    """Output row ``row`` of the rows the batch lent = this play."""
+    memcpy(s.out_children + row * sizeof(Board), board, sizeof(Board))
+    _write_steps(s, row, nsteps, origin, target, die, hit)
+
+
+cdef inline void _write_steps(Search* s, int64_t row, int nsteps,
+                              const signed char* origin, const signed char* target,
+                              const signed char* die, const signed char* hit) noexcept nogil:
+    """The steps, dice and hits of output row ``row`` (padded with -1, hits
+    with 0), each field written once from a local copy."""
     cdef signed char steps[2 * MAX_STEPS]
     cdef signed char dice[MAX_STEPS]
     cdef unsigned char hits[MAX_STEPS]
@@ -708,7 +777,6 @@ cdef inline void _write_row(Search* s, int64_t row, const Board* board, int nste
         else:
             steps[2 * k] = steps[2 * k + 1] = dice[k] = -1
             hits[k] = 0
-    memcpy(s.out_children + row * sizeof(Board), board, sizeof(Board))
     memcpy(s.out_steps + row * 2 * MAX_STEPS, steps, 2 * MAX_STEPS)
     memcpy(s.out_dice + row * MAX_STEPS, dice, MAX_STEPS)
     memcpy(s.out_hits + row * MAX_STEPS, hits, MAX_STEPS)
