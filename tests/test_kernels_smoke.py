@@ -244,3 +244,24 @@ def test_finished_game_has_no_plays():
     assert api.count_plays(won, (6, 5), Rules()) == 0
     assert api.shots(won, Rules()) == 0
     assert api.perft(won, 3, Rules()) == 1
+
+
+def test_iter_plays_reuse_yields_the_same_plays_chunk_by_chunk():
+    """reuse=True writes every chunk into the same memory: each chunk, copied
+    when yielded, equals the matching slice of generate_plays."""
+    import numpy as np
+
+    from bansugoroku_fast import Position, Rules, batch, oracle
+
+    positions = np.stack([Position.initial().array] * len(oracle.ALL_ROLLS))
+    dice = np.array(oracle.ALL_ROLLS, dtype=np.int8)
+    rules = Rules(variant="backgammon")
+    whole = batch.generate_plays(positions, dice, rules)
+    chunks = [
+        (start, chunk.offsets.copy(), chunk.children.copy())
+        for start, chunk in batch.iter_plays(positions, dice, rules, chunk_size=4, reuse=True)
+    ]
+    for start, offsets, children in chunks:
+        first, last = whole.offsets[start], whole.offsets[start + len(offsets) - 1]
+        assert (offsets + first == whole.offsets[start:start + len(offsets)]).all()
+        assert (children == whole.children[first:last]).all()
