@@ -46,6 +46,8 @@ MEASURE_LABELS = {
     "count_2": "batch count_plays, 2 threads",
     "generate_1": "batch generate_plays, 1 thread",
     "generate_2": "batch generate_plays, 2 threads",
+    "stream_1": "batch iter_plays(reuse=True), 1 thread",
+    "stream_2": "batch iter_plays(reuse=True), 2 threads",
     "single": "single-call legal_plays (Python loop)",
     "oracle": "oracle legal_plays (Python loop)",
     "count_1_sample": "batch count_plays, 1 thread, on the oracle's sample (tiled)",
@@ -83,6 +85,9 @@ def variant_measures(corpus, single_items: int, oracle_items: int) -> tuple[dict
                 lambda t=threads: batch.count_plays(positions, dice, rules, threads=t), len(corpus))
             measures[f"generate_{threads}"] = (
                 lambda t=threads: batch.generate_plays(positions, dice, rules, threads=t), len(corpus))
+            if hasattr(batch, "iter_plays"):
+                measures[f"stream_{threads}"] = (
+                    lambda t=threads: _stream(batch, positions, dice, rules, t), len(corpus))
     validate = engines.batch_validator()
     if validate is not None:
         measures["validate"] = (lambda: validate(corpus.positions), len(corpus))
@@ -139,6 +144,15 @@ def _ratio(numerator, denominator):
     return numerator / denominator
 
 
+def _stream(batch, positions, dice, rules, threads) -> int:
+    """Every play of the corpus, chunk by chunk into reused memory (the way
+    a rollout consumes them); returns the number of plays seen."""
+    return sum(
+        len(chunk.children)
+        for _, chunk in batch.iter_plays(positions, dice, rules, threads=threads, reuse=True)
+    )
+
+
 def checks(result: VariantResult, gnubg) -> list[tuple[str, str, float | None, bool | None]]:
     """``(check, target text, value, met)`` rows for one rule set; ``gnubg``
     is the gnubg-nn peer result (or None), whose two timings were taken
@@ -173,11 +187,15 @@ def checks(result: VariantResult, gnubg) -> list[tuple[str, str, float | None, b
     cpu_ceiling("count_1", COUNT_TARGET_NS[bg])
     ceiling("generate_1", GENERATE_TARGET_NS[bg])
     cpu_ceiling("generate_1", GENERATE_TARGET_NS[bg])
+    ceiling("stream_1", GENERATE_TARGET_NS[bg])
+    cpu_ceiling("stream_1", GENERATE_TARGET_NS[bg])
     at_least("count: 2 threads vs 1 thread", THREAD_SPEEDUP_TARGET, _ratio(ns.get("count_1"), ns.get("count_2")))
     cpu_speedup("count")
     at_least("generate: 2 threads vs 1 thread", THREAD_SPEEDUP_TARGET,
              _ratio(ns.get("generate_1"), ns.get("generate_2")))
     cpu_speedup("generate")
+    at_least("stream: 2 threads vs 1 thread", THREAD_SPEEDUP_TARGET,
+             _ratio(ns.get("stream_1"), ns.get("stream_2")))
     at_least("batch count vs oracle (same sample)", ORACLE_SPEEDUP_TARGET,
              _ratio(ns.get("oracle"), ns.get("count_1_sample")))
     if result.rules.is_backgammon:
