@@ -226,7 +226,7 @@ class _OutputArena:
     about as much as generating the plays that fill it."""
 
     def __init__(self):
-        self.capacity = 0
+        self.capacity = -1  # nothing allocated yet, not even for zero plays
 
     def take(self, total: int):
         if total > self.capacity:

@@ -1,0 +1,343 @@
+"""The batch API (``bansugoroku_fast.batch``) against the single-position kernel
+API (``bansugoroku_fast.api``), which ``test_differential.py`` holds to the oracle.
+
+* ``count_plays`` == ``len(legal_plays)`` (and ``api.count_plays``);
+* ``generate_plays``: per item the children, steps, dice and hits of the
+  single call's plays, in the same order, padded with -1 / False;
+* ``iter_plays`` chunks concatenate to ``generate_plays``;
+* ``threads=1`` and ``threads=2`` give identical arrays;
+* the vectorised queries (``outcome``, ``blocked_points``, ``blots``,
+  ``closure_holds``, ``pip_counts``, ``shots``) == the single queries;
+* a bad item raises the exception type the single call raises on it.
+
+Items: random-playout items and numpy edge positions (game-over ones included).
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from bansugoroku_fast.errors import InvalidDiceError, InvalidPositionError
+from bansugoroku_fast.position import Position
+from bansugoroku_fast.rules import Rules
+
+from . import playouts, strategies
+
+api = playouts.kernel_module("api")
+batch = playouts.kernel_module("batch")
+if api is None or batch is None:
+    pytest.skip("kernel modules (bansugoroku_fast.api / .batch) not built yet", allow_module_level=True)
+
+LONG = os.environ.get("BANSUGOROKU_LONG") == "1"
+RULES = Rules.all_combinations()
+RULE_PARAMS = [pytest.param(rules, id=rules.short_name) for rules in RULES]
+PLAYOUT_ITEMS = 200_000 if LONG else 12_000
+EDGE_ITEMS = 50_000 if LONG else 4_000
+SHOTS_ITEMS = 20_000 if LONG else 1_500
+
+
+def need(module, name):
+    function = getattr(module, name, None)
+    if function is None:
+        pytest.skip(f"{module.__name__}.{name} not written yet")
+    return function
+
+
+@pytest.fixture(scope="module", params=RULE_PARAMS)
+def corpus(request):
+    """``(rules, positions, dice)``: playout items then edge positions (random rolls)."""
+    rules = request.param
+    try:
+        positions, dice = playouts.playout_items(rules, PLAYOUT_ITEMS, seed=2)
+    except playouts.KernelsMissing as error:
+        pytest.skip(str(error))
+    edge = strategies.edge_positions(rules, EDGE_ITEMS, seed=4)
+    edge_dice = np.random.default_rng([4, rules.code]).integers(1, 7, size=(EDGE_ITEMS, 2), dtype=np.int8)
+    return rules, np.concatenate([positions, edge]), np.concatenate([dice, edge_dice])
+
+
+def roll_of(dice_row):
+    return int(dice_row[0]), int(dice_row[1])
+
+
+def context(rules, positions, dice, index):
+    return f"item {index}: rules={rules.short_name} position={positions[index].tolist()} dice={roll_of(dice[index])}"
+
+
+# --- plays -------------------------------------------------------------------------------
+
+
+def test_count_plays_equals_single_calls(corpus):
+    rules, positions, dice = corpus
+    counts = need(batch, "count_plays")(positions, dice, rules)
+    assert counts.dtype == np.int32 and counts.shape == (len(positions),)
+    single_count = getattr(api, "count_plays", None)
+    bad = []
+    for index in range(len(positions)):
+        expected = len(api.legal_plays(positions[index], roll_of(dice[index]), rules))
+        if counts[index] != expected or (
+            single_count and single_count(positions[index], roll_of(dice[index]), rules) != expected
+        ):
+            bad.append(f"{context(rules, positions, dice, index)}: batch {counts[index]}, single {expected}")
+    assert not bad, f"{len(bad)} counts differ:\n" + "\n".join(bad[:10])
+
+
+def expected_rows(plays):
+    """The batch rows the single call's plays should give (padded)."""
+    count = len(plays)
+    children = np.empty((count, 2, 26), dtype=np.int8)
+    steps = np.full((count, 4, 2), -1, dtype=np.int8)
+    dice = np.full((count, 4), -1, dtype=np.int8)
+    hits = np.zeros((count, 4), dtype=np.bool_)
+    for row, play in enumerate(plays):
+        children[row] = play.position.array
+        used = len(play.steps)
+        steps[row, :used] = play.steps
+        dice[row, :used] = play.dice
+        hits[row, :used] = play.hits
+    return children, steps, dice, hits
+
+
+def check_generated(rules, positions, dice, result):
+    assert result.offsets.dtype == np.int64 and result.offsets.shape == (len(positions) + 1,)
+    assert result.offsets[0] == 0 and (np.diff(result.offsets) >= 0).all()
+    total = int(result.offsets[-1])
+    assert result.children.dtype == np.int8 and result.children.shape == (total, 2, 26)
+    assert result.steps.dtype == np.int8 and result.steps.shape == (total, 4, 2)
+    assert result.dice.dtype == np.int8 and result.dice.shape == (total, 4)
+    assert result.hits.dtype == np.bool_ and result.hits.shape == (total, 4)
+    bad = []
+    for index in range(len(positions)):
+        low, high = result.offsets[index], result.offsets[index + 1]
+        plays = api.legal_plays(positions[index], roll_of(dice[index]), rules)
+        want = expected_rows(plays)
+        got = (result.children[low:high], result.steps[low:high], result.dice[low:high], result.hits[low:high])
+        for name, w, g in zip(("children", "steps", "dice", "hits"), want, got):
+            if w.shape != g.shape or not np.array_equal(w, g):
+                if name == "children" and w.shape == g.shape and {r.tobytes() for r in w} == {r.tobytes() for r in g}:
+                    name = "children (same set, other order)"
+                bad.append(f"{context(rules, positions, dice, index)}: {name} differ\n"
+                           f"    single: {w.tolist()}\n    batch:  {g.tolist()}")
+                break
+        if len(bad) >= 10:
+            break
+    assert not bad, "generate_plays differs from legal_plays:\n" + "\n".join(bad)
+
+
+def test_generate_plays_equals_single_calls(corpus):
+    rules, positions, dice = corpus
+    result = need(batch, "generate_plays")(positions, dice, rules)
+    check_generated(rules, positions, dice, result)
+
+
+def assert_batches_equal(a, b, what):
+    for name in ("offsets", "children", "steps", "dice", "hits"):
+        x, y = getattr(a, name), getattr(b, name)
+        assert x.dtype == y.dtype and x.shape == y.shape and np.array_equal(x, y), f"{what}: {name} differ"
+
+
+@pytest.mark.parametrize("chunk_size, reuse", [(1, False), (7, False), (1000, False), (1000, True), (None, True)])
+def test_iter_plays_concatenates_to_generate_plays(corpus, chunk_size, reuse):
+    rules, positions, dice = corpus
+    # Small chunks: a slice is plenty (and each chunk is one kernel call).
+    limit = {1: 400, 7: 3000}.get(chunk_size, len(positions))
+    positions, dice = positions[:limit], dice[:limit]
+    whole = need(batch, "generate_plays")(positions, dice, rules)
+    options = {"reuse": True} if reuse else {}
+    if chunk_size is not None:
+        options["chunk_size"] = chunk_size
+    else:
+        chunk_size = getattr(batch, "CHUNK_SIZE", None) or pytest.skip("no batch.CHUNK_SIZE")
+    starts, parts = [], []
+    for start, part in need(batch, "iter_plays")(positions, dice, rules, **options):
+        starts.append(start)
+        # With reuse=True a chunk is valid only until the next: keep copies.
+        parts.append(type(part)(*(np.array(field, copy=True) for field in part)))
+    assert starts == list(range(0, len(positions), chunk_size))
+    offsets = [np.zeros(1, dtype=np.int64)]
+    base = 0
+    for part in parts:
+        assert part.offsets[0] == 0
+        offsets.append(part.offsets[1:] + base)
+        base += int(part.offsets[-1])
+    joined = type(whole)(
+        np.concatenate(offsets),
+        np.concatenate([p.children for p in parts]),
+        np.concatenate([p.steps for p in parts]),
+        np.concatenate([p.dice for p in parts]),
+        np.concatenate([p.hits for p in parts]),
+    )
+    assert_batches_equal(joined, whole, f"iter_plays(chunk_size={chunk_size})")
+
+
+def test_thread_counts_give_identical_results(corpus):
+    rules, positions, dice = corpus
+    one = need(batch, "generate_plays")(positions, dice, rules, threads=1)
+    two = batch.generate_plays(positions, dice, rules, threads=2)
+    assert_batches_equal(one, two, "generate_plays threads=1 vs 2")
+    default = batch.generate_plays(positions, dice, rules)
+    assert_batches_equal(one, default, "generate_plays threads=1 vs default")
+    c1 = batch.count_plays(positions, dice, rules, threads=1)
+    c2 = batch.count_plays(positions, dice, rules, threads=2)
+    assert np.array_equal(c1, c2) and np.array_equal(c1, np.diff(one.offsets))
+    sample = positions[:SHOTS_ITEMS]
+    s1 = need(batch, "shots")(sample, rules, threads=1)
+    s2 = batch.shots(sample, rules, threads=2)
+    assert s1.dtype == s2.dtype and np.array_equal(s1, s2)
+
+
+def test_input_forms_give_identical_results(corpus):
+    """int64 / non-contiguous / list input gives what the int8 C array gives."""
+    rules, positions, dice = corpus
+    positions, dice = positions[:2000], dice[:2000]
+    base = batch.generate_plays(positions, dice, rules)
+    wide = batch.generate_plays(positions.astype(np.int64), dice.astype(np.int32), rules)
+    assert_batches_equal(base, wide, "int64 input")
+    strided = np.repeat(positions, 2, axis=0)[::2]
+    assert not strided.flags.c_contiguous
+    assert_batches_equal(base, batch.generate_plays(strided, dice, rules), "non-contiguous input")
+    small = batch.generate_plays(positions[:50].tolist(), dice[:50].tolist(), rules.short_name)
+    assert_batches_equal(batch.generate_plays(positions[:50], dice[:50], rules), small, "list input")
+    one_roll = batch.generate_plays(positions, dice[0], rules)  # one pair for every item
+    same_roll = np.repeat(dice[:1], len(positions), axis=0)
+    assert_batches_equal(one_roll, batch.generate_plays(positions, same_roll, rules), "one roll for all")
+    empty = batch.generate_plays(positions[:0], dice[:0], rules)
+    assert empty.offsets.tolist() == [0] and empty.children.shape == (0, 2, 26)
+    assert batch.count_plays(positions[:0], dice[:0], rules).shape == (0,)
+
+
+# --- vectorised queries -----------------------------------------------------------------------
+
+
+def test_outcome_equals_single_calls(corpus):
+    rules, positions, _ = corpus
+    result = need(batch, "outcome")(positions, rules)
+    kinds = result.kinds()
+    bad = []
+    for index in range(len(positions)):
+        single = api.outcome(positions[index], rules)
+        if single is None:
+            got = (int(result.winner[index]), int(result.value[index]), kinds[index])
+            ok = got == (-1, 0, None)
+        else:
+            got = (int(result.winner[index]), int(result.value[index]), kinds[index])
+            ok = got == (single.winner, single.value, single.kind)
+        if not ok:
+            bad.append(f"item {index} {positions[index].tolist()}: batch {got}, single {single}")
+    assert not bad, "\n".join(bad[:10])
+    assert (result.winner >= 0).any(), "the corpus should hold finished games"
+
+
+def test_queries_equal_single_calls(corpus):
+    rules, positions, _ = corpus
+    blocked = need(batch, "blocked_points")(positions)
+    blot_mask = need(batch, "blots")(positions)
+    closure = need(batch, "closure_holds")(positions)
+    pips = need(batch, "pip_counts")(positions)
+    assert blocked.shape == (len(positions), 25) and blocked.dtype == np.bool_
+    assert blot_mask.shape == (len(positions), 2, 25) and blot_mask.dtype == np.bool_
+    assert closure.shape == (len(positions), 2) and closure.dtype == np.bool_
+    assert pips.shape == (len(positions), 2)
+    for index in range(len(positions)):
+        position = positions[index]
+        where = f"item {index}: {position.tolist()}"
+        assert tuple(np.flatnonzero(blocked[index]).tolist()) == api.blocked_points(position), where
+        mover, opponent = api.blots(position)
+        assert tuple(np.flatnonzero(blot_mask[index, 0]).tolist()) == mover, where
+        assert tuple(np.flatnonzero(blot_mask[index, 1]).tolist()) == opponent, where
+        assert (bool(closure[index, 0]), bool(closure[index, 1])) == (
+            api.closure_holds(position, 0),
+            api.closure_holds(position, 1),
+        ), where
+        assert tuple(pips[index].tolist()) == api.pip_counts(position), where
+    assert closure.any(), "the corpus should hold closed homes"
+
+
+def test_shots_equal_single_calls(corpus):
+    rules, positions, _ = corpus
+    # Playout items first, then edge positions: sample both.
+    sample = np.concatenate([positions[: SHOTS_ITEMS // 2], positions[-SHOTS_ITEMS // 2 :]])
+    result = need(batch, "shots")(sample, rules)
+    assert result.shape == (len(sample),)
+    single = [api.shots(position, rules) for position in sample]
+    bad = [i for i in range(len(sample)) if int(result[i]) != single[i]]
+    assert not bad, [(sample[i].tolist(), int(result[i]), single[i]) for i in bad[:10]]
+
+
+# --- errors ---------------------------------------------------------------------------------
+
+
+def single_error(function, *args):
+    try:
+        function(*args)
+    except Exception as error:  # noqa: BLE001
+        return type(error)
+    return None
+
+
+@pytest.mark.parametrize("rules", RULE_PARAMS)
+def test_bad_items_raise_like_single_calls(rules):
+    good = strategies.edge_positions(rules, 20, seed=8)
+    dice = np.full((20, 2), 3, dtype=np.int8)
+    bad_positions = {
+        "row sum": [[0] * 26, Position.initial().tolist()[1]],
+        "shared point": Position.initial().tolist(),
+        "borne off": Position.initial().tolist(),
+        "both won": strategies.both_won_rows(rules),
+    }
+    bad_positions["shared point"][1][13] -= 1
+    bad_positions["shared point"][1][19] += 1
+    bad_positions["borne off"][0][6] -= 1
+    bad_positions["borne off"][0][0] += 1
+    for label, position in bad_positions.items():
+        expected = single_error(api.legal_plays, position, (3, 3), rules)
+        array = np.array(good)
+        array[11] = position
+        for name, call in (
+            ("count_plays", lambda: batch.count_plays(array, dice, rules)),
+            ("generate_plays", lambda: batch.generate_plays(array, dice, rules)),
+            ("iter_plays", lambda: list(batch.iter_plays(array, dice, rules, chunk_size=5))),
+            ("shots", lambda: batch.shots(array, rules)),
+            ("outcome", lambda: batch.outcome(array, rules)),
+        ):
+            got = single_error(call)
+            assert got is expected, f"{name} with a '{label}' item raised {got}, the single call {expected}"
+    for bad_roll in ([0, 3], [7, 1], [3], [1.5, 2]):
+        expected = single_error(api.legal_plays, good[0], tuple(bad_roll), rules)
+        trial = dice.tolist()
+        trial[0] = bad_roll
+        for name in ("count_plays", "generate_plays"):
+            got = single_error(getattr(batch, name), good, trial, rules)
+            assert got is expected, f"{name} with dice {bad_roll}: batch raised {got}, the single call {expected}"
+    assert single_error(batch.count_plays, good, dice[:5], rules) is InvalidDiceError
+    assert single_error(batch.count_plays, good[0], dice[:1], rules) is InvalidPositionError
+
+
+# --- regressions ---------------------------------------------------------------------------
+
+#: Items that once broke a kernel build (kept: cheap, and they hit odd paths).
+REGRESSIONS = [
+    # An intermediate build corrupted the heap in generate_plays on this
+    # backgammon item ("munmap_chunk(): invalid pointer"); 23 plays.
+    ("backgammon", [[0, 0, 0, 5, 0, 2, 1, 0, 1, 1, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0],
+                    [0, 0, 2, 0, 0, 0, 5, 0, 1, 1, 0, 0, 0, 4, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0]], (4, 6)),
+]
+
+
+@pytest.mark.parametrize("label, position, roll", REGRESSIONS)
+def test_regression_items(label, position, roll):
+    from bansugoroku_fast import oracle
+
+    rules = Rules.parse(label)
+    expected = oracle.legal_plays(position, roll, rules)
+    positions = np.array([position] * 64, dtype=np.int8)
+    dice = np.array([roll] * 64, dtype=np.int8)
+    for threads in (1, 2):
+        result = batch.generate_plays(positions, dice, rules, threads=threads)
+        assert np.diff(result.offsets).tolist() == [len(expected)] * 64
+        want = np.array([play.position.array for play in expected])
+        for index in range(64):
+            low, high = result.offsets[index], result.offsets[index + 1]
+            assert np.array_equal(result.children[low:high], want)
