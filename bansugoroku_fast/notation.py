@@ -120,8 +120,9 @@ def _net_change(hops) -> tuple[int, ...]:
     return tuple(change)
 
 
-def _hit_points(plays_steps, hits) -> set[int]:
-    return {target for (_, target), hit in zip(plays_steps, hits) if hit}
+def _hit_points(play) -> set[int]:
+    """The points where ``play`` hits."""
+    return {target for (_, target), hit in zip(play.steps, play.hits) if hit}
 
 
 def match_play(plays, text: str):
@@ -137,7 +138,7 @@ def match_play(plays, text: str):
     candidates = [play for play in plays if _net_change(play.steps) == change]
     marked = {int(point) for point in re.findall(r"(\d+)\*", text)}
     if marked:
-        candidates = [p for p in candidates if _hit_points(p.steps, p.hits) == marked]
+        candidates = [p for p in candidates if _hit_points(p) == marked]
     elif len(candidates) > 1:
         candidates = [p for p in candidates if not any(p.hits)] or candidates
     if len(candidates) == 1:

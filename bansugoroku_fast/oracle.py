@@ -196,6 +196,10 @@ def _legal_sequences(board, dice, rules):
     return legal
 
 
+def _board_key(board) -> tuple:
+    return tuple(board[0]), tuple(board[1])
+
+
 def _sequence_key(steps) -> tuple:
     return tuple((step.origin, step.target, step.die) for step in steps)
 
@@ -248,10 +252,6 @@ def legal_plays(position, dice, rules=None, *, all_orderings=False) -> list[Play
     return [_play(steps, final) for steps, final in ordered]
 
 
-def _board_key(board) -> tuple:
-    return tuple(board[0]), tuple(board[1])
-
-
 def legal_first_steps(position, dice, rules=None) -> list[Step]:
     """The single moves that start some legal play (for a step-by-step
     interface): a move that would leave a die unplayable is never offered.
@@ -282,7 +282,7 @@ def outcome(position, rules=None) -> Outcome | None:
 
 def blocked_points(position) -> tuple[int, ...]:
     """The mover's points (1..24) that the opponent holds with two or more."""
-    mover, opponent = _board(as_position(position))
+    opponent = _board(as_position(position))[1]
     return tuple(point for point in range(1, 25) if opponent[BAR - point] >= 2)
 
 

@@ -73,17 +73,21 @@ def as_int8_array(data, *, shape_text: str, what: str) -> np.ndarray:
     return np.ascontiguousarray(array, dtype=np.int8)
 
 
-def validated_array(data) -> np.ndarray:
-    """A fresh read-only ``int8[2, 26]`` copy of ``data``; raise if invalid."""
-    array = as_int8_array(data, shape_text="2 x 26", what="a position")
-    if array.shape != SHAPE:
-        raise InvalidPositionError(f"a position has shape (2, 26), got {array.shape}")
-    array = array.copy()
+def _frozen_if_valid(array: np.ndarray) -> np.ndarray:
+    """``array`` (a fresh ``int8[2, 26]``) made read-only; raise if invalid."""
     problem = _validate.first_invalid(array.reshape(1, *SHAPE))
     if problem is not None:
         raise InvalidPositionError(describe_problem(*problem[1:]))
     array.flags.writeable = False
     return array
+
+
+def validated_array(data) -> np.ndarray:
+    """A fresh read-only ``int8[2, 26]`` copy of ``data``; raise if invalid."""
+    array = as_int8_array(data, shape_text="2 x 26", what="a position")
+    if array.shape != SHAPE:
+        raise InvalidPositionError(f"a position has shape (2, 26), got {array.shape}")
+    return _frozen_if_valid(array.copy())
 
 
 class Position:
@@ -99,22 +103,28 @@ class Position:
 
     def __init__(self, data):
         if isinstance(data, Position):
-            self._array = data._array
+            array = data._array
         elif isinstance(data, str):
-            self._array = Position.from_id(data)._array
+            array = Position.from_id(data)._array
         else:
-            self._array = validated_array(data)
-        self._key = self._array.tobytes()
+            array = validated_array(data)
+        self._array = array
+        self._key = array.tobytes()
 
     @classmethod
-    def _trusted(cls, array: np.ndarray) -> "Position":
-        """Wrap an array known to be valid (the kernels' output), without checks."""
+    def _wrap(cls, array: np.ndarray) -> "Position":
+        """A position over ``array``, a read-only ``int8[2, 26]`` already checked."""
         position = cls.__new__(cls)
-        array = np.array(array, dtype=np.int8, copy=True).reshape(SHAPE)
-        array.flags.writeable = False
         position._array = array
         position._key = array.tobytes()
         return position
+
+    @classmethod
+    def _trusted(cls, array: np.ndarray) -> "Position":
+        """Wrap a copy of an array known to be valid (the kernels' output), without checks."""
+        array = np.array(array, dtype=np.int8, copy=True).reshape(SHAPE)
+        array.flags.writeable = False
+        return cls._wrap(array)
 
     @classmethod
     def _from_key(cls, key: bytes) -> "Position":
@@ -130,10 +140,7 @@ class Position:
     @classmethod
     def from_id(cls, text: str) -> "Position":
         """The position of a GNU Backgammon Position ID (row 0 = side on roll)."""
-        position = cls.__new__(cls)
-        position._array = _trusted_array(position_id.decode(text))
-        position._key = position._array.tobytes()
-        return position
+        return cls._wrap(_frozen_if_valid(np.array(position_id.decode(text), dtype=np.int8)))
 
     @classmethod
     def from_xgid(cls, text: str) -> "Position":
@@ -142,10 +149,7 @@ class Position:
         >>> Position.from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10") == Position.initial()
         True
         """
-        position = cls.__new__(cls)
-        position._array = _trusted_array(position_id.decode_xgid(text))
-        position._key = position._array.tobytes()
-        return position
+        return cls._wrap(_frozen_if_valid(np.array(position_id.decode_xgid(text), dtype=np.int8)))
 
     @property
     def xgid(self) -> str:
@@ -212,11 +216,3 @@ class Position:
     def __reduce__(self):
         return (Position, (self._array.tolist(),))
 
-
-def _trusted_array(rows) -> np.ndarray:
-    array = np.array(rows, dtype=np.int8)
-    problem = _validate.first_invalid(array.reshape(1, *SHAPE))
-    if problem is not None:
-        raise InvalidPositionError(describe_problem(*problem[1:]))
-    array.flags.writeable = False
-    return array

@@ -3,7 +3,7 @@ import pytest
 
 from bansugoroku_fast import IllegalPlayError, Position, Rules, parse_play
 from bansugoroku_fast.notation import format_steps, parse_moves
-from tests.boards_notation import blot_position
+from tests.boards import board
 
 
 @pytest.mark.parametrize(
@@ -44,13 +44,14 @@ def test_parse_moves_is_lenient(text, hops):
     assert parse_moves(text) == sorted(hops, reverse=True)
 
 
-@pytest.mark.parametrize("text", ["", "24", "24/", "26/20", "x/3", "24/18/"])
+@pytest.mark.parametrize("text", ["24", "24/", "26/20", "x/3", "24/18/"])
 def test_parse_moves_rejects_nonsense(text):
-    if text == "":
-        assert parse_moves(text) == []
-        return
     with pytest.raises(IllegalPlayError):
         parse_moves(text)
+
+
+def test_parse_moves_reads_empty_text_as_no_moves():
+    assert parse_moves("") == []
 
 
 BACKGAMMON = Rules(variant="backgammon")
@@ -79,10 +80,26 @@ def test_parse_play_rejects_an_illegal_play_listing_the_legal_ones():
 
 def test_parse_play_uses_hit_marks_to_choose():
     """24/13 through an opponent blot on 18 or on 19 reaches two positions;
-    the hit mark chooses, and the plain text means the play that hits nothing."""
-    position = blot_position()
+    the hit mark chooses."""
+    position = board(mover={24: 2, 13: 13}, opponent_at={18: 1, 19: 1, 1: 13})
     hit_18 = parse_play(position, (6, 5), "24/18*/13", BACKGAMMON)
     hit_19 = parse_play(position, (6, 5), "24/19*/13", BACKGAMMON)
     assert hit_18.position != hit_19.position
     assert hit_18.hits == (True, False) and hit_19.hits == (True, False)
     assert hit_18.steps == ((24, 18), (18, 13)) and hit_19.steps == ((24, 19), (19, 13))
+
+
+def test_parse_play_without_marks_is_ambiguous_when_every_way_hits():
+    """Both ways of 24/13 hit here (a blot on 18, one on 19): without a hit
+    mark the text could be either, and the error names both."""
+    position = board(mover={24: 2, 13: 13}, opponent_at={18: 1, 19: 1, 1: 13})
+    with pytest.raises(IllegalPlayError, match=r"ambiguous.*24/18\*/13.*24/19\*/13|ambiguous.*24/19\*/13.*24/18\*/13"):
+        parse_play(position, (6, 5), "24/13", BACKGAMMON)
+
+
+def test_parse_play_without_marks_prefers_the_play_that_hits_nothing():
+    """Only the blot on 18 here: 24/13 through 19 hits nothing and is the
+    one the plain text means; 24/18*/13 needs its mark."""
+    position = board(mover={24: 2, 13: 13}, opponent_at={18: 1, 1: 14})
+    assert parse_play(position, (6, 5), "24/13", BACKGAMMON).steps == ((24, 19), (19, 13))
+    assert parse_play(position, (6, 5), "24/18*/13", BACKGAMMON).hits == (True, False)

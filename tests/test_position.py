@@ -1,4 +1,5 @@
 """Position: the value type, the start position, the Position ID, bad input."""
+import base64
 import pickle
 import random
 
@@ -7,6 +8,7 @@ import pytest
 
 from bansugoroku_fast import InvalidPositionError, Position, Rules, oracle
 from bansugoroku_fast.position import INITIAL_ROW
+from bansugoroku_fast.position_id import encode
 
 START_ID = "4HPwATDgc/ABMA"  # gnubg's documented id of the start position
 
@@ -109,23 +111,22 @@ def test_position_id_puts_the_side_not_on_roll_first():
         ("4HPwATDgc/ABMAA", "14 characters"),
         ("4HPwATDgc/AB!A", "base64"),
         ("//////////////", "50 places|stones"),  # all ones: no room for the separators
-        ("AAAAAAAAAAAAAA", None),  # all zero: every stone borne off -> valid, rows 15 off
         (12345, "str"),
     ],
 )
 def test_malformed_position_ids_raise(bad_id, message):
-    if message is None:
-        assert Position.from_id(bad_id).rows[0][0] == 15
-        return
     with pytest.raises(InvalidPositionError, match=message):
         Position.from_id(bad_id)
+
+
+def test_all_zero_position_id_means_everything_borne_off():
+    """Every bit zero: no stone on the board, so all 15 of each side are off."""
+    assert Position.from_id("AAAAAAAAAAAAAA").rows == ((15,) + (0,) * 25,) * 2
 
 
 def test_position_id_with_too_many_stones_raises():
     # 16 one-bits then zeros: 16 stones on the first point of one side.
     key = bytes([0xFF, 0xFF]) + bytes(8)
-    import base64
-
     bad_id = base64.b64encode(key).decode()[:14]
     with pytest.raises(InvalidPositionError, match="16 stones"):
         Position.from_id(bad_id)
@@ -137,8 +138,6 @@ def test_position_id_with_both_sides_on_a_point_raises():
     legal = Position(rows).id
     rows[1][7], rows[1][12] = 0, 5  # opponent's 12-point = our 13-point: ours
     with pytest.raises(InvalidPositionError, match="both sides"):
-        from bansugoroku_fast.position_id import encode
-
         Position.from_id(encode(rows))
     assert Position.from_id(legal).rows[1][7] == 5
 
