@@ -141,12 +141,8 @@ def same_result(kernel_result, oracle_result) -> bool:
 
 
 def describe(position, rules, roll=None) -> str:
-    array = Position(position).array if not isinstance(position, Position) else position.array
-    text = f"rules={rules.short_name} position={array.tolist()}"
-    try:
-        text += f" id={Position(array).id}"
-    except Exception:  # noqa: BLE001
-        pass
+    position = position if isinstance(position, Position) else Position(position)
+    text = f"rules={rules.short_name} position={position.array.tolist()} id={position.id}"
     if roll is not None:
         text += f" dice={tuple(int(d) for d in roll)}"
     return text
