@@ -80,21 +80,25 @@ def _point_x(point: int) -> float:
     return column * _WIDTH + (_BAR if column >= 6 else 0)
 
 
-def _stones(x, top, owner, count):
+def _stone_y(i: int, top: bool) -> float:
+    """Centre of the ``i``-th stone from the edge of a far (top) or near point."""
     radius = _STONE / 2
+    return i * _STONE + radius if top else 2 * _HEIGHT + 40 - i * _STONE - radius
+
+
+def _stones(x, top, owner, count):
+    """Up to five stones on a point, the count written on the last if more."""
     shown = min(count, 5)
-    parts = []
-    for i in range(shown):
-        step = (i * _STONE + radius) if top else (2 * _HEIGHT + 40 - i * _STONE - radius)
-        parts.append(
-            f'<circle cx="{x + _WIDTH / 2}" cy="{step}" r="{radius - 1}" '
-            f'fill="{_COLOURS[owner]}" stroke="#000" stroke-width="1"/>'
-        )
+    parts = [
+        f'<circle cx="{x + _WIDTH / 2}" cy="{_stone_y(i, top)}" r="{_STONE / 2 - 1}" '
+        f'fill="{_COLOURS[owner]}" stroke="#000" stroke-width="1"/>'
+        for i in range(shown)
+    ]
     if count > 5:
-        y = (shown - 1) * _STONE + radius if top else 2 * _HEIGHT + 40 - (shown - 1) * _STONE - radius
         ink = "#000" if owner == "X" else "#fff"
         parts.append(
-            f'<text x="{x + _WIDTH / 2}" y="{y + 4}" font-size="11" text-anchor="middle" fill="{ink}">{count}</text>'
+            f'<text x="{x + _WIDTH / 2}" y="{_stone_y(shown - 1, top) + 4}" font-size="11" '
+            f'text-anchor="middle" fill="{ink}">{count}</text>'
         )
     return parts
 

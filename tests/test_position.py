@@ -245,3 +245,13 @@ def test_svg_draws_every_stone_group():
     circles = [e for e in root.iter() if e.tag.endswith("circle")]
     # At most 5 stones are drawn per point: 2+5+3+5 per side, each capped at 5.
     assert len(circles) == 2 * (2 + 5 + 3 + 5)
+
+
+def test_svg_writes_the_count_on_a_point_of_more_than_five():
+    import xml.etree.ElementTree as ElementTree
+
+    rows = _start()
+    rows[0][6], rows[0][8] = 7, 1  # seven on our 6-point: five drawn, "7" written
+    root = ElementTree.fromstring(Position(rows)._repr_svg_())
+    texts = [e.text for e in root.iter() if e.tag.endswith("text")]
+    assert "7" in texts
