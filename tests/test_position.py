@@ -251,7 +251,8 @@ def test_svg_writes_the_count_on_a_point_of_more_than_five():
     import xml.etree.ElementTree as ElementTree
 
     rows = _start()
-    rows[0][6], rows[0][8] = 7, 1  # seven on our 6-point: five drawn, "7" written
+    rows[0][6], rows[0][8], rows[0][13] = 13, 0, 0  # thirteen on our 6-point
     root = ElementTree.fromstring(Position(rows)._repr_svg_())
     texts = [e.text for e in root.iter() if e.tag.endswith("text")]
-    assert "7" in texts
+    assert "13" in texts  # (point labels run 1..12 only: this is the count)
+    assert "13" not in [e.text for e in ElementTree.fromstring(Position.initial()._repr_svg_()).iter()]
