@@ -1,4 +1,4 @@
-"""Drawing positions for the rule tests, and the ``engine`` fixture.
+"""Drawing positions for the rule tests.
 
 Every position in ``tests/test_rules_*.py`` is drawn with :func:`board`, seen
 from the side to move, so a reader can check the expected answer by hand:
@@ -18,8 +18,6 @@ from the side to move, so a reader can check the expected answer by hand:
 14
 """
 from __future__ import annotations
-
-import importlib
 
 import pytest
 
@@ -112,39 +110,3 @@ def mover_row(position) -> dict:
 
 
 # --- the two implementations ---------------------------------------------------
-
-
-class Engine:
-    """One implementation of the rule functions: the pure-Python oracle, or
-    the package-level (kernel-backed) names. A name the implementation does
-    not have yet skips the test instead of failing it."""
-
-    def __init__(self, name: str, module):
-        self.name = name
-        self._module = module
-
-    def __getattr__(self, attribute):
-        try:
-            return getattr(self._module, attribute)
-        except AttributeError:
-            pytest.skip(f"{self.name} has no {attribute!r} yet")
-
-    def __repr__(self):
-        return f"<Engine {self.name}>"
-
-
-def _load(name: str):
-    if name == "oracle":
-        try:
-            return importlib.import_module("bansugoroku_fast.oracle")
-        except ModuleNotFoundError as error:
-            if error.name != "bansugoroku_fast.oracle":
-                raise
-            pytest.skip("bansugoroku_fast.oracle is not written yet")
-    return importlib.import_module("bansugoroku_fast")
-
-
-@pytest.fixture(params=["oracle", "package"])
-def engine(request) -> Engine:
-    """Each test runs once on the oracle and once on the package-level API."""
-    return Engine(request.param, _load(request.param))

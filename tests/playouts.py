@@ -9,9 +9,7 @@ one ``(position, roll)`` item; a finished game starts again from the start.
   dice int8[N, 2])`` of ``N`` distinct items for one rule combination and seed.
   It runs many games side by side through the kernel batch API
   (``bansugoroku_fast.batch.generate_plays``), which builds 50,000 items in well
-  under a second; without the batch kernels it falls back to the single-position
-  kernel API, and without kernels it raises :class:`KernelsMissing` (the tests
-  turn that into a skip).
+  under a second.
 * :func:`random_game` plays one game with any ``legal_plays`` function
   (the oracle's too: slow, for small checks).
 
@@ -36,10 +34,6 @@ from bansugoroku_fast.rules import Rules
 MAX_PLIES = 2000
 
 
-class KernelsMissing(RuntimeError):
-    """The kernel modules (``bansugoroku_fast.api`` / ``.batch``) are not built yet."""
-
-
 #: Where the kernel-backed modules live. The environment variable lets the
 #: harness be run against a stand-in (e.g. one built on the oracle, with a
 #: planted bug) to check that the harness itself catches mistakes.
@@ -47,11 +41,8 @@ KERNEL_PACKAGE = os.environ.get("BANSUGOROKU_KERNEL_PACKAGE", "bansugoroku_fast"
 
 
 def kernel_module(name: str):
-    """``bansugoroku_fast.<name>`` (``api`` or ``batch``) if it imports, else None."""
-    try:
-        return importlib.import_module(f"{KERNEL_PACKAGE}.{name}")
-    except ImportError:
-        return None
+    """``bansugoroku_fast.<name>`` (``api`` or ``batch``), or the stand-in's."""
+    return importlib.import_module(f"{KERNEL_PACKAGE}.{name}")
 
 
 def initial_array() -> np.ndarray:
@@ -175,8 +166,8 @@ def playout_items(rules: Rules, count: int, seed: int, engine: str = "kernel"):
     ``(position, roll)`` items from random playouts of ``rules``, reproducible
     from ``seed`` (for a given engine). Cached; the arrays are read-only.
 
-    ``engine``: "kernel" (batch kernels, else single-position kernels, else
-    :class:`KernelsMissing`) or "oracle" (slow: a few thousand items only).
+    ``engine``: "kernel" (the batch kernels) or "oracle" (slow: a few
+    thousand items only).
     Game-over positions are not items (their plays are tested elsewhere).
     """
     if engine == "oracle":
@@ -184,14 +175,7 @@ def playout_items(rules: Rules, count: int, seed: int, engine: str = "kernel"):
 
         positions, dice = _serial_items(rules, count, seed, oracle.legal_plays)
     else:
-        batch = kernel_module("batch")
-        if batch is not None and hasattr(batch, "generate_plays"):
-            positions, dice = _batch_items(rules, count, seed, batch)
-        else:
-            api = kernel_module("api")
-            if api is None or not hasattr(api, "legal_plays"):
-                raise KernelsMissing("bansugoroku_fast.batch / .api are not available")
-            positions, dice = _serial_items(rules, count, seed, api.legal_plays)
+        positions, dice = _batch_items(rules, count, seed, kernel_module("batch"))
     positions, dice = _unique_items(positions, dice)
     positions = np.ascontiguousarray(positions[:count])
     dice = np.ascontiguousarray(dice[:count])

@@ -43,8 +43,6 @@ from bansugoroku_fast.rules import Rules
 from . import playouts, strategies
 
 api = playouts.kernel_module("api")
-if api is None:
-    pytest.skip("kernel API (bansugoroku_fast.api) not built yet", allow_module_level=True)
 
 LONG = os.environ.get("BANSUGOROKU_LONG") == "1"
 RULES = Rules.all_combinations()
@@ -66,18 +64,8 @@ BAR = 25
 
 
 def kernel(name):
-    """The kernel API function ``name``, or skip while it is not written."""
-    function = getattr(api, name, None)
-    if function is None:
-        pytest.skip(f"bansugoroku_fast.api.{name} not written yet")
-    return function
-
-
-def playout_corpus(rules, count, seed):
-    try:
-        return playouts.playout_items(rules, count, seed)
-    except playouts.KernelsMissing as error:
-        pytest.skip(str(error))
+    """The kernel API function ``name``."""
+    return getattr(api, name)
 
 
 # --- exact comparison ---------------------------------------------------------------
@@ -298,7 +286,7 @@ def compare_position(position, rules, *, with_shots=False, form=0) -> None:
 @pytest.mark.parametrize("rules", RULE_PARAMS)
 def test_playout_items_every_function(rules):
     """Full detail on an evenly spread subset of the bulk corpus below."""
-    positions, dice = playout_corpus(rules, BULK_ITEMS, seed=1)
+    positions, dice = playouts.playout_items(rules, BULK_ITEMS, seed=1)
     stride = max(1, len(positions) // DETAIL_ITEMS)
     shots_every = max(1, DETAIL_ITEMS // SHOTS_ITEMS)
     for count, index in enumerate(range(0, len(positions), stride)):
@@ -401,8 +389,6 @@ def bulk_compare(rules, positions, dice):
     """All items through ``batch.generate_plays`` and the oracle; the mismatches
     as ``(item index, oracle child keys, kernel child keys)``."""
     batch = playouts.kernel_module("batch")
-    if batch is None or not hasattr(batch, "generate_plays"):
-        pytest.skip("bansugoroku_fast.batch.generate_plays not written yet")
     found = []
     for start in range(0, len(positions), BULK_SLICE):
         stop = min(start + BULK_SLICE, len(positions))
@@ -454,7 +440,7 @@ def report_bulk(rules, positions, dice, mismatches):
 
 @pytest.mark.parametrize("rules", RULE_PARAMS)
 def test_bulk_playouts_against_oracle(rules):
-    positions, dice = playout_corpus(rules, BULK_ITEMS, seed=1)
+    positions, dice = playouts.playout_items(rules, BULK_ITEMS, seed=1)
     assert len(positions) >= BULK_ITEMS
     mismatches = bulk_compare(rules, positions, dice)
     assert not mismatches, report_bulk(rules, positions, dice, mismatches)
@@ -472,7 +458,7 @@ def test_bulk_edge_positions_against_oracle(rules):
 @pytest.mark.parametrize("rules", RULE_PARAMS)
 def test_bulk_million_items(rules):
     """Opt-in (``-m slow``): a million playout items per rule combination."""
-    positions, dice = playout_corpus(rules, SLOW_BULK_ITEMS, seed=7)
+    positions, dice = playouts.playout_items(rules, SLOW_BULK_ITEMS, seed=7)
     mismatches = bulk_compare(rules, positions, dice)
     assert not mismatches, report_bulk(rules, positions, dice, mismatches)
 

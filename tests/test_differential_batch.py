@@ -27,8 +27,6 @@ from . import playouts, strategies
 
 api = playouts.kernel_module("api")
 batch = playouts.kernel_module("batch")
-if api is None or batch is None:
-    pytest.skip("kernel modules (bansugoroku_fast.api / .batch) not built yet", allow_module_level=True)
 
 LONG = os.environ.get("BANSUGOROKU_LONG") == "1"
 RULES = Rules.all_combinations()
@@ -38,21 +36,11 @@ EDGE_ITEMS = 50_000 if LONG else 4_000
 SHOTS_ITEMS = 20_000 if LONG else 1_500
 
 
-def need(module, name):
-    function = getattr(module, name, None)
-    if function is None:
-        pytest.skip(f"{module.__name__}.{name} not written yet")
-    return function
-
-
 @pytest.fixture(scope="module", params=RULE_PARAMS)
 def corpus(request):
     """``(rules, positions, dice)``: playout items then edge positions (random rolls)."""
     rules = request.param
-    try:
-        positions, dice = playouts.playout_items(rules, PLAYOUT_ITEMS, seed=2)
-    except playouts.KernelsMissing as error:
-        pytest.skip(str(error))
+    positions, dice = playouts.playout_items(rules, PLAYOUT_ITEMS, seed=2)
     edge = strategies.edge_positions(rules, EDGE_ITEMS, seed=4)
     edge_dice = np.random.default_rng([4, rules.code]).integers(1, 7, size=(EDGE_ITEMS, 2), dtype=np.int8)
     return rules, np.concatenate([positions, edge]), np.concatenate([dice, edge_dice])
@@ -71,7 +59,7 @@ def context(rules, positions, dice, index):
 
 def test_count_plays_equals_single_calls(corpus):
     rules, positions, dice = corpus
-    counts = need(batch, "count_plays")(positions, dice, rules)
+    counts = batch.count_plays(positions, dice, rules)
     assert counts.dtype == np.int32 and counts.shape == (len(positions),)
     single_count = getattr(api, "count_plays", None)
     bad = []
@@ -128,7 +116,7 @@ def check_generated(rules, positions, dice, result):
 
 def test_generate_plays_equals_single_calls(corpus):
     rules, positions, dice = corpus
-    result = need(batch, "generate_plays")(positions, dice, rules)
+    result = batch.generate_plays(positions, dice, rules)
     check_generated(rules, positions, dice, result)
 
 
@@ -144,14 +132,14 @@ def test_iter_plays_concatenates_to_generate_plays(corpus, chunk_size, reuse):
     # Small chunks: a slice is plenty (and each chunk is one kernel call).
     limit = {1: 400, 7: 3000}.get(chunk_size, len(positions))
     positions, dice = positions[:limit], dice[:limit]
-    whole = need(batch, "generate_plays")(positions, dice, rules)
+    whole = batch.generate_plays(positions, dice, rules)
     options = {"reuse": True} if reuse else {}
     if chunk_size is not None:
         options["chunk_size"] = chunk_size
     else:
-        chunk_size = getattr(batch, "CHUNK_SIZE", None) or pytest.skip("no batch.CHUNK_SIZE")
+        chunk_size = batch.CHUNK_SIZE
     starts, parts = [], []
-    for start, part in need(batch, "iter_plays")(positions, dice, rules, **options):
+    for start, part in batch.iter_plays(positions, dice, rules, **options):
         starts.append(start)
         # With reuse=True a chunk is valid only until the next: keep copies.
         parts.append(type(part)(*(np.array(field, copy=True) for field in part)))
@@ -174,7 +162,7 @@ def test_iter_plays_concatenates_to_generate_plays(corpus, chunk_size, reuse):
 
 def test_thread_counts_give_identical_results(corpus):
     rules, positions, dice = corpus
-    one = need(batch, "generate_plays")(positions, dice, rules, threads=1)
+    one = batch.generate_plays(positions, dice, rules, threads=1)
     two = batch.generate_plays(positions, dice, rules, threads=2)
     assert_batches_equal(one, two, "generate_plays threads=1 vs 2")
     default = batch.generate_plays(positions, dice, rules)
@@ -183,7 +171,7 @@ def test_thread_counts_give_identical_results(corpus):
     c2 = batch.count_plays(positions, dice, rules, threads=2)
     assert np.array_equal(c1, c2) and np.array_equal(c1, np.diff(one.offsets))
     sample = positions[:SHOTS_ITEMS]
-    s1 = need(batch, "shots")(sample, rules, threads=1)
+    s1 = batch.shots(sample, rules, threads=1)
     s2 = batch.shots(sample, rules, threads=2)
     assert s1.dtype == s2.dtype and np.array_equal(s1, s2)
 
@@ -213,7 +201,7 @@ def test_input_forms_give_identical_results(corpus):
 
 def test_outcome_equals_single_calls(corpus):
     rules, positions, _ = corpus
-    result = need(batch, "outcome")(positions, rules)
+    result = batch.outcome(positions, rules)
     kinds = result.kinds()
     bad = []
     for index in range(len(positions)):
@@ -232,10 +220,10 @@ def test_outcome_equals_single_calls(corpus):
 
 def test_queries_equal_single_calls(corpus):
     rules, positions, _ = corpus
-    blocked = need(batch, "blocked_points")(positions)
-    blot_mask = need(batch, "blots")(positions)
-    closure = need(batch, "closure_holds")(positions)
-    pips = need(batch, "pip_counts")(positions)
+    blocked = batch.blocked_points(positions)
+    blot_mask = batch.blots(positions)
+    closure = batch.closure_holds(positions)
+    pips = batch.pip_counts(positions)
     assert blocked.shape == (len(positions), 25) and blocked.dtype == np.bool_
     assert blot_mask.shape == (len(positions), 2, 25) and blot_mask.dtype == np.bool_
     assert closure.shape == (len(positions), 2) and closure.dtype == np.bool_
@@ -259,7 +247,7 @@ def test_shots_equal_single_calls(corpus):
     rules, positions, _ = corpus
     # Playout items first, then edge positions: sample both.
     sample = np.concatenate([positions[: SHOTS_ITEMS // 2], positions[-SHOTS_ITEMS // 2 :]])
-    result = need(batch, "shots")(sample, rules)
+    result = batch.shots(sample, rules)
     assert result.shape == (len(sample),)
     single = [api.shots(position, rules) for position in sample]
     bad = [i for i in range(len(sample)) if int(result[i]) != single[i]]

@@ -13,7 +13,6 @@ from tests.boards import (
     BAN_ARRIVAL,
     START,
     board,
-    engine,  # noqa: F401  (the fixture)
     notations,
     rules_params,
 )
@@ -176,16 +175,8 @@ def test_who_starts_options(engine, start):
 
 
 def _roll_name(where):
-    """``roll_name`` from the game module or at package level (skipped while missing)."""
-    module = bansugoroku_fast if where == "package" else getattr(bansugoroku_fast, "game", None)
-    if module is None:
-        import importlib
-
-        module = importlib.import_module("bansugoroku_fast.game")
-    roll_name = getattr(module, "roll_name", None)
-    if roll_name is None:
-        pytest.skip(f"no roll_name in {module.__name__} yet")
-    return roll_name
+    """``roll_name`` from the game module or at package level."""
+    return (bansugoroku_fast if where == "package" else bansugoroku_fast.game).roll_name
 
 
 @pytest.mark.parametrize("where", ["game", "package"])
@@ -208,10 +199,7 @@ def test_other_rolls_have_no_name(where, dice):
 def test_batch_layout():
     """'A batch is int8[N, 2, 26], C-contiguous': the start (6-5: 7 plays) and a
     lone runner on 20 (6-5: only 20/9) counted in one batch."""
-    count_plays = getattr(bansugoroku_fast, "count_plays", None)
-    if count_plays is None:
-        pytest.skip("bansugoroku_fast.count_plays is not written yet")
     runner = board(mover={20: 1, 2: 7, 1: 7}, opponent_at={24: 13, 12: 2})
     batch = np.ascontiguousarray(np.stack([Position.initial().array, runner.array]), dtype=np.int8)
     assert batch.shape == (2, 2, 26)
-    assert list(count_plays(batch, (6, 5), BACKGAMMON)) == [7, 1]
+    assert list(bansugoroku_fast.count_plays(batch, (6, 5), BACKGAMMON)) == [7, 1]

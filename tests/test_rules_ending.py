@@ -13,7 +13,6 @@ from tests.boards import (
     BAN_ARRIVAL,
     BAN_BEAR_OFF,
     board,
-    engine,  # noqa: F401  (the fixture)
     notations,
     rules_params,
     step_lists,

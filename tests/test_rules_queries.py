@@ -8,7 +8,6 @@ from tests.boards import (
     BACKGAMMON,
     BAN,
     board,
-    engine,  # noqa: F401  (the fixture)
     rules_params,
 )
 

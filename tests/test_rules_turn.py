@@ -17,7 +17,6 @@ from tests.boards import (
     BAN_BEAR_OFF,
     BEARING_OFF,
     board,
-    engine,  # noqa: F401  (the fixture)
     mover_row,
     notations,
     rules_params,
