@@ -30,8 +30,8 @@ import time
 
 import bansugoroku_fast as package
 from .checks import as_dice, check_position_for_rules
-from .errors import IllegalPlayError, InvalidDiceError, InvalidPositionError, InvalidRulesError
-from .game import GameStateError, dice_text, play_random_game
+from .errors import GameStateError, IllegalPlayError, InvalidDiceError, InvalidPositionError, InvalidRulesError
+from .game import dice_text, play_random_game
 from .position import Position
 from .rules import Rules
 

@@ -28,7 +28,7 @@ from typing import NamedTuple
 import bansugoroku_fast as package  # package-level (kernel-backed) rule functions
 from .checks import as_dice, as_position, as_rules
 from .errors import GameStateError, IllegalPlayError
-from .notation import parse_moves
+from .notation import match_play, parse_moves
 from .play import Outcome, Play, Step
 from .position import Position
 from .rules import Rules
@@ -81,7 +81,10 @@ def dice_to_play(dice, rules) -> tuple[int, ...]:
 
 
 def _after_step(position: Position, step: Step) -> Position:
-    """The position after one legal single move (row 0 still the mover)."""
+    """The position after one single move of a legal play (row 0 still the
+    mover). Bookkeeping only, for a turn still under way: the step and its
+    ``hit`` flag come from :func:`bansugoroku_fast.legal_plays`, and a
+    complete turn takes its position from the :class:`Play` itself."""
     mover, opponent = (list(row) for row in position.rows)
     mover[step.origin] -= 1
     mover[step.target] += 1
@@ -139,7 +142,6 @@ class Turn:
         plays = package.legal_plays(self.start_position, self.dice, self.rules, all_orderings=True)
         self._play_by_sequence = {play.as_steps(): play for play in plays}
         self._played: list[Step] = []
-        self._position = self.start_position
 
     # -- state --
 
@@ -150,8 +152,15 @@ class Turn:
 
     @property
     def position(self) -> Position:
-        """The position after the moves made so far (row 0 still the mover)."""
-        return self._position
+        """The position after the moves made so far (row 0 still the mover):
+        the legal play's own position once the turn is complete."""
+        play = self._play_by_sequence.get(self.steps)
+        if play is not None:
+            return play.position
+        position = self.start_position
+        for step in self._played:
+            position = _after_step(position, step)
+        return position
 
     @property
     def is_pass(self) -> bool:
@@ -162,7 +171,7 @@ class Turn:
     def is_complete(self) -> bool:
         """All the dice that can be played are played (or the mover has won,
         or there was nothing to play)."""
-        return self.is_pass or tuple(self._played) in self._play_by_sequence
+        return self.is_pass or self.steps in self._play_by_sequence
 
     @property
     def dice_left(self) -> tuple[int, ...]:
@@ -177,8 +186,8 @@ class Turn:
 
     def _continuations(self) -> list[tuple[Step, ...]]:
         """The rest of every legal sequence that starts with the moves made."""
-        done = len(self._played)
-        played = tuple(self._played)
+        played = self.steps
+        done = len(played)
         return [seq[done:] for seq in self._play_by_sequence if seq[:done] == played]
 
     def legal_steps(self) -> list[Step]:
@@ -195,7 +204,7 @@ class Turn:
             raise IllegalPlayError(
                 f"the turn is not complete: dice {self.dice_left} are still to play"
             )
-        return self._play_by_sequence.get(tuple(self._played))
+        return self._play_by_sequence.get(self.steps)
 
     # -- actions --
 
@@ -203,43 +212,28 @@ class Turn:
         """Make one or more moves: a :class:`Step` (or ``(from, to, die)``),
         a ``(from, to)`` pair, or notation such as ``"13/7"``, ``"24/13"`` or
         ``"bar/22 13/11*"`` (hit marks are optional: the rules decide hits).
-        A hop may span several dice of one stone. All or nothing: on an illegal move the turn is left as it was and
-        :class:`IllegalPlayError` says why.
+        A hop may span several dice of one stone. All or nothing: on an
+        illegal move the turn is left as it was and :class:`IllegalPlayError`
+        says why.
         """
         if self.is_complete:
             raise IllegalPlayError(f"the turn is complete ({self._describe()}); nothing more to play")
-        before = list(self._played)
-        try:
-            if isinstance(move, str):
-                self._play_text(move)
-            elif len(move) == 2:
-                self._play_hops([tuple(move)], str(move))
-            else:
-                origin, target, die = move[:3]
-                self._play_step(Step(origin, target, die, False))
-        except IllegalPlayError:
-            self._restore(before)
-            raise
-        self._position = self._replay_position()
+        if isinstance(move, str):
+            self._play_text(move)
+        elif len(move) == 2:
+            self._play_hops([tuple(move)], str(move))
+        else:
+            origin, target, die = move[:3]
+            self._play_step(Step(origin, target, die, False))
 
     def undo(self) -> None:
         """Back to the start of the turn; refused once the turn is complete
         (it has passed to the other side)."""
         if self.is_complete and self._played:
             raise IllegalPlayError(f"the turn is over ({self._describe()}); it can no longer be undone")
-        self._restore([])
+        self._played = []
 
     # -- helpers --
-
-    def _restore(self, played) -> None:
-        self._played = list(played)
-        self._position = self._replay_position()
-
-    def _replay_position(self) -> Position:
-        position = self.start_position
-        for step in self._played:
-            position = _after_step(position, step)
-        return position
 
     def _describe(self) -> str:
         if self.is_pass:
@@ -275,6 +269,7 @@ class Turn:
                 raise first_complaint from None
 
     def _play_hops(self, hops, text: str) -> None:
+        """All the hops, or (on an illegal one) none of them."""
         start = list(self._played)
         try:
             for origin, target in hops:
@@ -458,39 +453,34 @@ class Game:
     """
 
     def __init__(self, rules=None, seed=None, *, starter: int | None = None):
-        self.rules: Rules = as_rules(rules)
+        rules = as_rules(rules)
+        self._setup(rules, seed, Position.initial(rules), cube=1, cube_owner=None)
+        self.seat_to_move = self.starter = self._decide_starter(starter)
+
+    def _setup(self, rules: Rules, seed, position: Position, cube: int, cube_owner: int | None) -> None:
+        self.rules = rules
         self._dice_source = dice_source(seed)
-        self.position: Position = Position.initial(self.rules)
-        self.cube = 1
-        self.cube_owner: int | None = None
+        self.position: Position = position
+        self.cube = cube
+        self.cube_owner = cube_owner
         self.history: list[TurnRecord | CubeRecord] = []
         self.result: GameResult | None = None
         self.dice: tuple[int, int] | None = None
-        self.double_offered_by: int | None = None
         self.opening_rolls: list[tuple[int, int]] = []
-        self._opening_dice: tuple[int, int] | None = None
-        self._turns = 0
-        self.seat_to_move = self._decide_starter(starter)
-        self.starter = self.seat_to_move
 
     @classmethod
     def from_position(cls, position, rules=None, seed=None, *, seat_to_move: int = 0,
                       cube: int = 1, cube_owner: int | None = None) -> "Game":
         """A game resumed at ``position`` (seen by ``seat_to_move``), with no
         opening: the side to move rolls normally."""
-        game = cls.__new__(cls)
-        game.rules = as_rules(rules)
-        game._dice_source = dice_source(seed)
-        game.position = as_position(position)
+        rules, position = as_rules(rules), as_position(position)
         _check_seat(seat_to_move)
         if cube_owner is not None:
             _check_seat(cube_owner)
         if cube not in CUBE_VALUES:
             raise ValueError(f"the cube shows a power of 2 from 1 to {CUBE_LIMIT}, got {cube!r}")
-        game.cube, game.cube_owner = int(cube), cube_owner
-        game.history, game.result, game.dice = [], None, None
-        game.double_offered_by = None
-        game.opening_rolls, game._opening_dice, game._turns = [], None, 0
+        game = cls.__new__(cls)
+        game._setup(rules, seed, position, cube=int(cube), cube_owner=cube_owner)
         game.seat_to_move = game.starter = seat_to_move
         game._settle(package.outcome(game.position, game.rules))
         return game
@@ -509,16 +499,33 @@ class Game:
             self.opening_rolls.append(roll)
             if roll[0] != roll[1]:
                 break
-        seat = 0 if roll[0] > roll[1] else 1
-        if self.rules.is_backgammon:
-            self._opening_dice = (roll[seat], roll[1 - seat])
-        return seat
+        return 0 if roll[0] > roll[1] else 1
 
     # -- state --
 
     @property
     def is_over(self) -> bool:
         return self.result is not None
+
+    @property
+    def turn_count(self) -> int:
+        """Turns played so far, passes included (the last record's number)."""
+        return next((r.number for r in reversed(self.history) if isinstance(r, TurnRecord)), 0)
+
+    @property
+    def double_offered_by(self) -> int | None:
+        """The seat whose double awaits a take or a drop, or None."""
+        last = self.history[-1] if self.history else None
+        return last.seat if isinstance(last, CubeRecord) and last.action == "double" else None
+
+    @property
+    def _opening_dice(self) -> tuple[int, int] | None:
+        """The roll-off dice the backgammon starter plays (its own die first),
+        until that first roll is taken."""
+        if not (self.rules.is_backgammon and self.opening_rolls) or self.history or self.dice is not None:
+            return None
+        roll = self.opening_rolls[-1]
+        return roll[self.starter], roll[1 - self.starter]
 
     def position_for(self, seat: int) -> Position:
         """The position seen by ``seat`` (row 0 = that seat)."""
@@ -556,7 +563,6 @@ class Game:
         """The side to move offers to double, before rolling."""
         if not self.can_double:
             raise GameStateError(f"seat {self.seat_to_move} may not double now: {self._why_no_double()}")
-        self.double_offered_by = self.seat_to_move
         self.history.append(CubeRecord(self.seat_to_move, "double", self.cube))
 
     def take(self) -> None:
@@ -564,7 +570,6 @@ class Game:
         taker = self._answering_seat()
         self.cube *= 2
         self.cube_owner = taker
-        self.double_offered_by = None
         self.history.append(CubeRecord(taker, "take", self.cube))
 
     def drop(self) -> None:
@@ -572,7 +577,6 @@ class Game:
         before the offer."""
         dropper = self._answering_seat()
         self.history.append(CubeRecord(dropper, "drop", self.cube))
-        self.double_offered_by = None
         self.result = GameResult(winner=1 - dropper, points=self.cube, cube=self.cube, outcome=None)
 
     def _answering_seat(self) -> int:
@@ -604,10 +608,7 @@ class Game:
             raise GameStateError("answer the double (take or drop) before rolling")
         if self.dice is not None:
             raise GameStateError(f"the dice are already rolled: {dice_text(self.dice)}")
-        if self._opening_dice is not None:
-            dice, self._opening_dice = self._opening_dice, None
-        else:
-            dice = (self._dice_source.roll_die(), self._dice_source.roll_die())
+        dice = self._opening_dice or (self._dice_source.roll_die(), self._dice_source.roll_die())
         self.dice = dice
         if not package.legal_plays(self.position, dice, self.rules):
             self._finish_turn(None)
@@ -620,7 +621,7 @@ class Game:
         if isinstance(choice, Turn):
             choice = self._play_of_turn(choice)
         elif isinstance(choice, str):
-            choice = package.parse_play(self.position, self.dice, choice, self.rules)
+            choice = match_play(plays, choice)
         if not isinstance(choice, Play):
             raise TypeError(f"play takes a Play, notation or a completed Turn, got {choice!r}")
         chosen = next((play for play in plays if play.position == choice.position), None)
@@ -636,8 +637,7 @@ class Game:
         return turn.play_result()
 
     def _finish_turn(self, play: Play | None) -> None:
-        self._turns += 1
-        self.history.append(TurnRecord(self._turns, self.seat_to_move, self.dice, play))
+        self.history.append(TurnRecord(self.turn_count + 1, self.seat_to_move, self.dice, play))
         self.dice = None
         after = play.position if play is not None else self.position
         ended = package.outcome(after, self.rules)
@@ -663,7 +663,7 @@ class Game:
 
     def __repr__(self):
         state = str(self.result) if self.is_over else f"seat {self.seat_to_move} to move"
-        return f"<Game {self.rules.short_name}: turn {self._turns}, {state}>"
+        return f"<Game {self.rules.short_name}: turn {self.turn_count}, {state}>"
 
 
 def _check_seat(seat) -> None:
@@ -692,10 +692,7 @@ def play_random_game(rules=None, seed=None, *, starter: int | None = None,
     True
     """
     game = Game(rules, seed, starter=starter)
-    while not game.is_over:
-        if game._turns >= max_turns:
-            raise GameStateError(f"no result after {max_turns} turns")
-        play_random_turn(game)
+    _finish_randomly(game, max_turns)
     return game
 
 
@@ -746,6 +743,8 @@ class Match:
         return self.scores
 
 
-def _finish_randomly(game: Game) -> None:
+def _finish_randomly(game: Game, max_turns: int = 100_000) -> None:
     while not game.is_over:
+        if game.turn_count >= max_turns:
+            raise GameStateError(f"no result after {max_turns} turns")
         play_random_turn(game)

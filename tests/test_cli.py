@@ -7,6 +7,7 @@ import pytest
 
 from bansugoroku_fast import Position
 from bansugoroku_fast.cli import main
+from tests.boards import board
 
 # The seven plays of 6-5 at the backgammon start, as gnubg lists them: the
 # 6 from 24, 13 or 8 and the 5 from 24(via 18), 13 or 8; 24/19 and 6/1 are
@@ -27,17 +28,6 @@ def fails(capsys, *argv):
     assert stopped.value.code == 2
     assert "Traceback" not in err
     return err
-
-
-def rows(mover: dict, opponent: dict):
-    result = []
-    for counts in (mover, opponent):
-        row = [0] * 26
-        for index, count in counts.items():
-            row[index] = count
-        row[0] = 15 - sum(row[1:])
-        result.append(row)
-    return result
 
 
 def test_moves_backgammon_opening_65(capsys):
@@ -61,8 +51,9 @@ def test_moves_ban_sugoroku_is_the_default(capsys):
 
 
 def test_moves_pass(capsys):
-    # On the bar against a closed home board: nothing enters.
-    shut_out = Position(rows({25: 1, 6: 14}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 3}))
+    # On the bar against a closed home board (the opponent holds the mover's
+    # 19..24): nothing enters.
+    shut_out = board({6: 14}, {19: 2, 20: 2, 21: 2, 22: 2, 23: 2, 24: 2, 12: 3}, mover_bar=1)
     status, out, _ = run(capsys, "moves", "--rules", "backgammon", "--position", shut_out.id, "4-4")
     assert status == 0
     assert "No legal play for 4-4 (Shushi)" in out and "passes" in out
@@ -71,16 +62,20 @@ def test_moves_pass(capsys):
 def test_moves_finished_game(capsys):
     # The opponent has borne off all 15, the mover none and none in the
     # winner's home: a gammon for O.
-    over = Position(rows({6: 15}, {}))
+    over = board({6: 15}, {})
     status, out, _ = run(capsys, "moves", "--rules", "backgammon", "--position", over.id, "3-1")
     assert status == 0
     assert "The game is over: O (the opponent) has won (gammon, worth 2)" in out
 
 
 def test_moves_other_rule_labels(capsys):
-    for label in ("ban/bear_off/immediate", "ban-sugoroku,finish=bear_off,closure=off"):
+    # Each label must reach the rules named in the header, not the default
+    # (Ban-sugoroku arrival/multiplied).
+    for label, name in (("ban/bear_off/immediate", "Ban-sugoroku bear_off/immediate"),
+                        ("ban-sugoroku,finish=bear_off,closure=off", "Ban-sugoroku bear_off/off")):
         status, out, _ = run(capsys, "moves", "--rules", label, "3-1")
         assert status == 0 and "legal plays for 3-1" in out
+        assert f"3-1, {name} rules:" in out
 
 
 def test_perft_depth_1_backgammon(capsys):
@@ -138,7 +133,7 @@ def test_bad_input_exits_2_with_a_message(capsys, argv, message):
 
 def test_borne_off_stones_under_the_arrival_finish(capsys):
     # Borne-off stones exist in backgammon ids, but never in arrival mode.
-    bearing_off = Position(rows({6: 10}, {24: 15}))
+    bearing_off = board({6: 10}, {1: 15})
     err = fails(capsys, "moves", "--position", bearing_off.id, "3-1")
     assert err.startswith("error: ") and "never bears off" in err
     err = fails(capsys, "perft", "--depth", "1", "--position", bearing_off.id)

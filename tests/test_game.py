@@ -21,24 +21,16 @@ from bansugoroku_fast.game import (
     play_random_turn,
     roll_name,
 )
+from tests.boards import board
 
 BACKGAMMON = Rules(variant="backgammon")
 BAN = Rules()  # arrival finish, multiplied closure, alternate start
 BAN_ROLL_OFF = Rules(start="roll_off")
 
 
-def board(mover: dict, opponent: dict) -> Position:
-    """A position from {index: count} per row (each in its own numbering);
-    whatever is missing from 15 is borne off."""
-    rows = []
-    for counts in (mover, opponent):
-        row = [0] * 26
-        for index, count in counts.items():
-            row[index] = count
-        row[0] = 15 - sum(row[1:])
-        rows.append(row)
-    return Position(rows)
-
+# Positions are drawn with tests.boards.board: both sides' stones keyed by
+# the MOVER's point numbers (the opponent's own point p is the mover's 25 - p);
+# whatever is missing from 15 is borne off.
 
 # A drawn position (Ban-sugoroku, arrival) for "a first move never strands a die".
 # Mover: 13 stones on point 1 (they can never move in arrival mode), one on 8
@@ -50,16 +42,16 @@ def board(mover: dict, opponent: dict) -> Position:
 #   B 8/2 (6):   then the 5 plays A 20/15 -> both dice.
 #   B 8/3 (5):   blocked.
 # Both dice can be played, so 20/14 (which strands the 5) must not be offered.
-STRANDING = board({1: 13, 8: 1, 20: 1}, {22: 2, 16: 2, 6: 11})
+STRANDING = board({1: 13, 8: 1, 20: 1}, {3: 2, 9: 2, 19: 11})
 
 # Ban-sugoroku arrival: 14 stones on point 1, one on 7 -> any die brings it
 # home and wins at once (15 on points 1..6, no closure: opponent's bar empty).
 # The opponent waits on its point 13 (the mover's 12), far from home.
-ONE_STONE_OUT = board({1: 14, 7: 1}, {13: 15})
+ONE_STONE_OUT = board({1: 14, 7: 1}, {12: 15})
 
 # Backgammon: the mover has a stone on the bar, the opponent holds all six of
 # its home points (the mover's 19..24) with two stones each: no entry, a pass.
-SHUT_OUT = board({25: 1, 6: 14}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 3})
+SHUT_OUT = board({6: 14}, {19: 2, 20: 2, 21: 2, 22: 2, 23: 2, 24: 2, 12: 3}, mover_bar=1)
 
 
 def keys(steps):
@@ -125,7 +117,7 @@ def test_second_steps_follow_the_first():
 def test_larger_die_when_only_one_can_be_played():
     # Only stone A (20) can move; its continuation to 9 is blocked either way,
     # so only one die can be played and it must be the 6: 20/14, not 20/15.
-    position = board({1: 14, 20: 1}, {16: 2, 6: 13})
+    position = board({1: 14, 20: 1}, {9: 2, 19: 13})
     turn = Turn(position, (6, 5), BAN)
     assert keys(turn.legal_steps()) == [(20, 14, 6)]
     turn.play("20/14")
@@ -194,7 +186,7 @@ def test_a_hop_may_span_both_dice_and_is_all_or_nothing():
 def test_bar_entry_and_hit_in_notation():
     # Mover: one stone on the bar, 14 on 6. The opponent has a blot on its
     # point 3 (the mover's 22) and 14 on its point 6 (the mover's 19).
-    position = board({25: 1, 6: 14}, {3: 1, 6: 14})
+    position = board({6: 14}, {22: 1, 19: 14}, mover_bar=1)
     turn = Turn(position, (3, 1), BACKGAMMON)
     # Every first step must enter: bar/22* with the 3, bar/24 with the 1.
     assert [(s.origin, s.target, s.die, s.hit) for s in turn.legal_steps()] == [
@@ -209,7 +201,7 @@ def test_pass_and_finished_game_turns_are_complete_at_once():
     turn = Turn(SHUT_OUT, (6, 6), BACKGAMMON)
     assert turn.is_pass and turn.is_complete and turn.play_result() is None
     assert turn.legal_steps() == [] and turn.dice_left == ()
-    finished = board({}, {6: 15})  # the mover has borne off all 15
+    finished = board({}, {19: 15})  # the mover has borne off all 15
     assert Turn(finished, (2, 1), BACKGAMMON).is_pass
 
 
@@ -375,7 +367,7 @@ def test_gammon_times_cube():
     # The mover has one stone left, on its point 1; the opponent has borne off
     # none and has all 15 on its own 6-point (not in the mover's home): a
     # gammon, 2 points, times the cube 2 the opponent took = 4.
-    position = board({1: 1}, {6: 15})
+    position = board({1: 1}, {19: 15})
     game = Game.from_position(position, BACKGAMMON, ScriptedDice([2, 1]))
     game.offer_double()
     game.take()
@@ -390,7 +382,7 @@ def test_backgammon_times_cube_with_the_plain_must_play_rule():
     # RULES.md 2: last stone on 2, roll 2-1, an opponent blot on the mover's
     # 1-point (its 24): only 2/1* 1/off (both dice beat 2/off with one).
     # The hit leaves a loser's stone on the bar: a backgammon, 3 x cube 4 = 12.
-    position = board({2: 1}, {24: 1, 6: 14})
+    position = board({2: 1}, {1: 1, 19: 14})
     game = Game.from_position(position, BACKGAMMON, ScriptedDice([2, 1]), cube=4, cube_owner=1)
     game.roll()
     assert [str(play) for play in game.legal_plays()] == ["2/1*/off"]
@@ -399,7 +391,7 @@ def test_backgammon_times_cube_with_the_plain_must_play_rule():
 
 
 def test_from_a_finished_position_the_game_is_over():
-    game = Game.from_position(board({}, {6: 15}), BACKGAMMON, seat_to_move=1)
+    game = Game.from_position(board({}, {19: 15}), BACKGAMMON, seat_to_move=1)
     assert game.is_over and game.result.winner == 1 and game.result.points == 2
 
 
