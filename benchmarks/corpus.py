@@ -43,10 +43,8 @@ CACHE_DIR = Path(__file__).resolve().parent / ".cache"
 #: Bump when the way a corpus is built changes, so old caches are not reused.
 FORMAT_VERSION = 1
 DEFAULT_SEED = 20240229
-#: Items in a corpus built with the kernels.
+#: Items in a corpus.
 DEFAULT_SIZE = 100_000
-#: Items in a corpus built by the oracle (no kernel built).
-SMALL_SIZE = 3_000
 #: A game longer than this is abandoned (random play never gets near it).
 MAX_PLIES = 5_000
 #: Plies a random game lasts, roughly: sets how many games run side by side.
@@ -161,12 +159,11 @@ def parallel_games_for(size: int) -> int:
 
 
 def build_corpus(rules: Rules, size: int = DEFAULT_SIZE, seed: int = DEFAULT_SEED, *,
-                 backend: str = "auto", progress=None) -> Corpus:
+                 backend: str = "batch", progress=None) -> Corpus:
     """Play random games until ``size`` items are recorded (see the module
     docstring). ``progress``, if given, is called with the items recorded so
     far after each round."""
     rng = np.random.default_rng([seed, rules.code, FORMAT_VERSION])
-    backend = engines.fastest_backend() if backend == "auto" else backend
     slots = parallel_games_for(size)
     initial = np.array([INITIAL_ROW, INITIAL_ROW], dtype=np.int8)
     boards = np.repeat(initial[None], slots, axis=0)
@@ -228,16 +225,11 @@ def read_corpus(path: Path, rules: Rules) -> Corpus:
         return Corpus(rules=rules, seed=int(data["seed"]), built_with=str(data["built_with"]), **arrays)
 
 
-def default_size() -> int:
-    """The corpus size that suits the engines present."""
-    return SMALL_SIZE if engines.fastest_backend() == "oracle" else DEFAULT_SIZE
-
-
 def load_corpus(rules: Rules, size: int | None = None, seed: int = DEFAULT_SEED, *,
-                cache_dir: Path = CACHE_DIR, rebuild: bool = False, backend: str = "auto",
+                cache_dir: Path = CACHE_DIR, rebuild: bool = False, backend: str = "batch",
                 progress=None) -> Corpus:
     """The corpus of (rules, size, seed), from the cache or built (and cached)."""
-    size = default_size() if size is None else size
+    size = DEFAULT_SIZE if size is None else size
     path = cache_path(rules, size, seed, cache_dir)
     if path.exists() and not rebuild:
         return read_corpus(path, rules)
@@ -261,11 +253,11 @@ def summary(corpus: Corpus) -> str:
 def main(argv=None) -> None:
     """Build (or load) the corpora and print a line about each."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--size", type=int, default=None, help="items per corpus (default: by engine)")
+    parser.add_argument("--size", type=int, default=DEFAULT_SIZE, help="items per corpus")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--all-rules", action="store_true", help="every rule combination")
     parser.add_argument("--rebuild", action="store_true", help="ignore the cache")
-    parser.add_argument("--backend", default="auto", choices=("auto", "batch", "single", "oracle"))
+    parser.add_argument("--backend", default="batch", choices=engines.BACKENDS)
     args = parser.parse_args(argv)
     for rules in variants(args.all_rules):
         started = time.perf_counter()

@@ -1,9 +1,6 @@
-"""Find the package's entry points (kernel batch, kernel single call, oracle)
-and give them one calling convention for the benchmarks.
-
-The kernel modules may be missing (a fresh checkout before the kernels land,
-or a build without them); every function here then says so with ``None`` or
-falls back to the oracle, so the corpus and the scripts still run.
+"""The package's three engines (the batch kernel, the kernel-backed single
+call, the pure-Python oracle) behind one calling convention for the
+benchmarks.
 
 >>> from bansugoroku_fast import Rules
 >>> import numpy as np
@@ -16,105 +13,33 @@ falls back to the oracle, so the corpus and the scripts still run.
 """
 from __future__ import annotations
 
-import importlib
-
 import numpy as np
 
-from bansugoroku_fast import oracle
+from bansugoroku_fast import api, batch, oracle
 from bansugoroku_fast.position import Position
 
+#: ``children_of`` backends, fastest first.
+BACKENDS = ("batch", "single", "oracle")
 
-def _module(name: str):
-    """``bansugoroku_fast.<name>``, or None when it does not import."""
-    try:
-        return importlib.import_module(f"bansugoroku_fast.{name}")
-    except ImportError:
-        return None
-
-
-def batch_module():
-    """The batch API module when it offers ``count_plays`` and
-    ``generate_plays``, else None."""
-    module = _module("batch")
-    if module is None:
-        return None
-    if not all(hasattr(module, name) for name in ("count_plays", "generate_plays")):
-        return None
-    return module
-
-
-def kernel_legal_plays():
-    """The kernel-backed single-position ``legal_plays``, or None while only
-    the oracle exists."""
-    api = _module("api")
-    if api is not None and hasattr(api, "legal_plays"):
-        return api.legal_plays
-    import bansugoroku_fast
-
-    if bansugoroku_fast.legal_plays is not oracle.legal_plays:
-        return bansugoroku_fast.legal_plays
-    return None
-
-
-def batch_validator():
-    """The structural check every batch call runs first
-    (``_validate.first_invalid(int8[N, 2, 26])``), to time it apart; None if
-    the package has no such function."""
-    module = _module("_validate")
-    return getattr(module, "first_invalid", None) if batch_module() else None
-
-
-def kernel_outcome():
-    """The kernel-backed ``outcome``, else the oracle's."""
-    api = _module("api")
-    if api is not None and hasattr(api, "outcome"):
-        return api.outcome
-    return oracle.outcome
+#: What each benchmark runs against, for printing in reports.
+DESCRIPTION = {
+    "batch": "bansugoroku_fast.batch.count_plays / generate_plays",
+    "single": "bansugoroku_fast.api.legal_plays",
+}
 
 
 def games_over(positions: np.ndarray, rules) -> np.ndarray:
-    """``bool[N]``: which positions are finished games (batch ``outcome``
-    when present, else one ``outcome`` call per position)."""
-    batch = batch_module()
-    if batch is not None and hasattr(batch, "outcome"):
-        return np.asarray(batch.outcome(positions, rules).winner) >= 0
-    outcome = kernel_outcome()
-    return np.array([outcome(Position._trusted(p), rules) is not None for p in positions], dtype=bool)
+    """``bool[N]``: which positions are finished games."""
+    return batch.outcome(positions, rules).winner >= 0
 
 
-def describe() -> dict[str, str]:
-    """What each benchmark will run against, for printing in reports."""
-    batch = batch_module()
-    single = kernel_legal_plays()
-    return {
-        "batch": f"{batch.__name__}.count_plays / generate_plays" if batch else "missing",
-        "single": f"{single.__module__}.legal_plays" if single else "missing (oracle only)",
-    }
-
-
-# --- calling conventions ------------------------------------------------------
-
-
-def count_plays(positions: np.ndarray, dice: np.ndarray, rules, threads: int | None = 1) -> np.ndarray:
-    """``int32[N]`` play counts from the batch kernel (must be present)."""
-    return batch_module().count_plays(positions, dice, rules, threads=threads)
-
-
-def generate_plays(positions: np.ndarray, dice: np.ndarray, rules, threads: int | None = 1):
-    """The batch kernel's ``generate_plays`` result, as it returns it."""
-    return batch_module().generate_plays(positions, dice, rules, threads=threads)
-
-
-def offsets_and_children(generated) -> tuple[np.ndarray, np.ndarray]:
-    """``(offsets int64[N+1], children int8[M, 2, 26])`` out of whatever
-    ``generate_plays`` returns: an object with those attributes, a mapping,
-    or a tuple whose first two items are they."""
-    if hasattr(generated, "offsets") and hasattr(generated, "children"):
-        return np.asarray(generated.offsets), np.asarray(generated.children)
-    if isinstance(generated, dict):
-        return np.asarray(generated["offsets"]), np.asarray(generated["children"])
-    offsets, children = generated[0], generated[1]
-    return np.asarray(offsets), np.asarray(children)
+def stream(positions: np.ndarray, dice: np.ndarray, rules, threads: int) -> int:
+    """Every play of a batch, chunk by chunk into reused memory (the way a
+    rollout consumes them); returns the number of plays seen."""
+    return sum(
+        len(chunk.children)
+        for _, chunk in batch.iter_plays(positions, dice, rules, threads=threads, reuse=True)
+    )
 
 
 def _children_by_single_calls(positions, dice, rules, legal_plays):
@@ -129,23 +54,14 @@ def _children_by_single_calls(positions, dice, rules, legal_plays):
     return offsets, stacked
 
 
-def children_of(positions: np.ndarray, dice: np.ndarray, rules, *, backend: str = "auto"):
+def children_of(positions: np.ndarray, dice: np.ndarray, rules, *, backend: str = "batch"):
     """``(offsets, children)`` of a batch: the positions after each legal play.
 
-    ``backend`` is ``"batch"``, ``"single"`` (kernel single call), ``"oracle"``
-    or ``"auto"`` (the fastest present). The order of children within an item
-    is the backend's own; callers that need one order sort them.
+    ``backend`` is one of :data:`BACKENDS`. The order of children within an
+    item is the backend's own; callers that need one order sort them.
     """
-    if backend == "auto":
-        backend = "batch" if batch_module() else "single" if kernel_legal_plays() else "oracle"
     if backend == "batch":
-        return offsets_and_children(generate_plays(positions, dice, rules, threads=1))
-    legal_plays = kernel_legal_plays() if backend == "single" else oracle.legal_plays
-    if legal_plays is None:
-        raise RuntimeError("the kernel single-call legal_plays is not available")
+        plays = batch.generate_plays(positions, dice, rules, threads=1)
+        return plays.offsets, plays.children
+    legal_plays = {"single": api.legal_plays, "oracle": oracle.legal_plays}[backend]
     return _children_by_single_calls(positions, dice, rules, legal_plays)
-
-
-def fastest_backend() -> str:
-    """The backend ``children_of(..., backend="auto")`` uses now."""
-    return "batch" if batch_module() else "single" if kernel_legal_plays() else "oracle"

@@ -36,7 +36,7 @@ from datetime import date
 
 import numpy as np
 
-from bansugoroku_fast import Rules, oracle
+from bansugoroku_fast import Rules, api, batch, oracle
 from bansugoroku_fast.position import INITIAL_ROW, Position
 
 from . import corpus as corpus_module
@@ -44,7 +44,6 @@ from . import engines, timing
 
 BACKGAMMON = Rules(variant="backgammon")
 STONES = 15
-ALL_ROLLS = tuple((a, b) for a in range(1, 7) for b in range(1, a + 1))
 START_TOTAL = 447  # distinct plays over the 21 rolls from the start
 CHUNK = 10_000  # items whose sets are held at once when comparing
 
@@ -171,7 +170,7 @@ LISTING_PEERS = (GnubgNN, Bgsage)
 def self_check(peer: Peer) -> int:
     """Distinct plays over the 21 rolls from the start (must be 447)."""
     start = np.array([INITIAL_ROW, INITIAL_ROW], dtype=np.int8)
-    return sum(len(peer.resulting_keys(start, a, b)) for a, b in ALL_ROLLS)
+    return sum(len(peer.resulting_keys(start, a, b)) for a, b in oracle.ALL_ROLLS)
 
 
 # --- agreement -------------------------------------------------------------------
@@ -236,7 +235,7 @@ class Agreement:
 
 
 def our_keys(positions: np.ndarray, dice: np.ndarray) -> list[set[bytes]]:
-    """Per item, the keys of the positions our fastest engine lists."""
+    """Per item, the keys of the positions our batch engine lists."""
     offsets, children = engines.children_of(positions, dice, BACKGAMMON)
     return [keys_of(children[offsets[i]:offsets[i + 1]]) for i in range(len(positions))]
 
@@ -396,18 +395,15 @@ def time_listing(peer: Peer, sample: corpus_module.Corpus, repeats: int) -> dict
 
 def our_measures(sample: corpus_module.Corpus) -> dict:
     """Our single call and batch generate (one thread) over ``sample``, as
-    timing measures (absent engines are left out)."""
-    measures = {}
-    single = engines.kernel_legal_plays()
-    if single is not None:
-        items = [(position, roll, BACKGAMMON) for position, roll in sample.items()]
-        measures["ours_single"] = (timing.loop_over(single, items), len(sample))
-    if engines.batch_module() is not None:
-        measures["ours_batch"] = (
-            lambda: engines.generate_plays(sample.positions, sample.dice, BACKGAMMON, threads=1),
+    timing measures."""
+    items = [(position, roll, BACKGAMMON) for position, roll in sample.items()]
+    return {
+        "ours_single": (timing.loop_over(api.legal_plays, items), len(sample)),
+        "ours_batch": (
+            lambda: batch.generate_plays(sample.positions, sample.dice, BACKGAMMON, threads=1),
             len(sample),
-        )
-    return measures
+        ),
+    }
 
 
 def time_openspiel(decisions, items: corpus_module.Corpus, repeats: int) -> dict[str, float]:

@@ -26,7 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
-from bansugoroku_fast import Rules, oracle
+from bansugoroku_fast import Rules, api, batch, oracle
+from bansugoroku_fast._validate import first_invalid
 
 from . import corpus as corpus_module
 from . import engines, timing
@@ -67,7 +68,7 @@ class VariantResult:
     ns: dict[str, float]  # wall clock
     cpu: dict[str, float]  # process CPU time (all threads)
     items: dict[str, int]
-    counts_match: bool | None  # batch counts == the corpus's recorded counts
+    counts_match: bool  # batch counts == the corpus's recorded counts
 
     def get(self, name):
         return self.ns.get(name)
@@ -77,44 +78,33 @@ def variant_measures(corpus, single_items: int, oracle_items: int) -> tuple[dict
     """The timing measures of one corpus, and the items each runs on."""
     rules = corpus.rules
     measures = {}
-    batch = engines.batch_module()
-    if batch is not None:
-        positions, dice = corpus.positions, corpus.dice
-        for threads in (1, 2):
-            measures[f"count_{threads}"] = (
-                lambda t=threads: batch.count_plays(positions, dice, rules, threads=t), len(corpus))
-            measures[f"generate_{threads}"] = (
-                lambda t=threads: batch.generate_plays(positions, dice, rules, threads=t), len(corpus))
-            if hasattr(batch, "iter_plays"):
-                measures[f"stream_{threads}"] = (
-                    lambda t=threads: _stream(batch, positions, dice, rules, t), len(corpus))
-    validate = engines.batch_validator()
-    if validate is not None:
-        measures["validate"] = (lambda: validate(corpus.positions), len(corpus))
-    single = engines.kernel_legal_plays()
-    if single is not None:
-        sample = corpus.head(single_items).items()
-        measures["single"] = (timing.loop_over(single, [(p, d, rules) for p, d in sample]), len(sample))
+    positions, dice = corpus.positions, corpus.dice
+    for threads in (1, 2):
+        measures[f"count_{threads}"] = (
+            lambda t=threads: batch.count_plays(positions, dice, rules, threads=t), len(corpus))
+        measures[f"generate_{threads}"] = (
+            lambda t=threads: batch.generate_plays(positions, dice, rules, threads=t), len(corpus))
+        measures[f"stream_{threads}"] = (
+            lambda t=threads: engines.stream(positions, dice, rules, t), len(corpus))
+    measures["validate"] = (lambda: first_invalid(positions), len(corpus))
+    sample = corpus.head(single_items).items()
+    measures["single"] = (timing.loop_over(api.legal_plays, [(p, d, rules) for p, d in sample]), len(sample))
     oracle_sample = corpus.head(oracle_items)
     oracle_calls = [(p, d, rules) for p, d in oracle_sample.items()]
     measures["oracle"] = (timing.loop_over(oracle.legal_plays, oracle_calls), len(oracle_calls))
-    if batch is not None:
-        copies = -(-TILED_SAMPLE_ITEMS // len(oracle_sample))
-        tiled_positions = np.tile(oracle_sample.positions, (copies, 1, 1))
-        tiled_dice = np.tile(oracle_sample.dice, (copies, 1))
-        measures["count_1_sample"] = (
-            lambda: batch.count_plays(tiled_positions, tiled_dice, rules, threads=1), len(tiled_dice))
+    copies = -(-TILED_SAMPLE_ITEMS // len(oracle_sample))
+    tiled_positions = np.tile(oracle_sample.positions, (copies, 1, 1))
+    tiled_dice = np.tile(oracle_sample.dice, (copies, 1))
+    measures["count_1_sample"] = (
+        lambda: batch.count_plays(tiled_positions, tiled_dice, rules, threads=1), len(tiled_dice))
     return measures, {name: items for name, (_, items) in measures.items()}
 
 
-def counts_match(corpus) -> bool | None:
+def counts_match(corpus) -> bool:
     """Whether the batch kernel's counts equal the counts recorded in the corpus
     (and ``generate_plays`` agrees with them): a regression total."""
-    if engines.batch_module() is None:
-        return None
-    counts = np.asarray(engines.count_plays(corpus.positions, corpus.dice, corpus.rules, threads=2))
-    offsets, _ = engines.offsets_and_children(
-        engines.generate_plays(corpus.positions, corpus.dice, corpus.rules, threads=2))
+    counts = batch.count_plays(corpus.positions, corpus.dice, corpus.rules, threads=2)
+    offsets = batch.generate_plays(corpus.positions, corpus.dice, corpus.rules, threads=2).offsets
     return bool(np.array_equal(counts, corpus.play_counts)
                 and np.array_equal(np.diff(offsets), corpus.play_counts))
 
@@ -142,15 +132,6 @@ def _ratio(numerator, denominator):
     if numerator is None or denominator is None or denominator == 0:
         return None
     return numerator / denominator
-
-
-def _stream(batch, positions, dice, rules, threads) -> int:
-    """Every play of the corpus, chunk by chunk into reused memory (the way
-    a rollout consumes them); returns the number of plays seen."""
-    return sum(
-        len(chunk.children)
-        for _, chunk in batch.iter_plays(positions, dice, rules, threads=threads, reuse=True)
-    )
 
 
 def checks(result: VariantResult, gnubg) -> list[tuple[str, str, float | None, bool | None]]:
@@ -308,12 +289,11 @@ def report(results, peer_results, command: str, load_at_start: str) -> str:
     from . import peers as peers_module
 
     gnubg = next((p for p in peer_results if p.name == "gnubg-nn" and p.ns_peer), None)
-    engine_text = "; ".join(f"{k}: {v}" for k, v in engines.describe().items())
+    engine_text = "; ".join(f"{k}: {v}" for k, v in engines.DESCRIPTION.items())
     lines = [
         f"Measured {date.today().isoformat()} with `{command}` on {machine_line(load_at_start)}.",
         f"Engines: {engine_text}.", "",
-        *[f"- {r.corpus_line}" + ("" if r.counts_match is None else
-                                  f"; batch counts equal the recorded counts: {'yes' if r.counts_match else 'NO'}")
+        *[f"- {r.corpus_line}; batch counts equal the recorded counts: {'yes' if r.counts_match else 'NO'}"
           for r in results],
         "", "ns per (position, roll), median of the repeats: wall clock, process CPU time "
         "(summed over threads), and the wall-clock speed-up over the oracle measured in the same run:", "",
@@ -346,8 +326,7 @@ def progress_bar(total: int, enabled: bool):
 
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--size", type=int, default=None, help="corpus items (default 100,000 with "
-                        "the kernels, 3,000 with the oracle alone)")
+    parser.add_argument("--size", type=int, default=corpus_module.DEFAULT_SIZE, help="corpus items")
     parser.add_argument("--seed", type=int, default=corpus_module.DEFAULT_SEED)
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--single-items", type=int, default=20_000)

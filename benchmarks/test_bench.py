@@ -8,13 +8,14 @@ and ``addopts`` disables benchmarks); run them explicitly::
         --benchmark-sort=name          # sorted by name, compact
 
 Each benchmark puts its figure in ``extra_info["ns_per_item"]`` (median
-round time / items) so that ``--benchmark-json`` carries it. The batch
-benchmarks double as regression tests: their counts must equal the counts
-recorded when the corpus was built.
+round time / items) so that ``--benchmark-json`` carries it. Each benchmark
+doubles as a regression test: its counts must equal the counts recorded when
+the corpus was built and, as those come from whichever engine built it, the
+oracle's counts on the first items.
 
-Environment: ``BANSUGOROKU_BENCH_SIZE`` (corpus items; default 100,000 with
-the batch kernel, 3,000 without), ``BANSUGOROKU_BENCH_ALL_RULES=1`` (all
-seven rule combinations instead of the two defaults).
+Environment: ``BANSUGOROKU_BENCH_SIZE`` (corpus items; default 100,000),
+``BANSUGOROKU_BENCH_ALL_RULES=1`` (all seven rule combinations instead of
+the two defaults).
 """
 from __future__ import annotations
 
@@ -23,10 +24,9 @@ import os
 import numpy as np
 import pytest
 
-from bansugoroku_fast import oracle
+from bansugoroku_fast import api, batch, oracle
 
 from . import corpus as corpus_module
-from . import engines
 
 SIZE = int(os.environ["BANSUGOROKU_BENCH_SIZE"]) if os.environ.get("BANSUGOROKU_BENCH_SIZE") else None
 VARIANTS = corpus_module.variants(os.environ.get("BANSUGOROKU_BENCH_ALL_RULES") == "1")
@@ -40,18 +40,19 @@ def bench_corpus(request):
     return corpus_module.load_corpus(request.param, SIZE)
 
 
+@pytest.fixture(scope="module")
+def oracle_counts(bench_corpus):
+    """The oracle's play counts of the first ``ORACLE_ITEMS`` items: a check
+    that does not depend on the engine that built the corpus."""
+    sample = bench_corpus.head(ORACLE_ITEMS)
+    return np.array(play_counts(oracle.legal_plays, calls_of(sample)), dtype=np.int32)
+
+
 @pytest.fixture
 def bench(benchmark, bench_corpus):
     """The ``benchmark`` fixture, grouped by rule set in the report."""
     benchmark.group = bench_corpus.rules.short_name
     return benchmark
-
-
-def batch_or_skip():
-    batch = engines.batch_module()
-    if batch is None:
-        pytest.skip("bansugoroku_fast.batch (count_plays, generate_plays) is not available")
-    return batch
 
 
 def record(benchmark, corpus, items: int) -> None:
@@ -60,6 +61,11 @@ def record(benchmark, corpus, items: int) -> None:
     benchmark.extra_info["rules"] = corpus.rules.short_name
     if benchmark.stats is not None:  # None when benchmarks are disabled
         benchmark.extra_info["ns_per_item"] = benchmark.stats.stats.median * 1e9 / items
+
+
+def calls_of(corpus) -> list[tuple]:
+    """``(position, dice, rules)`` per item, for the single-call API."""
+    return [(position, dice, corpus.rules) for position, dice in corpus.items()]
 
 
 def loop(function, calls):
@@ -77,42 +83,44 @@ def play_counts(function, calls) -> list[int]:
     return [len(function(*call)) for call in calls]
 
 
-@pytest.mark.parametrize("threads", [1, 2])
-def test_batch_count(bench, bench_corpus, threads):
-    batch = batch_or_skip()
-    counts = bench.pedantic(
-        batch.count_plays, args=(bench_corpus.positions, bench_corpus.dice, bench_corpus.rules),
-        kwargs={"threads": threads}, rounds=7, warmup_rounds=1)
-    record(bench, bench_corpus, len(bench_corpus))
-    assert np.array_equal(np.asarray(counts), bench_corpus.play_counts)
+def check_counts(counts, corpus, oracle_counts) -> None:
+    counts = np.asarray(counts)
+    assert np.array_equal(counts, corpus.play_counts)
+    assert np.array_equal(counts[:len(oracle_counts)], oracle_counts[:len(counts)])
+
+
+def time_batch(bench, corpus, function, threads: int, rounds: int):
+    """Time ``function(positions, dice, rules, threads=threads)`` over the
+    whole corpus; returns its result."""
+    result = bench.pedantic(function, args=(corpus.positions, corpus.dice, corpus.rules),
+                            kwargs={"threads": threads}, rounds=rounds, warmup_rounds=1)
+    record(bench, corpus, len(corpus))
+    return result
 
 
 @pytest.mark.parametrize("threads", [1, 2])
-def test_batch_generate(bench, bench_corpus, threads):
-    batch = batch_or_skip()
-    generated = bench.pedantic(
-        batch.generate_plays, args=(bench_corpus.positions, bench_corpus.dice, bench_corpus.rules),
-        kwargs={"threads": threads}, rounds=5, warmup_rounds=1)
-    record(bench, bench_corpus, len(bench_corpus))
-    offsets, children = engines.offsets_and_children(generated)
-    assert np.array_equal(np.diff(offsets), bench_corpus.play_counts)
-    assert children.shape == (bench_corpus.total_plays, 2, 26)
+def test_batch_count(bench, bench_corpus, oracle_counts, threads):
+    counts = time_batch(bench, bench_corpus, batch.count_plays, threads, rounds=7)
+    check_counts(counts, bench_corpus, oracle_counts)
 
 
-def test_single_call_legal_plays(bench, bench_corpus):
-    legal_plays = engines.kernel_legal_plays()
-    if legal_plays is None:
-        pytest.skip("the kernel-backed legal_plays is not available")
+@pytest.mark.parametrize("threads", [1, 2])
+def test_batch_generate(bench, bench_corpus, oracle_counts, threads):
+    plays = time_batch(bench, bench_corpus, batch.generate_plays, threads, rounds=5)
+    check_counts(np.diff(plays.offsets), bench_corpus, oracle_counts)
+    assert plays.offsets[0] == 0 and plays.children.shape == (bench_corpus.total_plays, 2, 26)
+
+
+def test_single_call_legal_plays(bench, bench_corpus, oracle_counts):
     sample = bench_corpus.head(SINGLE_ITEMS)
-    calls = [(position, dice, sample.rules) for position, dice in sample.items()]
-    bench.pedantic(loop(legal_plays, calls), rounds=5, warmup_rounds=1)
+    calls = calls_of(sample)
+    bench.pedantic(loop(api.legal_plays, calls), rounds=5, warmup_rounds=1)
     record(bench, sample, len(sample))
-    assert play_counts(legal_plays, calls) == sample.play_counts.tolist()
+    check_counts(play_counts(api.legal_plays, calls), sample, oracle_counts)
 
 
-def test_oracle_legal_plays(bench, bench_corpus):
+def test_oracle_legal_plays(bench, bench_corpus, oracle_counts):
     sample = bench_corpus.head(ORACLE_ITEMS)
-    calls = [(position, dice, sample.rules) for position, dice in sample.items()]
-    bench.pedantic(loop(oracle.legal_plays, calls), rounds=3, warmup_rounds=0)
+    bench.pedantic(loop(oracle.legal_plays, calls_of(sample)), rounds=3, warmup_rounds=0)
     record(bench, sample, len(sample))
-    assert play_counts(oracle.legal_plays, calls) == sample.play_counts.tolist()
+    assert np.array_equal(oracle_counts, sample.play_counts)

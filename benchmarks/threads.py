@@ -1,22 +1,28 @@
 """Thread scaling of the batch kernels on a large batch: every corpus
 position with each of the 21 rolls (2.1 million items by default), counted
-and generated with 1 and 2 threads in turn, median of the repeats.
+and streamed with 1 and 2 threads in turn, interleaved, median of the
+repeats.
 
     python -m benchmarks.threads [--size 100000] [--repeats 7]
 
-The ratio means something only with both cores idle: the load average is
-printed before and after.
+Three measures: ``count`` (public ``count_plays``), ``kernel`` (the count
+kernel alone, ``_moves.count_batch`` on arrays already checked, without
+the serial argument checks and error scan of ``count_plays``), and
+``stream`` (``iter_plays(reuse=True)``). The ratio means something only with
+both cores idle: the load average is printed before and after.
 """
 from __future__ import annotations
 
 import argparse
 import os
+from datetime import date
 
 import numpy as np
 
-from bansugoroku_fast import Rules, batch, oracle
+from bansugoroku_fast import Rules, _moves, batch, oracle
 
-from .corpus import load_corpus
+from .corpus import DEFAULT_SIZE, load_corpus
+from .engines import stream
 from .timing import interleaved_figures
 
 ROLLS = np.array(oracle.ALL_ROLLS, dtype=np.int8)
@@ -29,30 +35,36 @@ def every_roll(positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return repeated, dice
 
 
-def _stream(positions, dice, rules, threads) -> int:
-    return sum(len(c.children) for _, c in batch.iter_plays(positions, dice, rules, threads=threads, reuse=True))
+def kernel_count(positions: np.ndarray, dice: np.ndarray, rules, threads: int) -> np.ndarray:
+    """``_moves.count_batch`` alone, on arrays ``count_plays`` accepts."""
+    counts = np.empty(len(positions), dtype=np.int32)
+    _moves.count_batch(positions, dice, rules.code, threads, counts)
+    return counts
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--size", type=int, default=None, help="corpus positions (default: the corpus default)")
+    parser.add_argument("--size", type=int, default=DEFAULT_SIZE, help="corpus positions")
     parser.add_argument("--repeats", type=int, default=7)
     args = parser.parse_args(argv)
-    print(f"load average before: {os.getloadavg()}", flush=True)
+    print(f"{date.today().isoformat()}; load average before: {os.getloadavg()}", flush=True)
     for rules in (Rules(), Rules(variant="backgammon")):
-        corpus = load_corpus(rules, args.size)
-        positions, dice = every_roll(corpus.positions)
-        measures = {}
-        for threads in (1, 2):
-            measures[f"count {threads}"] = (
-                lambda t=threads: batch.count_plays(positions, dice, rules, threads=t), len(positions))
-            measures[f"stream {threads}"] = (
-                lambda t=threads: _stream(positions, dice, rules, t), len(positions))
+        positions, dice = every_roll(load_corpus(rules, args.size).positions)
+        expected = batch.count_plays(positions, dice, rules, threads=1)  # also checks the arrays
+        if not np.array_equal(kernel_count(positions, dice, rules, 2), expected):
+            raise AssertionError("count_batch disagrees with count_plays")
+        kinds = {
+            "count": lambda t: batch.count_plays(positions, dice, rules, threads=t),
+            "kernel": lambda t: kernel_count(positions, dice, rules, t),
+            "stream": lambda t: stream(positions, dice, rules, t),
+        }
+        measures = {(kind, threads): (lambda f=function, t=threads: f(t), len(positions))
+                    for kind, function in kinds.items() for threads in (1, 2)}
         figures = interleaved_figures(measures, repeats=args.repeats)
-        ns = {name: figure.wall for name, figure in figures.items()}
-        for kind in ("count", "stream"):
-            one, two = ns[f"{kind} 1"], ns[f"{kind} 2"]
-            print(f"{rules.short_name:24} {kind:6} 1 thread {one:6.1f} ns, 2 threads {two:6.1f} ns: x{one / two:.2f}")
+        print(f"{rules.short_name}: {len(positions):,} items", flush=True)
+        for kind in kinds:
+            one, two = figures[kind, 1].wall, figures[kind, 2].wall
+            print(f"  {kind:6} 1 thread {one:6.1f} ns, 2 threads {two:6.1f} ns: x{one / two:.2f}", flush=True)
     print(f"load average after: {os.getloadavg()}")
 
 
