@@ -17,6 +17,8 @@ and position from it only when asked.
 """
 from __future__ import annotations
 
+from operator import attrgetter
+
 from . import _moves
 from .checks import as_dice, as_position, as_rules, check_position_for_rules
 from .errors import InvalidPositionError
@@ -44,6 +46,21 @@ _DEFAULT_RULES = Rules()
 _BOTH_WON = "both sides have won in this position; no game reaches it"
 
 
+def _decoded(slot: str, decode) -> property:
+    """A read-only property returning the slot ``slot``, filled by
+    ``decode(self)`` on first access."""
+    fetch = attrgetter(slot)
+
+    def get(self):
+        try:
+            return fetch(self)
+        except AttributeError:
+            decode(self)
+            return fetch(self)
+
+    return property(get)
+
+
 class _KernelPlay(Play):
     """A :class:`Play` over one kernel record, decoded on first access.
 
@@ -62,37 +79,13 @@ class _KernelPlay(Play):
         self._dice = tuple(record[i + 2] for i in fields)
         self._hits = tuple(record[i + 3] == 1 for i in fields)
 
-    @property
-    def steps(self) -> tuple[tuple[int, int], ...]:
-        try:
-            return self._steps
-        except AttributeError:
-            self._decode_steps()
-            return self._steps
+    def _decode_position(self):
+        self._position = Position._from_key(self._record[:52])
 
-    @property
-    def dice(self) -> tuple[int, ...]:
-        try:
-            return self._dice
-        except AttributeError:
-            self._decode_steps()
-            return self._dice
-
-    @property
-    def hits(self) -> tuple[bool, ...]:
-        try:
-            return self._hits
-        except AttributeError:
-            self._decode_steps()
-            return self._hits
-
-    @property
-    def position(self) -> Position:
-        try:
-            return self._position
-        except AttributeError:
-            self._position = Position._from_key(self._record[:52])
-            return self._position
+    steps = _decoded("_steps", _decode_steps)
+    dice = _decoded("_dice", _decode_steps)
+    hits = _decoded("_hits", _decode_steps)
+    position = _decoded("_position", _decode_position)
 
 
 def _prepare(position, rules) -> tuple[bytes, Rules]:
@@ -289,7 +282,10 @@ def perft_divide(position, depth: int, rules=None) -> dict[tuple[int, int], int]
     """
     key, rules = _prepare(position, rules)
     depth = _depth(depth, 1)
-    if outcome(position, rules) is not None:
+    finished = _moves.outcome(key, rules.code)
+    if finished is False:
+        raise InvalidPositionError(_BOTH_WON)
+    if finished is not None:
         return {}  # a finished game has no rolls to split by (its perft is 1)
     counts = {}
     for a, b in ALL_ROLLS:

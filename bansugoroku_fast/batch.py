@@ -90,13 +90,17 @@ class OutcomeBatch(NamedTuple):
 # --- argument checks -----------------------------------------------------------
 
 
+def _is_positive_int(value) -> bool:
+    return not isinstance(value, bool) and isinstance(value, (int, np.integer)) and value >= 1
+
+
 def _threads(threads) -> int:
     if threads is None:
         try:
             return len(os.sched_getaffinity(0))
         except AttributeError:  # not on Linux
             return os.cpu_count() or 1
-    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
+    if not _is_positive_int(threads):
         raise ValueError(f"threads must be a positive integer or None, got {threads!r}")
     return int(threads)
 
@@ -273,7 +277,7 @@ def iter_plays(positions, dice, rules=None, *, chunk_size=CHUNK_SIZE,
     rules = as_rules(rules)
     positions = _positions(positions, rules)
     dice = _dice(dice, len(positions))
-    if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1:
+    if not _is_positive_int(chunk_size):
         raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
     threads = _threads(threads)
     arena = _OutputArena() if reuse else None

@@ -100,8 +100,9 @@ cdef struct Search:
     bint failed           # out of memory
     int winner, value     # scratch for outcome_of in parallel loops
     int32_t* sorted_index # leaf indices by descending order (MODE_PLAYS/SEQUENCES)
-    # Output rows a batch lends (NULL: none); the two-move generator writes
-    # its plays there directly, at most out_room of them, and sets wrote_out.
+    # Output rows a batch lends (NULL: none); the two-move generator and the
+    # search of a presorted double write their plays there directly, at most
+    # out_room of them, and set wrote_out.
     signed char* out_children
     signed char* out_steps
     signed char* out_dice
@@ -110,28 +111,23 @@ cdef struct Search:
     bint wrote_out
 
 
-
-
 cdef extern from *:
     """
     /* Bit masks of one 26-byte row of a board (bit i = place i), SSE2 where
        there is SSE2 (x86-64 always): two overlapping 16-byte loads that stay
-       inside the row, compared byte-wise at once, replace a 26-step loop. */
+       inside the row, compared byte-wise at once, replace a 26-step loop.
+       bsf_row_cmp: bit i = row[i] == k (equal) or row[i] > k; ``equal`` is
+       a constant at every call, so each inlined copy keeps one comparison. */
     #if defined(__SSE2__)
     #include <emmintrin.h>
-    static inline unsigned int bsf_row_gt(const signed char* row, int k) {
+    static inline unsigned int bsf_row_cmp(const signed char* row, int k, int equal) {
         __m128i kk = _mm_set1_epi8((char) k);
         __m128i lo = _mm_loadu_si128((const __m128i*) row);
         __m128i hi = _mm_loadu_si128((const __m128i*) (row + 10));
-        return (unsigned int) _mm_movemask_epi8(_mm_cmpgt_epi8(lo, kk))
-             | ((unsigned int) _mm_movemask_epi8(_mm_cmpgt_epi8(hi, kk)) << 10);
-    }
-    static inline unsigned int bsf_row_eq(const signed char* row, int k) {
-        __m128i kk = _mm_set1_epi8((char) k);
-        __m128i lo = _mm_loadu_si128((const __m128i*) row);
-        __m128i hi = _mm_loadu_si128((const __m128i*) (row + 10));
-        return (unsigned int) _mm_movemask_epi8(_mm_cmpeq_epi8(lo, kk))
-             | ((unsigned int) _mm_movemask_epi8(_mm_cmpeq_epi8(hi, kk)) << 10);
+        lo = equal ? _mm_cmpeq_epi8(lo, kk) : _mm_cmpgt_epi8(lo, kk);
+        hi = equal ? _mm_cmpeq_epi8(hi, kk) : _mm_cmpgt_epi8(hi, kk);
+        return (unsigned int) _mm_movemask_epi8(lo)
+             | ((unsigned int) _mm_movemask_epi8(hi) << 10);
     }
     /* Sum of a row whose bytes are all >= 0 (sum of absolute differences to 0). */
     static inline int bsf_row_sum(const signed char* row) {
@@ -144,14 +140,10 @@ cdef extern from *:
         return _mm_cvtsi128_si32(sums) + _mm_cvtsi128_si32(_mm_srli_si128(sums, 8));
     }
     #else
-    static inline unsigned int bsf_row_gt(const signed char* row, int k) {
+    static inline unsigned int bsf_row_cmp(const signed char* row, int k, int equal) {
         unsigned int bits = 0;
-        for (int i = 0; i < 26; i++) bits |= (unsigned int) (row[i] > k) << i;
-        return bits;
-    }
-    static inline unsigned int bsf_row_eq(const signed char* row, int k) {
-        unsigned int bits = 0;
-        for (int i = 0; i < 26; i++) bits |= (unsigned int) (row[i] == k) << i;
+        for (int i = 0; i < 26; i++)
+            bits |= (unsigned int) (equal ? row[i] == k : row[i] > k) << i;
         return bits;
     }
     static inline int bsf_row_sum(const signed char* row) {
@@ -160,6 +152,12 @@ cdef extern from *:
         return total;
     }
     #endif
+    static inline unsigned int bsf_row_gt(const signed char* row, int k) {
+        return bsf_row_cmp(row, k, 0);
+    }
+    static inline unsigned int bsf_row_eq(const signed char* row, int k) {
+        return bsf_row_cmp(row, k, 1);
+    }
     /* Bit i -> bit 25 - i (i in 0..25): an opponent's index to the mover's point. */
     static inline unsigned int bsf_flip26(unsigned int x) {
         x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);

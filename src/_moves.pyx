@@ -20,21 +20,20 @@ Everything below ``# --- Python entry points`` only converts arguments;
 the kernels run without the GIL and trust their input (the Python layer
 validates it first).
 """
-import numpy as np
-
 cimport cython
 from cython.parallel cimport parallel, prange
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.object cimport PyTypeObject
 from cpython.ref cimport Py_INCREF
 
 from _board cimport *
 
 cdef extern from "Python.h":
-    object PyType_GenericAlloc(object type, Py_ssize_t nitems)
+    object PyType_GenericAlloc(PyTypeObject* type, Py_ssize_t nitems)
     int PyObject_GenericSetAttr(object obj, object name, object value) except -1
 
 cdef extern from *:
@@ -80,8 +79,9 @@ cdef void _init_zobrist() noexcept nogil:
 
 _init_zobrist()
 
-# Debugging switch: False makes count_plays run the full search everywhere,
-# so tests can hold the closed-form counts against it.
+# Debugging switch: False makes count_plays run the full search everywhere
+# (no _count_two_moves, no counting of the last moves of a double from bit
+# masks), so tests can hold the closed-form counts against it.
 cdef bint FAST_COUNTS = True
 
 
@@ -365,9 +365,16 @@ cdef inline void _store_steps(Search* s, Leaf* leaf, int nsteps) noexcept nogil:
     memcpy(leaf.hit, s.hit, MAX_STEPS)
 
 
-cdef inline Leaf* _new_leaf(Search* s) noexcept nogil:
+cdef inline bint _out_of_room(Search* s) noexcept nogil:
+    """Whether the leaves are full and cannot grow (the search then fails)."""
     if s.nleaves == s.leaf_capacity and not _grow_leaves(s):
         s.failed = s.stop = True
+        return True
+    return False
+
+
+cdef inline Leaf* _new_leaf(Search* s) noexcept nogil:
+    if _out_of_room(s):
         return NULL
     s.nleaves += 1
     return &s.leaves[s.nleaves - 1]
@@ -424,8 +431,7 @@ cdef void _record(Search* s, int used, int nsteps) noexcept nogil:
                 _store(s, leaf, nsteps, large)
         return
 
-    if s.nleaves == s.leaf_capacity and not _grow_leaves(s):
-        s.failed = s.stop = True
+    if _out_of_room(s):
         return
     slot = _slot_of(s.zkey, s.slot_mask)
     while s.slots[slot]:
@@ -477,7 +483,7 @@ cdef void _search(Search* s, int depth, int highest) noexcept nogil:
         _record(s, depth, depth)
     elif s.wrote_out and depth + 1 == s.ndice:
         _record_out_each(s, depth, origins, die)
-    elif s.unique and s.mode == MODE_COUNT and depth + 3 >= s.ndice:
+    elif FAST_COUNTS and s.unique and s.mode == MODE_COUNT and depth + 3 >= s.ndice:
         if depth + 1 == s.ndice:
             _record_many(s, s.ndice, popcount(origins))   # the last ply: count, don't play
         elif s.rules.bears_off and s.outside < s.ndice - depth:
@@ -562,19 +568,27 @@ cdef void _count_last_two(Search* s, uint32_t occupied, uint32_t multi, int die,
     the mover's stones being ``occupied`` and ``multi``."""
     cdef uint32_t reach = s.open_points << die
     cdef uint32_t origins = occupied & reach
-    cdef uint32_t chains
-    cdef int single, pairs
     if highest < 24:
         origins &= ((<uint32_t> 2) << highest) - 1
-    chains = origins & ((reach & ~occupied) << die)
-    single = popcount(origins)
-    pairs = single * (single - 1) // 2 + popcount(origins & multi) + popcount(chains)
+    cdef int pairs = _double_pairs(origins, occupied, multi, reach, die)
+    cdef int single = popcount(origins)
     if pairs:
         _record_many(s, s.ndice, pairs)
     elif single:
         _record_many(s, s.ndice - 1, single)
     else:
         _record(s, s.ndice - 2, s.ndice - 2)
+
+
+cdef inline int _double_pairs(uint32_t origins, uint32_t occupied, uint32_t multi,
+                              uint32_t reach, int die) noexcept nogil:
+    """Distinct two-move plays of a double (no bar stone, no bear-off) whose
+    first move is from one of ``origins``, the second from the same point or
+    a lower one: two origins, two stones from one point (``multi``), or one
+    stone on through an empty intermediate point (``reach``: open_points << die)."""
+    cdef int n = popcount(origins)
+    return (n * (n - 1) // 2 + popcount(origins & multi)
+            + popcount(origins & ((reach & ~occupied) << die)))
 
 
 cdef inline void _record_many(Search* s, int used, int count) noexcept nogil:
@@ -699,15 +713,22 @@ cdef int run_turn(Search* s, const Board* start, int a, int b, int mode) noexcep
 # --- two-move plays without a search ---------------------------------------------
 
 
+cdef inline bint _apply_step(Board* board, int origin, int target) noexcept nogil:
+    """Move a mover stone from ``origin`` to the point ``target`` on ``board``;
+    whether it hit."""
+    cdef bint hit = board.opp[BAR - target] == 1
+    board.me[origin] -= 1
+    board.me[target] += 1
+    if hit:
+        board.opp[BAR - target] = 0
+        board.opp[BAR] += 1
+    return hit
+
+
 cdef inline void _play_step(Leaf* leaf, int k, int origin, int die) noexcept nogil:
     """Step ``k`` of a leaf's play, applied to its board (target >= 1)."""
     cdef int target = origin - die
-    cdef bint hit = leaf.board.opp[BAR - target] == 1
-    leaf.board.me[origin] -= 1
-    leaf.board.me[target] += 1
-    if hit:
-        leaf.board.opp[BAR - target] = 0
-        leaf.board.opp[BAR] += 1
+    cdef bint hit = _apply_step(&leaf.board, origin, target)
     leaf.origin[k] = origin
     leaf.target[k] = target
     leaf.die[k] = die
@@ -718,12 +739,7 @@ cdef inline void _play_step_out(Board* board, signed char* steps, signed char* d
                                 unsigned char* hits, int k, int origin, int die) noexcept nogil:
     """_play_step writing to batch output rows."""
     cdef int target = origin - die
-    cdef bint hit = board.opp[BAR - target] == 1
-    board.me[origin] -= 1
-    board.me[target] += 1
-    if hit:
-        board.opp[BAR - target] = 0
-        board.opp[BAR] += 1
+    cdef bint hit = _apply_step(board, origin, target)
     steps[2 * k] = origin
     steps[2 * k + 1] = target
     dice[k] = die
@@ -821,9 +837,7 @@ cdef int _plays_two_moves(Search* s, const Board* start, int a, int b) noexcept 
     cdef int small = a if a < b else b, large = a if a > b else b
     cdef int origin1, origin2, die1, die2, target1, k, bar = start.me[BAR]
     cdef uint32_t first_origins, second_origins, after
-    if s.rules.closure == CLOSURE_IMMEDIATE and _home_missing(start) < (1 if bar else 2):
-        return -1
-    if not bar and _count_outside(start) < 2:
+    if not _two_moves_decided(start, s.rules):
         return -1
     memcpy(&s.board, start, sizeof(Board))
     _masks(start, &s.occupied, &s.open_points)
@@ -942,23 +956,27 @@ cdef inline int _home_missing(const Board* board) noexcept nogil:
     return missing
 
 
+cdef inline bint _two_moves_decided(const Board* board, RuleSet rules) noexcept nogil:
+    """Whether no bear-off and no win can come before the second move of a
+    two-move turn, the case that _count_two_moves and _plays_two_moves
+    handle without a search."""
+    cdef int bar = board.me[BAR]
+    # An entering stone never lands in the home; any other first move
+    # fills at most one missing stone.
+    if rules.closure == CLOSURE_IMMEDIATE and _home_missing(board) < (1 if bar else 2):
+        return False
+    return bar or _count_outside(board) >= 2
+
+
 cdef int _count_two_moves(const Board* board, RuleSet rules, int a, int b) noexcept nogil:
     """Distinct plays of a two-move turn (dice a > b, or a double a == b
     giving two moves) without a search, or -1 where only a search will do:
     when a bear-off or a win could happen before the second move."""
-    cdef int outside, bar = board.me[BAR]
     cdef uint32_t occupied, open_points
-    if rules.closure == CLOSURE_IMMEDIATE:
-        # An entering stone never lands in the home; any other first move
-        # fills at most one missing stone.
-        if _home_missing(board) < (1 if bar else 2):
-            return -1
-    if not bar:
-        outside = _count_outside(board)
-        if outside < 2:
-            return -1
+    if not _two_moves_decided(board, rules):
+        return -1
     _masks(board, &occupied, &open_points)
-    if bar:
+    if board.me[BAR]:
         return _count_entering(board, occupied, open_points, a, b)
     return _count_plain(board, occupied, open_points, a, b)
 
@@ -1010,12 +1028,11 @@ cdef int _count_plain(const Board* board, uint32_t occupied, uint32_t open_point
     reach_a = open_points << a          # bit p: p - a is a point the mover may land on
     from_a = occupied & reach_a         # origins of legal single moves with a
     na = popcount(from_a)
+    if a == b:
+        pairs = _double_pairs(from_a, occupied, multi, reach_a, a)
+        return pairs if pairs else na
     # Chains through an empty intermediate point (through an occupied one,
     # the pair of origins is already counted).
-    if a == b:
-        chain_a = from_a & ((reach_a & ~occupied) << a)
-        pairs = na * (na - 1) // 2 + popcount(from_a & multi) + popcount(chain_a)
-        return pairs if pairs else na
     reach_b = open_points << b
     from_b = occupied & reach_b
     nb = popcount(from_b)
@@ -1033,20 +1050,26 @@ cdef int _count_plain(const Board* board, uint32_t occupied, uint32_t open_point
 cdef int count_plays_one(Search* s, const Board* start, int a, int b) noexcept nogil:
     """Distinct plays of ``start`` with dice ``a``, ``b``: 0 for a pass or a
     finished game, -1 if both rows have won (invalid), -2 if out of memory."""
-    cdef int winner, value, outside
+    cdef int winner, value
     cdef int kind = outcome_of(start, s.rules, &winner, &value)
     if kind == KIND_BOTH_WON:
         return -1
     if kind != KIND_NONE:
         return 0
+    return _count_turn(s, start, a, b)
+
+
+cdef inline int _count_turn(Search* s, const Board* start, int a, int b) noexcept nogil:
+    """count_plays_one of a game going on (-2 if out of memory)."""
+    cdef int n
     if a < b:
         a, b = b, a
     if FAST_COUNTS and (a != b or s.rules.doubles_moves == 2):
-        kind = _count_two_moves(start, s.rules, a, b)
-        if kind >= 0:
-            return kind
-    kind = run_turn(s, start, a, b, MODE_COUNT)
-    return -2 if kind < 0 else kind
+        n = _count_two_moves(start, s.rules, a, b)
+        if n >= 0:
+            return n
+    n = run_turn(s, start, a, b, MODE_COUNT)
+    return -2 if n < 0 else n
 
 
 cdef int shots_one(Search* s, const Board* start) noexcept nogil:
@@ -1076,20 +1099,21 @@ cdef int shots_one(Search* s, const Board* start) noexcept nogil:
     return total
 
 
-cdef int64_t _perft(Search** searches, const Board* start, int depth) noexcept nogil:
-    """Leaves of the play tree ``depth`` plies deep (searches: one per ply);
+cdef int64_t _perft(Search** searches, const Board* start, int depth, int a, int b) noexcept nogil:
+    """Leaves of the play tree ``depth`` plies deep (searches: one per ply)
+    over the 21 rolls, or (``a`` != 0) below the roll ``a``, ``b`` only;
     -1 if both rows have won somewhere, -2 if out of memory."""
-    cdef Search* s = searches[0]
-    cdef int winner, value, a, b, n, k
+    cdef int winner, value
     cdef int64_t total = 0, below
-    cdef Board child
     if depth == 0:
         return 1
-    cdef int kind = outcome_of(start, s.rules, &winner, &value)
+    cdef int kind = outcome_of(start, searches[0].rules, &winner, &value)
     if kind == KIND_BOTH_WON:
         return -1
     if kind != KIND_NONE:
         return 1
+    if a:
+        return _perft_roll(searches, start, depth, a, b)
     for a in range(6, 0, -1):
         for b in range(a, 0, -1):
             below = _perft_roll(searches, start, depth, a, b)
@@ -1100,22 +1124,17 @@ cdef int64_t _perft(Search** searches, const Board* start, int depth) noexcept n
 
 
 cdef int64_t _perft_roll(Search** searches, const Board* start, int depth, int a, int b) noexcept nogil:
-    """perft below one roll: the sum over its plays, or 1 for a pass."""
+    """perft below one roll of ``start`` (a game going on, ``depth`` >= 1):
+    the sum over its plays, or 1 for a pass."""
     cdef Search* s = searches[0]
     cdef int n, k
     cdef int64_t total = 0, below
     cdef Board child
-    cdef int winner, value
     if depth == 1:
-        n = count_plays_one(s, start, a, b)
+        n = _count_turn(s, start, a, b)
         if n < 0:
             return n
         return n if n else 1
-    cdef int kind = outcome_of(start, s.rules, &winner, &value)
-    if kind == KIND_BOTH_WON:
-        return -1
-    if kind != KIND_NONE:
-        return 1
     n = run_turn(s, start, a, b, MODE_PLAYS)
     if n < 0:
         return -2
@@ -1124,7 +1143,7 @@ cdef int64_t _perft_roll(Search** searches, const Board* start, int depth, int a
     for k in range(n):
         memcpy(child.me, s.leaves[k].board.opp, PLACES)
         memcpy(child.opp, s.leaves[k].board.me, PLACES)
-        below = _perft(searches + 1, &child, depth - 1)
+        below = _perft(searches + 1, &child, depth - 1, 0, 0)
         if below < 0:
             return below
         total += below
@@ -1150,6 +1169,23 @@ cdef Search* _single_search(int code) except NULL:
 
 cdef inline void _load(Board* board, bytes key):
     memcpy(board, <const char*> key, sizeof(Board))
+
+
+cdef int _single_turn(Search* s, bytes key, int a, int b, int mode) except -2:
+    """run_turn on the position ``key``: the number of results (0 too if the
+    game is over), or -1 if both rows have won."""
+    cdef Board board
+    cdef int winner, value, n
+    _load(&board, key)
+    cdef int kind = outcome_of(&board, s.rules, &winner, &value)
+    if kind == KIND_BOTH_WON:
+        return -1
+    if kind != KIND_NONE:
+        return 0
+    n = run_turn(s, &board, a, b, mode)
+    if n < 0:
+        raise MemoryError()
+    return n
 
 
 def set_fast_counts(bint enabled):
@@ -1180,19 +1216,12 @@ def plays(bytes key, int a, int b, int code, bint all_orderings, type play_class
     cost more than the search. A record: the 52-byte board, the number of
     steps, 3 pad bytes, then (origin, target, die, hit) for each of 4 steps."""
     cdef Search* s = _single_search(code)
-    cdef Board board
-    cdef int winner, value, n, k
+    cdef int k
     cdef unsigned char* out
     cdef list result
-    _load(&board, key)
-    cdef int kind = outcome_of(&board, s.rules, &winner, &value)
-    if kind == KIND_BOTH_WON:
-        return None
-    if kind != KIND_NONE:
-        return []
-    n = run_turn(s, &board, a, b, MODE_SEQUENCES if all_orderings else MODE_PLAYS)
+    cdef int n = _single_turn(s, key, a, b, MODE_SEQUENCES if all_orderings else MODE_PLAYS)
     if n < 0:
-        raise MemoryError()
+        return None
     if n == 0:
         return []
     # Every record first, with no Python call that could re-enter and reuse
@@ -1205,7 +1234,7 @@ def plays(bytes key, int a, int b, int code, bint all_orderings, type play_class
             _write_record(out + k * RECORD_BYTES, &s.leaves[s.sorted_index[k]])
         result = PyList_New(n)
         for k in range(n):
-            play = PyType_GenericAlloc(play_class, 0)
+            play = PyType_GenericAlloc(<PyTypeObject*> play_class, 0)
             PyObject_GenericSetAttr(play, "_record",
                                     PyBytes_FromStringAndSize(<char*> out + k * RECORD_BYTES, RECORD_BYTES))
             Py_INCREF(play)     # the list steals a reference
@@ -1241,18 +1270,11 @@ def first_steps(bytes key, int a, int b, int code):
     """Distinct ``(origin, target, die, hit)`` starting a legal sequence,
     descending; ``None`` if both rows have won."""
     cdef Search* s = _single_search(code)
-    cdef Board board
-    cdef int winner, value, n, k
+    cdef int k
     cdef Leaf* leaf
-    _load(&board, key)
-    cdef int kind = outcome_of(&board, s.rules, &winner, &value)
-    if kind == KIND_BOTH_WON:
-        return None
-    if kind != KIND_NONE:
-        return []
-    n = run_turn(s, &board, a, b, MODE_SEQUENCES)
+    cdef int n = _single_turn(s, key, a, b, MODE_SEQUENCES)
     if n < 0:
-        raise MemoryError()
+        return None
     found = set()
     for k in range(n):
         leaf = &s.leaves[k]
@@ -1288,10 +1310,7 @@ def perft(bytes key, int depth, int code, int a=0, int b=0):
                 raise MemoryError()
         _load(&board, key)
         with nogil:
-            if a == 0:
-                total = _perft(searches, &board, depth)
-            else:
-                total = _perft_roll(searches, &board, depth, a, b)
+            total = _perft(searches, &board, depth, a, b)
         if total == -2:
             raise MemoryError()
         return total

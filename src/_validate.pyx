@@ -5,17 +5,13 @@
 the first invalid item, so that the Python layer can say exactly what is wrong
 before any kernel, which trusts its input, sees the batch.
 """
-import numpy as np
-
 cimport cython
 
-from _board cimport looks_valid   # the fast verdict, shared with the kernels
+# The fast verdict, shared with the kernels, and the board constants
+from _board cimport BAR, PLACES, STONES, looks_valid
 
 cdef enum:
     POINTS = 24
-    BAR = 25
-    PLACES = 26
-    STONES = 15
 
 # Problem codes; bansugoroku_fast.position turns them into messages.
 cpdef enum Problem:

@@ -223,6 +223,8 @@ def test_both_sides_won_is_invalid():
             call()
     with pytest.raises(InvalidPositionError, match="both sides"):
         api.outcome(both, Rules())
+    with pytest.raises(InvalidPositionError, match="both sides"):
+        api.perft_divide(both, 1, Rules())
 
 
 def test_bad_dice_name_the_item():
@@ -244,18 +246,15 @@ def test_finished_game_has_no_plays():
     assert api.count_plays(won, (6, 5), Rules()) == 0
     assert api.shots(won, Rules()) == 0
     assert api.perft(won, 3, Rules()) == 1
+    assert api.perft_divide(won, 2, Rules()) == oracle.perft_divide(won, 2, Rules()) == {}
 
 
 def test_iter_plays_reuse_yields_the_same_plays_chunk_by_chunk():
     """reuse=True writes every chunk into the same memory: each chunk, copied
     when yielded, equals the matching slice of generate_plays."""
-    import numpy as np
-
-    from bansugoroku_fast import Position, Rules, batch, oracle
-
     positions = np.stack([Position.initial().array] * len(oracle.ALL_ROLLS))
     dice = np.array(oracle.ALL_ROLLS, dtype=np.int8)
-    rules = Rules(variant="backgammon")
+    rules = BACKGAMMON
     whole = batch.generate_plays(positions, dice, rules)
     chunks = [
         (start, chunk.offsets.copy(), chunk.children.copy())
