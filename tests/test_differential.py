@@ -355,11 +355,11 @@ _BULK = {}
 def _oracle_children(rows, roll, rules):
     board = [list(rows[0]), list(rows[1])]
     try:
-        if oracle._outcome_of_board(board, rules) is not None:
+        if oracle.moves._outcome_of_board(board, rules) is not None:
             return set()
     except InvalidPositionError:
         return None
-    return {bytes(final[0] + final[1]) for _, _, final in oracle._legal_sequences(board, roll, rules)}
+    return {bytes(final[0] + final[1]) for _, _, final in oracle.moves._legal_sequences(board, roll, rules)}
 
 
 def _bulk_chunk(bounds):

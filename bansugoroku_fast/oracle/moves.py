@@ -18,10 +18,10 @@ A board, inside this module, is a pair of lists ``[mover, opponent]``, each
 """
 from __future__ import annotations
 
-from .checks import as_dice, as_position, as_rules, check_position_for_rules
-from .errors import InvalidPositionError
-from .play import Outcome, OutcomeKind, Play, Step
-from .position import Position
+from ..checks import as_dice, as_position, as_rules, check_position_for_rules
+from ..errors import InvalidPositionError
+from ..play import Outcome, OutcomeKind, Play, Step
+from ..position import Position
 
 OFF = 0
 BAR = 25

@@ -1,0 +1,40 @@
+"""The rules written for reading: the pure-Python reference the kernels are
+tested against.
+
+Each submodule is one part of the specification in plain Python, with no
+numpy and no kernel code (nothing here may import ``src/`` modules):
+
+* :mod:`~bansugoroku_fast.oracle.moves`: legal plays, first steps, outcomes,
+  the rule queries and perft of one position.
+
+>>> from bansugoroku_fast import Position, Rules, oracle
+>>> len(oracle.legal_plays(Position.initial(), (6, 5), Rules(variant="backgammon")))
+7
+"""
+from .moves import (
+    ALL_ROLLS,
+    blocked_points,
+    blots,
+    closure_holds,
+    legal_first_steps,
+    legal_plays,
+    outcome,
+    perft,
+    perft_divide,
+    pip_counts,
+    shots,
+)
+
+__all__ = [
+    "ALL_ROLLS",
+    "blocked_points",
+    "blots",
+    "closure_holds",
+    "legal_first_steps",
+    "legal_plays",
+    "outcome",
+    "perft",
+    "perft_divide",
+    "pip_counts",
+    "shots",
+]
