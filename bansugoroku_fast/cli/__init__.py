@@ -1,0 +1,63 @@
+"""The ``bansugoroku`` command: legal plays, perft counts and a demo game.
+
+    bansugoroku moves [--position ID] [--rules RULES] 6-5
+    bansugoroku perft --depth N [--position ID] [--rules RULES] [--divide]
+    bansugoroku play [--rules RULES] [--seed S]
+
+Bad input (an unreadable id, dice or rules label) ends with a one-line
+``error: ...`` on stderr and exit status 2, never a traceback.
+
+>>> main(["moves", "--rules", "backgammon", "6-5"])  # doctest: +ELLIPSIS
+ 13 14 15 16 17 18  | 19 20 21 22 23 24
+...
+7 legal plays for 6-5 (Goroku), backgammon rules:
+24/13
+24/18 13/8
+24/18 8/3
+13/8 13/7
+13/2
+13/7 8/3
+8/3 8/2
+0
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from . import moves, perft, play
+from .common import USER_ERRORS
+
+# One module per subcommand, each with add_parser(commands); listed in the
+# order ``--help`` shows them.
+SUBCOMMANDS = (moves, perft, play)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="bansugoroku",
+        description="Legal plays for Ban-sugoroku (Japanese backgammon) and modern backgammon.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for subcommand in SUBCOMMANDS:
+        subcommand.add_parser(commands)
+    return parser
+
+
+def main(argv=None) -> int:
+    """Run the command line; return 0, or exit with status 2 on bad input."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except USER_ERRORS as error:
+        print(f"error: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
+    except BrokenPipeError:  # output piped into e.g. `head`, which stopped reading
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

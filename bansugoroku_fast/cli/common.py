@@ -1,0 +1,38 @@
+"""What the subcommands share: rule and position arguments, names, errors."""
+from __future__ import annotations
+
+import argparse
+
+from ..errors import GameStateError, IllegalPlayError, InvalidDiceError, InvalidPositionError, InvalidRulesError
+from ..position import Position
+from ..rules import Rules
+
+USER_ERRORS = (InvalidPositionError, InvalidDiceError, InvalidRulesError, IllegalPlayError, GameStateError)
+SIDE_NAMES = ("X (the side to move)", "O (the opponent)")
+
+
+def rules_name(rules: Rules) -> str:
+    return "backgammon" if rules.is_backgammon else rules.short_name.replace("ban/", "Ban-sugoroku ")
+
+
+def position_arg(text: str | None) -> Position:
+    return Position.initial() if text is None else Position.from_id(text.strip())
+
+
+def plays_count(count: int) -> str:
+    return f"{count} legal play{'s' if count != 1 else ''}"
+
+
+RULES_HELP = (
+    "rules label: 'ban-sugoroku' (default), 'backgammon', 'ban/bear_off/immediate', "
+    "'ban-sugoroku,finish=bear_off,closure=off'"
+)
+POSITION_HELP = "a GNU Backgammon Position ID (default: the start position)"
+
+
+def add_rules_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--rules", default="ban-sugoroku", help=RULES_HELP)
+
+
+def add_position_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--position", metavar="ID", help=POSITION_HELP)
