@@ -34,10 +34,10 @@ import numpy as np
 
 from . import _moves, _validate
 from .api import OUTCOME_KINDS
-from .checks import as_rules
+from .checks import DICE_CONTAINERS, as_rules
 from .errors import InvalidDiceError, InvalidPositionError
 from .play import OutcomeKind
-from .position import ROW_NAMES, as_int8_array, describe_problem
+from .position import ROW_NAMES, as_int8_array, describe_problem, holds_integers
 
 __all__ = [
     "PlayBatch", "OutcomeBatch", "count_plays", "generate_plays", "iter_plays", "outcome",
@@ -110,6 +110,8 @@ def _positions_array(positions) -> np.ndarray:
     if not (isinstance(positions, np.ndarray) and positions.dtype == np.int8
             and positions.flags.c_contiguous):
         positions = as_int8_array(positions, shape_text="N x 2 x 26", what="positions")
+    if positions.shape == (0,):  # an empty list: no positions
+        positions = positions.reshape(0, 2, 26)
     if positions.ndim != 3 or positions.shape[1:] != (2, 26):
         raise InvalidPositionError(f"positions must have shape (N, 2, 26), got {positions.shape}")
     return positions
@@ -148,11 +150,15 @@ def _positions_and_dice(positions, dice, rules) -> tuple[np.ndarray, np.ndarray]
 
 def _dice(dice, count: int) -> np.ndarray:
     """``dice`` as a valid ``int8[N, 2]`` C-contiguous array (one pair is used for every position)."""
+    if not isinstance(dice, DICE_CONTAINERS):
+        raise InvalidDiceError(f"dice must be an N x 2 integer array (or one roll), got {type(dice).__name__}")
     try:
         array = np.asarray(dice)
     except ValueError as error:
         raise InvalidDiceError(f"dice must be a rectangular N x 2 array: {error}") from None
-    if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer):
+    if count == 0 and array.shape == (0,):  # an empty list: no rolls
+        array = np.empty((0, 2), dtype=np.int8)
+    if not holds_integers(array):
         raise InvalidDiceError(f"dice must hold integers, got dtype {array.dtype}")
     if array.shape == (2,):  # one roll for every position
         array = np.broadcast_to(array, (count, 2))

@@ -8,9 +8,15 @@ from __future__ import annotations
 
 import numbers
 
+import numpy as np
+
 from .errors import InvalidDiceError, InvalidPositionError, InvalidRulesError
-from .position import Position
+from .position import Position, holds_integers
 from .rules import Rules
+
+#: What holds dice, besides text: sets, dicts, bytes and ranges would be read
+#: in an order or a sense nobody meant.
+DICE_CONTAINERS = (tuple, list, np.ndarray)
 
 
 def as_position(position) -> Position:
@@ -37,6 +43,8 @@ def as_dice(dice) -> tuple[int, int]:
     Traceback (most recent call last):
     ...
     bansugoroku_fast.errors.InvalidDiceError: dice must be two integers in 1..6, got (0, 7)
+
+    Only text and :data:`DICE_CONTAINERS` of integers are read as dice.
     """
     if isinstance(dice, str):
         text = dice.strip().replace(" ", "-").replace(",", "-")
@@ -45,15 +53,27 @@ def as_dice(dice) -> tuple[int, int]:
             dice = tuple(int(part) for part in parts)
         except ValueError:
             raise InvalidDiceError(f"cannot read dice {dice!r}; write e.g. '6-5'") from None
-    try:
-        pair = tuple(dice)
-    except TypeError:
-        raise InvalidDiceError(f"dice must be a pair of integers in 1..6, got {dice!r}") from None
-    if len(pair) != 2 or not all(
-        isinstance(d, numbers.Integral) and not isinstance(d, bool) and 1 <= d <= 6 for d in pair
-    ):
+    if isinstance(dice, np.ndarray) and holds_integers(dice):
+        dice = dice.tolist()  # numpy integers to ints; other dtypes fail as values below
+    if not isinstance(dice, DICE_CONTAINERS):
+        raise InvalidDiceError(
+            f"dice must be a pair of integers in 1..6 (a tuple, list, integer array or "
+            f"text such as '6-5'), got {dice!r}"
+        )
+    pair = tuple(dice)
+    if len(pair) != 2 or not all(_is_die(d) for d in pair):
         raise InvalidDiceError(f"dice must be two integers in 1..6, got {dice!r}")
     return int(pair[0]), int(pair[1])
+
+
+def _is_die(value) -> bool:
+    """An integer in 1..6 (not a bool, not a numpy timedelta, which numpy
+    counts among its integers)."""
+    return (
+        isinstance(value, numbers.Integral)
+        and not isinstance(value, (bool, np.timedelta64))
+        and 1 <= value <= 6
+    )
 
 
 def check_position_for_rules(position: Position, rules: Rules) -> None:

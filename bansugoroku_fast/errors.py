@@ -22,3 +22,16 @@ class GameStateError(ValueError):
     """An action out of turn: playing before rolling, rolling twice, doubling
     in Ban-sugoroku or after the roll, answering a double nobody offered,
     moving once the game is over."""
+
+
+# Wrong types: each is also a TypeError, as Python's own functions raise for
+# an argument of the wrong type, and still the ValueError subclass of its
+# kind, so one ``except`` catches every bad value of that argument.
+
+
+class RulesTypeError(InvalidRulesError, TypeError):
+    """Rules that are neither a :class:`~bansugoroku_fast.Rules` nor a str label."""
+
+
+class PlayTextTypeError(IllegalPlayError, TypeError):
+    """Play notation that is not a str."""

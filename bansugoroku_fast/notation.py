@@ -19,11 +19,13 @@ moves are listed highest source first.
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
-from .errors import IllegalPlayError
+from .errors import IllegalPlayError, PlayTextTypeError
 
 BAR = 25
 OFF = 0
+MAX_MOVES = 4  # a turn moves at most four times (a backgammon double)
 
 
 def point_name(point: int) -> str:
@@ -69,7 +71,9 @@ def format_steps(steps, hits) -> str:
     return " ".join(t if n == 1 else f"{t}({n})" for t, n in zip(texts, counts))
 
 
-_HOP = re.compile(r"^(bar|off|\d{1,2})(\*?)$")
+# ASCII only: ``\d`` would also match other scripts' digits, which int() reads.
+_HOP = re.compile(r"^(bar|off|\d{1,2})(\*?)$", re.ASCII)
+_REPEATED = re.compile(r"^(.*)\((\d+)\)$", re.ASCII)
 
 
 def _point(token: str, text: str) -> int:
@@ -93,21 +97,42 @@ def parse_moves(text: str) -> list[tuple[int, int]]:
     dice (``24/13``): :func:`match_play` (and :func:`bansugoroku_fast.parse_play`)
     resolves it against the legal plays.
     """
+    if not isinstance(text, str):
+        raise PlayTextTypeError(
+            f"play notation must be a str such as '24/18 13/11*', got {type(text).__name__}"
+        )
     hops: list[tuple[int, int]] = []
     cleaned = text.lower().replace(",", " ").replace("-", "/")
     cleaned = re.sub(r"\bb(ar)?\b", "bar", cleaned)
     cleaned = re.sub(r"\bo(ff)?\b", "off", cleaned)
     for word in cleaned.split():
         repeat = 1
-        match = re.match(r"^(.*)\((\d)\)$", word)
+        match = _REPEATED.match(word)
         if match:
             word, repeat = match.group(1), int(match.group(2))
+            if not 1 <= repeat <= MAX_MOVES:
+                raise IllegalPlayError(
+                    f"cannot repeat {word!r} {repeat} times in {text!r}: a turn has 1 to {MAX_MOVES} moves"
+                )
         points = [_point(token, text) for token in word.split("/")]
         if len(points) < 2:
             raise IllegalPlayError(f"a move needs 'from/to', got {word!r} in {text!r}")
+        for origin, target in pairwise(points):
+            _check_direction(origin, target, text)
         for _ in range(repeat):
-            hops.extend(zip(points, points[1:]))
+            hops.extend(pairwise(points))
     return sorted(hops, reverse=True)
+
+
+def _check_direction(origin: int, target: int, text: str) -> None:
+    """Stones move from higher points to lower ones (bar 25 first, off 0 last)."""
+    if origin == target:
+        raise IllegalPlayError(f"{point_name(origin)}/{point_name(target)} in {text!r} goes nowhere")
+    if origin < target:
+        raise IllegalPlayError(
+            f"{point_name(origin)}/{point_name(target)} in {text!r} runs backward: "
+            "a stone moves from a higher point to a lower one"
+        )
 
 
 def _net_change(hops) -> tuple[int, ...]:
@@ -136,7 +161,7 @@ def match_play(plays, text: str):
     """
     change = _net_change(parse_moves(text))
     candidates = [play for play in plays if _net_change(play.steps) == change]
-    marked = {int(point) for point in re.findall(r"(\d+)\*", text)}
+    marked = {int(point) for point in re.findall(r"(\d+)\*", text, re.ASCII)}
     if marked:
         candidates = [p for p in candidates if _hit_points(p) == marked]
     elif len(candidates) > 1:

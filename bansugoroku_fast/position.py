@@ -54,16 +54,25 @@ def describe_problem(code: int, where: int, value: int) -> str:
     raise AssertionError(f"unknown problem code {code}")
 
 
+def holds_integers(array: np.ndarray) -> bool:
+    """Whether ``array`` holds integers: signed or unsigned, not bools, not
+    timedeltas (which numpy counts among its integers), nothing else."""
+    return array.dtype.kind in "iu"
+
+
 def as_int8_array(data, *, shape_text: str, what: str) -> np.ndarray:
     """``data`` as an int8 array, refusing non-integers and values outside int8.
 
     Only a range check and a cast: the caller checks the shape and the content.
+    An empty array is empty whatever its dtype (``np.asarray([])`` is float64).
     """
     try:
         array = np.asarray(data)
     except ValueError as error:  # ragged nested lists
         raise InvalidPositionError(f"{what} must be a rectangular {shape_text} array: {error}") from None
-    if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer):
+    if array.size == 0:
+        return np.zeros(array.shape, dtype=np.int8)
+    if not holds_integers(array):
         raise InvalidPositionError(f"{what} must hold integers, got dtype {array.dtype}")
     if array.dtype != np.int8 and array.size:
         low, high = int(array.min()), int(array.max())

@@ -14,12 +14,13 @@ padding. Borne-off stones are implied (15 minus the stones on the board).
 from __future__ import annotations
 
 import base64
-import binascii
+import re
 
 from .errors import InvalidPositionError
 
 STONES = 15
 ID_LENGTH = 14
+_BASE64_ID = re.compile(rf"[A-Za-z0-9+/]{{{ID_LENGTH}}}")  # 84 bits, no padding
 
 
 def encode(rows) -> str:
@@ -49,10 +50,11 @@ def decode(position_id: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
         raise InvalidPositionError(
             f"a Position ID has {ID_LENGTH} characters, got {len(position_id)}: {position_id!r}"
         )
-    try:
-        key = base64.b64decode(position_id + "==", validate=True)
-    except (binascii.Error, ValueError):
-        raise InvalidPositionError(f"not base64: {position_id!r}") from None
+    if not _BASE64_ID.fullmatch(position_id):
+        raise InvalidPositionError(
+            f"a Position ID is 14 base64 characters (A-Z, a-z, 0-9, +, /), got {position_id!r}"
+        )
+    key = base64.b64decode(position_id + "==")  # 10 bytes: 80 bits and 4 unused ones
     bits = [(key[i // 8] >> (i % 8)) & 1 for i in range(80)]
     counts = []
     run = 0
@@ -76,6 +78,8 @@ def decode(position_id: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
                 f"Position ID {position_id!r} puts {on_board} stones of one side on the board (at most {STONES})"
             )
         rows.append((STONES - on_board, *side_counts))
+    if base64.b64encode(key).decode("ascii")[:ID_LENGTH] != position_id:
+        raise InvalidPositionError(f"Position ID {position_id!r} has stray bits in its last character")
     return rows[0], rows[1]
 
 
@@ -120,6 +124,8 @@ def decode_xgid(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """
     if not isinstance(text, str):
         raise InvalidPositionError(f"an XGID is a str, got {type(text).__name__}")
+    if not text.isascii():  # non-ASCII letters such as the dotless 'ı' upper-case to ASCII ones
+        raise InvalidPositionError(f"an XGID is ASCII text, got {text!r}")
     body = text.strip()
     if body.startswith(XGID_PREFIX):
         body = body[len(XGID_PREFIX):]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import InvalidRulesError
+from .errors import InvalidRulesError, RulesTypeError
 
 BAN_SUGOROKU = "ban-sugoroku"
 BACKGAMMON = "backgammon"
@@ -34,6 +34,12 @@ OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
         "start": ("roll_off",),
     },
 }
+
+
+def _is_one_of(value, accepted) -> bool:
+    """Whether ``value`` is a str equal to one of ``accepted`` (compared as a
+    plain str, so that a subclass cannot redefine equality)."""
+    return isinstance(value, str) and str.__str__(value) in accepted
 
 
 def _accepted(values) -> str:
@@ -63,15 +69,18 @@ class Rules:
     start: str | None = None
 
     def __post_init__(self):
-        if self.variant not in OPTIONS:
+        if not _is_one_of(self.variant, OPTIONS):
             raise InvalidRulesError(
                 f"unknown variant {self.variant!r}; accepted: {_accepted(OPTIONS)}"
             )
+        object.__setattr__(self, "variant", str.__str__(self.variant))
         for option, accepted in OPTIONS[self.variant].items():
             value = getattr(self, option)
             if value is None:
                 object.__setattr__(self, option, accepted[0])
-            elif value not in accepted:
+            elif _is_one_of(value, accepted):
+                object.__setattr__(self, option, str.__str__(value))  # a plain str, even from a subclass
+            else:
                 what = "unknown" if self.variant == BAN_SUGOROKU else "backgammon has no"
                 raise InvalidRulesError(
                     f"{what} {option} {value!r} for {self.variant}; accepted: {_accepted(accepted)}"
@@ -151,11 +160,19 @@ class Rules:
         >>> Rules.parse("ban,closure=off") == Rules(closure="off")
         True
         """
+        if not isinstance(text, str):
+            raise RulesTypeError(
+                f"a rules label must be a str such as 'backgammon', got {type(text).__name__}"
+            )
         text = text.strip()
         if text in ("bg", "backgammon"):
             return cls(variant=BACKGAMMON)
         if "=" in text or "," in text:
-            parts = [part.strip() for part in text.split(",") if part.strip()]
+            parts = [part.strip() for part in text.split(",")]
+            if not all(parts):
+                raise InvalidRulesError(
+                    f"empty part in rules label {text!r}; write e.g. 'ban-sugoroku,finish=bear_off'"
+                )
             variant = BAN_SUGOROKU
             if parts and "=" not in parts[0]:
                 variant = parts.pop(0)
@@ -165,11 +182,15 @@ class Rules:
                     variant = BACKGAMMON
             options = {}
             for part in parts:
-                key, _, value = part.partition("=")
+                key, equals, value = part.partition("=")
                 if key not in ("finish", "closure", "start"):
                     raise InvalidRulesError(
                         f"unknown rule option {key!r}; accepted: 'finish', 'closure', 'start'"
                     )
+                if not equals:
+                    raise InvalidRulesError(f"rule option {key!r} in {text!r} has no value; write {key}=value")
+                if key in options:
+                    raise InvalidRulesError(f"rule option {key!r} given twice in {text!r}")
                 options[key] = value
             return cls(variant=variant, **options)
         head, *rest = text.split("/")
