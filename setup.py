@@ -1,4 +1,10 @@
-"""Build the Cython kernels in ``src/`` as ``bansugoroku_fast._*`` extension modules.
+"""Build the Cython kernels in ``src/bansugoroku_fast/`` as ``bansugoroku_fast._*`` extension modules.
+
+Each ``src/bansugoroku_fast/_name.pyx`` becomes ``bansugoroku_fast._name``;
+the folder mirrors the package so that ``from ._search cimport run_turn``
+finds ``_search.pxd`` (Cython looks for ``bansugoroku_fast/_search.pxd`` on
+the include path ``src``) and the module imports ``bansugoroku_fast._search``
+at run time.
 
 Environment switches (read at build time):
 
@@ -33,11 +39,14 @@ directives = {
 }
 
 
+KERNELS = os.path.join("src", "bansugoroku_fast")
+
+
 def extension(name):
     return Extension(
         f"bansugoroku_fast.{name}",
-        [f"src/{name}.pyx"],
-        include_dirs=[numpy.get_include(), "src"],
+        [os.path.join(KERNELS, f"{name}.pyx")],
+        include_dirs=[numpy.get_include(), KERNELS],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=compile_args,
         extra_link_args=link_args,
@@ -46,9 +55,12 @@ def extension(name):
 
 MODULES = [
     name[:-4]
-    for name in sorted(os.listdir("src"))
+    for name in sorted(os.listdir(KERNELS))
     if name.endswith(".pyx")
 ]
+STRAY = [name for name in os.listdir("src") if name.endswith((".pyx", ".pxd"))]
+if STRAY:
+    sys.exit(f"setup.py: move {', '.join(STRAY)} to {KERNELS}/ (kernel sources live there)")
 
 setup(
     ext_modules=cythonize(

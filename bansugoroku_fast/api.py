@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from operator import attrgetter
 
-from . import _moves
+from . import _batch
 from .checks import as_dice, as_position, as_rules, check_position_for_rules
 from .errors import InvalidPositionError
 from .play import Outcome, OutcomeKind, Play, Step
@@ -43,6 +43,14 @@ OUTCOME_KINDS = (
 )
 
 _DEFAULT_RULES = Rules()
+
+# Where the fields of a kernel play record are (see _KernelPlay).
+_RECORD = _batch.RECORD_OFFSETS
+_BOARD_START = _RECORD["board"]
+_BOARD_STOP = _BOARD_START + _RECORD["board_bytes"]
+_NSTEPS = _RECORD["nsteps"]
+_STEPS = _RECORD["steps"]
+_STEP_BYTES = _RECORD["step_bytes"]
 _BOTH_WON = "both sides have won in this position; no game reaches it"
 
 
@@ -65,22 +73,22 @@ class _KernelPlay(Play):
     """A :class:`Play` over one kernel record, decoded on first access.
 
     Behaves exactly like a Play built from its values (equality, hashing,
-    ``str``); the record is 52 board bytes, the step count, then
-    ``(origin, target, die, hit)`` per step. The kernel creates these
-    without calling ``__init__`` (see ``_moves.plays``).
+    ``str``); the record holds the board bytes, the step count, then
+    ``(origin, target, die, hit)`` per step (``_batch.RECORD_OFFSETS``).
+    The kernel creates these without calling ``__init__`` (see ``_batch.plays``).
     """
 
     __slots__ = ("_record",)
 
     def _decode_steps(self):
         record = self._record
-        fields = range(56, 56 + 4 * record[52], 4)
+        fields = range(_STEPS, _STEPS + _STEP_BYTES * record[_NSTEPS], _STEP_BYTES)
         self._steps = tuple((record[i], record[i + 1]) for i in fields)
         self._dice = tuple(record[i + 2] for i in fields)
         self._hits = tuple(record[i + 3] == 1 for i in fields)
 
     def _decode_position(self):
-        self._position = Position._from_key(self._record[:52])
+        self._position = Position._from_key(self._record[_BOARD_START:_BOARD_STOP])
 
     steps = _decoded("_steps", _decode_steps)
     dice = _decoded("_dice", _decode_steps)
@@ -127,7 +135,7 @@ def legal_plays(position, dice, rules=None, *, all_orderings=False) -> list[Play
     """
     a, b = _dice(dice)
     key, rules = _prepare(position, rules)
-    plays = _moves.plays(key, a, b, rules.code, all_orderings, _KernelPlay)
+    plays = _batch.plays(key, a, b, rules.code, all_orderings, _KernelPlay)
     if plays is None:
         raise InvalidPositionError(_BOTH_WON)
     return plays
@@ -141,7 +149,7 @@ def count_plays(position, dice, rules=None) -> int:
     """
     a, b = _dice(dice)
     key, rules = _prepare(position, rules)
-    count = _moves.count(key, a, b, rules.code)
+    count = _batch.count(key, a, b, rules.code)
     if count < 0:
         raise InvalidPositionError(_BOTH_WON)
     return count
@@ -158,7 +166,7 @@ def legal_first_steps(position, dice, rules=None) -> list[Step]:
     """
     a, b = _dice(dice)
     key, rules = _prepare(position, rules)
-    steps = _moves.first_steps(key, a, b, rules.code)
+    steps = _batch.first_steps(key, a, b, rules.code)
     if steps is None:
         raise InvalidPositionError(_BOTH_WON)
     return [Step(*step) for step in steps]
@@ -177,7 +185,7 @@ def outcome(position, rules=None) -> Outcome | None:
     Outcome(winner=0, value=3, kind='closed-home-x3')
     """
     key, rules = _prepare(position, rules)
-    result = _moves.outcome(key, rules.code)
+    result = _batch.outcome(key, rules.code)
     if result is None:
         return None
     if result is False:
@@ -195,7 +203,7 @@ def shots(position, rules=None) -> int:
     0
     """
     key, rules = _prepare(position, rules)
-    count = _moves.shots(key, rules.code)
+    count = _batch.shots(key, rules.code)
     if count < 0:
         raise InvalidPositionError(_BOTH_WON)
     return count
@@ -265,7 +273,7 @@ def perft(position, depth: int, rules=None) -> int:
     """
     key, rules = _prepare(position, rules)
     depth = _depth(depth, 0)
-    total = _moves.perft(key, depth, rules.code)
+    total = _batch.perft(key, depth, rules.code)
     if total < 0:
         raise InvalidPositionError(_BOTH_WON)
     return total
@@ -282,14 +290,14 @@ def perft_divide(position, depth: int, rules=None) -> dict[tuple[int, int], int]
     """
     key, rules = _prepare(position, rules)
     depth = _depth(depth, 1)
-    finished = _moves.outcome(key, rules.code)
+    finished = _batch.outcome(key, rules.code)
     if finished is False:
         raise InvalidPositionError(_BOTH_WON)
     if finished is not None:
         return {}  # a finished game has no rolls to split by (its perft is 1)
     counts = {}
     for a, b in ALL_ROLLS:
-        count = _moves.perft(key, depth, rules.code, a, b)
+        count = _batch.perft(key, depth, rules.code, a, b)
         if count < 0:
             raise InvalidPositionError(_BOTH_WON)
         counts[(a, b)] = count

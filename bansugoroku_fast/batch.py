@@ -32,7 +32,7 @@ from typing import Iterator, NamedTuple
 
 import numpy as np
 
-from . import _moves, _validate
+from . import _batch, _validate
 from .api import OUTCOME_KINDS
 from .checks import DICE_CONTAINERS, as_rules
 from .errors import InvalidDiceError, InvalidPositionError
@@ -212,7 +212,7 @@ def count_plays(positions, dice, rules=None, *, threads=None) -> np.ndarray:
 def _count(positions, dice, rules, threads) -> np.ndarray:
     """Counts of positions the kernel checks (see :func:`_raise_kernel_errors`)."""
     counts = np.empty(len(positions), dtype=np.int32)
-    _moves.count_batch(positions, dice, rules.code, threads, counts)
+    _batch.count_batch(positions, dice, rules.code, threads, counts)
     _raise_kernel_errors(counts, positions, rules)
     return counts
 
@@ -254,7 +254,7 @@ def _generate(positions, dice, rules, threads, arena=None) -> PlayBatch:
     np.cumsum(counts, out=offsets[1:])
     total = int(offsets[-1])
     children, steps, step_dice, hits = (arena or _OutputArena()).take(total)
-    mismatches = _moves.generate_batch(
+    mismatches = _batch.generate_batch(
         positions, dice, rules.code, threads, offsets, children, steps, step_dice, hits.view(np.uint8)
     )
     if mismatches:
@@ -313,7 +313,7 @@ def outcome(positions, rules=None) -> OutcomeBatch:
     winner = np.empty(count, dtype=np.int8)
     value = np.empty(count, dtype=np.int8)
     kind = np.empty(count, dtype=np.int8)
-    first_bad = _moves.outcome_batch(positions, rules.code, winner, value, kind)
+    first_bad = _batch.outcome_batch(positions, rules.code, winner, value, kind)
     if first_bad >= 0:
         raise _both_won(first_bad)
     return OutcomeBatch(winner, value, kind)
@@ -330,7 +330,7 @@ def shots(positions, rules=None, *, threads=None) -> np.ndarray:
     rules = as_rules(rules)
     positions = _positions(positions, rules)
     result = np.empty(len(positions), dtype=np.int8)
-    _moves.shots_batch(positions, rules.code, _threads(threads), result)
+    _batch.shots_batch(positions, rules.code, _threads(threads), result)
     _raise_kernel_errors(result, positions, rules)
     return result
 

@@ -6,7 +6,7 @@ repeats.
     python -m benchmarks.threads [--size 100000] [--repeats 7]
 
 Three measures: ``count`` (public ``count_plays``), ``kernel`` (the count
-kernel alone, ``_moves.count_batch`` on arrays already checked, without
+kernel alone, ``_batch.count_batch`` on arrays already checked, without
 the serial argument checks and error scan of ``count_plays``), and
 ``stream`` (``iter_plays(reuse=True)``). The ratio means something only with
 both cores idle: the load average is printed before and after.
@@ -19,7 +19,7 @@ from datetime import date
 
 import numpy as np
 
-from bansugoroku_fast import Rules, _moves, batch, oracle
+from bansugoroku_fast import Rules, _batch, batch, oracle
 
 from .corpus import DEFAULT_SIZE, load_corpus
 from .engines import stream
@@ -36,9 +36,9 @@ def every_roll(positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def kernel_count(positions: np.ndarray, dice: np.ndarray, rules, threads: int) -> np.ndarray:
-    """``_moves.count_batch`` alone, on arrays ``count_plays`` accepts."""
+    """``_batch.count_batch`` alone, on arrays ``count_plays`` accepts."""
     counts = np.empty(len(positions), dtype=np.int32)
-    _moves.count_batch(positions, dice, rules.code, threads, counts)
+    _batch.count_batch(positions, dice, rules.code, threads, counts)
     return counts
 
 

@@ -10,7 +10,7 @@ import random
 import numpy as np
 import pytest
 
-from bansugoroku_fast import _moves, api, batch, oracle
+from bansugoroku_fast import _batch, api, batch, oracle
 from bansugoroku_fast.errors import InvalidDiceError, InvalidPositionError
 from bansugoroku_fast.position import Position
 from bansugoroku_fast.rules import Rules
@@ -97,10 +97,10 @@ def test_closed_form_counts_match_search(rules):
     dice = np.tile(ROLLS, (len(array), 1))
     fast = batch.count_plays(items, dice, rules)
     try:
-        _moves.set_fast_counts(False)
+        _batch.set_fast_counts(False)
         searched = batch.count_plays(items, dice, rules)
     finally:
-        _moves.set_fast_counts(True)
+        _batch.set_fast_counts(True)
     assert (fast == searched).all()
 
 

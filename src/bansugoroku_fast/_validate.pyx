@@ -8,7 +8,7 @@ before any kernel, which trusts its input, sees the batch.
 cimport cython
 
 # The fast verdict, shared with the kernels, and the board constants
-from _board cimport BAR, PLACES, STONES, looks_valid
+from ._board cimport BAR, PLACES, STONES, looks_valid
 
 cdef enum:
     POINTS = 24

@@ -1,29 +1,41 @@
 # cython: language_level=3
-"""Types shared by the move-generation kernels (``_moves.pyx``).
+"""The board every kernel shares: layout, constants, rule sets, outcome
+kinds, the single-call play record, and the bit-mask helpers.
 
-Types (structs and enums) and one inline check, so that cimporting this
-header costs no import at run time.
+Header only (types, enums and inline functions; no module at run time), so
+every kernel module that cimports from here compiles these helpers in and
+the C compiler can inline them into its hot loops.
 
 A position inside the kernels is a :c:type:`Board`: the two rows of the
 interchange layout, row ``me`` = the side to move, row ``opp`` = its opponent,
 each in its own numbering (0 = borne off, 1..24 = points, 25 = bar).
+
+Why it is fast: a row is 26 bytes, so two overlapping 16-byte SSE2 loads
+compare a whole row at once (``row_gt``, ``row_eq``, ``row_sum``); the
+masks of points the mover occupies, holds twice, or may land on are then
+plain 32-bit integers (bit p = point p), which the search and the
+closed-form shortcuts combine with shifts and popcounts.
 """
-from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from libc.stdint cimport uint32_t
 
 cdef enum:
     OFF = 0
     BAR = 25
     PLACES = 26
     STONES = 15
+    HOME_TOP = 6            # points 1..6 are home
     MAX_STEPS = 4
-    RECORD_BYTES = 72   # one play in a single-call result: see _moves.pyx
+    POINT_BITS = 0x1FFFFFE  # bits 1..24
 
-# What a search collects at its leaves.
-cdef enum Mode:
-    MODE_COUNT = 0       # distinct resulting positions, no steps
-    MODE_PLAYS = 1       # distinct positions with their canonical steps
-    MODE_SEQUENCES = 2   # every distinct legal sequence (all orderings)
-    MODE_SHOTS = 3       # only: does some legal sequence hit?
+# The record of one play in a single-call result (what api.py decodes): the
+# board (52 bytes, row me then row opp), the number of steps, padding, then
+# one (origin, target, die, hit) group of bytes per step.
+cdef enum:
+    RECORD_BOARD = 0
+    RECORD_NSTEPS = 52
+    RECORD_STEPS = 56
+    RECORD_STEP_BYTES = 4
+    RECORD_BYTES = RECORD_STEPS + MAX_STEPS * RECORD_STEP_BYTES
 
 # Outcome kinds, in the order of bansugoroku_fast.play.OutcomeKind.
 cdef enum Kind:
@@ -54,61 +66,20 @@ cdef struct RuleSet:
     int doubles_moves     # 2 (Ban-sugoroku) or 4 (backgammon)
     bint win_stops        # a Ban-sugoroku sequence ends when its side wins
 
-cdef struct Leaf:
-    Board board           # the resulting position (row me = the side that played)
-    uint64_t zkey         # additive Zobrist key of the board, relative to the start
-    uint64_t order        # the sequence key tuple packed so that > compares alike
-    signed char origin[4]
-    signed char target[4]
-    signed char die[4]
-    signed char hit[4]
-    int nsteps
-    int slot              # its slot in the hash table
-    bint large            # reached by a single move with the larger die
+cdef enum:
+    RULE_CODES = 16       # rule codes are 0..15 (4 bits)
 
-cdef struct Search:
-    RuleSet rules
-    int mode
-    bint unique           # leaves are distinct by construction: no hash look-up
-    bint nonincreasing    # doubles without win-stop: origins never increase
-    bint presorted        # leaves were found in descending key order: no sort
-    # the position being searched and the sequence that led to it
-    Board board
-    uint64_t zkey
-    int outside           # mover stones on points 7..24 and the bar
-    uint32_t occupied     # bit p: the mover has a stone on point p (1..24)
-    uint32_t multi        # bit p: the mover has two or more on point p
-    uint32_t open_points  # bit p: the opponent does not block point p (fixed in a turn)
-    uint32_t blots        # bit p: the opponent has one stone on p (at the start of the turn)
-    int ndice             # moves the roll gives
-    int dice[4]           # the die of each move in the order being searched
-    int larger            # the larger die of a non-double, 0 for a double
-    signed char origin[4]
-    signed char target[4]
-    signed char die[4]
-    signed char hit[4]
-    # results
-    Leaf* leaves
-    int nleaves
-    int leaf_capacity
-    int32_t* slots        # leaf index + 1, 0 = empty
-    int slot_mask
-    int best_used
-    bint any_large
-    bint stop             # early exit (shots)
-    bint hit_best, hit_large, hit_small
-    bint failed           # out of memory
-    int winner, value     # scratch for outcome_of in parallel loops
-    int32_t* sorted_index # leaf indices by descending order (MODE_PLAYS/SEQUENCES)
-    # Output rows a batch lends (NULL: none); the two-move generator and the
-    # search of a presorted double write their plays there directly, at most
-    # out_room of them, and set wrote_out.
-    signed char* out_children
-    signed char* out_steps
-    signed char* out_dice
-    unsigned char* out_hits
-    int64_t out_room
-    bint wrote_out
+
+cdef inline RuleSet rules_from_code(int code) noexcept nogil:
+    """The rule set of a rule code (``Rules.code``): bit 0 bear-off finish,
+    bits 1-2 the closure (0 off, 1 multiplied, 2 immediate), bit 3 backgammon."""
+    cdef RuleSet rules
+    rules.bears_off = code & 1
+    rules.closure = (code >> 1) & 3
+    rules.backgammon = (code >> 3) & 1
+    rules.doubles_moves = 4 if rules.backgammon else 2
+    rules.win_stops = not rules.backgammon
+    return rules
 
 
 cdef extern from *:
@@ -173,8 +144,48 @@ cdef extern from *:
     int row_sum "bsf_row_sum"(const signed char* row) noexcept nogil
     unsigned int flip26 "bsf_flip26"(unsigned int x) noexcept nogil
 
-cdef enum:
-    POINT_BITS = 0x1FFFFFE      # bits 1..24
+
+cdef extern from *:
+    """
+    /* Portable popcount and highest set bit: the build does not assume
+       -mpopcnt, and a library call per count would cost more than this. */
+    static inline int bsf_popcount(unsigned int x) {
+        x = x - ((x >> 1) & 0x55555555u);
+        x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+        return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+    }
+    static inline int bsf_highest_bit(unsigned int x) { return 31 - __builtin_clz(x); }
+    """
+    int popcount "bsf_popcount"(unsigned int) noexcept nogil
+    int highest_bit "bsf_highest_bit"(unsigned int) noexcept nogil   # x != 0
+
+
+cdef inline void board_masks(const Board* board, uint32_t* occupied, uint32_t* open_points) noexcept nogil:
+    """Bit p (1..24, mover numbering): the mover has a stone on p; the
+    opponent does not block p (fewer than 2 stones)."""
+    occupied[0] = row_gt(board.me, 0) & POINT_BITS
+    open_points[0] = ~flip26(row_gt(board.opp, 1)) & POINT_BITS
+
+
+cdef inline void board_more_masks(const Board* board, uint32_t* multi, uint32_t* blots) noexcept nogil:
+    """Bit p: the mover has two or more on p; the opponent has one stone on p."""
+    multi[0] = row_gt(board.me, 1) & POINT_BITS
+    blots[0] = flip26(row_eq(board.opp, 1)) & POINT_BITS
+
+
+cdef inline int count_outside(const Board* board) noexcept nogil:
+    """Mover stones on points 7..24 and the bar."""
+    cdef int place, total = 0
+    for place in range(HOME_TOP + 1, BAR + 1):
+        total += board.me[place]
+    return total
+
+
+cdef inline bint home_closed(const signed char* own, const signed char* other) noexcept nogil:
+    """``own`` holds each of its points 1..6 with two or more while ``other``
+    has a stone on the bar (the closure of RULES.md)."""
+    return (other[BAR] >= 1 and own[1] >= 2 and own[2] >= 2 and own[3] >= 2
+            and own[4] >= 2 and own[5] >= 2 and own[6] >= 2)
 
 
 cdef inline bint looks_valid(const signed char* rows) noexcept nogil:

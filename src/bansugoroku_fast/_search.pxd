@@ -1,0 +1,206 @@
+# cython: language_level=3
+"""The depth-first turn search: its state, its result set, the batch output
+cursor, and what other kernels call (see ``_search.pyx``).
+
+The inline helpers below add a play to the result set or write one to the
+cursor's rows; they are defined here so that ``_shortcuts`` (which fills
+the same result set without a search) compiles them in and calls nothing
+of ``_search`` at run time.
+"""
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from libc.stdlib cimport realloc
+from libc.string cimport memcpy, memset
+
+from ._board cimport Board, MAX_STEPS, RuleSet
+
+# What a search collects at its leaves.
+cdef enum Mode:
+    MODE_COUNT = 0       # distinct resulting positions, no steps
+    MODE_PLAYS = 1       # distinct positions with their canonical steps
+    MODE_SEQUENCES = 2   # every distinct legal sequence (all orderings)
+    MODE_SHOTS = 3       # only: does some legal sequence hit?
+
+cdef struct Leaf:
+    Board board           # the resulting position (row me = the side that played)
+    uint64_t zkey         # additive Zobrist key of the board, relative to the start
+    uint64_t order        # the sequence key tuple packed so that > compares alike
+    signed char origin[4]
+    signed char target[4]
+    signed char die[4]
+    signed char hit[4]
+    int nsteps
+    int slot              # its slot in the hash table
+    bint large            # reached by a single move with the larger die
+
+# The plays a search found: leaves, and the hash table that dedupes them.
+cdef struct PlaySet:
+    Leaf* leaves
+    int count             # plays found (leaves stored, or rows written)
+    int capacity
+    int32_t* slots        # leaf index + 1, 0 = empty
+    int slot_mask
+    int32_t* sorted_index # leaf indices by descending order (MODE_PLAYS/SEQUENCES)
+    bint failed           # out of memory
+
+# The batch output cursor: the rows a batch lends for one item's plays
+# (``children`` NULL: none lent).
+cdef struct OutputRows:
+    signed char* children # Board rows
+    signed char* steps    # 2 * MAX_STEPS bytes a row
+    signed char* dice     # MAX_STEPS bytes a row
+    unsigned char* hits   # MAX_STEPS bytes a row
+    int64_t room          # rows lent
+
+cdef struct Search:
+    RuleSet rules
+    bint fast_counts      # count from closed forms where they apply (off: tests)
+    int mode
+    bint unique           # leaves are distinct by construction: no hash look-up
+    bint nonincreasing    # doubles without win-stop: origins never increase
+    bint presorted        # leaves were found in descending key order: no sort
+    # the position being searched and the sequence that led to it
+    Board board
+    uint64_t zkey
+    int outside           # mover stones on points 7..24 and the bar
+    uint32_t occupied     # bit p: the mover has a stone on point p (1..24)
+    uint32_t multi        # bit p: the mover has two or more on point p
+    uint32_t open_points  # bit p: the opponent does not block point p (fixed in a turn)
+    uint32_t blots        # bit p: the opponent has one stone on p (at the start of the turn)
+    int ndice             # moves the roll gives
+    int dice[4]           # the die of each move in the order being searched
+    int larger            # the larger die of a non-double, 0 for a double
+    signed char origin[4]
+    signed char target[4]
+    signed char die[4]
+    signed char hit[4]
+    # what the search keeps of the sequences it finishes
+    int best_used
+    bint any_large
+    bint stop             # early exit (shots, out of memory)
+    bint hit_best, hit_large, hit_small
+    int winner, value     # scratch for outcome_of in parallel loops
+    PlaySet found
+    # The two-move generator and the search of a presorted double write
+    # their plays to ``rows`` directly when a batch lends some (at most
+    # rows.room of them; found.count still counts them) and set wrote_out.
+    OutputRows rows
+    bint wrote_out
+
+
+cdef Search* search_new(RuleSet rules, bint fast_counts) noexcept nogil
+cdef void search_free(Search* s) noexcept nogil
+cdef int run_turn(Search* s, const Board* start, int a, int b, int mode) noexcept nogil
+cdef int count_turn(Search* s, const Board* start, int a, int b) noexcept nogil
+
+
+cdef inline const Board* found_board(const Search* s, int k) noexcept nogil:
+    """The position after the ``k``-th play of the last ``run_turn`` in
+    MODE_PLAYS or MODE_SEQUENCES (``legal_plays`` order), with no rows lent."""
+    return &s.found.leaves[s.found.sorted_index[k]].board
+
+
+# --- the result set: adding a play -------------------------------------------
+
+
+cdef inline int slot_of(uint64_t zkey, int mask) noexcept nogil:
+    return <int> ((zkey ^ (zkey >> 29)) & <uint64_t> mask)
+
+
+cdef inline bint grow_leaves(PlaySet* found, bint hashed) noexcept nogil:
+    """Double the leaf capacity and keep the hash table at most a quarter
+    full (rehashing the leaves if ``hashed``); False if out of memory."""
+    cdef int capacity = 2 * found.capacity, slot_count = 4 * capacity, i, slot
+    cdef Leaf* leaves = <Leaf*> realloc(found.leaves, capacity * sizeof(Leaf))
+    if leaves == NULL:
+        return False
+    found.leaves = leaves
+    cdef int32_t* index = <int32_t*> realloc(found.sorted_index, capacity * sizeof(int32_t))
+    if index == NULL:
+        return False
+    found.sorted_index = index
+    cdef int32_t* slots = <int32_t*> realloc(found.slots, slot_count * sizeof(int32_t))
+    if slots == NULL:
+        return False
+    found.slots = slots
+    found.slot_mask = slot_count - 1
+    found.capacity = capacity
+    memset(found.slots, 0, slot_count * sizeof(int32_t))
+    if hashed:
+        for i in range(found.count):
+            slot = slot_of(found.leaves[i].zkey, found.slot_mask)
+            while found.slots[slot]:
+                slot = (slot + 1) & found.slot_mask
+            found.slots[slot] = i + 1
+            found.leaves[i].slot = slot
+    return True
+
+
+cdef inline bint out_of_room(Search* s) noexcept nogil:
+    """Whether the leaves are full and cannot grow (the search then fails)."""
+    if s.found.count == s.found.capacity and not grow_leaves(&s.found, not s.unique):
+        s.found.failed = s.stop = True
+        return True
+    return False
+
+
+cdef inline Leaf* new_leaf(Search* s) noexcept nogil:
+    if out_of_room(s):
+        return NULL
+    s.found.count += 1
+    return &s.found.leaves[s.found.count - 1]
+
+
+cdef inline void record_many(Search* s, int used, int count) noexcept nogil:
+    """``count`` distinct maximal sequences using ``used`` (> 0) dice, in a
+    search whose leaves are unique and only counted (MODE_COUNT)."""
+    if used < s.best_used:
+        return
+    if used > s.best_used:      # the must-play rule: only the most dice count
+        s.found.count = 0
+        s.best_used = used
+    s.found.count += count
+
+
+# --- the output cursor: writing a play to a lent row ---------------------------
+
+
+cdef inline OutputRows rows_slice(const OutputRows* rows, int64_t first, int64_t count) noexcept nogil:
+    """Rows ``first:first + count`` of ``rows`` (the rows of one batch item)."""
+    cdef OutputRows part
+    part.children = rows.children + first * sizeof(Board)
+    part.steps = rows.steps + first * 2 * MAX_STEPS
+    part.dice = rows.dice + first * MAX_STEPS
+    part.hits = rows.hits + first * MAX_STEPS
+    part.room = count
+    return part
+
+
+cdef inline void write_steps(const OutputRows* rows, int64_t row, int nsteps,
+                             const signed char* origin, const signed char* target,
+                             const signed char* die, const signed char* hit) noexcept nogil:
+    """The steps, dice and hits of output row ``row`` (padded with -1, hits
+    with 0), each field written once from a local copy."""
+    cdef signed char steps[2 * MAX_STEPS]
+    cdef signed char dice[MAX_STEPS]
+    cdef unsigned char hits[MAX_STEPS]
+    cdef int k
+    for k in range(MAX_STEPS):
+        if k < nsteps:
+            steps[2 * k] = origin[k]
+            steps[2 * k + 1] = target[k]
+            dice[k] = die[k]
+            hits[k] = hit[k]
+        else:
+            steps[2 * k] = steps[2 * k + 1] = dice[k] = -1
+            hits[k] = 0
+    memcpy(rows.steps + row * 2 * MAX_STEPS, steps, 2 * MAX_STEPS)
+    memcpy(rows.dice + row * MAX_STEPS, dice, MAX_STEPS)
+    memcpy(rows.hits + row * MAX_STEPS, hits, MAX_STEPS)
+
+
+cdef inline void write_row(const OutputRows* rows, int64_t row, const Board* board, int nsteps,
+                           const signed char* origin, const signed char* target,
+                           const signed char* die, const signed char* hit) noexcept nogil:
+    """Output row ``row`` = this play."""
+    memcpy(rows.children + row * sizeof(Board), board, sizeof(Board))
+    write_steps(rows, row, nsteps, origin, target, die, hit)
