@@ -39,7 +39,7 @@ CUBE_LIMIT = 64
 CUBE_VALUES = tuple(2**k for k in range(7))  # 1, 2, 4, ..., 64
 SEATS = (0, 1)
 
-#: The four rolls the seeds name (RULES.md 4), keyed high die first.
+#: The four rolls the seeds name (docs/rules.md §5), keyed high die first.
 ROLL_NAMES = {(6, 6): "Chōroku", (4, 4): "Shushi", (6, 5): "Goroku", (1, 1): "Decchi"}
 
 
@@ -112,7 +112,7 @@ def _is_exact(step: Step) -> bool:
 
 
 class Turn:
-    """One turn played a single move at a time (RULES.md 2, "Step by step").
+    """One turn played a single move at a time (docs/rules.md §2.12).
 
     A move is offered only if some legal full play starts with the moves
     already made and continues with it, so a first move never strands a die
@@ -433,7 +433,7 @@ class Game:
     :meth:`roll` (a roll with no legal play passes at once); then
     :meth:`play` with a :class:`Play`, notation or a completed :class:`Turn`.
 
-    Who starts (RULES.md 3): ``alternate`` -- ``starter`` (seat 0 unless a
+    Who starts (docs/rules.md §3.9, §4.4): ``alternate`` -- ``starter`` (seat 0 unless a
     :class:`Match` says otherwise) rolls both dice; ``roll_off`` (and always in
     backgammon) -- each seat rolls one die, seat 0 first, ties again; the
     higher starts, rolling both dice afresh in Ban-sugoroku and playing the two

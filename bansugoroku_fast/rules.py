@@ -51,7 +51,7 @@ class Rules:
     """One rule set; frozen and hashable, so usable as a dict key.
 
     ``variant`` is ``"ban-sugoroku"`` (default) or ``"backgammon"``. The
-    Ban-sugoroku options (RULES.md section 3), defaults first:
+    Ban-sugoroku options (docs/rules.md §3.1), defaults first:
 
     * ``finish``: ``"arrival"`` (iri-gachi, win once all 15 are home) or
       ``"bear_off"`` (early Edo: gather home, then bear off all 15);
@@ -102,7 +102,7 @@ class Rules:
 
     @property
     def win_stops_turn(self) -> bool:
-        """Ban-sugoroku: a sequence ends the moment its side wins (RULES.md 2)."""
+        """Ban-sugoroku: a sequence ends the moment its side wins (docs/rules.md §2.8)."""
         return not self.is_backgammon
 
     @property

@@ -51,7 +51,7 @@ def initial_array() -> np.ndarray:
 
 def game_over(positions: np.ndarray, rules: Rules) -> np.ndarray:
     """``bool[N]``: some side has won in each ``int8[N, 2, 26]`` position
-    (written independently of the package, from RULES.md section 3)."""
+    (written independently of the package, from docs/rules.md §3 and §4.2)."""
     positions = positions.astype(np.int16)
     home = positions[:, :, 1:7]
     if rules.bears_off:

@@ -161,7 +161,7 @@ def assert_same(name, kernel_result, oracle_result, context):
 
 def replay(position: Position, play: Play, rules: Rules, roll) -> None:
     """Play ``play``'s steps one by one on ``position`` with the rules of
-    RULES.md written a third time (small and separate from oracle and kernels),
+    docs/rules.md written a third time (small and separate from oracle and kernels),
     checking each single move and its hit flag, and that the end is
     ``play.position``."""
     mover, opponent = (list(row) for row in position.rows)

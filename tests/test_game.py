@@ -1,5 +1,5 @@
-"""Known-answer tests of the game layer (RULES.md 2 "Step by step", 3 who
-starts and the cube, 4 roll names). Every expected value is worked out by
+"""Known-answer tests of the game layer (docs/rules.md §2.12 step by
+step, §3.9 and §4.4 who starts, §4.3 the cube, §5 roll names). Every expected value is worked out by
 hand in the comments, never copied from the program's output."""
 import random
 
@@ -58,7 +58,7 @@ def keys(steps):
     return [(s.origin, s.target, s.die) for s in steps]
 
 
-# --- roll names (RULES.md 4) ------------------------------------------------
+# --- roll names (docs/rules.md §5) ------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -76,13 +76,13 @@ def test_roll_name_rejects_bad_dice():
 
 
 def test_dice_to_play_doubles_per_variant():
-    # RULES.md 2: a double moves twice in Ban-sugoroku, four times in backgammon.
+    # docs/rules.md §2.1: a double moves twice in Ban-sugoroku, four times in backgammon.
     assert dice_to_play((4, 4), BAN) == (4, 4)
     assert dice_to_play((4, 4), BACKGAMMON) == (4, 4, 4, 4)
     assert dice_to_play((6, 1), BAN) == (6, 1)
 
 
-# --- a turn step by step (RULES.md 2) ------------------------------------------
+# --- a turn step by step (docs/rules.md §2.12) ------------------------------------------
 
 
 def test_first_steps_at_backgammon_start():
@@ -205,7 +205,7 @@ def test_pass_and_finished_game_turns_are_complete_at_once():
     assert Turn(finished, (2, 1), BACKGAMMON).is_pass
 
 
-# --- who starts (RULES.md 3) -------------------------------------------------------
+# --- who starts (docs/rules.md §3.9, §4.4) -------------------------------------------------------
 
 
 def test_alternate_first_game_seat_0_rolls_both_dice():
@@ -305,7 +305,7 @@ def test_same_seed_same_game():
     assert other.is_over
 
 
-# --- the cube (RULES.md 3, backgammon) ------------------------------------------------
+# --- the cube (docs/rules.md §4.3) ------------------------------------------------
 
 
 def test_cube_offer_take_and_ownership():
@@ -379,7 +379,7 @@ def test_gammon_times_cube():
 
 
 def test_backgammon_times_cube_with_the_plain_must_play_rule():
-    # RULES.md 2: last stone on 2, roll 2-1, an opponent blot on the mover's
+    # docs/rules.md §2.9: last stone on 2, roll 2-1, an opponent blot on the mover's
     # 1-point (its 24): only 2/1* 1/off (both dice beat 2/off with one).
     # The hit leaves a loser's stone on the bar: a backgammon, 3 x cube 4 = 12.
     position = board({2: 1}, {1: 1, 19: 14})

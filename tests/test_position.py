@@ -29,7 +29,7 @@ def random_valid_rows(rng: random.Random):
 
 
 def test_start_position_matches_rules_section_1():
-    """RULES.md 1: 2 on 24, 5 on 13, 3 on 8, 5 on 6 for each side, pip 167."""
+    """docs/rules.md §1.3: 2 on 24, 5 on 13, 3 on 8, 5 on 6 for each side, pip 167."""
     start = Position.initial()
     for row in start.rows:
         assert {p: row[p] for p in range(26) if row[p]} == {24: 2, 13: 5, 8: 3, 6: 5}
@@ -38,7 +38,7 @@ def test_start_position_matches_rules_section_1():
 
 
 def test_point_p_of_one_side_is_point_25_minus_p_of_the_other():
-    """RULES.md 1: the mover's 24-point is the opponent's 1-point."""
+    """docs/rules.md §1.1: the mover's 24-point is the opponent's 1-point."""
     rows = [list(INITIAL_ROW), [0] * 26]
     rows[1][1] = 15  # the opponent's 1-point is the mover's 24-point
     with pytest.raises(InvalidPositionError, match="point 24"):
@@ -183,7 +183,7 @@ def test_invalid_position_error_is_a_value_error():
 
 
 def test_arrival_finish_refuses_borne_off_stones():
-    """RULES.md 3 / issue: stones never leave the board under the arrival finish."""
+    """docs/rules.md §1.4 (decision D10): stones never leave the board under the arrival finish."""
     rows = _start()
     rows[0][6], rows[0][0] = 4, 1
     position = Position(rows)  # structurally valid ...

@@ -1,5 +1,5 @@
-"""RULES.md section 1 (coordinates and the position), section 4 (names) and
-the rule options of section 3's table: known answers worked out by hand."""
+"""docs/rules.md §1 (the board and the position), §5 (names of rolls) and
+the rule options of §3.1 and §4.1: known answers worked out by hand."""
 import dataclasses
 
 import numpy as np

@@ -1,5 +1,5 @@
-"""RULES.md section 3 (ending the game and its value) and the Ban-sugoroku
-win-stop decision of section 2: known answers worked out by hand.
+"""docs/rules.md §3 (ending a Ban-sugoroku game and its value), §4.2 (the
+value of a backgammon win) and the win-stop decision of §2.8: known answers worked out by hand.
 
 Positions are drawn from the mover's side with ``tests.boards.board``
 (``opponent_at`` keyed by the MOVER's point numbers). Closure: the opponent

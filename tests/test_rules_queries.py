@@ -124,3 +124,36 @@ def test_no_shots_when_the_game_is_over(engine):
     position = board(mover={1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 3}, opponent_at={12: 1, 7: 13}, opponent_bar=1)
     assert engine.shots(position, Rules(closure="immediate")) == 0
     assert engine.shots(position, Rules(closure="multiplied")) > 0
+
+
+# --- perft (docs/rules.md §6.2, decision D9) ----------------------------------------------
+
+#: The mover's last stone on the bar; the opponent holds all six entry points
+#: (the mover's 19..24, its own home): no roll enters, every roll passes. That
+#: is also the opponent's closure (docs/rules.md §3.3), which ends the game
+#: only under 'immediate' (§3.5).
+NO_ENTRY = board(
+    mover={10: 1, 2: 7, 1: 6},
+    mover_bar=1,
+    opponent_at={19: 2, 20: 2, 21: 2, 22: 2, 23: 2, 24: 2, 12: 3},
+)
+
+
+@pytest.mark.parametrize(
+    "rules, expected",
+    [pytest.param(r, 1 if r.closure == "immediate" else 21, id=r.short_name) for r in BAN]
+    + [pytest.param(BACKGAMMON, 21, id="backgammon")],
+)
+def test_perft_counts_a_pass_as_one_node(engine, rules, expected):
+    """'perft counts a roll with no play as one node, and a finished game as
+    one leaf': each of the 21 rolls is a pass (21), unless the opponent's
+    closure has already won the game (one leaf)."""
+    assert engine.perft(NO_ENTRY, 1, rules) == expected
+
+
+@pytest.mark.parametrize("depth", [0, 1, 3])
+def test_perft_of_a_finished_game_is_one_leaf(engine, depth):
+    """A won game (all 15 of the mover's stones home, arrival finish) has no
+    rolls to expand: one leaf at every depth."""
+    won = board(mover={1: 3, 2: 3, 3: 3, 4: 2, 5: 2, 6: 2}, opponent_at={15: 15})
+    assert engine.perft(won, depth, Rules()) == 1

@@ -1,4 +1,4 @@
-"""RULES.md section 2 (a turn): known answers worked out by hand.
+"""docs/rules.md §2 (a turn): known answers worked out by hand.
 
 Positions are drawn from the mover's side with ``tests.boards.board``:
 ``opponent_at`` is keyed by the MOVER's point numbers. Many positions park the
