@@ -16,8 +16,8 @@ import os
 # wake-up latency on an idle machine.
 os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
-from . import batch, oracle  # noqa: E402 (after the OpenMP setting)
-from .api import (  # noqa: E402
+from . import batch, oracle
+from .api import (
     blocked_points,
     blots,
     closure_holds,
@@ -30,14 +30,70 @@ from .api import (  # noqa: E402
     shots,
 )
 from .batch import count_plays, generate_plays, iter_plays
-from .errors import GameStateError, IllegalPlayError, InvalidDiceError, InvalidPositionError, InvalidRulesError
+from .errors import (
+    AmbiguousPlayError,
+    GameStateError,
+    IllegalPlayError,
+    InvalidDiceError,
+    InvalidNotationError,
+    InvalidPositionError,
+    InvalidRulesError,
+    PlayError,
+)
 from .game import Game, Match, Turn, play_random_game, roll_name
 from .notation import match_play
 from .play import Outcome, OutcomeKind, Play, Step
 from .position import Position
 from .rules import Rules
 
+#: The package's version, its one copy: pyproject.toml reads it from here.
 __version__ = "0.1.0"
+
+__all__ = [
+    "__version__",
+    # value types
+    "Position",
+    "Rules",
+    "Play",
+    "Step",
+    "Outcome",
+    "OutcomeKind",
+    # single-position queries (kernels)
+    "legal_plays",
+    "legal_first_steps",
+    "outcome",
+    "shots",
+    "blocked_points",
+    "blots",
+    "closure_holds",
+    "pip_counts",
+    "perft",
+    "perft_divide",
+    "parse_play",
+    "match_play",
+    # batches
+    "count_plays",
+    "generate_plays",
+    "iter_plays",
+    # games
+    "Turn",
+    "Game",
+    "Match",
+    "play_random_game",
+    "roll_name",
+    # errors
+    "InvalidRulesError",
+    "InvalidPositionError",
+    "InvalidDiceError",
+    "PlayError",
+    "InvalidNotationError",
+    "IllegalPlayError",
+    "AmbiguousPlayError",
+    "GameStateError",
+    # submodules
+    "batch",
+    "oracle",
+]
 
 
 def parse_play(position, dice, text: str, rules=None) -> Play:

@@ -28,7 +28,8 @@ array([ 0,  7, 49, 53])
 from __future__ import annotations
 
 import os
-from typing import Iterator, NamedTuple
+from collections.abc import Iterator
+from typing import NamedTuple
 
 import numpy as np
 

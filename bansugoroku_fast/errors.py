@@ -1,5 +1,39 @@
 """Typed errors. Each subclasses :class:`ValueError`, so ``except ValueError``
-catches bad input of every kind, and each message says what is wrong."""
+catches bad input of every kind, and each message says what is wrong.
+
+A play the caller names (notation for :func:`~bansugoroku_fast.parse_play`,
+:meth:`Turn.play <bansugoroku_fast.turn.Turn.play>` or
+:meth:`Game.play <bansugoroku_fast.game.Game.play>`) fails in one of three
+ways, as python-chess separates them: :class:`InvalidNotationError` (the text
+cannot be read), :class:`IllegalPlayError` (no legal play or move matches) and
+:class:`AmbiguousPlayError` (several do). :class:`PlayError` catches all three.
+
+>>> from bansugoroku_fast import Position, parse_play
+>>> start = Position.initial()
+>>> parse_play(start, (6, 5), "24/x")
+Traceback (most recent call last):
+...
+bansugoroku_fast.errors.InvalidNotationError: cannot read 'x' in '24/x'
+>>> parse_play(start, (6, 5), "24/19")
+Traceback (most recent call last):
+...
+bansugoroku_fast.errors.IllegalPlayError: '24/19' is not a legal play here; legal plays: ...
+>>> issubclass(IllegalPlayError, PlayError) and issubclass(PlayError, ValueError)
+True
+"""
+
+__all__ = [
+    "AmbiguousPlayError",
+    "GameStateError",
+    "IllegalPlayError",
+    "InvalidDiceError",
+    "InvalidNotationError",
+    "InvalidPositionError",
+    "InvalidRulesError",
+    "PlayError",
+    "PlayTextTypeError",
+    "RulesTypeError",
+]
 
 
 class InvalidRulesError(ValueError):
@@ -14,8 +48,25 @@ class InvalidDiceError(ValueError):
     """Dice that are not a pair of integers in 1..6."""
 
 
-class IllegalPlayError(ValueError):
-    """A play or step that the rules do not allow in this position."""
+class PlayError(ValueError):
+    """A play or move the caller named cannot be made: the base of
+    :class:`InvalidNotationError`, :class:`IllegalPlayError` and
+    :class:`AmbiguousPlayError`."""
+
+
+class InvalidNotationError(PlayError):
+    """Text that is not move notation at all (syntax): an unknown token, a
+    point outside 0..25, a move without ``from/to``, a move that goes nowhere
+    or backwards, more repeats than a turn has moves."""
+
+
+class IllegalPlayError(PlayError):
+    """A play or move the rules do not allow here (or at this point of the
+    turn): readable, but no legal play matches it."""
+
+
+class AmbiguousPlayError(PlayError):
+    """Notation that matches more than one legal play; the message lists them."""
 
 
 class GameStateError(ValueError):
@@ -33,5 +84,5 @@ class RulesTypeError(InvalidRulesError, TypeError):
     """Rules that are neither a :class:`~bansugoroku_fast.Rules` nor a str label."""
 
 
-class PlayTextTypeError(IllegalPlayError, TypeError):
+class PlayTextTypeError(InvalidNotationError, TypeError):
     """Play notation that is not a str."""

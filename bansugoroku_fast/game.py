@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import bansugoroku_fast as package  # package-level (kernel-backed) rule functions
+
 from .checks import as_dice, as_position, as_rules
 from .errors import GameStateError, IllegalPlayError
 from .notation import match_play, parse_moves
@@ -470,7 +471,7 @@ class Game:
 
     @classmethod
     def from_position(cls, position, rules=None, seed=None, *, seat_to_move: int = 0,
-                      cube: int = 1, cube_owner: int | None = None) -> "Game":
+                      cube: int = 1, cube_owner: int | None = None) -> Game:
         """A game resumed at ``position`` (seen by ``seat_to_move``), with no
         opening: the side to move rolls normally."""
         rules, position = as_rules(rules), as_position(position)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
-from .errors import IllegalPlayError, PlayTextTypeError
+from .errors import AmbiguousPlayError, IllegalPlayError, InvalidNotationError, PlayTextTypeError
 
 BAR = 25
 OFF = 0
@@ -79,13 +79,13 @@ _REPEATED = re.compile(r"^(.*)\((\d+)\)$", re.ASCII)
 def _point(token: str, text: str) -> int:
     match = _HOP.match(token)
     if not match:
-        raise IllegalPlayError(f"cannot read {token!r} in {text!r}")
+        raise InvalidNotationError(f"cannot read {token!r} in {text!r}")
     name = match.group(1)
     point = {"bar": BAR, "off": OFF}.get(name)
     if point is None:
         point = int(name)
         if not 0 <= point <= 25:
-            raise IllegalPlayError(f"no point {point} in {text!r}")
+            raise InvalidNotationError(f"no point {point} in {text!r}")
     return point
 
 
@@ -111,12 +111,12 @@ def parse_moves(text: str) -> list[tuple[int, int]]:
         if match:
             word, repeat = match.group(1), int(match.group(2))
             if not 1 <= repeat <= MAX_MOVES:
-                raise IllegalPlayError(
+                raise InvalidNotationError(
                     f"cannot repeat {word!r} {repeat} times in {text!r}: a turn has 1 to {MAX_MOVES} moves"
                 )
         points = [_point(token, text) for token in word.split("/")]
         if len(points) < 2:
-            raise IllegalPlayError(f"a move needs 'from/to', got {word!r} in {text!r}")
+            raise InvalidNotationError(f"a move needs 'from/to', got {word!r} in {text!r}")
         for origin, target in pairwise(points):
             _check_direction(origin, target, text)
         for _ in range(repeat):
@@ -127,9 +127,9 @@ def parse_moves(text: str) -> list[tuple[int, int]]:
 def _check_direction(origin: int, target: int, text: str) -> None:
     """Stones move from higher points to lower ones (bar 25 first, off 0 last)."""
     if origin == target:
-        raise IllegalPlayError(f"{point_name(origin)}/{point_name(target)} in {text!r} goes nowhere")
+        raise InvalidNotationError(f"{point_name(origin)}/{point_name(target)} in {text!r} goes nowhere")
     if origin < target:
-        raise IllegalPlayError(
+        raise InvalidNotationError(
             f"{point_name(origin)}/{point_name(target)} in {text!r} runs backward: "
             "a stone moves from a higher point to a lower one"
         )
@@ -157,7 +157,10 @@ def match_play(plays, text: str):
     order and grouping (``24/13``, ``24/18/13`` and ``24/18 18/13`` are one);
     hit marks, where given, must name the points the play hits. Without hit
     marks, a play that hits nothing is preferred; if several plays remain,
-    :class:`IllegalPlayError` says which plays the text could be.
+    :class:`~bansugoroku_fast.errors.AmbiguousPlayError` says which plays the
+    text could be; text naming no legal play raises
+    :class:`~bansugoroku_fast.errors.IllegalPlayError`, unreadable text
+    :class:`~bansugoroku_fast.errors.InvalidNotationError`.
     """
     change = _net_change(parse_moves(text))
     candidates = [play for play in plays if _net_change(play.steps) == change]
@@ -172,4 +175,4 @@ def match_play(plays, text: str):
         legal = ", ".join(str(play) for play in plays) or "none (the turn passes)"
         raise IllegalPlayError(f"{text!r} is not a legal play here; legal plays: {legal}")
     names = ", ".join(str(play) for play in candidates)
-    raise IllegalPlayError(f"{text!r} is ambiguous: it could be {names}")
+    raise AmbiguousPlayError(f"{text!r} is ambiguous: it could be {names}")

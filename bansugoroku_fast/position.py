@@ -121,7 +121,7 @@ class Position:
         self._key = array.tobytes()
 
     @classmethod
-    def _wrap(cls, array: np.ndarray) -> "Position":
+    def _wrap(cls, array: np.ndarray) -> Position:
         """A position over ``array``, a read-only ``int8[2, 26]`` already checked."""
         position = cls.__new__(cls)
         position._array = array
@@ -129,30 +129,30 @@ class Position:
         return position
 
     @classmethod
-    def _trusted(cls, array: np.ndarray) -> "Position":
+    def _trusted(cls, array: np.ndarray) -> Position:
         """Wrap a copy of an array known to be valid (the kernels' output), without checks."""
         array = np.array(array, dtype=np.int8, copy=True).reshape(SHAPE)
         array.flags.writeable = False
         return cls._wrap(array)
 
     @classmethod
-    def _from_key(cls, key: bytes) -> "Position":
+    def _from_key(cls, key: bytes) -> Position:
         """Rebuild from the 52 bytes of :attr:`key` (trusted)."""
         return cls._trusted(np.frombuffer(key, dtype=np.int8))
 
     @classmethod
-    def initial(cls, rules=None) -> "Position":
+    def initial(cls, rules=None) -> Position:
         """The start position (the same for every rule set): 2 on 24, 5 on
         13, 3 on 8, 5 on 6 for each side."""
         return cls._trusted(np.array([INITIAL_ROW, INITIAL_ROW], dtype=np.int8))
 
     @classmethod
-    def from_id(cls, text: str) -> "Position":
+    def from_id(cls, text: str) -> Position:
         """The position of a GNU Backgammon Position ID (row 0 = side on roll)."""
         return cls._wrap(_frozen_if_valid(np.array(position_id.decode(text), dtype=np.int8)))
 
     @classmethod
-    def from_xgid(cls, text: str) -> "Position":
+    def from_xgid(cls, text: str) -> Position:
         """The position of an XGID; its turn field says which side is row 0.
 
         >>> Position.from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10") == Position.initial()
@@ -189,7 +189,7 @@ class Position:
     def tolist(self) -> list[list[int]]:
         return self._array.tolist()
 
-    def swapped(self) -> "Position":
+    def swapped(self) -> Position:
         """The same position seen by the other side (rows exchanged)."""
         return Position._trusted(self._array[::-1])
 

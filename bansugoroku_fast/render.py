@@ -130,9 +130,10 @@ def svg(rows) -> str:
     for side, owner in ((0, "X"), (1, "O")):
         if rows[side][25]:
             y = height / 2 + (20 if side == 0 else -20)
+            x = 6 * _WIDTH + _BAR / 2
             parts.append(
-                f'<circle cx="{6 * _WIDTH + _BAR / 2}" cy="{y}" r="{_STONE / 2 - 1}" fill="{_COLOURS[owner]}" stroke="#000"/>'
-                f'<text x="{6 * _WIDTH + _BAR / 2}" y="{y + 4}" font-size="11" text-anchor="middle" fill="red">{rows[side][25]}</text>'
+                f'<circle cx="{x}" cy="{y}" r="{_STONE / 2 - 1}" fill="{_COLOURS[owner]}" stroke="#000"/>'
+                f'<text x="{x}" y="{y + 4}" font-size="11" text-anchor="middle" fill="red">{rows[side][25]}</text>'
             )
     parts.append(
         f'<text x="2" y="{height + 26}" font-size="9">X to move: off {rows[0][0]}, O: off {rows[1][0]}</text>'

@@ -9,7 +9,7 @@ Rules(variant='backgammon', finish='bear_off', closure='off', start='roll_off')
 >>> Rules(closure="sometimes")
 Traceback (most recent call last):
 ...
-bansugoroku_fast.errors.InvalidRulesError: unknown closure 'sometimes' for ban-sugoroku; accepted: 'multiplied', 'immediate', 'off'
+bansugoroku_fast.errors.InvalidRulesError: unknown closure 'sometimes' for ban-sugoroku; accepted: 'multiplied', ...
 """
 from __future__ import annotations
 
@@ -122,7 +122,7 @@ class Rules:
         return int(self.bears_off) | closure << 1 | int(self.is_backgammon) << 3
 
     @classmethod
-    def all_combinations(cls) -> list["Rules"]:
+    def all_combinations(cls) -> list[Rules]:
         """Every rule combination that changes move generation or outcomes
         (``start`` does not), Ban-sugoroku first.
 
@@ -148,7 +148,7 @@ class Rules:
         return f"ban/{self.finish}/{self.closure}"
 
     @classmethod
-    def parse(cls, text: str) -> "Rules":
+    def parse(cls, text: str) -> Rules:
         """Rules from a short label (as the command line takes them).
 
         >>> Rules.parse("backgammon") == Rules(variant="backgammon")

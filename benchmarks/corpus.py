@@ -76,11 +76,11 @@ class Corpus:
     def __len__(self) -> int:
         return len(self.dice)
 
-    def head(self, count: int) -> "Corpus":
+    def head(self, count: int) -> Corpus:
         """The first ``count`` items: a fair sample, as the order is random."""
         return self.take(np.arange(min(count, len(self))))
 
-    def take(self, indices) -> "Corpus":
+    def take(self, indices) -> Corpus:
         """The items at ``indices``, as a corpus."""
         arrays = {
             name: np.ascontiguousarray(getattr(self, name)[indices])
@@ -88,7 +88,7 @@ class Corpus:
         }
         return dataclasses.replace(self, **arrays)
 
-    def in_game_order(self) -> "Corpus":
+    def in_game_order(self) -> Corpus:
         """The items sorted by game then ply, so each game can be replayed."""
         return self.take(np.lexsort((self.ply, self.game)))
 

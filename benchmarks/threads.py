@@ -42,6 +42,15 @@ def kernel_count(positions: np.ndarray, dice: np.ndarray, rules, threads: int) -
     return counts
 
 
+def runners(positions, dice, rules) -> dict:
+    """The three ways of counting timed here, each a function of the thread count."""
+    return {
+        "count": lambda t: batch.count_plays(positions, dice, rules, threads=t),
+        "kernel": lambda t: kernel_count(positions, dice, rules, t),
+        "stream": lambda t: stream(positions, dice, rules, t),
+    }
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=DEFAULT_SIZE, help="corpus positions")
@@ -53,11 +62,7 @@ def main(argv=None) -> None:
         expected = batch.count_plays(positions, dice, rules, threads=1)  # also checks the arrays
         if not np.array_equal(kernel_count(positions, dice, rules, 2), expected):
             raise AssertionError("count_batch disagrees with count_plays")
-        kinds = {
-            "count": lambda t: batch.count_plays(positions, dice, rules, threads=t),
-            "kernel": lambda t: kernel_count(positions, dice, rules, t),
-            "stream": lambda t: stream(positions, dice, rules, t),
-        }
+        kinds = runners(positions, dice, rules)
         measures = {(kind, threads): (lambda f=function, t=threads: f(t), len(positions))
                     for kind, function in kinds.items() for threads in (1, 2)}
         figures = interleaved_figures(measures, repeats=args.repeats)

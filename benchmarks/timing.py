@@ -13,7 +13,8 @@ from __future__ import annotations
 import gc
 import statistics
 import time
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 
 def seconds_of(function: Callable[[], object]) -> tuple[float, float]:

@@ -45,7 +45,10 @@ BAD_RULES = {
     "unknown finish": (dict(finish="race"), "unknown finish 'race'.*'arrival', 'bear_off'"),
     "unknown closure": (dict(closure="double"), "'multiplied', 'immediate', 'off'"),
     "unknown start": (dict(start="coin"), "'alternate', 'roll_off'"),
-    "arrival in backgammon": (dict(variant="backgammon", finish="arrival"), "backgammon has no finish 'arrival'.*'bear_off'"),
+    "arrival in backgammon": (
+        dict(variant="backgammon", finish="arrival"),
+        "backgammon has no finish 'arrival'.*'bear_off'",
+    ),
     "closure in backgammon": (dict(variant="backgammon", closure="multiplied"), "backgammon has no closure"),
     "alternate start in backgammon": (dict(variant="backgammon", start="alternate"), "backgammon has no start"),
 }

@@ -24,7 +24,7 @@ def run(capsys, *argv):
 def fails(capsys, *argv):
     with pytest.raises(SystemExit) as stopped:
         main(list(argv))
-    out, err = capsys.readouterr()
+    _, err = capsys.readouterr()
     assert stopped.value.code == 2
     assert "Traceback" not in err
     return err
@@ -90,7 +90,7 @@ def test_perft_depth_1_backgammon(capsys):
 
 
 def test_perft_divide_lists_the_21_rolls(capsys):
-    status, out, _ = run(capsys, "perft", "--depth", "1", "--rules", "backgammon", "--divide")
+    _, out, _ = run(capsys, "perft", "--depth", "1", "--rules", "backgammon", "--divide")
     lines = out.splitlines()
     per_roll = dict(line.split(": ") for line in lines[:-1])
     assert len(per_roll) == 21

@@ -75,7 +75,7 @@ def call(function, *args, **kwargs):
     """``("ok", result)`` or ``("raised", exception type, message)``."""
     try:
         return ("ok", function(*args, **kwargs))
-    except Exception as error:  # noqa: BLE001 - the type is what is compared
+    except Exception as error:
         return ("raised", type(error), str(error))
 
 
@@ -334,7 +334,7 @@ def test_edge_positions_every_function(rules, data):
 @settings(HYPOTHESIS, max_examples=SHOTS_EXAMPLES)
 @given(data=st.data())
 def test_edge_positions_shots(rules, data):
-    kind, array = data.draw(strategies.positions_with_kind(rules), label="kind, position")
+    _, array = data.draw(strategies.positions_with_kind(rules), label="kind, position")
     k = call(kernel("shots"), array, rules)
     o = call(oracle.shots, Position(array), rules)
     assert_same("shots", k, o, describe(array, rules))
@@ -595,9 +595,11 @@ def test_errors_match(rules):
         ):
             cases.append((f"{name}({label})", name, (position, *extra), {}))
     # Bad input in two arguments at once: the same check must fire first.
-    cases.append(("legal_plays(bad dice, bad position)", "legal_plays", (BAD_POSITIONS["row sum 14"], (0, 0), rules), {}))
-    cases.append(("legal_plays(bad position, bad rules)", "legal_plays", (BAD_POSITIONS["row sum 14"], roll, "chess"), {}))
-    cases.append(("legal_plays(all_orderings, bad dice)", "legal_plays", (start, (9, 9), rules), {"all_orderings": True}))
+    bad = BAD_POSITIONS["row sum 14"]
+    cases.append(("legal_plays(bad dice, bad position)", "legal_plays", (bad, (0, 0), rules), {}))
+    cases.append(("legal_plays(bad position, bad rules)", "legal_plays", (bad, roll, "chess"), {}))
+    every_order = {"all_orderings": True}
+    cases.append(("legal_plays(all_orderings, bad dice)", "legal_plays", (start, (9, 9), rules), every_order))
 
     failures = []
     for label, name, args, kwargs in cases:

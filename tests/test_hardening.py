@@ -16,7 +16,7 @@ import pytest
 
 import bansugoroku_fast
 from bansugoroku_fast import (
-    IllegalPlayError,
+    InvalidNotationError,
     InvalidDiceError,
     InvalidPositionError,
     InvalidRulesError,
@@ -227,7 +227,7 @@ def test_rules_variant_of_the_wrong_type(variant):
 
 def test_wrong_types_are_still_value_errors_of_their_kind():
     # One `except ValueError` (or the specific error) still catches them.
-    with pytest.raises(IllegalPlayError):
+    with pytest.raises(InvalidNotationError):
         parse_play(START, (6, 5), None, BACKGAMMON)
     with pytest.raises(InvalidRulesError):
         Rules.parse(None)
@@ -259,7 +259,7 @@ def test_xgid_with_non_ascii_letters_is_refused():
     "24/18(5)",         # a turn has at most four moves
 ])
 def test_play_text_with_impossible_moves_is_refused(text):
-    with pytest.raises(IllegalPlayError, match="cannot|backward|repeat|nowhere"):
+    with pytest.raises(InvalidNotationError, match="cannot|backward|repeat|nowhere"):
         parse_play(START, (6, 5), text, BACKGAMMON)
 
 

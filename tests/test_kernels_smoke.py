@@ -202,7 +202,7 @@ def test_borne_off_stones_refused_in_arrival():
     array[1, 1, 6] -= 1
     array[1, 1, 0] += 1
     assert batch.count_plays(array, [[6, 5]] * 2, Rules(finish="bear_off")).shape == (2,)
-    with pytest.raises(InvalidPositionError, match="position 1: row 1.*borne off"):
+    with pytest.raises(InvalidPositionError, match=r"position 1: row 1.*borne off"):
         batch.count_plays(array, [[6, 5]] * 2, Rules())
     with pytest.raises(InvalidPositionError):
         api.legal_plays(array[1], (6, 5), Rules())

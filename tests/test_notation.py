@@ -1,7 +1,16 @@
 """Move notation as GNU Backgammon writes it, and the lenient reader."""
 import pytest
 
-from bansugoroku_fast import IllegalPlayError, Position, Rules, parse_play
+from bansugoroku_fast import (
+    AmbiguousPlayError,
+    IllegalPlayError,
+    InvalidNotationError,
+    PlayError,
+    Position,
+    Rules,
+    Turn,
+    parse_play,
+)
 from bansugoroku_fast.notation import format_steps, parse_moves
 from tests.boards import board
 
@@ -46,8 +55,28 @@ def test_parse_moves_is_lenient(text, hops):
 
 @pytest.mark.parametrize("text", ["24", "24/", "26/20", "x/3", "24/18/"])
 def test_parse_moves_rejects_nonsense(text):
-    with pytest.raises(IllegalPlayError):
+    with pytest.raises(InvalidNotationError):
         parse_moves(text)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [("24/x", "cannot read 'x' in '24/x'"), ("26/20", "no point 26"), ("13", "a move needs 'from/to'")],
+)
+def test_unreadable_notation_is_a_syntax_error_everywhere(text, message):
+    """parse_play and Turn.play both say the text is unreadable, not illegal."""
+    with pytest.raises(InvalidNotationError, match=message):
+        parse_play(Position.initial(), (6, 5), text)
+    with pytest.raises(InvalidNotationError, match=message):
+        Turn(Position.initial(), (6, 5)).play(text)
+
+
+def test_the_three_play_errors_are_distinct_value_errors():
+    """Each is a PlayError (and so a ValueError); none is another."""
+    kinds = (InvalidNotationError, IllegalPlayError, AmbiguousPlayError)
+    for kind in kinds:
+        assert issubclass(kind, PlayError) and issubclass(kind, ValueError)
+        assert [other for other in kinds if issubclass(kind, other)] == [kind]
 
 
 def test_parse_moves_reads_empty_text_as_no_moves():
@@ -74,7 +103,8 @@ def test_parse_play_finds_the_legal_play(text, expected):
 
 
 def test_parse_play_rejects_an_illegal_play_listing_the_legal_ones():
-    with pytest.raises(IllegalPlayError, match="not a legal play.*24/13"):
+    """At the start 24/19 is blocked (the opponent holds the mover's 19)."""
+    with pytest.raises(IllegalPlayError, match=r"not a legal play.*24/13"):
         parse_play(Position.initial(), (6, 5), "24/19 13/7", BACKGAMMON)
 
 
@@ -93,7 +123,8 @@ def test_parse_play_without_marks_is_ambiguous_when_every_way_hits():
     """Both ways of 24/13 hit here (a blot on 18, one on 19): without a hit
     mark the text could be either, and the error names both."""
     position = board(mover={24: 2, 13: 13}, opponent_at={18: 1, 19: 1, 1: 13})
-    with pytest.raises(IllegalPlayError, match=r"ambiguous.*24/18\*/13.*24/19\*/13|ambiguous.*24/19\*/13.*24/18\*/13"):
+    either_order = r"ambiguous.*24/18\*/13.*24/19\*/13|ambiguous.*24/19\*/13.*24/18\*/13"
+    with pytest.raises(AmbiguousPlayError, match=either_order):
         parse_play(position, (6, 5), "24/13", BACKGAMMON)
 
 

@@ -161,7 +161,10 @@ BAD_POSITIONS = {
     "bools": (np.ones((2, 26), dtype=bool), "integers"),
     "strings": ([["a"] * 26] * 2, "integers"),
     "None": (None, "integers|shape"),
-    "negative count": (_with(lambda r: (r[0].__setitem__(6, -1), r[0].__setitem__(7, 6))), r"negative count -1 at row 0 .*index 6"),
+    "negative count": (
+        _with(lambda r: (r[0].__setitem__(6, -1), r[0].__setitem__(7, 6))),
+        r"negative count -1 at row 0 .*index 6",
+    ),
     "row 0 sums to 14": (_with(lambda r: r[0].__setitem__(6, 4)), "row 0 .* 14 stones"),
     "row 1 sums to 16": (_with(lambda r: r[1].__setitem__(6, 6)), "row 1 .* 16 stones"),
     "huge count": (_with(lambda r: r[0].__setitem__(6, 300)), "300"),

@@ -147,7 +147,7 @@ def test_a_held_closure_is_over_only_under_immediate(engine, rules, expected):
     )
 
 
-@pytest.mark.parametrize("rules", [IMMEDIATE, Rules(finish="bear_off", closure="immediate")], ids=lambda r: r.short_name)
+@pytest.mark.parametrize("rules", rules_params([IMMEDIATE, Rules(finish="bear_off", closure="immediate")]))
 def test_a_held_closure_under_immediate_has_no_plays(engine, rules):
     """'a position whose game is already over also has no plays' (either side's closure)."""
     assert engine.legal_plays(CLOSED, (3, 1), rules) == []
@@ -189,7 +189,8 @@ def test_immediate_closure_wins_mid_turn(engine, rules):
 
 
 @pytest.mark.parametrize(
-    "rules", rules_params([MULTIPLIED, OFF, Rules(finish="bear_off", closure="multiplied"), Rules(finish="bear_off", closure="off")])
+    "rules",
+    rules_params([MULTIPLIED, OFF] + [Rules(finish="bear_off", closure=c) for c in ("multiplied", "off")]),
 )
 def test_forming_the_closure_is_no_win_without_immediate(engine, rules):
     """'multiplied' and 'off': the closure alone wins nothing, so 11/6 (after

@@ -1,7 +1,6 @@
 """``bansugoroku moves``: the board and the legal plays of a roll."""
 from __future__ import annotations
 
-
 from .. import api
 from ..checks import as_dice
 from ..game import dice_text
