@@ -16,7 +16,7 @@ import os
 # wake-up latency on an idle machine.
 os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
-from . import batch, oracle
+from . import batch, oracle, typing
 from .api import (
     blocked_points,
     blots,
@@ -40,11 +40,13 @@ from .errors import (
     InvalidRulesError,
     PlayError,
 )
-from .game import Game, Match, Turn, play_random_game, roll_name
+from .game import Game, Match, play_random_game
 from .notation import match_play
 from .play import Outcome, OutcomeKind, Play, Step
 from .position import Position
 from .rules import Rules
+from .turn import Turn, roll_name
+from .typing import DiceLike, PositionLike, RulesLike
 
 #: The package's version, its one copy: pyproject.toml reads it from here.
 __version__ = "0.1.0"
@@ -93,10 +95,11 @@ __all__ = [
     # submodules
     "batch",
     "oracle",
+    "typing",
 ]
 
 
-def parse_play(position, dice, text: str, rules=None) -> Play:
+def parse_play(position: PositionLike, dice: DiceLike, text: str, rules: RulesLike = None) -> Play:
     """The legal play that ``text`` names (gnubg notation, read leniently).
 
     >>> start = Position.initial()

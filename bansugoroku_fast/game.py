@@ -1,307 +1,75 @@
-"""The game layer: roll names, a step-by-step :class:`Turn`, whole games
-(:class:`Game`, :class:`Match`) with who starts and the backgammon cube.
+"""Whole games: :class:`Game` (who starts, rolling, playing, the backgammon
+cube) and :class:`Match` (games in a row, adding up points), played by hand
+or at random.
 
-Everything here drives the package-level rule functions
-(:func:`bansugoroku_fast.legal_plays`, :func:`~bansugoroku_fast.outcome`);
-no rule of movement is written twice.
+Everything here drives the kernel-backed rule functions
+(:func:`~bansugoroku_fast.api.legal_plays`, :func:`~bansugoroku_fast.api.outcome`)
+and, for a turn played step by step, :class:`~bansugoroku_fast.turn.Turn`; no
+rule of movement is written here. ``Turn``, ``roll_name``, ``dice_text`` and
+``dice_to_play`` live in :mod:`bansugoroku_fast.turn` and are importable from
+here too.
 
->>> roll_name((6, 5)), roll_name("1-1"), roll_name((3, 2))
-('Goroku', 'Decchi', None)
->>> from bansugoroku_fast import Position, Rules
->>> turn = Turn(Position.initial(), (6, 5), Rules(variant="backgammon"))
->>> turn.play("24/18")
->>> [str(step) for step in turn.legal_steps()]
-['18/13', '13/8', '8/3']
->>> turn.play("18/13")
->>> turn.is_complete, str(turn.play_result())
-(True, '24/13')
 >>> game = play_random_game("backgammon", seed=1)
->>> game.is_over, game.result.winner in (0, 1)
+>>> game.is_over, game.result is not None and game.result.winner in (0, 1)
 (True, True)
+>>> game = Game("backgammon", ScriptedDice([2, 2, 3, 5]))
+>>> game.seat_to_move, game.roll()
+(1, (5, 3))
 """
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, Protocol, SupportsIndex, TypeAlias
 
-import bansugoroku_fast as package  # package-level (kernel-backed) rule functions
+import numpy as np
 
-from .checks import as_dice, as_position, as_rules
+from .api import legal_plays, outcome
+from .checks import as_position, as_rules
 from .errors import GameStateError, IllegalPlayError
-from .notation import match_play, parse_moves
-from .play import Outcome, Play, Step
+from .notation import match_play
+from .play import Outcome, Play
 from .position import Position
 from .rules import Rules
+from .turn import ROLL_NAMES, Turn, dice_text, dice_to_play, roll_name
+from .typing import PositionLike, RulesLike
 
-BAR = 25
-OFF = 0
+__all__ = [
+    "CubeRecord",
+    "DiceSource",
+    "Game",
+    "GameResult",
+    "Match",
+    "ScriptedDice",
+    "Seed",
+    "TurnRecord",
+    "dice_source",
+    "play_random_game",
+    "play_random_turn",
+    # from bansugoroku_fast.turn, for compatibility
+    "ROLL_NAMES",
+    "Turn",
+    "dice_text",
+    "dice_to_play",
+    "roll_name",
+]
+
 CUBE_LIMIT = 64
 CUBE_VALUES = tuple(2**k for k in range(7))  # 1, 2, 4, ..., 64
 SEATS = (0, 1)
 
-#: The four rolls the seeds name (docs/rules.md §5), keyed high die first.
-ROLL_NAMES = {(6, 6): "Chōroku", (4, 4): "Shushi", (6, 5): "Goroku", (1, 1): "Decchi"}
+
+class DiceSource(Protocol):
+    """Where a game's dice and random choices come from."""
+
+    def roll_die(self) -> int: ...
+
+    def choose(self, count: int) -> int: ...
 
 
-
-
-def roll_name(dice) -> str | None:
-    """The traditional name of a roll, in either order, or None.
-
-    >>> [roll_name(d) for d in ((6, 6), (4, 4), (5, 6), (1, 1), (2, 1))]
-    ['Chōroku', 'Shushi', 'Goroku', 'Decchi', None]
-    """
-    a, b = as_dice(dice)
-    return ROLL_NAMES.get((max(a, b), min(a, b)))
-
-
-def dice_text(dice) -> str:
-    """``"6-5"``, followed by the roll's name when it has one.
-
-    >>> dice_text((6, 5)), dice_text((3, 1))
-    ('6-5 (Goroku)', '3-1')
-    """
-    a, b = as_dice(dice)
-    name = roll_name((a, b))
-    return f"{a}-{b}" + (f" ({name})" if name else "")
-
-
-def dice_to_play(dice, rules) -> tuple[int, ...]:
-    """The dice a turn has to play: both of a non-double, or
-    ``rules.doubles_moves`` copies of a double (2 Ban-sugoroku, 4 backgammon).
-
-    >>> dice_to_play((6, 5), Rules()), dice_to_play((3, 3), Rules()), dice_to_play((3, 3), "backgammon")
-    ((6, 5), (3, 3), (3, 3, 3, 3))
-    """
-    a, b = as_dice(dice)
-    return (a,) * as_rules(rules).doubles_moves if a == b else (a, b)
-
-
-# --- one turn, step by step ----------------------------------------------------
-
-
-def _after_step(position: Position, step: Step) -> Position:
-    """The position after one single move of a legal play (row 0 still the
-    mover). Bookkeeping only, for a turn still under way: the step and its
-    ``hit`` flag come from :func:`bansugoroku_fast.legal_plays`, and a
-    complete turn takes its position from the :class:`Play` itself."""
-    mover, opponent = (list(row) for row in position.rows)
-    mover[step.origin] -= 1
-    mover[step.target] += 1
-    if step.hit:
-        opponent[BAR - step.target] -= 1
-        opponent[BAR] += 1
-    return Position._trusted([mover, opponent])
-
-
-def _chains(continuation, origin: int, target: int):
-    """The lengths n for which ``continuation[:n]`` carries one stone from
-    ``origin`` to ``target``, hop after hop."""
-    at = origin
-    for length, step in enumerate(continuation, start=1):
-        if step.origin != at:
-            return
-        at = step.target
-        if at == target:
-            yield length
-            return
-
-
-def _is_exact(step: Step) -> bool:
-    return step.origin - step.target == step.die
-
-
-class Turn:
-    """One turn played a single move at a time (docs/rules.md §2.12).
-
-    A move is offered only if some legal full play starts with the moves
-    already made and continues with it, so a first move never strands a die
-    that could have been played. :meth:`undo` goes back to the start of the
-    turn while dice remain; once every die is used, or the mover has won, the
-    turn is complete and can no longer be undone.
-
-    >>> from bansugoroku_fast import Position
-    >>> turn = Turn(Position.initial(), (6, 5), "backgammon")
-    >>> turn.dice_left
-    (6, 5)
-    >>> turn.play("13/7")
-    >>> turn.dice_left, [str(s) for s in turn.legal_steps()]
-    ((5,), ['13/8', '8/3', '7/2'])
-    >>> turn.undo()
-    >>> turn.steps, turn.dice_left
-    ((), (6, 5))
-    >>> turn.play("24/13")   # a hop spanning both dice
-    >>> turn.is_complete, turn.dice_left, turn.steps[0]
-    (True, (), Step(origin=24, target=18, die=6, hit=False))
-    """
-
-    def __init__(self, position, dice, rules=None):
-        self.start_position = as_position(position)
-        self.dice = as_dice(dice)
-        self.rules = as_rules(rules)
-        plays = package.legal_plays(self.start_position, self.dice, self.rules, all_orderings=True)
-        self._play_by_sequence = {play.as_steps(): play for play in plays}
-        self._played: list[Step] = []
-
-    # -- state --
-
-    @property
-    def steps(self) -> tuple[Step, ...]:
-        """The single moves made so far, in order."""
-        return tuple(self._played)
-
-    @property
-    def position(self) -> Position:
-        """The position after the moves made so far (row 0 still the mover):
-        the legal play's own position once the turn is complete."""
-        play = self._play_by_sequence.get(self.steps)
-        if play is not None:
-            return play.position
-        position = self.start_position
-        for step in self._played:
-            position = _after_step(position, step)
-        return position
-
-    @property
-    def is_pass(self) -> bool:
-        """No legal play at all (or the game was already over)."""
-        return not self._play_by_sequence
-
-    @property
-    def is_complete(self) -> bool:
-        """All the dice that can be played are played (or the mover has won,
-        or there was nothing to play)."""
-        return self.is_pass or self.steps in self._play_by_sequence
-
-    @property
-    def dice_left(self) -> tuple[int, ...]:
-        """The dice not yet played; empty once the turn is complete (dice the
-        rules leave unplayable are lost)."""
-        if self.is_complete:
-            return ()
-        left = list(dice_to_play(self.dice, self.rules))
-        for step in self._played:
-            left.remove(step.die)
-        return tuple(left)
-
-    def _continuations(self) -> list[tuple[Step, ...]]:
-        """The rest of every legal sequence that starts with the moves made."""
-        played = self.steps
-        done = len(played)
-        return [seq[done:] for seq in self._play_by_sequence if seq[:done] == played]
-
-    def legal_steps(self) -> list[Step]:
-        """The single moves that continue some legal play, sorted like
-        :func:`bansugoroku_fast.legal_first_steps` (greatest first)."""
-        if self.is_complete:
-            return []
-        nexts = {rest[0] for rest in self._continuations() if rest}
-        return sorted(nexts, key=lambda step: (step.origin, step.target, step.die), reverse=True)
-
-    def play_result(self) -> Play | None:
-        """The completed :class:`Play` in the order played; None for a pass."""
-        if not self.is_complete:
-            raise IllegalPlayError(
-                f"the turn is not complete: dice {self.dice_left} are still to play"
-            )
-        return self._play_by_sequence.get(self.steps)
-
-    # -- actions --
-
-    def play(self, move) -> None:
-        """Make one or more moves: a :class:`Step` (or ``(from, to, die)``),
-        a ``(from, to)`` pair, or notation such as ``"13/7"``, ``"24/13"`` or
-        ``"bar/22 13/11*"`` (hit marks are optional: the rules decide hits).
-        A hop may span several dice of one stone. All or nothing: on an
-        illegal move the turn is left as it was and :class:`IllegalPlayError`
-        says why.
-        """
-        if self.is_complete:
-            raise IllegalPlayError(f"the turn is complete ({self._describe()}); nothing more to play")
-        if isinstance(move, str):
-            self._play_text(move)
-        elif len(move) == 2:
-            self._play_hops([tuple(move)], str(move))
-        else:
-            origin, target, die = move[:3]
-            self._play_step(Step(origin, target, die, False))
-
-    def undo(self) -> None:
-        """Back to the start of the turn; refused once the turn is complete
-        (it has passed to the other side)."""
-        if self.is_complete and self._played:
-            raise IllegalPlayError(f"the turn is over ({self._describe()}); it can no longer be undone")
-        self._played = []
-
-    # -- helpers --
-
-    def _describe(self) -> str:
-        if self.is_pass:
-            return "no legal play"
-        return f"played {self.play_result()}"
-
-    def _offered(self) -> str:
-        offered = ", ".join(f"{step} (die {step.die})" for step in self.legal_steps())
-        return offered or "none"
-
-    def _play_step(self, wanted: Step) -> None:
-        for step in self.legal_steps():
-            if step[:3] == wanted[:3]:
-                self._played.append(step)
-                return
-        raise IllegalPlayError(
-            f"{wanted.origin}/{wanted.target} with a {wanted.die} is not legal now with "
-            f"{dice_text(self.dice)}; legal moves: {self._offered()}"
-        )
-
-    def _play_text(self, text: str) -> None:
-        """Each word in the order written; failing that, highest source first."""
-        in_order = [hop for word in text.split() for hop in parse_moves(word)]
-        try:
-            self._play_hops(in_order, text)
-        except IllegalPlayError as first_complaint:
-            highest_first = parse_moves(text)
-            if highest_first == in_order:
-                raise
-            try:
-                self._play_hops(highest_first, text)
-            except IllegalPlayError:
-                raise first_complaint from None
-
-    def _play_hops(self, hops, text: str) -> None:
-        """All the hops, or (on an illegal one) none of them."""
-        start = list(self._played)
-        try:
-            for origin, target in hops:
-                self._played.extend(self._resolve_hop(origin, target, text))
-        except IllegalPlayError:
-            self._played = start
-            raise
-
-    def _resolve_hop(self, origin: int, target: int, text: str) -> tuple[Step, ...]:
-        """The shortest legal run of one stone's moves from origin to target;
-        ties go to moves using the exact die, then to the greatest key."""
-        options = set()
-        for rest in self._continuations():
-            for length in _chains(rest, origin, target):
-                options.add(rest[:length])
-        if not options:
-            where = "/".join(str(point) for point in (origin, target))
-            raise IllegalPlayError(
-                f"{where} in {text!r} is not legal now with {dice_text(self.dice)}"
-                f" (dice left {self.dice_left}); legal moves: {self._offered()}"
-            )
-
-        def preference(run):
-            inexact = sum(not _is_exact(step) for step in run)
-            return (-len(run), -inexact, tuple((s.origin, s.target, s.die) for s in run))
-
-        return max(options, key=preference)
-
-    def __repr__(self):
-        played = " ".join(str(step) for step in self._played) or "-"
-        return f"<Turn {dice_text(self.dice)}: {played}; dice left {self.dice_left}>"
+#: What a game's ``seed`` may be: see :func:`dice_source`.
+Seed: TypeAlias = int | random.Random | np.random.Generator | DiceSource | None
 
 
 # --- randomness -----------------------------------------------------------------
@@ -315,7 +83,7 @@ class ScriptedDice:
     (6, 5, 1)
     """
 
-    def __init__(self, values):
+    def __init__(self, values: Iterable[SupportsIndex]) -> None:
         self._values = [int(value) for value in values]
         if not all(1 <= value <= 6 for value in self._values):
             raise ValueError(f"die values must be in 1..6, got {values!r}")
@@ -340,31 +108,30 @@ class ScriptedDice:
 class _RandomDice:
     """Dice and choices from ``random.Random`` or a numpy ``Generator``."""
 
-    def __init__(self, rng):
+    def __init__(self, rng: random.Random | np.random.Generator) -> None:
         self._rng = rng
-        self._numpy = not isinstance(rng, random.Random)
 
     def roll_die(self) -> int:
-        if self._numpy:
-            return int(self._rng.integers(1, 7))
-        return self._rng.randint(1, 6)
+        if isinstance(self._rng, random.Random):
+            return self._rng.randint(1, 6)
+        return int(self._rng.integers(1, 7))
 
     def choose(self, count: int) -> int:
-        if self._numpy:
-            return int(self._rng.integers(0, count))
-        return self._rng.randrange(count)
+        if isinstance(self._rng, random.Random):
+            return self._rng.randrange(count)
+        return int(self._rng.integers(0, count))
 
 
-def dice_source(seed=None):
+def dice_source(seed: Seed = None) -> DiceSource:
     """A source of dice from a seed (None or int -> ``random.Random``), a
     ``random.Random``, a numpy ``Generator``, or anything with ``roll_die()``
     (such as :class:`ScriptedDice`)."""
-    if hasattr(seed, "roll_die"):
-        return seed
     if seed is None or isinstance(seed, int):
         return _RandomDice(random.Random(seed))
-    if isinstance(seed, random.Random) or hasattr(seed, "integers"):
+    if isinstance(seed, (random.Random, np.random.Generator)):
         return _RandomDice(seed)
+    if hasattr(seed, "roll_die"):
+        return seed
     raise TypeError(f"seed must be None, an int, a random.Random or a numpy Generator, got {seed!r}")
 
 
@@ -379,7 +146,7 @@ class TurnRecord(NamedTuple):
     dice: tuple[int, int]
     play: Play | None
 
-    def __str__(self):
+    def __str__(self) -> str:
         moves = str(self.play) if self.play is not None else "no legal play (pass)"
         return f"{self.number:3d}. seat {self.seat}  {dice_text(self.dice):14s} {moves}"
 
@@ -392,7 +159,7 @@ class CubeRecord(NamedTuple):
     action: str
     cube: int
 
-    def __str__(self):
+    def __str__(self) -> str:
         if self.action == "double":
             return f"     seat {self.seat} doubles to {self.cube * 2}"
         if self.action == "take":
@@ -414,8 +181,8 @@ class GameResult:
     def dropped(self) -> bool:
         return self.outcome is None
 
-    def __str__(self):
-        if self.dropped:
+    def __str__(self) -> str:
+        if self.outcome is None:
             how = f"double dropped, cube {self.cube}"
         elif self.cube > 1:
             how = f"{self.outcome.kind} worth {self.outcome.value} x cube {self.cube}"
@@ -453,12 +220,12 @@ class Game:
     (0, <Play 8/3 6/3>)
     """
 
-    def __init__(self, rules=None, seed=None, *, starter: int | None = None):
-        rules = as_rules(rules)
-        self._setup(rules, seed, Position.initial(rules), cube=1, cube_owner=None)
+    def __init__(self, rules: RulesLike = None, seed: Seed = None, *, starter: int | None = None) -> None:
+        checked_rules = as_rules(rules)
+        self._setup(checked_rules, seed, Position.initial(checked_rules), cube=1, cube_owner=None)
         self.seat_to_move = self.starter = self._decide_starter(starter)
 
-    def _setup(self, rules: Rules, seed, position: Position, cube: int, cube_owner: int | None) -> None:
+    def _setup(self, rules: Rules, seed: Seed, position: Position, cube: int, cube_owner: int | None) -> None:
         self.rules = rules
         self._dice_source = dice_source(seed)
         self.position: Position = position
@@ -470,25 +237,33 @@ class Game:
         self.opening_rolls: list[tuple[int, int]] = []
 
     @classmethod
-    def from_position(cls, position, rules=None, seed=None, *, seat_to_move: int = 0,
-                      cube: int = 1, cube_owner: int | None = None) -> Game:
+    def from_position(
+        cls,
+        position: PositionLike,
+        rules: RulesLike = None,
+        seed: Seed = None,
+        *,
+        seat_to_move: int = 0,
+        cube: int = 1,
+        cube_owner: int | None = None,
+    ) -> Game:
         """A game resumed at ``position`` (seen by ``seat_to_move``), with no
         opening: the side to move rolls normally."""
-        rules, position = as_rules(rules), as_position(position)
+        checked_rules, checked_position = as_rules(rules), as_position(position)
         _check_seat(seat_to_move)
         if cube_owner is not None:
             _check_seat(cube_owner)
         if cube not in CUBE_VALUES:
             raise ValueError(f"the cube shows a power of 2 from 1 to {CUBE_LIMIT}, got {cube!r}")
         game = cls.__new__(cls)
-        game._setup(rules, seed, position, cube=int(cube), cube_owner=cube_owner)
+        game._setup(checked_rules, seed, checked_position, cube=int(cube), cube_owner=cube_owner)
         game.seat_to_move = game.starter = seat_to_move
-        game._settle(package.outcome(game.position, game.rules))
+        game._settle(outcome(game.position, game.rules))
         return game
 
     # -- who starts --
 
-    def _decide_starter(self, starter) -> int:
+    def _decide_starter(self, starter: int | None) -> int:
         if self.rules.start == "alternate":
             seat = 0 if starter is None else starter
             _check_seat(seat)
@@ -549,14 +324,12 @@ class Game:
 
     def legal_plays(self) -> list[Play]:
         """The legal plays with the dice rolled."""
-        self._require_rolled()
-        return package.legal_plays(self.position, self.dice, self.rules)
+        return legal_plays(self.position, self._require_rolled(), self.rules)
 
     def start_turn(self) -> Turn:
         """A :class:`Turn` for the dice rolled, to play step by step and hand
         back to :meth:`play` once complete."""
-        self._require_rolled()
-        return Turn(self.position, self.dice, self.rules)
+        return Turn(self.position, self._require_rolled(), self.rules)
 
     # -- the cube --
 
@@ -611,26 +384,30 @@ class Game:
             raise GameStateError(f"the dice are already rolled: {dice_text(self.dice)}")
         dice = self._opening_dice or (self._dice_source.roll_die(), self._dice_source.roll_die())
         self.dice = dice
-        if not package.legal_plays(self.position, dice, self.rules):
+        if not legal_plays(self.position, dice, self.rules):
             self._finish_turn(None)
         return dice
 
-    def play(self, choice) -> None:
+    def play(self, choice: Play | Turn | str) -> None:
         """Play a legal :class:`Play`, its notation (``"24/18 13/8"``) or a
         completed :class:`Turn`; raise :class:`IllegalPlayError` otherwise."""
-        plays = self.legal_plays()
+        dice = self._require_rolled()
+        plays = legal_plays(self.position, dice, self.rules)
+        wanted: Play | None
         if isinstance(choice, Turn):
-            choice = self._play_of_turn(choice)
+            wanted = self._play_of_turn(choice)
         elif isinstance(choice, str):
-            choice = match_play(plays, choice)
-        if not isinstance(choice, Play):
+            wanted = match_play(plays, choice)
+        elif isinstance(choice, Play):
+            wanted = choice
+        else:
             raise TypeError(f"play takes a Play, notation or a completed Turn, got {choice!r}")
-        chosen = next((play for play in plays if play.position == choice.position), None)
+        chosen = next((play for play in plays if wanted is not None and play.position == wanted.position), None)
         if chosen is None:
-            raise IllegalPlayError(f"{choice} is not a legal play for {dice_text(self.dice)}")
+            raise IllegalPlayError(f"{wanted} is not a legal play for {dice_text(dice)}")
         self._finish_turn(chosen)
 
-    def _play_of_turn(self, turn: Turn) -> Play:
+    def _play_of_turn(self, turn: Turn) -> Play | None:
         if turn.start_position != self.position or turn.dice != self.dice or turn.rules != self.rules:
             raise IllegalPlayError("that turn was not started from this game's position and dice")
         if not turn.is_complete:
@@ -638,10 +415,11 @@ class Game:
         return turn.play_result()
 
     def _finish_turn(self, play: Play | None) -> None:
-        self.history.append(TurnRecord(self.turn_count + 1, self.seat_to_move, self.dice, play))
+        dice = self._require_rolled()
+        self.history.append(TurnRecord(self.turn_count + 1, self.seat_to_move, dice, play))
         self.dice = None
         after = play.position if play is not None else self.position
-        ended = package.outcome(after, self.rules)
+        ended = outcome(after, self.rules)
         if ended is not None:
             self.position = after
             self._settle(ended)
@@ -656,18 +434,20 @@ class Game:
         winner = self.seat_to_move if ended.winner == 0 else 1 - self.seat_to_move
         self.result = GameResult(winner, ended.points(self.cube), self.cube, ended)
 
-    def _require_rolled(self) -> None:
+    def _require_rolled(self) -> tuple[int, int]:
+        """The dice rolled for this turn; refuse if the game is over or nobody rolled."""
         if self.is_over:
             raise GameStateError(f"the game is over: {self.result}")
         if self.dice is None:
             raise GameStateError(f"seat {self.seat_to_move} has not rolled yet")
+        return self.dice
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         state = str(self.result) if self.is_over else f"seat {self.seat_to_move} to move"
         return f"<Game {self.rules.short_name}: turn {self.turn_count}, {state}>"
 
 
-def _check_seat(seat) -> None:
+def _check_seat(seat: object) -> None:
     if seat not in SEATS:
         raise ValueError(f"a seat is 0 or 1, got {seat!r}")
 
@@ -681,8 +461,9 @@ def play_random_turn(game: Game) -> None:
         game.play(plays[game._dice_source.choose(len(plays))])
 
 
-def play_random_game(rules=None, seed=None, *, starter: int | None = None,
-                     max_turns: int = 100_000) -> Game:
+def play_random_game(
+    rules: RulesLike = None, seed: Seed = None, *, starter: int | None = None, max_turns: int = 100_000
+) -> Game:
     """A whole game of uniformly random legal plays (no doubling); the
     finished :class:`Game` holds the ``history`` and the ``result``.
 
@@ -711,7 +492,7 @@ class Match:
     [0, 1, 0]
     """
 
-    def __init__(self, rules=None, seed=None):
+    def __init__(self, rules: RulesLike = None, seed: Seed = None) -> None:
         self.rules = as_rules(rules)
         self._dice_source = dice_source(seed)
         self.games: list[Game] = []
@@ -730,7 +511,7 @@ class Match:
         """Points won by seat 0 and seat 1 in finished games."""
         points = [0, 0]
         for game in self.games:
-            if game.is_over:
+            if game.result is not None:
                 points[game.result.winner] += game.result.points
         return points[0], points[1]
 

@@ -19,9 +19,18 @@ moves are listed highest source first.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
 from .errors import AmbiguousPlayError, IllegalPlayError, InvalidNotationError, PlayTextTypeError
+
+if TYPE_CHECKING:  # play.py imports this module
+    from .play import Play
+
+__all__ = ["format_steps", "match_play", "parse_moves", "point_name"]
+
+Hop = tuple[int, int]  # (from, to) in the mover's numbering
 
 BAR = 25
 OFF = 0
@@ -32,7 +41,7 @@ def point_name(point: int) -> str:
     return {BAR: "bar", OFF: "off"}.get(point, str(point))
 
 
-def _paths(steps, hits):
+def _paths(steps: Iterable[Hop], hits: Iterable[bool]) -> list[list[tuple[int, bool]]]:
     """Join each stone's consecutive steps into a path of (point, hit) pairs."""
     paths: list[list[tuple[int, bool]]] = []
     for (origin, target), hit in zip(steps, hits):
@@ -45,7 +54,7 @@ def _paths(steps, hits):
     return paths
 
 
-def _format_path(path) -> str:
+def _format_path(path: Sequence[tuple[int, bool]]) -> str:
     shown = [point_name(path[0][0])]
     for point, hit in path[1:-1]:
         if hit:
@@ -55,7 +64,7 @@ def _format_path(path) -> str:
     return "/".join(shown)
 
 
-def format_steps(steps, hits) -> str:
+def format_steps(steps: Iterable[Hop], hits: Iterable[bool]) -> str:
     """The gnubg notation of a step list and its per-step hit flags."""
     paths = _paths(steps, hits)
     paths.sort(key=lambda path: (path[0][0], path[-1][0]), reverse=True)
@@ -89,7 +98,7 @@ def _point(token: str, text: str) -> int:
     return point
 
 
-def parse_moves(text: str) -> list[tuple[int, int]]:
+def parse_moves(text: str) -> list[Hop]:
     """The hops a notation names, as (from, to) pairs, sorted highest first.
 
     Lenient: case, commas, ``*`` marks, ``b``/``25`` for the bar and ``o``/``0``
@@ -101,7 +110,7 @@ def parse_moves(text: str) -> list[tuple[int, int]]:
         raise PlayTextTypeError(
             f"play notation must be a str such as '24/18 13/11*', got {type(text).__name__}"
         )
-    hops: list[tuple[int, int]] = []
+    hops: list[Hop] = []
     cleaned = text.lower().replace(",", " ").replace("-", "/")
     cleaned = re.sub(r"\bb(ar)?\b", "bar", cleaned)
     cleaned = re.sub(r"\bo(ff)?\b", "off", cleaned)
@@ -135,7 +144,7 @@ def _check_direction(origin: int, target: int, text: str) -> None:
         )
 
 
-def _net_change(hops) -> tuple[int, ...]:
+def _net_change(hops: Iterable[Hop]) -> tuple[int, ...]:
     """How the hops change the mover's row: what every way of writing (or
     ordering) the same stone movements has in common."""
     change = [0] * 26
@@ -145,12 +154,12 @@ def _net_change(hops) -> tuple[int, ...]:
     return tuple(change)
 
 
-def _hit_points(play) -> set[int]:
+def _hit_points(play: Play) -> set[int]:
     """The points where ``play`` hits."""
     return {target for (_, target), hit in zip(play.steps, play.hits) if hit}
 
 
-def match_play(plays, text: str):
+def match_play(plays: Sequence[Play], text: str) -> Play:
     """The play among ``plays`` that ``text`` names, read leniently.
 
     The text must move the same stones to the same places as the play, in any

@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, SupportsIndex
 
 from .notation import format_steps
 from .position import Position
+
+__all__ = ["Outcome", "OutcomeKind", "Play", "Step"]
 
 
 class Step(NamedTuple):
@@ -21,7 +24,7 @@ class Step(NamedTuple):
     die: int
     hit: bool
 
-    def __str__(self):
+    def __str__(self) -> str:
         return format_steps([(self.origin, self.target)], [self.hit])
 
 
@@ -43,7 +46,13 @@ class Play:
 
     __slots__ = ("_steps", "_dice", "_hits", "_position")
 
-    def __init__(self, steps, dice, hits, position: Position):
+    def __init__(
+        self,
+        steps: Iterable[tuple[SupportsIndex, SupportsIndex]],
+        dice: Iterable[SupportsIndex],
+        hits: Iterable[object],
+        position: Position,
+    ) -> None:
         self._steps = tuple((int(a), int(b)) for a, b in steps)
         self._dice = tuple(int(d) for d in dice)
         self._hits = tuple(bool(h) for h in hits)
@@ -75,21 +84,21 @@ class Play:
             Step(a, b, d, h) for (a, b), d, h in zip(self.steps, self.dice, self.hits)
         )
 
-    def _identity(self):
+    def _identity(self) -> tuple[object, ...]:
         return self.steps, self.dice, self.position
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, Play):
             return NotImplemented
         return self._identity() == other._identity()
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self._identity())
 
-    def __str__(self):
+    def __str__(self) -> str:
         return format_steps(self.steps, self.hits)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<Play {self}>"
 
 
@@ -105,7 +114,7 @@ class OutcomeKind(str, enum.Enum):
     GAMMON = "gammon"
     BACKGAMMON = "backgammon"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.value
 
 
@@ -126,5 +135,5 @@ class Outcome:
         """The points scored with the cube at ``cube``."""
         return self.value * cube
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Outcome(winner={self.winner}, value={self.value}, kind={self.kind.value!r})"

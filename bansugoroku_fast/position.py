@@ -21,9 +21,15 @@ bansugoroku_fast.errors.InvalidPositionError: row 0 (side to move) holds 0 stone
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _validate, position_id, render
 from .errors import InvalidPositionError
+from .typing import PositionLike, RulesLike
+
+__all__ = ["INITIAL_ROW", "Position"]
+
+BoardArray = npt.NDArray[np.int8]  # int8[2, 26] (or a batch int8[N, 2, 26])
 
 STONES = 15
 BAR = 25
@@ -60,7 +66,7 @@ def holds_integers(array: np.ndarray) -> bool:
     return array.dtype.kind in "iu"
 
 
-def as_int8_array(data, *, shape_text: str, what: str) -> np.ndarray:
+def as_int8_array(data: object, *, shape_text: str, what: str) -> BoardArray:
     """``data`` as an int8 array, refusing non-integers and values outside int8.
 
     Only a range check and a cast: the caller checks the shape and the content.
@@ -82,7 +88,7 @@ def as_int8_array(data, *, shape_text: str, what: str) -> np.ndarray:
     return np.ascontiguousarray(array, dtype=np.int8)
 
 
-def _frozen_if_valid(array: np.ndarray) -> np.ndarray:
+def _frozen_if_valid(array: BoardArray) -> BoardArray:
     """``array`` (a fresh ``int8[2, 26]``) made read-only; raise if invalid."""
     problem = _validate.first_invalid(array.reshape(1, *SHAPE))
     if problem is not None:
@@ -91,7 +97,7 @@ def _frozen_if_valid(array: np.ndarray) -> np.ndarray:
     return array
 
 
-def validated_array(data) -> np.ndarray:
+def validated_array(data: object) -> BoardArray:
     """A fresh read-only ``int8[2, 26]`` copy of ``data``; raise if invalid."""
     array = as_int8_array(data, shape_text="2 x 26", what="a position")
     if array.shape != SHAPE:
@@ -110,7 +116,10 @@ class Position:
 
     __slots__ = ("_array", "_key")
 
-    def __init__(self, data):
+    _array: BoardArray
+    _key: bytes
+
+    def __init__(self, data: PositionLike) -> None:
         if isinstance(data, Position):
             array = data._array
         elif isinstance(data, str):
@@ -121,7 +130,7 @@ class Position:
         self._key = array.tobytes()
 
     @classmethod
-    def _wrap(cls, array: np.ndarray) -> Position:
+    def _wrap(cls, array: BoardArray) -> Position:
         """A position over ``array``, a read-only ``int8[2, 26]`` already checked."""
         position = cls.__new__(cls)
         position._array = array
@@ -129,7 +138,7 @@ class Position:
         return position
 
     @classmethod
-    def _trusted(cls, array: np.ndarray) -> Position:
+    def _trusted(cls, array: npt.ArrayLike) -> Position:
         """Wrap a copy of an array known to be valid (the kernels' output), without checks."""
         array = np.array(array, dtype=np.int8, copy=True).reshape(SHAPE)
         array.flags.writeable = False
@@ -141,7 +150,7 @@ class Position:
         return cls._trusted(np.frombuffer(key, dtype=np.int8))
 
     @classmethod
-    def initial(cls, rules=None) -> Position:
+    def initial(cls, rules: RulesLike = None) -> Position:
         """The start position (the same for every rule set): 2 on 24, 5 on
         13, 3 on 8, 5 on 6 for each side."""
         return cls._trusted(np.array([INITIAL_ROW, INITIAL_ROW], dtype=np.int8))
@@ -166,7 +175,7 @@ class Position:
         return position_id.encode_xgid(self.rows)
 
     @property
-    def array(self) -> np.ndarray:
+    def array(self) -> BoardArray:
         """The read-only ``int8[2, 26]`` array."""
         return self._array
 
@@ -187,7 +196,8 @@ class Position:
         return tuple(mover), tuple(opponent)
 
     def tolist(self) -> list[list[int]]:
-        return self._array.tolist()
+        rows: list[list[int]] = self._array.tolist()
+        return rows
 
     def swapped(self) -> Position:
         """The same position seen by the other side (rows exchanged)."""
@@ -203,25 +213,25 @@ class Position:
         """``(side to move, opponent)`` pip counts."""
         return self.pip_count(0), self.pip_count(1)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, Position):
             return NotImplemented
         return self._key == other._key
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self._key)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         # The id implies borne-off stones, so it round-trips every position.
         return f"Position.from_id({self.id!r})"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return render.board(self.rows)
 
-    def _repr_svg_(self):
+    def _repr_svg_(self) -> str:
         """The board as SVG, for notebooks."""
         return render.svg(self.rows)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Position], tuple[list[list[int]]]]:
         return (Position, (self._array.tolist(),))
 

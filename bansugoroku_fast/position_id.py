@@ -17,13 +17,14 @@ import base64
 import re
 
 from .errors import InvalidPositionError
+from .typing import Rows
 
 STONES = 15
 ID_LENGTH = 14
 _BASE64_ID = re.compile(rf"[A-Za-z0-9+/]{{{ID_LENGTH}}}")  # 84 bits, no padding
 
 
-def encode(rows) -> str:
+def encode(rows: Rows) -> str:
     """The Position ID of ``rows`` (row 0 on roll; each row 26 counts)."""
     bits = []
     for row in (rows[1], rows[0]):  # the side not on roll comes first
@@ -56,7 +57,7 @@ def decode(position_id: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
         )
     key = base64.b64decode(position_id + "==")  # 10 bytes: 80 bits and 4 unused ones
     bits = [(key[i // 8] >> (i % 8)) & 1 for i in range(80)]
-    counts = []
+    counts: list[int] = []
     run = 0
     position = 0
     while len(counts) < 50 and position < 80:
@@ -99,7 +100,7 @@ def _xgid_char(count: int, upper: bool) -> str:
     return letter if upper else letter.lower()
 
 
-def encode_xgid(rows) -> str:
+def encode_xgid(rows: Rows) -> str:
     """The XGID of ``rows`` with the side on roll as X and turn 1 (centred
     cube at 1, no dice, money game).
 

@@ -6,12 +6,19 @@ point 24 (top right) round to point 1 (bottom right, its home on the right);
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from .typing import Rows
+
+__all__ = ["board", "svg"]
+
 TOP = tuple(range(13, 25))  # the far half, left to right
 BOTTOM = tuple(range(12, 0, -1))  # the near half, left to right
 
 
-def _cells(rows, points):
-    owners, counts = [], []
+def _cells(rows: Rows, points: Sequence[int]) -> tuple[list[str], list[str]]:
+    owners: list[str] = []
+    counts: list[str] = []
     for point in points:
         mine, theirs = rows[0][point], rows[1][25 - point]
         if mine:
@@ -26,19 +33,19 @@ def _cells(rows, points):
     return owners, counts
 
 
-def _line(cells):
+def _line(cells: Sequence[str]) -> str:
     return " " + " ".join(cells[:6]) + "  | " + " ".join(cells[6:])
 
 
-def _numbers(points):
+def _numbers(points: Sequence[int]) -> str:
     return _line([f"{p:2d}" for p in points])
 
 
-def _pips(row):
+def _pips(row: Sequence[int]) -> int:
     return sum(index * row[index] for index in range(1, 26))
 
 
-def board(rows) -> str:
+def board(rows: Rows) -> str:
     """The ASCII board of ``rows`` (row 0 to move).
 
     >>> print(board(((0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5) + (0,) * 10 + (2, 0),) * 2))
@@ -86,7 +93,7 @@ def _stone_y(i: int, top: bool) -> float:
     return i * _STONE + radius if top else 2 * _HEIGHT + 40 - i * _STONE - radius
 
 
-def _stones(x, top, owner, count):
+def _stones(x: float, top: bool, owner: str, count: int) -> list[str]:
     """Up to five stones on a point, the count written on the last if more."""
     shown = min(count, 5)
     parts = [
@@ -103,7 +110,7 @@ def _stones(x, top, owner, count):
     return parts
 
 
-def svg(rows) -> str:
+def svg(rows: Rows) -> str:
     """An SVG drawing of ``rows`` from the side to move (light stones, X)."""
     width, height = 12 * _WIDTH + _BAR, 2 * _HEIGHT + 40
     parts = [

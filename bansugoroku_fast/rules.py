@@ -13,6 +13,7 @@ bansugoroku_fast.errors.InvalidRulesError: unknown closure 'sometimes' for ban-s
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .errors import InvalidRulesError, RulesTypeError
@@ -36,13 +37,13 @@ OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 
 
-def _is_one_of(value, accepted) -> bool:
+def _is_one_of(value: object, accepted: Iterable[str]) -> bool:
     """Whether ``value`` is a str equal to one of ``accepted`` (compared as a
     plain str, so that a subclass cannot redefine equality)."""
     return isinstance(value, str) and str.__str__(value) in accepted
 
 
-def _accepted(values) -> str:
+def _accepted(values: Iterable[str]) -> str:
     return ", ".join(repr(v) for v in values)
 
 
@@ -68,7 +69,7 @@ class Rules:
     closure: str | None = None
     start: str | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not _is_one_of(self.variant, OPTIONS):
             raise InvalidRulesError(
                 f"unknown variant {self.variant!r}; accepted: {_accepted(OPTIONS)}"

@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Sequence
 
 from . import moves, perft, play
 from .common import USER_ERRORS
@@ -45,11 +46,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return 0, or exit with status 2 on bad input."""
     args = build_parser().parse_args(argv)
     try:
-        return args.run(args)
+        status: int = args.run(args)
+        return status
     except USER_ERRORS as error:
         print(f"error: {error}", file=sys.stderr)
         raise SystemExit(2) from None

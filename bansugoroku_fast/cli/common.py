@@ -2,10 +2,14 @@
 from __future__ import annotations
 
 import argparse
+from typing import TypeAlias
 
 from ..errors import GameStateError, InvalidDiceError, InvalidPositionError, InvalidRulesError, PlayError
 from ..position import Position
 from ..rules import Rules
+
+#: What each subcommand module's ``add_parser(commands)`` receives.
+Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 USER_ERRORS = (InvalidPositionError, InvalidDiceError, InvalidRulesError, PlayError, GameStateError)
 SIDE_NAMES = ("X (the side to move)", "O (the opponent)")

@@ -1,14 +1,24 @@
 """``bansugoroku moves``: the board and the legal plays of a roll."""
 from __future__ import annotations
 
+import argparse
+
 from .. import api
 from ..checks import as_dice
 from ..game import dice_text
 from ..rules import Rules
-from .common import SIDE_NAMES, add_position_argument, add_rules_argument, plays_count, position_arg, rules_name
+from .common import (
+    SIDE_NAMES,
+    Commands,
+    add_position_argument,
+    add_rules_argument,
+    plays_count,
+    position_arg,
+    rules_name,
+)
 
 
-def add_parser(commands) -> None:
+def add_parser(commands: Commands) -> None:
     moves = commands.add_parser("moves", help="list the legal plays of a roll")
     moves.add_argument("dice", help="the roll, e.g. 6-5")
     add_position_argument(moves)
@@ -16,7 +26,7 @@ def add_parser(commands) -> None:
     moves.set_defaults(run=run_moves)
 
 
-def run_moves(args) -> int:
+def run_moves(args: argparse.Namespace) -> int:
     """Print the board and the legal plays of a roll."""
     rules = Rules.parse(args.rules)
     position = position_arg(args.position)

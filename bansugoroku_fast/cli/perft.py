@@ -7,10 +7,10 @@ import time
 from .. import api
 from ..checks import check_position_for_rules
 from ..rules import Rules
-from .common import add_position_argument, add_rules_argument, position_arg, rules_name
+from .common import Commands, add_position_argument, add_rules_argument, position_arg, rules_name
 
 
-def add_parser(commands) -> None:
+def add_parser(commands: Commands) -> None:
     perft = commands.add_parser("perft", help="count the plays over all 21 rolls for N plies")
     perft.add_argument("--depth", type=_depth, required=True, metavar="N")
     add_position_argument(perft)
@@ -30,7 +30,7 @@ def _depth(text: str) -> int:
 
 
 
-def run_perft(args) -> int:
+def run_perft(args: argparse.Namespace) -> int:
     """Count the leaves of the play tree over the 21 rolls, and time it."""
     rules = Rules.parse(args.rules)
     position = position_arg(args.position)

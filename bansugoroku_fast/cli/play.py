@@ -1,21 +1,22 @@
 """``bansugoroku play``: one game, printed move by move."""
 from __future__ import annotations
 
+import argparse
 import random
 
-from ..game import play_random_game
+from ..game import Game, play_random_game
 from ..rules import Rules
-from .common import add_rules_argument, rules_name
+from .common import Commands, add_rules_argument, rules_name
 
 
-def add_parser(commands) -> None:
+def add_parser(commands: Commands) -> None:
     play = commands.add_parser("play", help="play one random game and print it")
     add_rules_argument(play)
     play.add_argument("--seed", type=int, help="seed of the dice and choices (default: random)")
     play.set_defaults(run=run_play)
 
 
-def _describe_start(game) -> str:
+def _describe_start(game: Game) -> str:
     if not game.opening_rolls:
         return f"Seat {game.starter} starts (alternate: seat 0 starts the first game)."
     rolls = "; ".join(f"seat 0 rolls {a}, seat 1 rolls {b}" for a, b in game.opening_rolls)
@@ -23,7 +24,7 @@ def _describe_start(game) -> str:
     return f"Roll-off: {rolls}. Seat {game.starter} starts and {how}."
 
 
-def run_play(args) -> int:
+def run_play(args: argparse.Namespace) -> int:
     """Play one random game and print its moves and its result."""
     rules = Rules.parse(args.rules)
     seed = args.seed if args.seed is not None else random.randrange(10**6)
