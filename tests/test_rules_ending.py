@@ -267,6 +267,23 @@ def test_both_sides_won_is_refused(engine):
         engine.outcome(position, Rules())
 
 
+@pytest.mark.parametrize("finish", ["arrival", "bear_off"])
+def test_both_closures_held_under_immediate_is_refused(engine, finish):
+    """docs/rules.md §3.8: each side holds its home with two on every point
+    while the other has a stone on the bar. Under 'immediate' both have won:
+    no game reaches that, so it is refused; under 'multiplied' neither has
+    finished and the game goes on."""
+    position = board(
+        mover={point: 2 for point in range(1, 7)} | {10: 2},
+        mover_bar=1,
+        opponent_at={point: 2 for point in range(19, 25)} | {15: 2},
+        opponent_bar=1,
+    )
+    with pytest.raises(InvalidPositionError, match="both sides have won"):
+        engine.outcome(position, Rules(finish=finish, closure="immediate"))
+    assert engine.outcome(position, Rules(finish=finish, closure="multiplied")) is None
+
+
 # --- backgammon values ------------------------------------------------------------------------
 
 

@@ -222,6 +222,18 @@ def test_hits_go_to_the_opponents_bar(engine, rules):
     assert play.position.array[1][25] == 2
 
 
+def test_backgammon_double_hits_and_moves_on(engine):
+    """docs/rules.md §2.4: the same board in backgammon, 3-3 moves four times.
+    The stones on 2 and 1 cannot move a 3 (no bear-off while 20 is outside),
+    so the one stone goes 20/17*/14*/11/8, hitting twice."""
+    position = board(mover={20: 1, 2: 7, 1: 7}, opponent_at={17: 1, 14: 1, 24: 13})
+    (play,) = engine.legal_plays(position, (3, 3), BACKGAMMON)
+    assert str(play) == "20/17*/14*/8"
+    assert play.steps == ((20, 17), (17, 14), (14, 11), (11, 8))
+    assert play.hits == (True, True, False, False)
+    assert play.position.array[1][25] == 2
+
+
 # --- the bar ----------------------------------------------------------------------------
 
 #: Entry points: die d enters at 25 - d; 6-3 enters at 19 or 22.
