@@ -16,8 +16,8 @@ import pytest
 
 import bansugoroku_fast
 from bansugoroku_fast import (
-    InvalidNotationError,
     InvalidDiceError,
+    InvalidNotationError,
     InvalidPositionError,
     InvalidRulesError,
     Position,
@@ -259,7 +259,7 @@ def test_xgid_with_non_ascii_letters_is_refused():
     "24/18(5)",         # a turn has at most four moves
 ])
 def test_play_text_with_impossible_moves_is_refused(text):
-    with pytest.raises(InvalidNotationError, match="cannot|backward|repeat|nowhere"):
+    with pytest.raises(InvalidNotationError, match=r"cannot|backward|repeat|nowhere"):
         parse_play(START, (6, 5), text, BACKGAMMON)
 
 
