@@ -183,7 +183,7 @@ cdef inline int count_outside(const Board* board) noexcept nogil:
 
 cdef inline bint home_closed(const signed char* own, const signed char* other) noexcept nogil:
     """``own`` holds each of its points 1..6 with two or more while ``other``
-    has a stone on the bar (the closure of RULES.md)."""
+    has a stone on the bar (the closure, docs/rules.md §3.3)."""
     return (other[BAR] >= 1 and own[1] >= 2 and own[2] >= 2 and own[3] >= 2
             and own[4] >= 2 and own[5] >= 2 and own[6] >= 2)
 

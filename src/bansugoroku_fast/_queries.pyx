@@ -1,7 +1,7 @@
 # cython: language_level=3
 """Rule queries on one position: outcome, play counts, shots, perft.
 
-* ``outcome_of``: who has won, how and for how much (RULES.md: arrival or
+* ``outcome_of``: who has won, how and for how much (docs/rules.md §3, §4.2: arrival or
   bear-off finish, the closed home doubling or tripling a Ban-sugoroku
   win or winning at once, single / gammon / backgammon); both rows
   winning marks an invalid position.

@@ -1,7 +1,7 @@
 # cython: language_level=3
 """The depth-first search of one turn: every legal play of a roll.
 
-The rules are those of RULES.md as ``bansugoroku_fast.oracle`` reads them;
+The rules are those of docs/rules.md as ``bansugoroku_fast.oracle`` reads them;
 the search computes the same results another way, fast:
 
 * A turn is searched depth first on one :c:type:`Board` that is changed and
