@@ -17,7 +17,9 @@ and position from it only when asked.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from operator import attrgetter
+from typing import Any
 
 from . import _batch
 from .checks import as_dice, as_position, as_rules, check_position_for_rules
@@ -25,6 +27,7 @@ from .errors import InvalidPositionError
 from .play import Outcome, OutcomeKind, Play, Step
 from .position import Position
 from .rules import Rules
+from .typing import DiceLike, PositionLike, RulesLike
 
 __all__ = [
     "legal_plays", "legal_first_steps", "outcome", "shots", "blocked_points", "blots",
@@ -54,12 +57,12 @@ _STEP_BYTES = _RECORD["step_bytes"]
 _BOTH_WON = "both sides have won in this position; no game reaches it"
 
 
-def _decoded(slot: str, decode) -> property:
+def _decoded(slot: str, decode: Callable[[Any], None]) -> Any:
     """A read-only property returning the slot ``slot``, filled by
     ``decode(self)`` on first access."""
     fetch = attrgetter(slot)
 
-    def get(self):
+    def get(self: object) -> Any:
         try:
             return fetch(self)
         except AttributeError:
@@ -80,14 +83,16 @@ class _KernelPlay(Play):
 
     __slots__ = ("_record",)
 
-    def _decode_steps(self):
+    _record: bytes
+
+    def _decode_steps(self) -> None:
         record = self._record
         fields = range(_STEPS, _STEPS + _STEP_BYTES * record[_NSTEPS], _STEP_BYTES)
         self._steps = tuple((record[i], record[i + 1]) for i in fields)
         self._dice = tuple(record[i + 2] for i in fields)
         self._hits = tuple(record[i + 3] == 1 for i in fields)
 
-    def _decode_position(self):
+    def _decode_position(self) -> None:
         self._position = Position._from_key(self._record[_BOARD_START:_BOARD_STOP])
 
     steps = _decoded("_steps", _decode_steps)
@@ -96,21 +101,20 @@ class _KernelPlay(Play):
     position = _decoded("_position", _decode_position)
 
 
-def _prepare(position, rules) -> tuple[bytes, Rules]:
+def _prepare(position: PositionLike, rules: RulesLike) -> tuple[bytes, Rules]:
     """The 52-byte key of a valid position and the Rules, checked as the oracle does."""
-    if type(position) is not Position:
-        position = as_position(position)
+    checked = position if type(position) is Position else as_position(position)
     if rules is None:
-        rules = _DEFAULT_RULES
-    elif type(rules) is not Rules:
-        rules = as_rules(rules)
-    key = position.key
-    if (key[0] or key[26]) and not rules.bears_off:
-        check_position_for_rules(position, rules)  # raises: nothing is borne off in arrival
-    return key, rules
+        checked_rules = _DEFAULT_RULES
+    else:
+        checked_rules = rules if type(rules) is Rules else as_rules(rules)
+    key = checked.key
+    if (key[0] or key[26]) and not checked_rules.bears_off:
+        check_position_for_rules(checked, checked_rules)  # raises: nothing is borne off in arrival
+    return key, checked_rules
 
 
-def _dice(dice) -> tuple[int, int]:
+def _dice(dice: DiceLike) -> tuple[int, int]:
     if type(dice) is tuple and len(dice) == 2:
         a, b = dice
         if type(a) is int and type(b) is int and 1 <= a <= 6 and 1 <= b <= 6:
@@ -118,7 +122,9 @@ def _dice(dice) -> tuple[int, int]:
     return as_dice(dice)
 
 
-def legal_plays(position, dice, rules=None, *, all_orderings=False) -> list[Play]:
+def legal_plays(
+    position: PositionLike, dice: DiceLike, rules: RulesLike = None, *, all_orderings: bool = False
+) -> list[Play]:
     """The legal plays of ``position`` (row 0 to move) with ``dice``.
 
     One play per distinct resulting position, with its canonical step list
@@ -134,28 +140,28 @@ def legal_plays(position, dice, rules=None, *, all_orderings=False) -> list[Play
     14
     """
     a, b = _dice(dice)
-    key, rules = _prepare(position, rules)
-    plays = _batch.plays(key, a, b, rules.code, all_orderings, _KernelPlay)
+    key, checked_rules = _prepare(position, rules)
+    plays: list[Play] | None = _batch.plays(key, a, b, checked_rules.code, all_orderings, _KernelPlay)
     if plays is None:
         raise InvalidPositionError(_BOTH_WON)
     return plays
 
 
-def count_plays(position, dice, rules=None) -> int:
+def count_plays(position: PositionLike, dice: DiceLike, rules: RulesLike = None) -> int:
     """``len(legal_plays(position, dice, rules))`` without building the plays.
 
     >>> count_plays("4HPwATDgc/ABMA", (1, 1), "backgammon")
     42
     """
     a, b = _dice(dice)
-    key, rules = _prepare(position, rules)
-    count = _batch.count(key, a, b, rules.code)
+    key, checked_rules = _prepare(position, rules)
+    count = _batch.count(key, a, b, checked_rules.code)
     if count < 0:
         raise InvalidPositionError(_BOTH_WON)
     return count
 
 
-def legal_first_steps(position, dice, rules=None) -> list[Step]:
+def legal_first_steps(position: PositionLike, dice: DiceLike, rules: RulesLike = None) -> list[Step]:
     """The single moves that start some legal play, greatest
     ``(origin, target, die)`` first: a move that would leave a die
     unplayable is never offered.
@@ -165,14 +171,14 @@ def legal_first_steps(position, dice, rules=None) -> list[Step]:
     ['24/18', '13/8', '13/7', '8/3', '8/2']
     """
     a, b = _dice(dice)
-    key, rules = _prepare(position, rules)
-    steps = _batch.first_steps(key, a, b, rules.code)
+    key, checked_rules = _prepare(position, rules)
+    steps = _batch.first_steps(key, a, b, checked_rules.code)
     if steps is None:
         raise InvalidPositionError(_BOTH_WON)
     return [Step(*step) for step in steps]
 
 
-def outcome(position, rules=None) -> Outcome | None:
+def outcome(position: PositionLike, rules: RulesLike = None) -> Outcome | None:
     """Who has won in ``position`` (``winner`` 0 = row 0), how and for how
     much; None while the game goes on.
 
@@ -184,8 +190,8 @@ def outcome(position, rules=None) -> Outcome | None:
     >>> outcome(won)
     Outcome(winner=0, value=3, kind='closed-home-x3')
     """
-    key, rules = _prepare(position, rules)
-    result = _batch.outcome(key, rules.code)
+    key, checked_rules = _prepare(position, rules)
+    result = _batch.outcome(key, checked_rules.code)
     if result is None:
         return None
     if result is False:
@@ -194,7 +200,7 @@ def outcome(position, rules=None) -> Outcome | None:
     return Outcome(winner, value, OUTCOME_KINDS[kind])
 
 
-def shots(position, rules=None) -> int:
+def shots(position: PositionLike, rules: RulesLike = None) -> int:
     """How many of the 36 rolls give the mover a legal play that hits
     (non-doubles count twice; 0 once the game is over).
 
@@ -202,19 +208,19 @@ def shots(position, rules=None) -> int:
     >>> shots(Position.initial(), "backgammon")
     0
     """
-    key, rules = _prepare(position, rules)
-    count = _batch.shots(key, rules.code)
+    key, checked_rules = _prepare(position, rules)
+    count = _batch.shots(key, checked_rules.code)
     if count < 0:
         raise InvalidPositionError(_BOTH_WON)
     return count
 
 
-def _rows(position) -> tuple[bytes, bytes]:
+def _rows(position: PositionLike) -> tuple[bytes, bytes]:
     key = (position if type(position) is Position else as_position(position)).key
     return key[:26], key[26:]
 
 
-def blocked_points(position) -> tuple[int, ...]:
+def blocked_points(position: PositionLike) -> tuple[int, ...]:
     """The mover's points (1..24) that the opponent holds with two or more.
 
     >>> from bansugoroku_fast import Position
@@ -225,7 +231,7 @@ def blocked_points(position) -> tuple[int, ...]:
     return tuple(point for point in range(1, 25) if opponent[BAR - point] >= 2)
 
 
-def blots(position) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def blots(position: PositionLike) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Points holding exactly one stone: ``(mover's, opponent's)``, each side
     in its own numbering.
 
@@ -233,12 +239,11 @@ def blots(position) -> tuple[tuple[int, ...], tuple[int, ...]]:
     >>> blots(Position.initial())
     ((), ())
     """
-    return tuple(
-        tuple(point for point in range(1, 25) if row[point] == 1) for row in _rows(position)
-    )
+    mover, opponent = (tuple(point for point in range(1, 25) if row[point] == 1) for row in _rows(position))
+    return mover, opponent
 
 
-def closure_holds(position, side: int = 0) -> bool:
+def closure_holds(position: PositionLike, side: int = 0) -> bool:
     """Whether ``side``'s home is closed (each of its points 1..6 holds two
     or more) while the other side has a stone on the bar.
 
@@ -253,17 +258,18 @@ def closure_holds(position, side: int = 0) -> bool:
     return other[BAR] >= 1 and min(own[1:7]) >= 2
 
 
-def pip_counts(position) -> tuple[int, int]:
+def pip_counts(position: PositionLike) -> tuple[int, int]:
     """``(mover, opponent)`` pip counts: the sum of point x stones, bar = 25.
 
     >>> from bansugoroku_fast import Position
     >>> pip_counts(Position.initial())
     (167, 167)
     """
-    return tuple(sum(i * row[i] for i in range(1, 26)) for row in _rows(position))
+    mover, opponent = (sum(i * row[i] for i in range(1, 26)) for row in _rows(position))
+    return mover, opponent
 
 
-def perft(position, depth: int, rules=None) -> int:
+def perft(position: PositionLike, depth: int, rules: RulesLike = None) -> int:
     """Leaf count of the play tree ``depth`` plies deep over the 21 rolls; a
     roll with no play counts as one node, and so does a finished game.
 
@@ -271,15 +277,14 @@ def perft(position, depth: int, rules=None) -> int:
     >>> perft(Position.initial(), 2, "backgammon")
     202782
     """
-    key, rules = _prepare(position, rules)
-    depth = _depth(depth, 0)
-    total = _batch.perft(key, depth, rules.code)
+    key, checked_rules = _prepare(position, rules)
+    total = _batch.perft(key, _depth(depth, 0), checked_rules.code)
     if total < 0:
         raise InvalidPositionError(_BOTH_WON)
     return total
 
 
-def perft_divide(position, depth: int, rules=None) -> dict[tuple[int, int], int]:
+def perft_divide(position: PositionLike, depth: int, rules: RulesLike = None) -> dict[tuple[int, int], int]:
     """:func:`perft` split by the first roll: ``{(a, b): count}``, rolls
     ordered as the oracle orders them (6-6, 6-5, ..., 1-1).
 
@@ -288,23 +293,23 @@ def perft_divide(position, depth: int, rules=None) -> dict[tuple[int, int], int]
     >>> divide[(6, 5)], divide[(1, 1)], divide[(5, 5)], sum(divide.values())
     (7, 42, 4, 447)
     """
-    key, rules = _prepare(position, rules)
+    key, checked_rules = _prepare(position, rules)
     depth = _depth(depth, 1)
-    finished = _batch.outcome(key, rules.code)
+    finished = _batch.outcome(key, checked_rules.code)
     if finished is False:
         raise InvalidPositionError(_BOTH_WON)
     if finished is not None:
         return {}  # a finished game has no rolls to split by (its perft is 1)
-    counts = {}
+    counts: dict[tuple[int, int], int] = {}
     for a, b in ALL_ROLLS:
-        count = _batch.perft(key, depth, rules.code, a, b)
+        count = _batch.perft(key, depth, checked_rules.code, a, b)
         if count < 0:
             raise InvalidPositionError(_BOTH_WON)
         counts[(a, b)] = count
     return counts
 
 
-def _depth(depth, least: int) -> int:
+def _depth(depth: object, least: int) -> int:
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < least:
         raise ValueError(f"depth must be an integer >= {least}, got {depth!r}")
     return depth

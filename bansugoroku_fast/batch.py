@@ -29,9 +29,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _batch, _validate
 from .api import OUTCOME_KINDS
@@ -39,6 +40,8 @@ from .checks import DICE_CONTAINERS, as_rules
 from .errors import InvalidDiceError, InvalidPositionError
 from .play import OutcomeKind
 from .position import ROW_NAMES, as_int8_array, describe_problem, holds_integers
+from .rules import Rules
+from .typing import BatchLike, RulesLike
 
 __all__ = [
     "PlayBatch", "OutcomeBatch", "count_plays", "generate_plays", "iter_plays", "outcome",
@@ -46,6 +49,8 @@ __all__ = [
 ]
 
 #: Default number of positions per chunk of :func:`iter_plays`.
+Int8Array = npt.NDArray[np.int8]
+
 CHUNK_SIZE = 8192  # small enough that freed outputs are reused, not fresh pages
 
 
@@ -63,13 +68,13 @@ class PlayBatch(NamedTuple):
     * ``hits``: ``bool[M, 4]``, whether each step hit.
     """
 
-    offsets: np.ndarray
-    children: np.ndarray
-    steps: np.ndarray
-    dice: np.ndarray
-    hits: np.ndarray
+    offsets: npt.NDArray[np.int64]
+    children: Int8Array
+    steps: Int8Array
+    dice: Int8Array
+    hits: npt.NDArray[np.bool_]
 
-    def counts(self) -> np.ndarray:
+    def counts(self) -> npt.NDArray[np.int64]:
         """Plays per item (``int64[N]``)."""
         return np.diff(self.offsets)
 
@@ -79,77 +84,79 @@ class OutcomeBatch(NamedTuple):
     -1 = game goes on), ``value`` (``int8[N]``, 0 if none) and ``kind``
     (``int8[N]``, an index into :data:`OUTCOME_KINDS`, -1 if none)."""
 
-    winner: np.ndarray
-    value: np.ndarray
-    kind: np.ndarray
+    winner: Int8Array
+    value: Int8Array
+    kind: Int8Array
 
     def kinds(self) -> list[OutcomeKind | None]:
         """``kind`` as :class:`OutcomeKind` values (None where the game goes on)."""
-        return [OUTCOME_KINDS[k] if k >= 0 else None for k in self.kind.tolist()]
+        codes: list[int] = self.kind.tolist()
+        return [OUTCOME_KINDS[k] if k >= 0 else None for k in codes]
 
 
 # --- argument checks -----------------------------------------------------------
 
 
-def _is_positive_int(value) -> bool:
-    return not isinstance(value, bool) and isinstance(value, (int, np.integer)) and value >= 1
+def _is_positive_int(value: object) -> bool:
+    return not isinstance(value, bool) and isinstance(value, (int, np.integer)) and int(value) >= 1
 
 
-def _threads(threads) -> int:
+def _threads(threads: object) -> int:
     if threads is None:
         try:
             return len(os.sched_getaffinity(0))
         except AttributeError:  # not on Linux
             return os.cpu_count() or 1
-    if not _is_positive_int(threads):
+    if not isinstance(threads, (int, np.integer)) or not _is_positive_int(threads):
         raise ValueError(f"threads must be a positive integer or None, got {threads!r}")
     return int(threads)
 
 
-def _positions_array(positions) -> np.ndarray:
+def _positions_array(positions: BatchLike) -> Int8Array:
     """``positions`` as an ``int8[N, 2, 26]`` C-contiguous array, content unchecked."""
-    if not (isinstance(positions, np.ndarray) and positions.dtype == np.int8
-            and positions.flags.c_contiguous):
-        positions = as_int8_array(positions, shape_text="N x 2 x 26", what="positions")
-    if positions.shape == (0,):  # an empty list: no positions
-        positions = positions.reshape(0, 2, 26)
-    if positions.ndim != 3 or positions.shape[1:] != (2, 26):
-        raise InvalidPositionError(f"positions must have shape (N, 2, 26), got {positions.shape}")
-    return positions
+    if isinstance(positions, np.ndarray) and positions.dtype == np.int8 and positions.flags.c_contiguous:
+        array: Int8Array = positions
+    else:
+        array = as_int8_array(positions, shape_text="N x 2 x 26", what="positions")
+    if array.shape == (0,):  # an empty list: no positions
+        array = array.reshape(0, 2, 26)
+    if array.ndim != 3 or array.shape[1:] != (2, 26):
+        raise InvalidPositionError(f"positions must have shape (N, 2, 26), got {array.shape}")
+    return array
 
 
-def _positions(positions, rules=None) -> np.ndarray:
+def _positions(positions: BatchLike, rules: Rules | None = None) -> Int8Array:
     """``positions`` as a valid ``int8[N, 2, 26]`` C-contiguous array."""
-    positions = _positions_array(positions)
-    problem = _validate.first_invalid(positions)
+    array = _positions_array(positions)
+    problem = _validate.first_invalid(array)
     if problem is not None:
         item, *details = problem
         raise InvalidPositionError(f"position {item}: {describe_problem(*details)}")
     if rules is not None and not rules.bears_off:
-        off = positions[:, :, 0]
+        off = array[:, :, 0]
         if off.any():
             item, row = np.argwhere(off)[0]
             raise InvalidPositionError(
                 f"position {item}: {ROW_NAMES[row]} has {off[item, row]} stones borne off, "
                 f"but the '{rules.finish}' finish never bears off"
             )
-    return positions
+    return array
 
 
-def _positions_and_dice(positions, dice, rules) -> tuple[np.ndarray, np.ndarray]:
+def _positions_and_dice(positions: BatchLike, dice: BatchLike, rules: Rules) -> tuple[Int8Array, Int8Array]:
     """The arrays of :func:`_positions` (content NOT yet checked: the count
     kernel checks it) and :func:`_dice`; a bad position is reported before
     bad dice, as :func:`_positions` then :func:`_dice` would."""
-    positions = _positions_array(positions)
+    position_array = _positions_array(positions)
     try:
-        dice = _dice(dice, len(positions))
+        dice_array = _dice(dice, len(position_array))
     except InvalidDiceError:
-        _positions(positions, rules)
+        _positions(position_array, rules)
         raise
-    return positions, dice
+    return position_array, dice_array
 
 
-def _dice(dice, count: int) -> np.ndarray:
+def _dice(dice: BatchLike, count: int) -> Int8Array:
     """``dice`` as a valid ``int8[N, 2]`` C-contiguous array (one pair is used for every position)."""
     if not isinstance(dice, DICE_CONTAINERS):
         raise InvalidDiceError(f"dice must be an N x 2 integer array (or one roll), got {type(dice).__name__}")
@@ -172,13 +179,13 @@ def _dice(dice, count: int) -> np.ndarray:
     return np.ascontiguousarray(array, dtype=np.int8)
 
 
-def _both_won(item) -> InvalidPositionError:
+def _both_won(item: int) -> InvalidPositionError:
     return InvalidPositionError(
         f"position {item}: both sides have won in this position; no game reaches it"
     )
 
 
-def _raise_kernel_errors(values: np.ndarray, positions: np.ndarray, rules) -> None:
+def _raise_kernel_errors(values: npt.NDArray[np.integer[Any]], positions: Int8Array, rules: Rules) -> None:
     """Kernel results < 0 mark items: -1 both sides won, -2 out of memory,
     -3 / -4 a position that :func:`_positions` refuses (it says why; it
     reports every bad position before any other error, so it goes first)."""
@@ -196,7 +203,9 @@ def _raise_kernel_errors(values: np.ndarray, positions: np.ndarray, rules) -> No
 # --- plays -------------------------------------------------------------------------
 
 
-def count_plays(positions, dice, rules=None, *, threads=None) -> np.ndarray:
+def count_plays(
+    positions: BatchLike, dice: BatchLike, rules: RulesLike = None, *, threads: int | None = None
+) -> npt.NDArray[np.int32]:
     """The number of legal plays (distinct resulting positions) of each
     (position, roll) as ``int32[N]``; 0 for a pass or a finished game.
 
@@ -205,12 +214,12 @@ def count_plays(positions, dice, rules=None, *, threads=None) -> np.ndarray:
     >>> count_plays(Position.initial().array[None], [[2, 1]], "backgammon")
     array([15], dtype=int32)
     """
-    rules = as_rules(rules)
-    positions, dice = _positions_and_dice(positions, dice, rules)
-    return _count(positions, dice, rules, _threads(threads))
+    checked_rules = as_rules(rules)
+    position_array, dice_array = _positions_and_dice(positions, dice, checked_rules)
+    return _count(position_array, dice_array, checked_rules, _threads(threads))
 
 
-def _count(positions, dice, rules, threads) -> np.ndarray:
+def _count(positions: Int8Array, dice: Int8Array, rules: Rules, threads: int) -> npt.NDArray[np.int32]:
     """Counts of positions the kernel checks (see :func:`_raise_kernel_errors`)."""
     counts = np.empty(len(positions), dtype=np.int32)
     _batch.count_batch(positions, dice, rules.code, threads, counts)
@@ -218,7 +227,9 @@ def _count(positions, dice, rules, threads) -> np.ndarray:
     return counts
 
 
-def generate_plays(positions, dice, rules=None, *, threads=None) -> PlayBatch:
+def generate_plays(
+    positions: BatchLike, dice: BatchLike, rules: RulesLike = None, *, threads: int | None = None
+) -> PlayBatch:
     """Every legal play of each (position, roll), as a :class:`PlayBatch`.
 
     >>> from bansugoroku_fast import Position
@@ -226,9 +237,9 @@ def generate_plays(positions, dice, rules=None, *, threads=None) -> PlayBatch:
     >>> batch.counts().tolist(), batch.steps[0].tolist()
     ([4], [[13, 8], [13, 8], [13, 8], [13, 8]])
     """
-    rules = as_rules(rules)
-    positions, dice = _positions_and_dice(positions, dice, rules)
-    return _generate(positions, dice, rules, _threads(threads))
+    checked_rules = as_rules(rules)
+    position_array, dice_array = _positions_and_dice(positions, dice, checked_rules)
+    return _generate(position_array, dice_array, checked_rules, _threads(threads))
 
 
 class _OutputArena:
@@ -236,10 +247,15 @@ class _OutputArena:
     more: fresh memory must be zeroed by the OS page by page, which costs
     about as much as generating the plays that fill it."""
 
-    def __init__(self):
+    children: Int8Array
+    steps: Int8Array
+    dice: Int8Array
+    hits: npt.NDArray[np.bool_]
+
+    def __init__(self) -> None:
         self.capacity = -1  # nothing allocated yet, not even for zero plays
 
-    def take(self, total: int):
+    def take(self, total: int) -> tuple[Int8Array, Int8Array, Int8Array, npt.NDArray[np.bool_]]:
         if total > self.capacity:
             self.capacity = max(total, self.capacity + self.capacity // 4)
             self.children = np.empty((self.capacity, 2, 26), dtype=np.int8)
@@ -249,7 +265,9 @@ class _OutputArena:
         return self.children[:total], self.steps[:total], self.dice[:total], self.hits[:total]
 
 
-def _generate(positions, dice, rules, threads, arena=None) -> PlayBatch:
+def _generate(
+    positions: Int8Array, dice: Int8Array, rules: Rules, threads: int, arena: _OutputArena | None = None
+) -> PlayBatch:
     counts = _count(positions, dice, rules, threads)
     offsets = np.zeros(len(positions) + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
@@ -263,8 +281,15 @@ def _generate(positions, dice, rules, threads, arena=None) -> PlayBatch:
     return PlayBatch(offsets, children, steps, step_dice, hits)
 
 
-def iter_plays(positions, dice, rules=None, *, chunk_size=CHUNK_SIZE,
-               threads=None, reuse=False) -> Iterator[tuple[int, PlayBatch]]:
+def iter_plays(
+    positions: BatchLike,
+    dice: BatchLike,
+    rules: RulesLike = None,
+    *,
+    chunk_size: int = CHUNK_SIZE,
+    threads: int | None = None,
+    reuse: bool = False,
+) -> Iterator[tuple[int, PlayBatch]]:
     """:func:`generate_plays` chunk by chunk: yields ``(start, batch)`` where
     ``batch`` holds the plays of items ``start:start + chunk_size`` (its
     offsets count from 0). Only one chunk's children are held at a time; the
@@ -281,18 +306,20 @@ def iter_plays(positions, dice, rules=None, *, chunk_size=CHUNK_SIZE,
     >>> [(start, len(batch.children)) for start, batch in iter_plays(positions, dice, "backgammon", chunk_size=2)]
     [(0, 14), (2, 14), (4, 7)]
     """
-    rules = as_rules(rules)
-    positions = _positions(positions, rules)
-    dice = _dice(dice, len(positions))
+    checked_rules = as_rules(rules)
+    position_array = _positions(positions, checked_rules)
+    dice_array = _dice(dice, len(position_array))
     if not _is_positive_int(chunk_size):
         raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
-    threads = _threads(threads)
+    thread_count = _threads(threads)
     arena = _OutputArena() if reuse else None
 
-    def chunks():
-        for start in range(0, len(positions), chunk_size):
+    def chunks() -> Iterator[tuple[int, PlayBatch]]:
+        for start in range(0, len(position_array), chunk_size):
             stop = start + chunk_size
-            yield start, _generate(positions[start:stop], dice[start:stop], rules, threads, arena)
+            yield start, _generate(
+                position_array[start:stop], dice_array[start:stop], checked_rules, thread_count, arena
+            )
 
     return chunks()
 
@@ -300,7 +327,7 @@ def iter_plays(positions, dice, rules=None, *, chunk_size=CHUNK_SIZE,
 # --- queries -------------------------------------------------------------------------
 
 
-def outcome(positions, rules=None) -> OutcomeBatch:
+def outcome(positions: BatchLike, rules: RulesLike = None) -> OutcomeBatch:
     """The outcome of each position, as an :class:`OutcomeBatch`.
 
     >>> from bansugoroku_fast import Position
@@ -308,19 +335,19 @@ def outcome(positions, rules=None) -> OutcomeBatch:
     >>> result.winner.tolist(), result.kinds()
     ([-1], [None])
     """
-    rules = as_rules(rules)
-    positions = _positions(positions, rules)
-    count = len(positions)
+    checked_rules = as_rules(rules)
+    position_array = _positions(positions, checked_rules)
+    count = len(position_array)
     winner = np.empty(count, dtype=np.int8)
     value = np.empty(count, dtype=np.int8)
     kind = np.empty(count, dtype=np.int8)
-    first_bad = _batch.outcome_batch(positions, rules.code, winner, value, kind)
+    first_bad = _batch.outcome_batch(position_array, checked_rules.code, winner, value, kind)
     if first_bad >= 0:
         raise _both_won(first_bad)
     return OutcomeBatch(winner, value, kind)
 
 
-def shots(positions, rules=None, *, threads=None) -> np.ndarray:
+def shots(positions: BatchLike, rules: RulesLike = None, *, threads: int | None = None) -> Int8Array:
     """For each position, how many of the 36 rolls give the mover a legal
     play that hits (``int8[N]``; 0 once the game is over).
 
@@ -328,15 +355,15 @@ def shots(positions, rules=None, *, threads=None) -> np.ndarray:
     >>> shots(Position.initial().array[None], "backgammon")
     array([0], dtype=int8)
     """
-    rules = as_rules(rules)
-    positions = _positions(positions, rules)
-    result = np.empty(len(positions), dtype=np.int8)
-    _batch.shots_batch(positions, rules.code, _threads(threads), result)
-    _raise_kernel_errors(result, positions, rules)
+    checked_rules = as_rules(rules)
+    position_array = _positions(positions, checked_rules)
+    result = np.empty(len(position_array), dtype=np.int8)
+    _batch.shots_batch(position_array, checked_rules.code, _threads(threads), result)
+    _raise_kernel_errors(result, position_array, checked_rules)
     return result
 
 
-def blocked_points(positions) -> np.ndarray:
+def blocked_points(positions: BatchLike) -> npt.NDArray[np.bool_]:
     """``bool[N, 25]``: ``[i, p]`` says the opponent holds the mover's point
     ``p`` (1..24) with two or more; column 0 is always False.
 
@@ -344,36 +371,37 @@ def blocked_points(positions) -> np.ndarray:
     >>> np.flatnonzero(blocked_points(Position.initial().array[None])[0]).tolist()
     [1, 12, 17, 19]
     """
-    positions = _positions(positions)
-    mask = np.zeros((len(positions), 25), dtype=np.bool_)
-    mask[:, 1:] = positions[:, 1, 24:0:-1] >= 2  # mover point p = opponent index 25 - p
+    position_array = _positions(positions)
+    mask = np.zeros((len(position_array), 25), dtype=np.bool_)
+    mask[:, 1:] = position_array[:, 1, 24:0:-1] >= 2  # mover point p = opponent index 25 - p
     return mask
 
 
-def blots(positions) -> np.ndarray:
+def blots(positions: BatchLike) -> npt.NDArray[np.bool_]:
     """``bool[N, 2, 25]``: ``[i, row, p]`` says ``row`` has exactly one stone
     on its point ``p`` (1..24, its own numbering); column 0 is always False."""
-    positions = _positions(positions)
-    mask = np.zeros((len(positions), 2, 25), dtype=np.bool_)
-    mask[:, :, 1:] = positions[:, :, 1:25] == 1
+    position_array = _positions(positions)
+    mask = np.zeros((len(position_array), 2, 25), dtype=np.bool_)
+    mask[:, :, 1:] = position_array[:, :, 1:25] == 1
     return mask
 
 
-def closure_holds(positions) -> np.ndarray:
+def closure_holds(positions: BatchLike) -> npt.NDArray[np.bool_]:
     """``bool[N, 2]``: ``[i, side]`` says ``side``'s points 1..6 each hold
     two or more while the other side has a stone on the bar."""
-    positions = _positions(positions)
-    home_held = (positions[:, :, 1:7] >= 2).all(axis=2)
-    other_on_bar = positions[:, ::-1, 25] >= 1
-    return home_held & other_on_bar
+    position_array = _positions(positions)
+    home_held = (position_array[:, :, 1:7] >= 2).all(axis=2)
+    other_on_bar = position_array[:, ::-1, 25] >= 1
+    closed: npt.NDArray[np.bool_] = home_held & other_on_bar
+    return closed
 
 
-def pip_counts(positions) -> np.ndarray:
+def pip_counts(positions: BatchLike) -> npt.NDArray[np.int32]:
     """``int32[N, 2]``: each row's pip count (sum of point x stones, bar = 25).
 
     >>> from bansugoroku_fast import Position
     >>> pip_counts(Position.initial().array[None]).tolist()
     [[167, 167]]
     """
-    positions = _positions(positions)
-    return positions.astype(np.int32) @ np.arange(26, dtype=np.int32)
+    pips = _positions(positions).astype(np.int32) @ np.arange(26, dtype=np.int32)
+    return pips.astype(np.int32, copy=False)  # already int32: no copy (numpy's stubs say float)

@@ -13,18 +13,21 @@ import numpy as np
 from .errors import InvalidDiceError, InvalidPositionError, InvalidRulesError
 from .position import Position, holds_integers
 from .rules import Rules
+from .typing import DiceLike, PositionLike, RulesLike
+
+__all__ = ["DICE_CONTAINERS", "as_dice", "as_position", "as_rules", "check_position_for_rules"]
 
 #: What holds dice, besides text: sets, dicts, bytes and ranges would be read
 #: in an order or a sense nobody meant.
 DICE_CONTAINERS = (tuple, list, np.ndarray)
 
 
-def as_position(position) -> Position:
+def as_position(position: PositionLike) -> Position:
     """``position`` as a :class:`Position` (array-likes and ids are validated)."""
     return position if isinstance(position, Position) else Position(position)
 
 
-def as_rules(rules) -> Rules:
+def as_rules(rules: RulesLike | object) -> Rules:
     if rules is None:
         return Rules()
     if isinstance(rules, str):
@@ -34,7 +37,7 @@ def as_rules(rules) -> Rules:
     return rules
 
 
-def as_dice(dice) -> tuple[int, int]:
+def as_dice(dice: DiceLike | object) -> tuple[int, int]:
     """``dice`` as a pair of ints in 1..6, or :class:`InvalidDiceError`.
 
     >>> as_dice((6, 5)), as_dice("3-1")
@@ -46,34 +49,33 @@ def as_dice(dice) -> tuple[int, int]:
 
     Only text and :data:`DICE_CONTAINERS` of integers are read as dice.
     """
+    values: object = dice
     if isinstance(dice, str):
         text = dice.strip().replace(" ", "-").replace(",", "-")
         parts = text.split("-") if "-" in text else list(text)
         try:
-            dice = tuple(int(part) for part in parts)
+            values = tuple(int(part) for part in parts)
         except ValueError:
             raise InvalidDiceError(f"cannot read dice {dice!r}; write e.g. '6-5'") from None
-    if isinstance(dice, np.ndarray) and holds_integers(dice):
-        dice = dice.tolist()  # numpy integers to ints; other dtypes fail as values below
-    if not isinstance(dice, DICE_CONTAINERS):
+    if isinstance(values, np.ndarray) and holds_integers(values):
+        values = values.tolist()  # numpy integers to ints; other dtypes fail as values below
+    if not isinstance(values, DICE_CONTAINERS):
         raise InvalidDiceError(
             f"dice must be a pair of integers in 1..6 (a tuple, list, integer array or "
             f"text such as '6-5'), got {dice!r}"
         )
-    pair = tuple(dice)
+    pair = tuple(values)
     if len(pair) != 2 or not all(_is_die(d) for d in pair):
         raise InvalidDiceError(f"dice must be two integers in 1..6, got {dice!r}")
     return int(pair[0]), int(pair[1])
 
 
-def _is_die(value) -> bool:
+def _is_die(value: object) -> bool:
     """An integer in 1..6 (not a bool, not a numpy timedelta, which numpy
     counts among its integers)."""
-    return (
-        isinstance(value, numbers.Integral)
-        and not isinstance(value, (bool, np.timedelta64))
-        and 1 <= value <= 6
-    )
+    if isinstance(value, (bool, np.timedelta64)) or not isinstance(value, numbers.Integral):
+        return False
+    return 1 <= int(value) <= 6
 
 
 def check_position_for_rules(position: Position, rules: Rules) -> None:

@@ -5,8 +5,9 @@
   :class:`~bansugoroku_fast.position.Position`, a GNU Backgammon Position ID,
   or anything numpy reads as a ``2 x 26`` integer array (nested lists, an
   ``int8[2, 26]`` array);
-* :data:`DiceLike`: a roll -- two integers such as ``(6, 5)`` (numpy integers
-  too) or text such as ``"6-5"``;
+* :data:`DiceLike`: a roll -- a tuple or list of two integers such as
+  ``(6, 5)`` (numpy integers too), an integer array, or text such as
+  ``"6-5"``;
 * :data:`RulesLike`: a :class:`~bansugoroku_fast.rules.Rules`, a label such as
   ``"backgammon"`` or ``"ban/bear_off/immediate"``, or ``None`` for the
   default rules;
@@ -23,9 +24,10 @@
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, SupportsIndex, TypeAlias, Union
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, SupportsIndex, TypeAlias, Union
 
+import numpy as np
 import numpy.typing as npt
 
 if TYPE_CHECKING:
@@ -35,7 +37,7 @@ if TYPE_CHECKING:
 __all__ = ["BatchLike", "DiceLike", "PositionLike", "Rows", "RulesLike"]
 
 PositionLike: TypeAlias = Union["Position", str, npt.ArrayLike]
-DiceLike: TypeAlias = str | Iterable[SupportsIndex]
+DiceLike: TypeAlias = Union[str, Sequence[SupportsIndex], "npt.NDArray[np.integer[Any]]"]
 RulesLike: TypeAlias = Union["Rules", str, None]
 Rows: TypeAlias = Sequence[Sequence[int]]
 BatchLike: TypeAlias = npt.ArrayLike

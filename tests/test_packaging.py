@@ -2,6 +2,7 @@
 explicit public surface."""
 import importlib
 import importlib.metadata
+import re
 from pathlib import Path
 
 import pytest
@@ -12,9 +13,20 @@ PACKAGE = Path(bansugoroku_fast.__file__).parent
 
 
 def test_the_package_is_typed():
-    """PEP 561: the marker ships (pyproject's package-data), and so do the kernels' stubs."""
+    """PEP 561: the marker ships (pyproject's package-data)."""
     assert (PACKAGE / "py.typed").is_file()
-    assert (PACKAGE / "_validate.pyi").is_file()
+
+
+def test_every_kernel_module_python_imports_has_a_stub():
+    """One hand-written .pyi per compiled module that Python code imports
+    (``from . import _batch``); .ci/run holds them to the modules with stubtest."""
+    sources = {path.stem for path in (PACKAGE.parent / "src" / "bansugoroku_fast").glob("*.pyx")}
+    imported = set()
+    for path in PACKAGE.rglob("*.py"):
+        for names in re.findall(r"^from \.+ import (.+)$", path.read_text(encoding="utf-8"), re.M):
+            imported |= {name.strip() for name in names.split(",")} & sources
+    assert imported >= {"_batch", "_validate"}
+    assert sorted(name for name in imported if not (PACKAGE / f"{name}.pyi").is_file()) == []
 
 
 def test_one_version_string():
