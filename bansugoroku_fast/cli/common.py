@@ -3,11 +3,19 @@ from __future__ import annotations
 
 import argparse
 
-from ..errors import GameStateError, IllegalPlayError, InvalidDiceError, InvalidPositionError, InvalidRulesError
+from ..errors import (
+    GameStateError,
+    IllegalPlayError,
+    InvalidDiceError,
+    InvalidPolicyError,
+    InvalidPositionError,
+    InvalidRulesError,
+)
 from ..position import Position
 from ..rules import Rules
 
-USER_ERRORS = (InvalidPositionError, InvalidDiceError, InvalidRulesError, IllegalPlayError, GameStateError)
+USER_ERRORS = (InvalidPositionError, InvalidDiceError, InvalidRulesError, IllegalPlayError, GameStateError,
+               InvalidPolicyError)
 SIDE_NAMES = ("X (the side to move)", "O (the opponent)")
 
 
