@@ -262,6 +262,11 @@ def test_callable_bad_output(output, message):
         Computer(lambda children, offsets: output).choose(START_65, BACKGAMMON)
 
 
+def test_callable_output_of_a_wrong_dtype_is_a_type_error():
+    with pytest.raises(TypeError, match="integer choices"):
+        Computer(lambda children, offsets: [None]).choose(START_65, BACKGAMMON)
+
+
 def test_unknown_policy():
     with pytest.raises(InvalidPolicyError, match="unknown policy 'best'"):
         Computer("best").choose(START_65, BACKGAMMON)
