@@ -75,6 +75,18 @@ class GameStateError(ValueError):
     moving once the game is over."""
 
 
+class PolicyOutputError(ValueError):
+    """Choices or scores that cannot choose a play: the wrong shape or
+    dtype, an index outside a game's candidates, a NaN score. The message
+    names the game."""
+
+
+class InvalidPolicyError(ValueError):
+    """An unknown policy name, a policy pair that is not two policies, a
+    policy the variant does not have, or weights that are not one finite
+    number per feature."""
+
+
 # Wrong types: each is also a TypeError, as Python's own functions raise for
 # an argument of the wrong type, and still the ValueError subclass of its
 # kind, so one ``except`` catches every bad value of that argument.
@@ -86,3 +98,8 @@ class RulesTypeError(InvalidRulesError, TypeError):
 
 class PlayTextTypeError(InvalidNotationError, TypeError):
     """Play notation that is not a str."""
+
+
+class PolicyOutputTypeError(PolicyOutputError, TypeError):
+    """A policy's output (or the choices given to ``GameBatch.step``) of a dtype
+    that is neither integer choices nor floating scores."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol, SupportsIndex, TypeAlias
+from typing import Any, NamedTuple, Protocol, SupportsIndex, TypeAlias
 
 import numpy as np
 
@@ -29,6 +29,7 @@ from .api import legal_plays, outcome
 from .checks import as_position, as_rules
 from .errors import GameStateError, IllegalPlayError
 from .notation import match_play
+from .opponent import Computer
 from .play import Outcome, Play
 from .position import Position
 from .rules import Rules
@@ -235,6 +236,7 @@ class Game:
         self.result: GameResult | None = None
         self.dice: tuple[int, int] | None = None
         self.opening_rolls: list[tuple[int, int]] = []
+        self.computers: dict[int, Computer] = {}
 
     @classmethod
     def from_position(
@@ -433,6 +435,85 @@ class Game:
             return
         winner = self.seat_to_move if ended.winner == 0 else 1 - self.seat_to_move
         self.result = GameResult(winner, ended.points(self.cube), self.cube, ended)
+
+    # -- the computer opponent --
+
+    def hand_over(self, seat: int, player: Any) -> None:
+        """From now on the computer plays ``seat`` (the Ban-sugoroku pages:
+        the computer takes the seat of a player who left), mid-turn too.
+        ``player`` is a :class:`~bansugoroku_fast.opponent.Computer` or a
+        policy for one (with the pip-count cube). :meth:`advance` then plays
+        its turns.
+
+        >>> game = Game(Rules(), ScriptedDice([6, 5, 3, 1, 4, 2] * 40))
+        >>> game.hand_over(1, "first")
+        >>> game.roll(); game.play(game.legal_plays()[0])
+        (6, 5)
+        >>> game.advance()                       # seat 1 plays its turn, then waits for seat 0
+        >>> game.seat_to_move, game.turn_count, game.history[-1].seat, game.history[-1].dice
+        (0, 2, 1, (3, 1))
+        """
+        _check_seat(seat)
+        self.computers[seat] = player if isinstance(player, Computer) else Computer(player)
+
+    def take_back(self, seat: int) -> None:
+        """The player of ``seat`` returns: the computer gives the seat back."""
+        _check_seat(seat)
+        if self.computers.pop(seat, None) is None:
+            raise GameStateError(f"seat {seat} is not played by the computer")
+
+    def advance(self) -> None:
+        """Let the computers act (answer a double, play their turns) until a
+        person must act or the game is over."""
+        while not self.is_over:
+            offerer = self.double_offered_by
+            if offerer is not None and 1 - offerer in self.computers:
+                self._answer_double(self.computers[1 - offerer])
+            elif offerer is None and self.seat_to_move in self.computers:
+                self.play_turn(self.computers[self.seat_to_move])
+            else:
+                return
+
+    def play_turn(self, player: Any) -> None:
+        """Let ``player`` (a :class:`~bansugoroku_fast.opponent.Computer` or
+        a policy) play the rest of this turn of the side to move: offer the
+        cube if its rule says so, roll, play. A double it offers to a person
+        stops the turn until :meth:`take` or :meth:`drop` (call again after
+        a take); a computer seat answers at once.
+
+        >>> game = Game("backgammon", ScriptedDice([6, 5, 3, 1]))
+        >>> game.play_turn("first")             # the roll-off's 6-5 for seat 0
+        >>> str(game.history[-1].play), game.seat_to_move
+        ('24/13', 1)
+        """
+        computer = player if isinstance(player, Computer) else Computer(player)
+        if self.is_over or self.double_offered_by is not None:
+            raise GameStateError(f"seat {self.seat_to_move} cannot play now: {self._why_waiting()}")
+        owns_cube = self.cube_owner == self.seat_to_move
+        if self.can_double and computer.should_double(self.position, owns_cube):
+            self.offer_double()
+            answering = 1 - self.seat_to_move
+            if answering not in self.computers:
+                return
+            self._answer_double(self.computers[answering])
+            if self.result is not None:  # the double was dropped
+                return
+        if self.dice is None:
+            self.roll()
+            if self.dice is None:
+                return  # the roll had no legal play: the turn passed
+        self.play(computer.choose(self.legal_plays(), self.rules))
+
+    def _answer_double(self, computer: Computer) -> None:
+        if computer.should_take(self.position):
+            self.take()
+        else:
+            self.drop()
+
+    def _why_waiting(self) -> str:
+        if self.is_over:
+            return f"the game is over: {self.result}"
+        return f"seat {self.double_offered_by}'s double awaits an answer"
 
     def _require_rolled(self) -> tuple[int, int]:
         """The dice rolled for this turn; refuse if the game is over or nobody rolled."""

@@ -2,7 +2,7 @@
 
     bansugoroku moves [--position ID] [--rules RULES] 6-5
     bansugoroku perft --depth N [--position ID] [--rules RULES] [--divide]
-    bansugoroku play [--rules RULES] [--seed S]
+    bansugoroku play [--rules RULES] [--seed S] [--vs POLICY [--seat 0|1] | --seats P0,P1]
 
 Bad input (an unreadable id, dice or rules label) ends with a one-line
 ``error: ...`` on stderr and exit status 2, never a traceback.

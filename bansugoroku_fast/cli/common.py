@@ -4,14 +4,22 @@ from __future__ import annotations
 import argparse
 from typing import TypeAlias
 
-from ..errors import GameStateError, InvalidDiceError, InvalidPositionError, InvalidRulesError, PlayError
+from ..errors import (
+    GameStateError,
+    InvalidDiceError,
+    InvalidPolicyError,
+    InvalidPositionError,
+    InvalidRulesError,
+    PlayError,
+)
 from ..position import Position
 from ..rules import Rules
 
 #: What each subcommand module's ``add_parser(commands)`` receives.
 Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
-USER_ERRORS = (InvalidPositionError, InvalidDiceError, InvalidRulesError, PlayError, GameStateError)
+USER_ERRORS = (InvalidPositionError, InvalidDiceError, InvalidRulesError, PlayError, GameStateError,
+               InvalidPolicyError)
 SIDE_NAMES = ("X (the side to move)", "O (the opponent)")
 
 

@@ -1,0 +1,159 @@
+"""The computer opponent of the source pages: a policy chooses its plays and
+a pip-count rule handles the cube.
+
+The backgammon page says the computer "offers and accepts the cube by the
+pip-count difference: a simple rule, not an expert analysis";
+:class:`PipCountCube` is that rule. The Ban-sugoroku pages say the computer
+takes the seat of a player who left (and gives it back when the player
+returns): :meth:`Game.hand_over <bansugoroku_fast.game.Game.hand_over>` and
+:meth:`Game.take_back <bansugoroku_fast.game.Game.take_back>`.
+
+A :class:`Computer` plays with any policy that ``play_games`` accepts: a
+name (``"random"``, ``"first"``, ...) or a callable
+``policy(children, offsets)`` returning choices or scores (see
+:mod:`bansugoroku_fast.lockstep`).
+
+>>> from bansugoroku_fast import Position
+>>> cube = PipCountCube()
+>>> leader = Position.initial().swapped()   # any start: nobody leads
+>>> cube.should_double(leader, owns_cube=False), cube.should_take(leader)
+(False, True)
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .errors import InvalidPolicyError
+from .lockstep import choices_from_output
+from .play import Play
+from .position import Position
+from .rules import Rules
+
+#: The policies a :class:`Computer` resolves by name.
+POLICY_NAMES = ("random", "first")
+
+
+@dataclass(frozen=True)
+class PipCountCube:
+    """The cube by the pip-count difference (Trice's 8-9-12 rule of thumb
+    for races, applied to every position as the source page says: a simple
+    rule, not an analysis).
+
+    The *lead* of the side on roll is the opponent's pip count minus its
+    own, as a percentage of its own count (the leader's count: ten pips
+    ahead at 100 is a 10% lead, at 50 a 20% lead).
+
+    * **Double** (cube in the middle) when the lead is at least
+      ``double_at`` percent (8); **redouble** (owning the cube) at
+      ``redouble_at`` percent (9).
+    * **Take** a double unless the doubler's lead is more than
+      ``take_up_to`` percent (12); drop otherwise.
+
+    Comparisons are done in integers (``100 * lead >= 8 * own``), so a
+    decision never depends on rounding. The rule ignores contact, gammons
+    and the match score.
+
+    >>> row = lambda points: [points.get(i, 0) for i in range(26)]
+    >>> ahead = Position([row({6: 10, 8: 5}), row({6: 10, 10: 5})])  # 100 pips against 110
+    >>> cube = PipCountCube()
+    >>> cube.lead_percent(ahead), cube.should_double(ahead, owns_cube=False), cube.should_take(ahead)
+    (10.0, True, True)
+    """
+
+    double_at: int = 8
+    redouble_at: int = 9
+    take_up_to: int = 12
+
+    def __post_init__(self) -> None:
+        for name in ("double_at", "redouble_at", "take_up_to"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"PipCountCube.{name} must be a non-negative integer percentage, got {value!r}")
+
+    @staticmethod
+    def lead_percent(position: Position) -> float:
+        """Row 0's lead over row 1 as a percentage of row 0's pip count (for
+        display; the decisions compare integers)."""
+        own, other = position.pip_counts
+        return 100.0 * (other - own) / own if own else float("inf")
+
+    @staticmethod
+    def _lead_reaches(position: Position, percent: int) -> bool:
+        """Row 0 leads by at least ``percent`` % of its own count."""
+        own, other = position.pip_counts
+        return 100 * (other - own) >= percent * own
+
+    def should_double(self, position: Position, owns_cube: bool) -> bool:
+        """Whether the side on roll (row 0 of ``position``) offers the cube:
+        ``owns_cube`` says it already owns it (a redouble)."""
+        return self._lead_reaches(position, self.redouble_at if owns_cube else self.double_at)
+
+    def should_take(self, position: Position) -> bool:
+        """Whether the side offered the cube takes it; ``position`` is seen
+        by the doubler (row 0, on roll)."""
+        own, other = position.pip_counts
+        return 100 * (other - own) <= self.take_up_to * own
+
+
+@dataclass
+class Computer:
+    """A computer player: ``policy`` chooses its plays, ``cube`` (a
+    :class:`PipCountCube`, or None never to double and always to take)
+    handles the backgammon cube. ``rng`` draws the choices of ``"random"``.
+
+    >>> from bansugoroku_fast import Position, legal_plays
+    >>> plays = legal_plays(Position.initial(), (6, 5), "backgammon")
+    >>> str(Computer("first").choose(plays, "backgammon"))
+    '24/13'
+    >>> lowest_pips = lambda children, offsets: -children[:, 0, 1:].astype(float) @ np.arange(1, 26)
+    >>> str(Computer(lowest_pips).choose(plays, "backgammon"))   # every play moves 11 pips: the first
+    '24/13'
+    """
+
+    policy: Any
+    cube: PipCountCube | None = field(default_factory=PipCountCube)
+    rng: random.Random = field(default_factory=random.Random)
+
+    def choose(self, plays: Sequence[Play], rules: Rules | str) -> Play:
+        """The play the policy chooses among ``plays`` (listed in
+        ``legal_plays`` order, at least one)."""
+        return plays[choose_index(self.policy, plays, rules, self.rng)]
+
+    def should_double(self, position: Position, owns_cube: bool) -> bool:
+        return self.cube is not None and self.cube.should_double(position, owns_cube)
+
+    def should_take(self, position: Position) -> bool:
+        return self.cube is None or self.cube.should_take(position)
+
+
+def check_policy(policy: Any, rules: Rules | str) -> None:
+    """Refuse (:class:`~bansugoroku_fast.errors.InvalidPolicyError`) a
+    policy a :class:`Computer` cannot play.
+
+    >>> check_policy("best", "backgammon")
+    Traceback (most recent call last):
+    ...
+    bansugoroku_fast.errors.InvalidPolicyError: unknown policy 'best': a computer plays 'random', 'first' or a callable
+    """
+    if not callable(policy) and policy not in POLICY_NAMES:
+        raise InvalidPolicyError(
+            f"unknown policy {policy!r}: a computer plays {', '.join(map(repr, POLICY_NAMES))} or a callable"
+        )
+
+
+def choose_index(policy: Any, plays: Sequence[Play], rules: Rules | str, rng: random.Random) -> int:
+    """The index in ``plays`` that ``policy`` chooses: ``"first"`` the
+    first, ``"random"`` a uniform draw from ``rng``, a callable through
+    :func:`~bansugoroku_fast.lockstep.choices_from_output` on the one game
+    the plays make."""
+    if callable(policy):
+        children = np.stack([play.position.array for play in plays])
+        offsets = np.array([0, len(plays)], dtype=np.int64)
+        return int(choices_from_output(policy(children, offsets), offsets)[0])
+    check_policy(policy, rules)
+    return 0 if policy == "first" else rng.randrange(len(plays))
