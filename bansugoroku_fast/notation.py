@@ -24,6 +24,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from .errors import AmbiguousPlayError, IllegalPlayError, InvalidNotationError, PlayTextTypeError
+from .layout import BAR, OFF
 
 if TYPE_CHECKING:  # play.py imports this module
     from .play import Play
@@ -32,8 +33,6 @@ __all__ = ["format_steps", "match_play", "parse_moves", "point_name"]
 
 Hop = tuple[int, int]  # (from, to) in the mover's numbering
 
-BAR = 25
-OFF = 0
 MAX_MOVES = 4  # a turn moves at most four times (a backgammon double)
 
 

@@ -25,15 +25,13 @@ import numpy.typing as npt
 
 from . import _validate, position_id, render
 from .errors import InvalidPositionError
+from .layout import BAR, OFF, STONES
 from .typing import PositionLike, RulesLike
 
 __all__ = ["INITIAL_ROW", "Position"]
 
 BoardArray = npt.NDArray[np.int8]  # int8[2, 26] (or a batch int8[N, 2, 26])
 
-STONES = 15
-BAR = 25
-OFF = 0
 SHAPE = (2, 26)
 ROW_NAMES = ("row 0 (side to move)", "row 1 (opponent)")
 

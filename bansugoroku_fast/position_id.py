@@ -17,9 +17,9 @@ import base64
 import re
 
 from .errors import InvalidPositionError
+from .layout import STONES
 from .typing import Rows
 
-STONES = 15
 ID_LENGTH = 14
 _BASE64_ID = re.compile(rf"[A-Za-z0-9+/]{{{ID_LENGTH}}}")  # 84 bits, no padding
 

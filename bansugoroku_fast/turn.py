@@ -26,14 +26,13 @@ from typing import TypeAlias
 from .api import legal_plays
 from .checks import as_dice, as_position, as_rules
 from .errors import IllegalPlayError
+from .layout import BAR
 from .notation import Hop, parse_moves
 from .play import Play, Step
 from .position import Position
 from .typing import DiceLike, PositionLike, RulesLike
 
 __all__ = ["ROLL_NAMES", "Move", "Turn", "dice_text", "dice_to_play", "roll_name"]
-
-BAR = 25
 
 #: What :meth:`Turn.play` takes: notation, a ``(from, to)`` hop, or a
 #: :class:`Step` / ``(from, to, die)``.

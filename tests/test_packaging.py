@@ -41,7 +41,8 @@ def test_one_version_string():
 @pytest.mark.parametrize(
     "module",
     ["bansugoroku_fast", "bansugoroku_fast.errors", "bansugoroku_fast.game", "bansugoroku_fast.turn",
-     "bansugoroku_fast.typing", "bansugoroku_fast.oracle", "bansugoroku_fast.notation", "bansugoroku_fast.play"],
+     "bansugoroku_fast.typing", "bansugoroku_fast.oracle", "bansugoroku_fast.notation", "bansugoroku_fast.play",
+     "bansugoroku_fast.layout"],
 )
 def test_all_names_exist_once(module):
     imported = importlib.import_module(module)

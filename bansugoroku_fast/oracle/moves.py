@@ -23,6 +23,7 @@ from typing import TypeAlias
 
 from ..checks import as_dice, as_position, as_rules, check_position_for_rules
 from ..errors import InvalidPositionError
+from ..layout import BAR, OFF, STONES
 from ..play import Outcome, OutcomeKind, Play, Step
 from ..position import Position
 from ..rules import Rules
@@ -34,11 +35,8 @@ Board: TypeAlias = list[list[int]]
 #: A maximal sequence: its steps, the dice it counts as using, the board it reaches.
 SequenceFound: TypeAlias = tuple[list[Step], int, Board]
 
-OFF = 0
-BAR = 25
 HOME = range(1, 7)  # points 1..6
 OUTSIDE_HOME = range(7, 26)  # points 7..24 and the bar
-STONES = 15
 TRIPLE_HOMES = ((2, 2, 2, 3, 3, 3), (2, 3, 2, 3, 2, 3))  # points 1..6
 ALL_ROLLS = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
 
