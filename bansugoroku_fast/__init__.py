@@ -30,8 +30,17 @@ from .api import (  # noqa: E402
     shots,
 )
 from .batch import count_plays, generate_plays, iter_plays
-from .errors import GameStateError, IllegalPlayError, InvalidDiceError, InvalidPositionError, InvalidRulesError
+from .errors import (
+    GameStateError,
+    IllegalPlayError,
+    InvalidDiceError,
+    InvalidPositionError,
+    InvalidRulesError,
+    MatchFileError,
+    MatchIdError,
+)
 from .game import Game, Match, Turn, play_random_game, roll_name
+from .formats import MatchRecord, MatchState, decode_match_id, encode_match_id, read_match, write_match
 from .notation import match_play
 from .play import Outcome, OutcomeKind, Play, Step
 from .position import Position
