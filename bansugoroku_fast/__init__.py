@@ -38,8 +38,11 @@ from .errors import (
     InvalidNotationError,
     InvalidPositionError,
     InvalidRulesError,
+    MatchFileError,
+    MatchIdError,
     PlayError,
 )
+from .formats import MatchRecord, MatchState, decode_match_id, encode_match_id, read_match, write_match
 from .game import Game, Match, play_random_game
 from .notation import match_play
 from .play import Outcome, OutcomeKind, Play, Step
@@ -83,6 +86,13 @@ __all__ = [
     "Match",
     "play_random_game",
     "roll_name",
+    # match files and match ids
+    "MatchRecord",
+    "MatchState",
+    "read_match",
+    "write_match",
+    "decode_match_id",
+    "encode_match_id",
     # errors
     "InvalidRulesError",
     "InvalidPositionError",
@@ -92,6 +102,8 @@ __all__ = [
     "IllegalPlayError",
     "AmbiguousPlayError",
     "GameStateError",
+    "MatchFileError",
+    "MatchIdError",
     # submodules
     "batch",
     "oracle",

@@ -27,12 +27,12 @@ import os
 import sys
 from collections.abc import Sequence
 
-from . import moves, perft, play
+from . import match, moves, perft, play
 from .common import USER_ERRORS
 
 # One module per subcommand, each with add_parser(commands); listed in the
 # order ``--help`` shows them.
-SUBCOMMANDS = (moves, perft, play)
+SUBCOMMANDS = (moves, perft, play, match)
 
 
 def build_parser() -> argparse.ArgumentParser:

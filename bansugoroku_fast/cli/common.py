@@ -4,22 +4,23 @@ from __future__ import annotations
 import argparse
 from typing import TypeAlias
 
-from ..errors import (
-    GameStateError,
-    InvalidDiceError,
-    InvalidPolicyError,
-    InvalidPositionError,
-    InvalidRulesError,
-    PlayError,
-)
+from .. import errors
 from ..position import Position
 from ..rules import Rules
 
 #: What each subcommand module's ``add_parser(commands)`` receives.
 Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
-USER_ERRORS = (InvalidPositionError, InvalidDiceError, InvalidRulesError, PlayError, GameStateError,
-               InvalidPolicyError)
+USER_ERRORS = (
+    errors.InvalidPositionError,
+    errors.InvalidDiceError,
+    errors.InvalidRulesError,
+    errors.PlayError,
+    errors.GameStateError,
+    errors.InvalidPolicyError,
+    errors.MatchFileError,
+    errors.MatchIdError,
+)
 SIDE_NAMES = ("X (the side to move)", "O (the opponent)")
 
 
