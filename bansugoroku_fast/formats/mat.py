@@ -52,7 +52,7 @@ from typing import Protocol
 import numpy as np
 
 from .. import api
-from ..errors import GameStateError, IllegalPlayError, InvalidRulesError, MatchFileError
+from ..errors import GameStateError, InvalidRulesError, MatchFileError, PlayError
 from ..game import CubeRecord, Game, Match, TurnRecord
 from ..play import Play
 from ..position import Position
@@ -456,7 +456,7 @@ class _Replay:
                 game.take()
             elif action.kind == "drop":
                 game.drop()
-        except (GameStateError, IllegalPlayError) as error:
+        except (GameStateError, PlayError) as error:
             raise self.error(action, str(error)) from None
 
     def _roll(self, action: Action) -> None:
