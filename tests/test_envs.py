@@ -202,7 +202,7 @@ def test_illegal_actions_raise_and_change_nothing():
     illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
     with pytest.raises(IllegalPlayError, match=f"action {illegal} .*not legal"):
         env.step(illegal)
-    with pytest.raises(IllegalPlayError, match="outside the action space 0..149"):
+    with pytest.raises(IllegalPlayError, match=r"outside the action space 0\.\.149"):
         env.step(150)
     with pytest.raises(IllegalPlayError, match="an action is an integer"):
         env.step(1.5)
@@ -219,7 +219,7 @@ def test_illegal_action_forfeits_when_asked():
 def test_aec_step_after_everyone_left_raises():
     env = aec_env(Rules(), actions="play")
     env.reset(seed=1)
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         observation, _, terminated, truncated, _ = env.last()
         env.step(None if terminated or truncated else int(np.flatnonzero(observation["action_mask"])[0]))
     with pytest.raises(GameStateError, match="every agent has left"):
@@ -267,7 +267,7 @@ def test_callable_opponents_follow_the_lockstep_convention():
     assert np.array_equal(opponent_boards(lambda children, offsets: 0), first)
     assert np.array_equal(opponent_boards(lambda children, offsets: np.zeros(1, np.int64)), first)
     assert np.array_equal(opponent_boards(lambda children, offsets: -np.arange(len(children), dtype=float)), first)
-    with pytest.raises(ValueError, match="play index or .* float scores"):
+    with pytest.raises(ValueError, match=r"play index or .* float scores"):
         opponent_boards(lambda children, offsets: "best")
     with pytest.raises(ValueError, match="NaN"):
         opponent_boards(lambda children, offsets: np.full(len(children), np.nan))

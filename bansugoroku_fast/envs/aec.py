@@ -1,7 +1,7 @@
 """The two-player PettingZoo AEC environment (see :func:`aec_env`)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -31,7 +31,7 @@ class BanSugorokuAEC(AECEnv[str, dict[str, np.ndarray], int]):
     not over after ``max_plies`` plies is truncated.
     """
 
-    metadata = {"render_modes": list(RENDER_MODES), "name": "bansugoroku_fast_v0",
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "name": "bansugoroku_fast_v0",
                 "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, rules: object = None, *, actions: str = "step", max_plays: int = MAX_PLAYS,

@@ -14,7 +14,7 @@ An opponent is given as
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

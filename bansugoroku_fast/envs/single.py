@@ -2,7 +2,7 @@
 policy the other (see :class:`BanSugorokuEnv`)."""
 from __future__ import annotations
 
-from typing import Any, SupportsFloat
+from typing import Any, ClassVar, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
@@ -47,7 +47,7 @@ class BanSugorokuEnv(gym.Env[dict[str, np.ndarray], int]):
     ((2, 26), [3, 2, 0, 0])
     """
 
-    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "render_fps": 1}
 
     def __init__(self, rules: object = None, *, opponent: object = "random", seat: int = 0,
                  actions: str = "step", max_plays: int = MAX_PLAYS, observation: str = "board",

@@ -55,10 +55,10 @@ import numpy as np
 from ..api import legal_plays, outcome
 from ..errors import GameStateError, IllegalPlayError
 from ..game import Turn, dice_to_play
-from ._dice import roll  # TODO(envs): issue 7's generator once it is on main
 from ..play import Play, Step
 from ..position import Position
 from ..rules import Rules
+from ._dice import roll  # TODO(envs): issue 7's generator once it is on main
 
 #: Action count of the ``"step"`` encoding: 25 origins (1..24, 25 = bar) x 6 dice.
 STEP_ACTIONS = 25 * 6
