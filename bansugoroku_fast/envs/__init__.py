@@ -6,7 +6,9 @@
   the other seat; registered (on import of this module) as
   ``"bansugoroku_fast/BanSugoroku-v0"`` (options ``finish``, ``closure``,
   ``start`` of :class:`~bansugoroku_fast.Rules`) and
-  ``"bansugoroku_fast/Backgammon-v0"``.
+  ``"bansugoroku_fast/Backgammon-v0"``;
+* :class:`BanSugorokuVectorEnv`: ``num_envs`` of those, stepped together by
+  the batch kernels.
 
 Actions (per stone or per whole play) are described in
 :mod:`bansugoroku_fast.envs.table`, observations and renders in
@@ -32,9 +34,10 @@ from ..rules import Rules
 from .aec import AGENTS, BanSugorokuAEC, aec_env
 from .single import BanSugorokuEnv
 from .table import MAX_PLAYS, STEP_ACTIONS, step_action, step_of_action
+from .vector import BanSugorokuVectorEnv
 
 __all__ = [
-    "AGENTS", "BanSugorokuAEC", "BanSugorokuEnv", "aec_env", "ban_sugoroku", "backgammon",
+    "AGENTS", "BanSugorokuAEC", "BanSugorokuEnv", "BanSugorokuVectorEnv", "aec_env", "ban_sugoroku", "backgammon",
     "MAX_PLAYS", "STEP_ACTIONS", "step_action", "step_of_action",
 ]
 

@@ -15,6 +15,7 @@ An opponent is given as
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import pairwise
 
 import numpy as np
 
@@ -55,22 +56,30 @@ def _from_callable(policy: Callable[[np.ndarray, np.ndarray], object]) -> Oppone
         plays = table.legal_plays()
         children = np.stack([play.position.array for play in plays])
         offsets = np.array([0, len(plays)], dtype=np.int64)
-        return plays[_chosen_index(policy(children, offsets), len(plays))]
+        return plays[int(wave_choices(policy(children, offsets), offsets)[0])]
 
     return choose
 
 
-def _chosen_index(answer: object, count: int) -> int:
+def wave_choices(answer: object, offsets: np.ndarray) -> np.ndarray:
+    """``int64[N]``: the play each game of a wave chose, from what a callable
+    returned for ``offsets`` (``int64[N + 1]``): one index per game, or one
+    float score per child (the greatest wins, the first on a tie)."""
     values = np.asarray(answer)
-    if values.shape in ((), (1,)) and np.issubdtype(values.dtype, np.integer):
-        index = int(values.reshape(()))
-        if not 0 <= index < count:
-            raise IllegalPlayError(f"the opponent chose play {index}, but there are {count} legal plays")
-        return index
-    if values.shape == (count,) and np.issubdtype(values.dtype, np.floating):
+    counts = np.diff(offsets)
+    if values.shape in ((len(counts),), ()) and values.dtype.kind in "iu":
+        choices = values.reshape(len(counts)).astype(np.int64)
+        bad = (choices < 0) | (choices >= counts)
+        if bad.any():
+            game = int(np.argmax(bad))
+            raise IllegalPlayError(f"the opponent chose play {choices[game]} of game {game}, "
+                                   f"which has {counts[game]} legal plays")
+        return choices
+    if values.shape == (int(offsets[-1]),) and values.dtype.kind == "f":
         if not np.isfinite(values).all():
             raise ValueError("the opponent's scores hold a NaN or an infinity")
-        return int(np.argmax(values))
+        return np.array([int(np.argmax(values[a:b])) for a, b in pairwise(offsets.tolist())], dtype=np.int64)
     raise ValueError(
-        f"the opponent must return a play index or {count} float scores, got {values.dtype} of shape {values.shape}"
+        f"the opponent must return a play index per game or a float score per child, "
+        f"got {values.dtype} of shape {values.shape}"
     )

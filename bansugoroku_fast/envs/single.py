@@ -31,7 +31,7 @@ class BanSugorokuEnv(gym.Env[dict[str, np.ndarray], int]):
     are played inside :meth:`step`. The reward is 0 until the game ends,
     then the agent's points: the outcome's value if it won, its opposite if
     it lost. ``reset(seed=s)`` plays game 0 of seed ``s``, each ``reset()``
-    after it the next game; a game not over after ``max_plies`` plies is
+    after it the next game (``options={"game": g}``: game ``g``); a game not over after ``max_plies`` plies is
     truncated.
 
     ``illegal_action="raise"`` (the default): an action outside the mask
@@ -82,6 +82,8 @@ class BanSugorokuEnv(gym.Env[dict[str, np.ndarray], int]):
             self._seed, game = new_seed(self.np_random), 0
         else:
             game = self.table.game + 1
+        if options and "game" in options:
+            game = _game_index(options["game"])
         self._forfeited = False
         self.table.new_game(self._seed, game)
         self._play_opponent()
@@ -116,3 +118,9 @@ class BanSugorokuEnv(gym.Env[dict[str, np.ndarray], int]):
 
     def render(self) -> str | np.ndarray | None:  # type: ignore[override]
         return render_table(self.table, self.render_mode)
+
+
+def _game_index(game: object) -> int:
+    if isinstance(game, bool) or not isinstance(game, (int, np.integer)) or not 0 <= game < 2**63:
+        raise ValueError(f'options["game"] must be an integer in 0 .. 2**63 - 1, got {game!r}')
+    return int(game)
