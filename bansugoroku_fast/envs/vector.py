@@ -14,7 +14,7 @@ from ..checks import as_rules
 from ..errors import IllegalPlayError
 from ..position import Position
 from ..rules import Rules
-from ._dice import random_choice, roll
+from ._dice import random_choices, rolls
 from .aec import new_seed
 from .opponents import wave_choices
 from .table import DICE_SLOTS, MAX_PLAYS, MAX_PLIES, SEATS, Table
@@ -45,7 +45,8 @@ class _Lockstep:
         self.winner = np.full(count, NO_WINNER, dtype=np.int8)
         self.value = np.zeros(count, dtype=np.int8)
         self.truncated = np.zeros(count, dtype=bool)
-        self.plays = batch.generate_plays(self.boards[:0], self.dice[:0], rules)
+        #: Legal plays of each game's roll (0 for a game over).
+        self.counts = np.zeros(count, dtype=np.int64)
 
     @property
     def over(self) -> np.ndarray:
@@ -59,21 +60,18 @@ class _Lockstep:
         self._roll(rows)
 
     def _roll(self, rows: np.ndarray) -> None:
-        """Roll for ``rows``, list every game's plays, pass rolls with none."""
+        """Roll for ``rows``, count their plays, pass rolls with none."""
         while rows.size:
-            opening = self.rules.is_backgammon
-            for row in rows.tolist():
-                ply = int(self.ply[row])
-                self.dice[row] = roll(self.seed, int(self.game[row]), ply, opening=opening and ply == 0)
-            self.plays = batch.generate_plays(self.boards, self.dice, self.rules)
-            counts = self.plays.counts()
+            self.dice[rows] = rolls(self.seed, self.game[rows], self.ply[rows], self.rules.is_backgammon)
+            counts = batch.count_plays(self.boards[rows], self.dice[rows], self.rules, threads=1)
             if counts.max(initial=0) > self.max_plays:
-                row = int(np.argmax(counts))
-                raise ValueError(f"game {self.game[row]} (seed {self.seed}): {counts[row]} legal plays, "
+                row = int(rows[np.argmax(counts)])
+                raise ValueError(f"game {self.game[row]} (seed {self.seed}): {counts.max()} legal plays, "
                                  f"more than max_plays={self.max_plays}; raise max_plays")
-            passing = rows[counts[rows] == 0]
+            self.counts[rows] = counts
             self.truncated[rows] |= self.ply[rows] >= self.max_plies
-            passing = passing[~self.truncated[passing]]
+            self.counts[rows[self.truncated[rows]]] = 0
+            passing = rows[(counts == 0) & ~self.truncated[rows]]
             self._next_ply(passing, self.boards[passing])
             rows = passing
 
@@ -82,21 +80,23 @@ class _Lockstep:
         self.seat[rows] ^= 1
         self.ply[rows] += 1
 
-    def play(self, rows: np.ndarray, choices: np.ndarray) -> None:
-        """Play child ``choices[k]`` of game ``rows[k]`` (checked by the caller)."""
-        after = self.plays.children[self.plays.offsets[rows] + choices]
+    def plays(self, rows: np.ndarray) -> batch.PlayBatch:
+        """The legal plays of ``rows`` (offsets over ``rows``)."""
+        return batch.generate_plays(self.boards[rows], self.dice[rows], self.rules, threads=1)
+
+    def play(self, rows: np.ndarray, plays: batch.PlayBatch, choices: np.ndarray) -> None:
+        """Play child ``choices[k]`` of ``plays`` in game ``rows[k]`` (checked by the caller)."""
+        after = plays.children[plays.offsets[:-1] + choices]
         found = batch.outcome(after, self.rules)
         won = found.winner >= 0
         finished = rows[won]
         self.winner[finished] = np.where(found.winner[won] == 0, self.seat[finished], 1 - self.seat[finished])
         self.value[finished] = found.value[won]
         self.boards[finished] = after[won]
+        self.counts[finished] = 0
         going = rows[~won]
         self._next_ply(going, after[~won])
         self._roll(going)
-
-    def legal_counts(self, rows: np.ndarray) -> np.ndarray:
-        return np.where(self.over[rows], 0, self.plays.counts()[rows])
 
 
 class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
@@ -147,7 +147,7 @@ class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarr
         })
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self._seed: int | None = None
-        self._episodes = 0
+        self._agent_plays = self.games.plays(np.arange(0))
 
     # -- the Gymnasium API ------------------------------------------------------------
 
@@ -164,16 +164,16 @@ class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarr
         self.games.seed = self._seed
         rows = np.arange(self.num_envs)
         self.games.new_games(rows, rows.astype(np.int64))
-        self._episodes = 1
         self._play_opponents()
+        self._agent_plays = self.games.plays(rows)
         return self._observe(), self._info()
 
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray,
                                           dict[str, Any]]:
         games = self.games
         rows = np.arange(self.num_envs)
-        choices = self._checked(actions, rows)
-        games.play(rows, choices)
+        choices = self._checked(actions)
+        games.play(rows, self._agent_plays, choices)
         self._play_opponents()
         over = games.over
         rewards = np.zeros(self.num_envs, dtype=np.float64)
@@ -190,16 +190,17 @@ class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarr
             restarted = np.flatnonzero(over)
             games.new_games(restarted, games.game[restarted] + self.num_envs)
             self._play_opponents()
+        self._agent_plays = games.plays(rows)
         return self._observe(), rewards, terminated, truncated, info
 
     # -- waves ----------------------------------------------------------------------
 
-    def _checked(self, actions: Any, rows: np.ndarray) -> np.ndarray:
+    def _checked(self, actions: Any) -> np.ndarray:
         values = np.asarray(actions)
         if values.shape != (self.num_envs,) or values.dtype.kind not in "iu":
             raise IllegalPlayError(f"actions must be {self.num_envs} integers (one per sub-environment), "
                                    f"got {values.dtype} of shape {values.shape}")
-        counts = self.games.legal_counts(rows)
+        counts = self.games.counts
         bad = (values < 0) | (values >= counts)
         if bad.any():
             row = int(np.argmax(bad))
@@ -214,7 +215,8 @@ class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarr
             rows = np.flatnonzero((games.seat != self.seat) & ~games.over)
             if not rows.size:
                 return
-            games.play(rows, self.opponent(games, rows))
+            plays = games.plays(rows)
+            games.play(rows, plays, self.opponent(games, rows, plays))
 
     # -- what the agent sees ----------------------------------------------------------
 
@@ -222,11 +224,11 @@ class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarr
         """``(offsets int64[num_envs + 1], children int8[M, 2, 26])``: the
         position after each legal play of sub-environment ``i`` (rows
         ``offsets[i]:offsets[i + 1]``, in action order), seen by the agent."""
-        return self.games.plays.offsets.copy(), self.games.plays.children.copy()
+        return self._agent_plays.offsets.copy(), self._agent_plays.children.copy()
 
     def _observe(self) -> dict[str, np.ndarray]:
         games = self.games
-        counts = games.legal_counts(np.arange(self.num_envs))
+        counts = games.counts
         mask = (np.arange(games.max_plays) < counts[:, None]).astype(np.int8)
         boards = games.boards.copy()
         # A finished game shows its last position from the agent's side.
@@ -250,22 +252,12 @@ class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarr
 
 
 def _batch_opponent(policy: object) -> Any:
-    """``opponent(games, rows) -> choices int64[len(rows)]``."""
+    """``opponent(games, rows, plays) -> choices int64[len(rows)]``."""
     if policy == "first":
-        return lambda games, rows: np.zeros(len(rows), dtype=np.int64)
+        return lambda games, rows, plays: np.zeros(len(rows), dtype=np.int64)
     if policy == "random":
-        def random(games: _Lockstep, rows: np.ndarray) -> np.ndarray:
-            counts = games.plays.counts()[rows]
-            return np.array([random_choice(games.seed, int(games.game[row]), int(games.ply[row]), int(count))
-                             for row, count in zip(rows.tolist(), counts.tolist())], dtype=np.int64)
-
-        return random
+        return lambda games, rows, plays: random_choices(games.seed, games.game[rows], games.ply[rows],
+                                                         games.counts[rows])
     if callable(policy):
-        def call(games: _Lockstep, rows: np.ndarray) -> np.ndarray:
-            offsets = games.plays.offsets
-            pieces = [games.plays.children[offsets[row]:offsets[row + 1]] for row in rows.tolist()]
-            wave_offsets = np.concatenate([[0], np.cumsum([len(piece) for piece in pieces])]).astype(np.int64)
-            return wave_choices(policy(np.concatenate(pieces), wave_offsets), wave_offsets)
-
-        return call
+        return lambda games, rows, plays: wave_choices(policy(plays.children, plays.offsets), plays.offsets)
     raise ValueError(f"unknown opponent policy {policy!r}; choose 'random', 'first' or a callable")
