@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> None:
     for rules in (Rules(), Rules(variant="backgammon")):
         native = BanSugorokuVectorEnv(args.envs, rules, opponent="random")
         sync = gymnasium.vector.SyncVectorEnv(
-            [lambda: BanSugorokuEnv(rules, opponent="random", actions="play")] * args.envs,
+            [lambda r=rules: BanSugorokuEnv(r, opponent="random", actions="play")] * args.envs,
             autoreset_mode=gymnasium.vector.AutoresetMode.SAME_STEP,
         )
         items = args.envs * args.steps
