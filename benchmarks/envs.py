@@ -2,7 +2,7 @@
 ``SyncVectorEnv`` over the single environment, same number of
 sub-environments, whole-play actions chosen at random among the legal ones.
 
-    python -m benchmarks.envs [--envs 64] [--steps 200] [--repeats 5]
+    python -m benchmarks.envs [--envs 256] [--steps 200] [--repeats 5]
 
 A step is one agent play in every sub-environment (and the opponent's reply,
 ``"random"``, inside the step, as in the single environment). Both run in
@@ -42,7 +42,7 @@ def runner(env: gymnasium.vector.VectorEnv, steps: int):
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--envs", type=int, default=64, help="sub-environments")
+    parser.add_argument("--envs", type=int, default=256, help="sub-environments")
     parser.add_argument("--steps", type=int, default=200, help="vector steps per repeat")
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args(argv)

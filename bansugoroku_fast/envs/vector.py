@@ -63,7 +63,8 @@ class _Lockstep:
         """Roll for ``rows``, count their plays, pass rolls with none."""
         while rows.size:
             self.dice[rows] = rolls(self.seed, self.game[rows], self.ply[rows], self.rules.is_backgammon)
-            counts = batch.count_plays(self.boards[rows], self.dice[rows], self.rules, threads=1)
+            # The kernels made every board and the generator every roll: no checks.
+            counts = batch._count(self.boards[rows], self.dice[rows], self.rules, 1)
             if counts.max(initial=0) > self.max_plays:
                 row = int(rows[np.argmax(counts)])
                 raise ValueError(f"game {self.game[row]} (seed {self.seed}): {counts.max()} legal plays, "
@@ -82,7 +83,7 @@ class _Lockstep:
 
     def plays(self, rows: np.ndarray) -> batch.PlayBatch:
         """The legal plays of ``rows`` (offsets over ``rows``)."""
-        return batch.generate_plays(self.boards[rows], self.dice[rows], self.rules, threads=1)
+        return batch._generate(self.boards[rows], self.dice[rows], self.rules, 1)
 
     def play(self, rows: np.ndarray, plays: batch.PlayBatch, choices: np.ndarray) -> None:
         """Play child ``choices[k]`` of ``plays`` in game ``rows[k]`` (checked by the caller)."""
@@ -146,6 +147,8 @@ class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarr
             "action_mask": spaces.Box(0, 1, shape=(template.max_plays,), dtype=np.int8),
         })
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        #: Row ``k``: the mask of a roll with ``k`` legal plays.
+        self._masks = np.tril(np.ones((template.max_plays + 1, template.max_plays), dtype=np.int8), -1)
         self._seed: int | None = None
         self._agent_plays = self.games.plays(np.arange(0))
 
@@ -228,13 +231,12 @@ class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarr
 
     def _observe(self) -> dict[str, np.ndarray]:
         games = self.games
-        counts = games.counts
-        mask = (np.arange(games.max_plays) < counts[:, None]).astype(np.int8)
+        mask = self._masks[self.games.counts]
         boards = games.boards.copy()
         # A finished game shows its last position from the agent's side.
         theirs = games.seat != self.seat
         boards[theirs] = boards[theirs][:, ::-1]
-        return {"observation": boards, "dice": self._dice_left(counts > 0), "action_mask": mask}
+        return {"observation": boards, "dice": self._dice_left(games.counts > 0), "action_mask": mask}
 
     def _dice_left(self, to_move: np.ndarray) -> np.ndarray:
         dice = np.zeros((self.num_envs, DICE_SLOTS), dtype=np.int8)
