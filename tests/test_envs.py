@@ -14,6 +14,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
 
 from bansugoroku_fast import GameStateError, IllegalPlayError, Position, Rules, legal_plays, outcome  # noqa: E402
+from bansugoroku_fast.errors import PolicyOutputError  # noqa: E402
 from bansugoroku_fast.envs import (  # noqa: E402
     STEP_ACTIONS,
     BanSugorokuEnv,
@@ -262,14 +263,13 @@ def opponent_boards(opponent, seed=2):
 
 def test_callable_opponents_follow_the_lockstep_convention():
     first = opponent_boards("first")
-    # An index, an int64[1] and scores that rank the first child highest all
+    # A choice (int64[1]) and scores that rank the first child highest both
     # choose the first play.
-    assert np.array_equal(opponent_boards(lambda children, offsets: 0), first)
     assert np.array_equal(opponent_boards(lambda children, offsets: np.zeros(1, np.int64)), first)
     assert np.array_equal(opponent_boards(lambda children, offsets: -np.arange(len(children), dtype=float)), first)
-    with pytest.raises(ValueError, match="a play index per game or a float score per child"):
-        opponent_boards(lambda children, offsets: "best")
-    with pytest.raises(ValueError, match="NaN"):
+    with pytest.raises(PolicyOutputError, match="integer choices .* or floating scores"):
+        opponent_boards(lambda children, offsets: np.array(["best"]))
+    with pytest.raises(PolicyOutputError, match="scored child 0 of game 0 as NaN"):
         opponent_boards(lambda children, offsets: np.full(len(children), np.nan))
 
 

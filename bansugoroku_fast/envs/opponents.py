@@ -5,21 +5,20 @@ An opponent is given as
 * a policy name, ``"random"`` or ``"first"``: the policies of
   :mod:`bansugoroku_fast.policies`, choosing exactly what they choose in
   :func:`~bansugoroku_fast.play_games` at the same seed, game and ply;
-* or a callable ``policy(children, offsets)`` in the convention of lockstep
-  games: ``children`` is ``int8[k, 2, 26]``, the position after each legal
-  play (in ``legal_plays`` order, seen by the opponent), ``offsets`` is
-  ``int64[2] = [0, k]``; it returns the index of its play (an integer, or
-  ``int64[1]``) or one score per child (``float[k]``; the greatest wins, the
-  first on a tie).
+* or a callable ``policy(children, offsets)`` in the convention of
+  :mod:`bansugoroku_fast.lockstep`: ``children`` is ``int8[k, 2, 26]``, the
+  position after each legal play (in ``legal_plays`` order, seen by the
+  opponent), ``offsets`` is ``int64[2] = [0, k]``; it returns its choice
+  (``int64[1]``) or one score per child (``float[k]``; the greatest wins,
+  the first on a tie).
 """
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import pairwise
 
 import numpy as np
 
-from ..errors import IllegalPlayError
+from ..lockstep import choices_from_output
 from ..play import Play
 from ..rules import Rules
 from ._dice import random_choice
@@ -56,30 +55,7 @@ def _from_callable(policy: Callable[[np.ndarray, np.ndarray], object]) -> Oppone
         plays = table.legal_plays()
         children = np.stack([play.position.array for play in plays])
         offsets = np.array([0, len(plays)], dtype=np.int64)
-        return plays[int(wave_choices(policy(children, offsets), offsets)[0])]
+        output = policy(children, offsets)
+        return plays[int(choices_from_output(output, offsets, game_ids=np.array([table.game]))[0])]
 
     return choose
-
-
-def wave_choices(answer: object, offsets: np.ndarray) -> np.ndarray:
-    """``int64[N]``: the play each game of a wave chose, from what a callable
-    returned for ``offsets`` (``int64[N + 1]``): one index per game, or one
-    float score per child (the greatest wins, the first on a tie)."""
-    values = np.asarray(answer)
-    counts = np.diff(offsets)
-    if values.shape in ((len(counts),), ()) and values.dtype.kind in "iu":
-        choices = values.reshape(len(counts)).astype(np.int64)
-        bad = (choices < 0) | (choices >= counts)
-        if bad.any():
-            game = int(np.argmax(bad))
-            raise IllegalPlayError(f"the opponent chose play {choices[game]} of game {game}, "
-                                   f"which has {counts[game]} legal plays")
-        return choices
-    if values.shape == (int(offsets[-1]),) and values.dtype.kind == "f":
-        if not np.isfinite(values).all():
-            raise ValueError("the opponent's scores hold a NaN or an infinity")
-        return np.array([int(np.argmax(values[a:b])) for a, b in pairwise(offsets.tolist())], dtype=np.int64)
-    raise ValueError(
-        f"the opponent must return a play index per game or a float score per child, "
-        f"got {values.dtype} of shape {values.shape}"
-    )

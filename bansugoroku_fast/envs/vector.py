@@ -12,11 +12,11 @@ from gymnasium.vector.utils import batch_space
 from .. import batch
 from ..checks import as_rules
 from ..errors import IllegalPlayError
+from ..lockstep import choices_from_output
 from ..position import Position
 from ..rules import Rules
 from ._dice import random_choices, rolls
 from .aec import new_seed
-from .opponents import wave_choices
 from .table import DICE_SLOTS, MAX_PLAYS, MAX_PLIES, SEATS, Table
 from .views import STONES
 
@@ -261,5 +261,6 @@ def _batch_opponent(policy: object) -> Any:
         return lambda games, rows, plays: random_choices(games.seed, games.game[rows], games.ply[rows],
                                                          games.counts[rows])
     if callable(policy):
-        return lambda games, rows, plays: wave_choices(policy(plays.children, plays.offsets), plays.offsets)
+        return lambda games, rows, plays: choices_from_output(policy(plays.children, plays.offsets),
+                                                              plays.offsets, game_ids=games.game[rows])
     raise ValueError(f"unknown opponent policy {policy!r}; choose 'random', 'first' or a callable")
