@@ -14,7 +14,6 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
 
 from bansugoroku_fast import GameStateError, IllegalPlayError, Position, Rules, legal_plays, outcome  # noqa: E402
-from bansugoroku_fast.errors import PolicyOutputError  # noqa: E402
 from bansugoroku_fast.envs import (  # noqa: E402
     STEP_ACTIONS,
     BanSugorokuEnv,
@@ -23,6 +22,7 @@ from bansugoroku_fast.envs import (  # noqa: E402
     step_of_action,
 )
 from bansugoroku_fast.envs.table import Table  # noqa: E402
+from bansugoroku_fast.errors import PolicyOutputError  # noqa: E402
 
 ALL_RULES = Rules.all_combinations()
 BACKGAMMON = Rules(variant="backgammon")
@@ -267,7 +267,7 @@ def test_callable_opponents_follow_the_lockstep_convention():
     # choose the first play.
     assert np.array_equal(opponent_boards(lambda children, offsets: np.zeros(1, np.int64)), first)
     assert np.array_equal(opponent_boards(lambda children, offsets: -np.arange(len(children), dtype=float)), first)
-    with pytest.raises(PolicyOutputError, match="integer choices .* or floating scores"):
+    with pytest.raises(PolicyOutputError, match=r"integer choices .* or floating scores"):
         opponent_boards(lambda children, offsets: np.array(["best"]))
     with pytest.raises(PolicyOutputError, match="scored child 0 of game 0 as NaN"):
         opponent_boards(lambda children, offsets: np.full(len(children), np.nan))
