@@ -30,7 +30,7 @@ import numpy as np
 
 from . import batch
 from .batch import OutcomeBatch
-from .checks import as_rules
+from .checks import as_dice, as_rules
 from .errors import InvalidDiceError, InvalidPositionError
 
 __all__ = [
@@ -84,11 +84,11 @@ def _map(query: Callable[..., np.ndarray], positions: da.Array, *per_item: da.Ar
                         new_axes=new_axes, concatenate=True, token=name)
 
 
-def _dice(dice: Any, positions: da.Array) -> da.Array | np.ndarray:
+def _dice(dice: Any, positions: da.Array) -> da.Array | tuple[int, int]:
     """One pair for every position, or ``(N, 2)`` dice chunked like the positions."""
     array = dice if isinstance(dice, da.Array) else np.asarray(dice)
     if array.shape == (2,):
-        return batch._dice(np.asarray(array), 1)[0]
+        return as_dice(array.tolist())
     if array.ndim != 2 or array.shape != (positions.shape[0], 2):
         raise InvalidDiceError(f"dice must be one pair or shape ({positions.shape[0]}, 2), got {array.shape}")
     return da.asarray(array)

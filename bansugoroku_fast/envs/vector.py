@@ -63,8 +63,7 @@ class _Lockstep:
         """Roll for ``rows``, count their plays, pass rolls with none."""
         while rows.size:
             self.dice[rows] = rolls(self.seed, self.game[rows], self.ply[rows], self.rules.is_backgammon)
-            # The kernels made every board and the generator every roll: no checks.
-            counts = batch._count(self.boards[rows], self.dice[rows], self.rules, 1)
+            counts = batch.count_plays(self.boards[rows], self.dice[rows], self.rules, threads=1)
             if counts.max(initial=0) > self.max_plays:
                 row = int(rows[np.argmax(counts)])
                 raise ValueError(f"game {self.game[row]} (seed {self.seed}): {counts.max()} legal plays, "
@@ -83,7 +82,7 @@ class _Lockstep:
 
     def plays(self, rows: np.ndarray) -> batch.PlayBatch:
         """The legal plays of ``rows`` (offsets over ``rows``)."""
-        return batch._generate(self.boards[rows], self.dice[rows], self.rules, 1)
+        return batch.generate_plays(self.boards[rows], self.dice[rows], self.rules, threads=1)
 
     def play(self, rows: np.ndarray, plays: batch.PlayBatch, choices: np.ndarray) -> None:
         """Play child ``choices[k]`` of ``plays`` in game ``rows[k]`` (checked by the caller)."""
