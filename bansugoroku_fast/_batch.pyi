@@ -1,47 +1,49 @@
 # Stub of the compiled module src/bansugoroku_fast/_batch.pyx, written by hand
 # with the real types (stubtest holds it to the module: see .ci/run).
 # Single positions cross as the 52 bytes of ``Position.key``, rules as
-# ``Rules.code``; batches as C-contiguous int8 arrays the caller has checked.
-from typing import Final, Literal, TypeAlias, TypeVar
+# ``Rules.code``; batches as int8 arrays. A problem is a Status (an int < 0,
+# named in STATUS): single entry points return it instead of their result,
+# batch entry points return the first ``(item, status)`` or None.
+from typing import Final, TypeAlias, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 _PlayT = TypeVar("_PlayT")
 _Int8: TypeAlias = npt.NDArray[np.int8]
+_Int32: TypeAlias = npt.NDArray[np.int32]
+_Problem: TypeAlias = tuple[int, int] | None
 
 #: Byte offsets in the record of a play that ``plays`` returns.
 RECORD_OFFSETS: Final[dict[str, int]]
+#: Status values by name (the kernels' enum in _board.pxd).
+STATUS: Final[dict[str, int]]
 
-def set_fast_counts(enabled: bool) -> None:
-    """Switch the closed-form counts of ``count_plays`` on or off (tests)."""
+def outcome(key: bytes, code: int) -> tuple[int, int, int] | int | None:
+    """``(winner, value, kind code)``, ``None`` while the game goes on, or a Status."""
 
-def outcome(key: bytes, code: int) -> tuple[int, int, int] | Literal[False] | None:
-    """``(winner, value, kind code)``, ``None`` while the game goes on, or
-    ``False`` if both rows have won."""
+def plays(key: bytes, a: int, b: int, code: int, all_orderings: bool, play_class: type[_PlayT]) -> list[_PlayT] | int:
+    """The plays as ``play_class`` objects (each with a ``_record``), or a Status."""
 
-def plays(key: bytes, a: int, b: int, code: int, all_orderings: bool, play_class: type[_PlayT]) -> list[_PlayT] | None:
-    """The plays as ``play_class`` objects (each with a ``_record``), or
-    ``None`` if both rows have won."""
+def count_roll_plays(key: bytes, a: int, b: int, code: int, *, fast_counts: bool = True) -> int:
+    """Distinct plays of one position and roll (0: a pass or a finished game), or a Status."""
 
-def count(key: bytes, a: int, b: int, code: int) -> int:
-    """Distinct plays of one position, or -1 if both rows have won."""
-
-def first_steps(key: bytes, a: int, b: int, code: int) -> list[tuple[int, int, int, bool]] | None:
-    """Distinct ``(origin, target, die, hit)`` starting a legal sequence,
-    descending; ``None`` if both rows have won."""
+def first_steps(key: bytes, a: int, b: int, code: int) -> list[tuple[int, int, int, bool]] | int:
+    """Distinct ``(origin, target, die, hit)`` starting a legal sequence, descending, or a Status."""
 
 def shots(key: bytes, code: int) -> int:
-    """Rolls out of 36 with a hitting legal play; -1 if both rows have won."""
+    """Rolls out of 36 with a hitting legal play, or a Status."""
 
-def perft(key: bytes, depth: int, code: int, a: int = 0, b: int = 0) -> int:
-    """perft of one position (or of its plays with the roll ``a``, ``b``);
-    -1 if both rows have won somewhere."""
+def board_facts(key: bytes) -> tuple[int, int, int, int] | int:
+    """``(blocked, blots of row 0, blots of row 1, closures)`` as bit masks, or a Status."""
 
-def count_batch(positions: _Int8, dice: _Int8, code: int, threads: int, out: npt.NDArray[np.int32]) -> None:
-    """``out[i]`` = distinct plays of item i; -1: both rows have won, -2: out
-    of memory, -3: not a valid position, -4: stones borne off although the
-    rules never bear off."""
+def perft(key: bytes, depth: int, code: int, a: int = 0, b: int = 0, *, fast_counts: bool = True) -> int:
+    """perft of one position (or of its plays with the roll ``a``, ``b``), or a Status."""
+
+def count_batch(
+    positions: _Int8, dice: _Int8, code: int, threads: int, out: _Int32, *, fast_counts: bool = True
+) -> _Problem:
+    """``out[i]`` = distinct plays of item i, or its Status; the first problem or None."""
 
 def generate_batch(
     positions: _Int8,
@@ -53,13 +55,13 @@ def generate_batch(
     steps: _Int8,
     step_dice: _Int8,
     hits: npt.NDArray[np.uint8],
-) -> int:
-    """Write the plays of item i to rows ``offsets[i]:offsets[i+1]``; return
-    the number of items whose play count differed from the offsets."""
+    status: _Int32,
+) -> _Problem:
+    """Write the plays of item i to rows ``offsets[i]:offsets[i+1]``; ``status[i]``
+    0 or its Status; the first problem or None."""
 
-def outcome_batch(positions: _Int8, code: int, winner: _Int8, value: _Int8, kind: _Int8) -> int:
-    """Fill the outcome arrays; return the first item where both rows have
-    won, or -1."""
+def outcome_batch(positions: _Int8, code: int, winner: _Int8, value: _Int8, kind: _Int8) -> _Problem:
+    """Fill the outcome arrays; the first problem ``(item, status)`` or None."""
 
-def shots_batch(positions: _Int8, code: int, threads: int, out: _Int8) -> None:
-    """``out[i]`` = shots of item i (-1: both rows have won, -2: out of memory)."""
+def shots_batch(positions: _Int8, code: int, threads: int, out: _Int8) -> _Problem:
+    """``out[i]`` = shots of item i, or its Status; the first problem or None."""

@@ -17,25 +17,21 @@ and position from it only when asked.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
 from operator import attrgetter
-from typing import Any
 
 from . import _batch
-from .checks import as_dice, as_position, as_rules, check_position_for_rules
-from .errors import InvalidPositionError
+from ._status import raise_status
+from .checks import as_dice, as_position, as_rules
 from .play import Outcome, OutcomeKind, Play, Step
 from .position import Position
 from .rules import Rules
-from .typing import DiceLike, PositionLike, RulesLike
 
 __all__ = [
     "legal_plays", "legal_first_steps", "outcome", "shots", "blocked_points", "blots",
-    "closure_holds", "pip_counts", "perft", "perft_divide", "count_plays", "ALL_ROLLS",
+    "closure_holds", "pip_counts", "perft", "perft_divide", "legal_play_count", "ALL_ROLLS",
     "OUTCOME_KINDS",
 ]
 
-BAR = 25
 ALL_ROLLS = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
 
 #: The OutcomeKind of each kind code the kernels return (code = index).
@@ -54,15 +50,14 @@ _BOARD_STOP = _BOARD_START + _RECORD["board_bytes"]
 _NSTEPS = _RECORD["nsteps"]
 _STEPS = _RECORD["steps"]
 _STEP_BYTES = _RECORD["step_bytes"]
-_BOTH_WON = "both sides have won in this position; no game reaches it"
 
 
-def _decoded(slot: str, decode: Callable[[Any], None]) -> Any:
+def _decoded(slot: str, decode) -> property:
     """A read-only property returning the slot ``slot``, filled by
     ``decode(self)`` on first access."""
     fetch = attrgetter(slot)
 
-    def get(self: object) -> Any:
+    def get(self):
         try:
             return fetch(self)
         except AttributeError:
@@ -83,16 +78,14 @@ class _KernelPlay(Play):
 
     __slots__ = ("_record",)
 
-    _record: bytes
-
-    def _decode_steps(self) -> None:
+    def _decode_steps(self):
         record = self._record
         fields = range(_STEPS, _STEPS + _STEP_BYTES * record[_NSTEPS], _STEP_BYTES)
         self._steps = tuple((record[i], record[i + 1]) for i in fields)
         self._dice = tuple(record[i + 2] for i in fields)
         self._hits = tuple(record[i + 3] == 1 for i in fields)
 
-    def _decode_position(self) -> None:
+    def _decode_position(self):
         self._position = Position._from_key(self._record[_BOARD_START:_BOARD_STOP])
 
     steps = _decoded("_steps", _decode_steps)
@@ -101,20 +94,19 @@ class _KernelPlay(Play):
     position = _decoded("_position", _decode_position)
 
 
-def _prepare(position: PositionLike, rules: RulesLike) -> tuple[bytes, Rules]:
-    """The 52-byte key of a valid position and the Rules, checked as the oracle does."""
-    checked = position if type(position) is Position else as_position(position)
+def _prepare(position, rules) -> tuple[Position, Rules]:
+    """A valid Position and a canonical Rules (what the rules themselves
+    refuse in a position, the kernel reports as it reads it)."""
+    if type(position) is not Position:
+        position = as_position(position)
     if rules is None:
-        checked_rules = _DEFAULT_RULES
-    else:
-        checked_rules = rules if type(rules) is Rules else as_rules(rules)
-    key = checked.key
-    if (key[0] or key[26]) and not checked_rules.bears_off:
-        check_position_for_rules(checked, checked_rules)  # raises: nothing is borne off in arrival
-    return key, checked_rules
+        rules = _DEFAULT_RULES
+    elif type(rules) is not Rules:
+        rules = as_rules(rules)
+    return position, rules
 
 
-def _dice(dice: DiceLike) -> tuple[int, int]:
+def _dice(dice) -> tuple[int, int]:
     if type(dice) is tuple and len(dice) == 2:
         a, b = dice
         if type(a) is int and type(b) is int and 1 <= a <= 6 and 1 <= b <= 6:
@@ -122,9 +114,7 @@ def _dice(dice: DiceLike) -> tuple[int, int]:
     return as_dice(dice)
 
 
-def legal_plays(
-    position: PositionLike, dice: DiceLike, rules: RulesLike = None, *, all_orderings: bool = False
-) -> list[Play]:
+def legal_plays(position, dice, rules=None, *, all_orderings=False) -> list[Play]:
     """The legal plays of ``position`` (row 0 to move) with ``dice``.
 
     One play per distinct resulting position, with its canonical step list
@@ -140,28 +130,28 @@ def legal_plays(
     14
     """
     a, b = _dice(dice)
-    key, checked_rules = _prepare(position, rules)
-    plays: list[Play] | None = _batch.plays(key, a, b, checked_rules.code, all_orderings, _KernelPlay)
-    if plays is None:
-        raise InvalidPositionError(_BOTH_WON)
-    return plays
+    position, rules = _prepare(position, rules)
+    plays = _batch.plays(position.key, a, b, rules.code, all_orderings, _KernelPlay)
+    return raise_status(plays, rules, position)
 
 
-def count_plays(position: PositionLike, dice: DiceLike, rules: RulesLike = None) -> int:
-    """``len(legal_plays(position, dice, rules))`` without building the plays.
+def legal_play_count(position, dice, rules=None, *, fast_counts: bool = True) -> int:
+    """``len(legal_plays(position, dice, rules))`` without building the plays
+    (the batch :func:`~bansugoroku_fast.batch.count_plays` counts many).
 
-    >>> count_plays("4HPwATDgc/ABMA", (1, 1), "backgammon")
+    ``fast_counts=False`` counts by search alone, without the closed forms
+    (for tests that hold the two against each other).
+
+    >>> legal_play_count("4HPwATDgc/ABMA", (1, 1), "backgammon")
     42
     """
     a, b = _dice(dice)
-    key, checked_rules = _prepare(position, rules)
-    count = _batch.count(key, a, b, checked_rules.code)
-    if count < 0:
-        raise InvalidPositionError(_BOTH_WON)
-    return count
+    position, rules = _prepare(position, rules)
+    count = _batch.count_roll_plays(position.key, a, b, rules.code, fast_counts=fast_counts)
+    return raise_status(count, rules, position)
 
 
-def legal_first_steps(position: PositionLike, dice: DiceLike, rules: RulesLike = None) -> list[Step]:
+def legal_first_steps(position, dice, rules=None) -> list[Step]:
     """The single moves that start some legal play, greatest
     ``(origin, target, die)`` first: a move that would leave a die
     unplayable is never offered.
@@ -171,14 +161,12 @@ def legal_first_steps(position: PositionLike, dice: DiceLike, rules: RulesLike =
     ['24/18', '13/8', '13/7', '8/3', '8/2']
     """
     a, b = _dice(dice)
-    key, checked_rules = _prepare(position, rules)
-    steps = _batch.first_steps(key, a, b, checked_rules.code)
-    if steps is None:
-        raise InvalidPositionError(_BOTH_WON)
+    position, rules = _prepare(position, rules)
+    steps = raise_status(_batch.first_steps(position.key, a, b, rules.code), rules, position)
     return [Step(*step) for step in steps]
 
 
-def outcome(position: PositionLike, rules: RulesLike = None) -> Outcome | None:
+def outcome(position, rules=None) -> Outcome | None:
     """Who has won in ``position`` (``winner`` 0 = row 0), how and for how
     much; None while the game goes on.
 
@@ -190,17 +178,15 @@ def outcome(position: PositionLike, rules: RulesLike = None) -> Outcome | None:
     >>> outcome(won)
     Outcome(winner=0, value=3, kind='closed-home-x3')
     """
-    key, checked_rules = _prepare(position, rules)
-    result = _batch.outcome(key, checked_rules.code)
+    position, rules = _prepare(position, rules)
+    result = raise_status(_batch.outcome(position.key, rules.code), rules, position)
     if result is None:
         return None
-    if result is False:
-        raise InvalidPositionError(_BOTH_WON)
     winner, value, kind = result
     return Outcome(winner, value, OUTCOME_KINDS[kind])
 
 
-def shots(position: PositionLike, rules: RulesLike = None) -> int:
+def shots(position, rules=None) -> int:
     """How many of the 36 rolls give the mover a legal play that hits
     (non-doubles count twice; 0 once the game is over).
 
@@ -208,30 +194,32 @@ def shots(position: PositionLike, rules: RulesLike = None) -> int:
     >>> shots(Position.initial(), "backgammon")
     0
     """
-    key, checked_rules = _prepare(position, rules)
-    count = _batch.shots(key, checked_rules.code)
-    if count < 0:
-        raise InvalidPositionError(_BOTH_WON)
-    return count
+    position, rules = _prepare(position, rules)
+    return raise_status(_batch.shots(position.key, rules.code), rules, position)
 
 
-def _rows(position: PositionLike) -> tuple[bytes, bytes]:
-    key = (position if type(position) is Position else as_position(position)).key
-    return key[:26], key[26:]
+def _facts(position) -> tuple[int, int, int, int]:
+    """The kernel's masks of ``position`` (see ``_batch.board_facts``)."""
+    position = position if type(position) is Position else as_position(position)
+    return raise_status(_batch.board_facts(position.key), _DEFAULT_RULES, position)
 
 
-def blocked_points(position: PositionLike) -> tuple[int, ...]:
+def _points(mask: int) -> tuple[int, ...]:
+    """The points 1..24 whose bit is set in ``mask``."""
+    return tuple(point for point in range(1, 25) if mask >> point & 1)
+
+
+def blocked_points(position) -> tuple[int, ...]:
     """The mover's points (1..24) that the opponent holds with two or more.
 
     >>> from bansugoroku_fast import Position
     >>> blocked_points(Position.initial())
     (1, 12, 17, 19)
     """
-    _, opponent = _rows(position)
-    return tuple(point for point in range(1, 25) if opponent[BAR - point] >= 2)
+    return _points(_facts(position)[0])
 
 
-def blots(position: PositionLike) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def blots(position) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Points holding exactly one stone: ``(mover's, opponent's)``, each side
     in its own numbering.
 
@@ -239,11 +227,11 @@ def blots(position: PositionLike) -> tuple[tuple[int, ...], tuple[int, ...]]:
     >>> blots(Position.initial())
     ((), ())
     """
-    mover, opponent = (tuple(point for point in range(1, 25) if row[point] == 1) for row in _rows(position))
-    return mover, opponent
+    _, mover, opponent, _ = _facts(position)
+    return _points(mover), _points(opponent)
 
 
-def closure_holds(position: PositionLike, side: int = 0) -> bool:
+def closure_holds(position, side: int = 0) -> bool:
     """Whether ``side``'s home is closed (each of its points 1..6 holds two
     or more) while the other side has a stone on the bar.
 
@@ -253,23 +241,20 @@ def closure_holds(position: PositionLike, side: int = 0) -> bool:
     """
     if side not in (0, 1):
         raise ValueError(f"side must be 0 or 1, got {side!r}")
-    rows = _rows(position)
-    own, other = rows[side], rows[1 - side]
-    return other[BAR] >= 1 and min(own[1:7]) >= 2
+    return bool(_facts(position)[3] >> side & 1)
 
 
-def pip_counts(position: PositionLike) -> tuple[int, int]:
+def pip_counts(position) -> tuple[int, int]:
     """``(mover, opponent)`` pip counts: the sum of point x stones, bar = 25.
 
     >>> from bansugoroku_fast import Position
     >>> pip_counts(Position.initial())
     (167, 167)
     """
-    mover, opponent = (sum(i * row[i] for i in range(1, 26)) for row in _rows(position))
-    return mover, opponent
+    return as_position(position).pip_counts
 
 
-def perft(position: PositionLike, depth: int, rules: RulesLike = None) -> int:
+def perft(position, depth: int, rules=None) -> int:
     """Leaf count of the play tree ``depth`` plies deep over the 21 rolls; a
     roll with no play counts as one node, and so does a finished game.
 
@@ -277,14 +262,12 @@ def perft(position: PositionLike, depth: int, rules: RulesLike = None) -> int:
     >>> perft(Position.initial(), 2, "backgammon")
     202782
     """
-    key, checked_rules = _prepare(position, rules)
-    total = _batch.perft(key, _depth(depth, 0), checked_rules.code)
-    if total < 0:
-        raise InvalidPositionError(_BOTH_WON)
-    return total
+    position, rules = _prepare(position, rules)
+    depth = _depth(depth, 0)
+    return raise_status(_batch.perft(position.key, depth, rules.code), rules, position)
 
 
-def perft_divide(position: PositionLike, depth: int, rules: RulesLike = None) -> dict[tuple[int, int], int]:
+def perft_divide(position, depth: int, rules=None) -> dict[tuple[int, int], int]:
     """:func:`perft` split by the first roll: ``{(a, b): count}``, rolls
     ordered as the oracle orders them (6-6, 6-5, ..., 1-1).
 
@@ -293,23 +276,17 @@ def perft_divide(position: PositionLike, depth: int, rules: RulesLike = None) ->
     >>> divide[(6, 5)], divide[(1, 1)], divide[(5, 5)], sum(divide.values())
     (7, 42, 4, 447)
     """
-    key, checked_rules = _prepare(position, rules)
+    position, rules = _prepare(position, rules)
     depth = _depth(depth, 1)
-    finished = _batch.outcome(key, checked_rules.code)
-    if finished is False:
-        raise InvalidPositionError(_BOTH_WON)
-    if finished is not None:
+    if outcome(position, rules) is not None:
         return {}  # a finished game has no rolls to split by (its perft is 1)
-    counts: dict[tuple[int, int], int] = {}
-    for a, b in ALL_ROLLS:
-        count = _batch.perft(key, depth, checked_rules.code, a, b)
-        if count < 0:
-            raise InvalidPositionError(_BOTH_WON)
-        counts[(a, b)] = count
-    return counts
+    return {
+        (a, b): raise_status(_batch.perft(position.key, depth, rules.code, a, b), rules, position)
+        for a, b in ALL_ROLLS
+    }
 
 
-def _depth(depth: object, least: int) -> int:
+def _depth(depth, least: int) -> int:
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < least:
         raise ValueError(f"depth must be an integer >= {least}, got {depth!r}")
     return depth
