@@ -30,12 +30,24 @@ from .api import (  # noqa: E402
     shots,
 )
 from .batch import count_plays, generate_plays, iter_plays
-from .errors import GameStateError, IllegalPlayError, InvalidDiceError, InvalidPositionError, InvalidRulesError
+from .errors import (
+    GameStateError,
+    GameTooLongError,
+    IllegalPlayError,
+    InvalidDiceError,
+    InvalidPolicyError,
+    InvalidPositionError,
+    InvalidRulesError,
+    PolicyTypeError,
+)
 from .game import Game, Match, Turn, play_random_game, roll_name
+from .games import GameRecords, features, play_games, rank_plays, rollout
 from .notation import match_play
 from .play import Outcome, OutcomeKind, Play, Step
+from .policies import FEATURE_NAMES, LinearPolicy
 from .position import Position
 from .rules import Rules
+from .tallies import RankedPlay, RolloutResult
 
 __version__ = "0.1.0"
 

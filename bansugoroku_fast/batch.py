@@ -308,7 +308,11 @@ def outcome(positions, rules=None) -> OutcomeBatch:
     ([-1], [None])
     """
     rules = as_rules(rules)
-    positions = _positions(positions, rules)
+    return _outcome(_positions(positions, rules), rules)
+
+
+def _outcome(positions: np.ndarray, rules) -> OutcomeBatch:
+    """:func:`outcome` of positions already checked."""
     count = len(positions)
     winner = np.empty(count, dtype=np.int8)
     value = np.empty(count, dtype=np.int8)

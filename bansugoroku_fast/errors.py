@@ -36,6 +36,12 @@ class InvalidPolicyError(ValueError):
     number per feature."""
 
 
+class GameTooLongError(RuntimeError):
+    """A whole game that has not ended after ``max_plies`` plies (which names
+    the game and the seed, so that it can be replayed). Not bad input, so not
+    a ValueError: the rules allow long games, the cap is a safety net."""
+
+
 # Wrong types: each is also a TypeError, as Python's own functions raise for
 # an argument of the wrong type, and still the ValueError subclass of its
 # kind, so one ``except`` catches every bad value of that argument.
@@ -52,3 +58,8 @@ class PlayTextTypeError(IllegalPlayError, TypeError):
 class PolicyOutputTypeError(PolicyOutputError, TypeError):
     """A policy's output (or the choices given to ``GameBatch.step``) of a dtype
     that is neither integer choices nor floating scores."""
+
+
+class PolicyTypeError(InvalidPolicyError, TypeError):
+    """A policy that is neither a name nor a LinearPolicy (nor a pair of
+    them), or LinearPolicy weights that are not a sequence."""
