@@ -27,7 +27,7 @@ from tqdm import tqdm
 
 from . import _games
 from .api import legal_plays
-from .batch import _generate, _outcome, _positions, _threads
+from .batch import _outcome, _positions, _threads
 from .checks import (
     BLOCK,
     MAX_PLIES,
@@ -93,86 +93,50 @@ def _rules_and_positions(rules: Any, positions: Any) -> tuple[Rules, np.ndarray]
     return rules, _positions(positions, rules)
 
 
-# --- the lockstep driver -------------------------------------------------------------
+# --- driving the kernels -------------------------------------------------------------------
+
+#: Statuses of a game played by the kernels (``_games.Status``).
+_TOO_LONG, _NO_MEMORY = 1, 2
 
 
-class _Run(NamedTuple):
-    """What :func:`_play` found for each item: its end, and (if kept) the
-    plies of every wave in the order they were played."""
+class _Ends(NamedTuple):
+    """How each game played by the kernels ended, and its status."""
 
     winner: np.ndarray
     value: np.ndarray
     kind: np.ndarray
     plies: np.ndarray
-    waves: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]
+    status: np.ndarray
+
+    @classmethod
+    def empty(cls, count: int) -> _Ends:
+        small = [np.zeros(count, dtype=np.int8) for _ in range(3)]
+        return cls(*small, np.zeros(count, dtype=np.int32), np.zeros(count, dtype=np.int8))
+
+    def check(self, seed: int, max_plies: int, first_game: int = 0, per_position: int = 0) -> None:
+        """Raise for the first game that failed: item ``i`` is game
+        ``first_game + i``, or with ``per_position`` games a position, game
+        ``first_game + i % per_position`` of position ``i // per_position``."""
+        failed = np.flatnonzero(self.status)
+        if not failed.size:
+            return
+        item = int(failed[0])
+        name = f"game {first_game + item}"
+        if per_position:
+            name = f"game {first_game + item % per_position} from position {item // per_position}"
+        if self.status[item] == _NO_MEMORY:
+            raise MemoryError(f"out of memory while playing {name}")
+        raise GameTooLongError(f"{name} (seed {seed}) has not ended after {max_plies} plies")
 
 
-def _weights(policy: ResolvedPolicy) -> np.ndarray:
-    return np.array(policy.weights, dtype=np.float64)
-
-
-def _play(starts: np.ndarray, games: np.ndarray, rules: Rules,
-          policies: tuple[ResolvedPolicy, ResolvedPolicy], seed: int, *, opening: bool,
-          stratify: int, max_plies: int, threads: int, keep: bool) -> _Run:
-    """Play item ``i`` (game ``games[i]`` from ``starts[i]``, seat 0 to move)
-    for every item at once, one ply per wave."""
-    count = len(starts)
-    winner = np.zeros(count, dtype=np.int8)
-    value = np.zeros(count, dtype=np.int8)
-    kind = np.zeros(count, dtype=np.int8)
-    plies = np.zeros(count, dtype=np.int32)
-    weights = [_weights(policy) for policy in policies]
-    waves: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
-    live = np.arange(count)
-    boards = starts
-    ended = _outcome(boards, rules)
-    ply = 0
-    while True:
-        done = ended.winner >= 0
-        if done.any():  # ``boards``: the start (seat 0's view) or the last mover's after
-            finished = live[done]
-            seat = (ply - 1) % 2 if ply else 0
-            winner[finished] = np.where(ended.winner[done] == 0, seat, 1 - seat)
-            value[finished] = ended.value[done]
-            kind[finished] = ended.kind[done]
-            plies[finished] = ply
-            live = live[~done]
-            boards = boards[~done]
-        if not live.size:
-            return _Run(winner, value, kind, plies, waves)
-        if ply == max_plies:
-            raise GameTooLongError(f"game {games[live[0]]} (seed {seed}) has not ended after {max_plies} plies")
-        if ply:
-            boards = np.ascontiguousarray(boards[:, ::-1])  # the next mover's view
-        dice = np.empty((len(live), 2), dtype=np.int8)
-        live_games = np.ascontiguousarray(games[live])
-        _games.dice_batch(seed, live_games, ply, opening, stratify, dice)
-        plays = _generate(boards, dice, rules, threads)
-        choice = np.empty(len(live), dtype=np.int32)
-        policy = policies[ply % 2]
-        _games.choose_batch(policy.code, weights[ply % 2], boards, plays.offsets, plays.children,
-                            rules.code, seed, live_games, ply, choice)
-        after = boards.copy()
-        moved = choice >= 0
-        after[moved] = plays.children[plays.offsets[:-1][moved] + choice[moved]]
-        if keep:
-            waves.append((live, boards, dice, after))
-        ended = _outcome(after, rules)
-        boards = after
-        ply += 1
-
-
-def _records(run: _Run) -> GameRecords:
-    offsets = np.zeros(len(run.plies) + 1, dtype=np.int64)
-    np.cumsum(run.plies, out=offsets[1:])
-    if not run.waves:
-        empty = np.empty((0, 2, 26), dtype=np.int8)
-        return GameRecords(offsets, empty, np.empty((0, 2), np.int8), empty.copy(), run.winner,
-                           run.value, run.kind, run.plies)
-    items, positions, dice, after = (np.concatenate(column) for column in zip(*run.waves))
-    order = np.argsort(items, kind="stable")  # waves are in ply order
-    return GameRecords(offsets, positions[order], dice[order], after[order], run.winner,
-                       run.value, run.kind, run.plies)
+def _policy_arrays(policies: tuple[ResolvedPolicy, ResolvedPolicy]) -> tuple[np.ndarray, np.ndarray]:
+    """Policy codes ``int32[2]`` and weights ``float64[2, F]`` (zeros where unused)."""
+    codes = np.array([policy.code for policy in policies], dtype=np.int32)
+    weights = np.zeros((2, len(FEATURE_NAMES)), dtype=np.float64)
+    for seat, policy in enumerate(policies):
+        if policy.weights:
+            weights[seat] = policy.weights
+    return codes, weights
 
 
 def _start(start: Any, rules: Rules) -> tuple[np.ndarray, bool]:
@@ -201,12 +165,17 @@ def play_games(rules: Any, games: int, policy: Any = "random", seed: int = 0, st
     """
     rules, games, seed, max_plies, threads = run_arguments(rules, games, seed, max_plies, threads)
     threads = _threads(threads)
-    policies = resolve_policies(policy, rules)
+    codes, weights = _policy_arrays(resolve_policies(policy, rules))
     start_array, opening = _start(start, rules)
-    starts = np.broadcast_to(start_array, (games, 2, 26))
-    run = _play(np.ascontiguousarray(starts), np.arange(games, dtype=np.int64), rules, policies,
-                seed, opening=opening, stratify=0, max_plies=max_plies, threads=threads, keep=True)
-    return _records(run)
+    ends = _Ends.empty(games)
+    positions, dice, after = _games.play_batch(
+        np.ascontiguousarray(start_array), games, opening, codes, weights, rules.code, seed,
+        max_plies, threads, *ends,
+    )
+    ends.check(seed, max_plies)
+    offsets = np.zeros(games + 1, dtype=np.int64)
+    np.cumsum(ends.plies, out=offsets[1:])
+    return GameRecords(offsets, positions, dice, after, ends.winner, ends.value, ends.kind, ends.plies)
 
 
 # --- rollouts -------------------------------------------------------------------------
@@ -220,10 +189,10 @@ class _Tally:
         self.kind_counts = np.zeros((n, 2, len(KINDS)), dtype=np.int64)
         self.plies = np.zeros(n, dtype=np.int64)
 
-    def add(self, item_position: np.ndarray, run: _Run) -> None:
-        np.add.at(self.counts, (item_position, run.winner, run.value), 1)
-        np.add.at(self.kind_counts, (item_position, run.winner, run.kind), 1)
-        np.add.at(self.plies, item_position, run.plies)
+    def add(self, item_position: np.ndarray, ends: _Ends) -> None:
+        np.add.at(self.counts, (item_position, ends.winner, ends.value), 1)
+        np.add.at(self.kind_counts, (item_position, ends.winner, ends.kind), 1)
+        np.add.at(self.plies, item_position, ends.plies)
 
     def results(self, backgammon: bool) -> list[RolloutResult]:
         return [
@@ -245,21 +214,21 @@ def _rollout_values(positions: np.ndarray, rules: Rules, games: int, policy: Any
                     stratify: int, max_plies: int, threads: int, stop_at: float | None,
                     progress: bool) -> tuple[_Tally, np.ndarray]:
     """Tallies and seat 0's signed value of every game ``[position, game]``."""
-    policies = resolve_policies(policy, rules)
+    codes, weights = _policy_arrays(resolve_policies(policy, rules))
     n = len(positions)
     tally = _Tally(n)
     values = []
     with tqdm(total=games * n, disable=not progress, unit="game", leave=False) as bar:
         for first, stop in _blocks(games, stop_at):
-            block_games = np.tile(np.arange(first, stop, dtype=np.int64), n)
-            item_position = np.repeat(np.arange(n), stop - first)
-            starts = np.ascontiguousarray(positions[item_position])
-            run = _play(starts, block_games, rules, policies, seed, opening=False, stratify=stratify,
-                        max_plies=max_plies, threads=threads, keep=False)
-            tally.add(item_position, run)
-            signed = np.where(run.winner == 0, run.value, -run.value).astype(np.int8)
-            values.append(signed.reshape(n, stop - first))
-            bar.update(len(starts))
+            count = stop - first
+            ends = _Ends.empty(n * count)
+            _games.rollout_batch(positions, first, count, codes, weights, rules.code, seed, stratify,
+                                 max_plies, threads, *ends)
+            ends.check(seed, max_plies, first, per_position=count)
+            tally.add(np.repeat(np.arange(n), count), ends)
+            signed = np.where(ends.winner == 0, ends.value, -ends.value).astype(np.int8)
+            values.append(signed.reshape(n, count))
+            bar.update(n * count)
             if stop_at is not None and stop < games:
                 worst = max(result.largest_stderr() for result in tally.results(rules.is_backgammon))
                 if worst <= stop_at:

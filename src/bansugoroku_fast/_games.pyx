@@ -11,10 +11,16 @@ multiply-add changes a rounding), the first greatest score wins.
 The Python layer validates every argument; the loops here trust them.
 """
 cimport cython
-from cython.parallel cimport prange
-from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from cython.parallel cimport parallel, prange, threadid
+from libc.stdint cimport int8_t, int32_t, int64_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport memcpy
 
-from ._board cimport BAR, OFF, PLACES, STONES, Board, Kind, RuleSet, CLOSURE_IMMEDIATE, CLOSURE_MULTIPLIED
+import numpy as np
+
+from ._board cimport BAR, KIND_NONE, OFF, STONES, Board, RuleSet, home_closed, rules_from_code
+from ._queries cimport outcome_of
+from ._search cimport MODE_PLAYS, Leaf, Search, run_turn, search_free, search_new
 
 from bansugoroku_fast.policies import (
     FEATURE_NAMES, PUBEVAL_CONTACT_WEIGHTS, PUBEVAL_RACE_WEIGHTS, PUBEVAL_WIN_SCORE,
@@ -118,42 +124,6 @@ cdef inline void roll_dice(uint64_t key, int64_t game, int64_t ply, bint opening
 # --- features -----------------------------------------------------------------
 
 
-cdef inline bint _closure(const signed char* own, const signed char* other) noexcept nogil:
-    return (other[BAR] >= 1 and own[1] >= 2 and own[2] >= 2 and own[3] >= 2
-            and own[4] >= 2 and own[5] >= 2 and own[6] >= 2)
-
-
-cdef int _win_value(const signed char* own, const signed char* other, RuleSet rules) noexcept nogil:
-    """The value of ``own``'s win over ``other``, 0 if it has not won."""
-    cdef int point
-    cdef bint finished
-    if rules.backgammon:
-        if own[OFF] != STONES:
-            return 0
-        if other[OFF] > 0:
-            return 1
-        if other[BAR] > 0:
-            return 3
-        for point in range(19, 25):
-            if other[point] > 0:
-                return 3
-        return 2
-    if rules.bears_off:
-        finished = own[OFF] == STONES
-    else:
-        finished = own[1] + own[2] + own[3] + own[4] + own[5] + own[6] == STONES
-    if rules.closure == CLOSURE_IMMEDIATE:
-        return 1 if finished or _closure(own, other) else 0
-    if not finished:
-        return 0
-    if rules.closure == CLOSURE_MULTIPLIED and _closure(own, other):
-        if (own[1] == 2 and own[3] == 2 and own[4] == 3 and own[6] == 3
-                and ((own[2] == 2 and own[5] == 3) or (own[2] == 3 and own[5] == 2))):
-            return 3
-        return 2
-    return 1
-
-
 cdef inline int _exposure(uint32_t blots, uint32_t other_places, int doubles_moves) noexcept nogil:
     """Rolls of 36 on which ``other`` could hit a blot, blocks ignored: a
     stone on its place q (bit q, 25 = bar) reaches our point p (bit p) after
@@ -173,9 +143,10 @@ cdef inline int _exposure(uint32_t blots, uint32_t other_places, int doubles_mov
 
 
 cdef void side_features(const signed char* own, const signed char* other, RuleSet rules,
-                        int* out) noexcept nogil:
-    """The SIDE_FEATURES integers of ``own`` against ``other``, in the
-    oracle's order (``oracle.games.side_features`` defines each)."""
+                        int won, int* out) noexcept nogil:
+    """The SIDE_FEATURES integers of ``own`` against ``other`` (``won``: the
+    value of ``own``'s win, 0 if none), in the oracle's order
+    (``oracle.games.side_features`` defines each)."""
     cdef int p, pips = 0, home = 0, back = 0, blot_count = 0, made = 0, home_made = 0
     cdef int anchors = 0, stacking = 0, run = 0, prime = 0
     cdef uint32_t blots = 0, other_places = 0
@@ -216,13 +187,16 @@ cdef void side_features(const signed char* own, const signed char* other, RuleSe
     out[9] = anchors
     out[10] = _exposure(blots, other_places, rules.doubles_moves)
     out[11] = stacking
-    out[12] = _closure(own, other)
-    out[13] = _win_value(own, other, rules)
+    out[12] = home_closed(own, other)
+    out[13] = won
 
 
 cdef inline void board_features(const Board* board, RuleSet rules, int* out) noexcept nogil:
-    side_features(board.me, board.opp, rules, out)
-    side_features(board.opp, board.me, rules, out + SIDE_FEATURES)
+    """Row me's features, then row opp's (the board must be valid)."""
+    cdef int winner, value
+    outcome_of(board, rules, &winner, &value)
+    side_features(board.me, board.opp, rules, value if winner == 0 else 0, out)
+    side_features(board.opp, board.me, rules, value if winner == 1 else 0, out + SIDE_FEATURES)
 
 
 cdef double linear_score(const double* weights, const Board* board, RuleSet rules) noexcept nogil:
@@ -284,40 +258,160 @@ cdef double pubeval_score(const Board* board, bint race) noexcept nogil:
 # --- choosing a play ----------------------------------------------------------------
 
 
-cdef int choose_play(int code, const double* weights, const Board* parent, const Board* children,
-                     int count, RuleSet rules, uint64_t key, int64_t ply) noexcept nogil:
-    """The index of the play ``code`` picks among ``count`` > 0 children (in
-    ``legal_plays`` order); the first greatest score wins."""
-    cdef int i, best = 0
+cdef struct Policy:
+    int code
+    double weights[FEATURES]   # POLICY_LINEAR only
+
+
+# ``count`` positions in ``legal_plays`` order: child k is at
+# ``base + stride * (index[k] if index else k)`` (the leaves of a search, or
+# the rows of a batch).
+cdef struct Children:
+    const char* base
+    Py_ssize_t stride
+    const int32_t* index
+    int count
+
+
+cdef inline const Board* child_at(const Children* children, int k) noexcept nogil:
+    cdef Py_ssize_t row = children.index[k] if children.index != NULL else k
+    return <const Board*> (children.base + children.stride * row)
+
+
+cdef inline Children found_children(const Search* s, int count) noexcept nogil:
+    """The plays of the last ``run_turn`` in MODE_PLAYS (no rows lent)."""
+    cdef Children children
+    children.base = <const char*> &s.found.leaves[0].board
+    children.stride = sizeof(Leaf)
+    children.index = s.found.sorted_index
+    children.count = count
+    return children
+
+
+cdef int choose_play(const Policy* policy, const Board* parent, const Children* children,
+                     RuleSet rules, uint64_t key, int64_t ply) noexcept nogil:
+    """The index of the play ``policy`` picks among ``children.count`` > 0
+    plays of ``parent``; the first greatest score wins."""
+    cdef int k, best = 0
     cdef double score, best_score = 0.0
-    cdef bint race
-    if code == POLICY_RANDOM:
-        return <int> below(ply_word(key, ply, CHOICE_STREAM), <uint64_t> count)
-    if code == POLICY_FIRST or count == 1:
+    cdef bint race = False
+    if policy.code == POLICY_RANDOM:
+        return <int> below(ply_word(key, ply, CHOICE_STREAM), <uint64_t> children.count)
+    if policy.code == POLICY_FIRST or children.count == 1:
         return 0
-    race = is_race(parent) if code == POLICY_PUBEVAL else False
-    for i in range(count):
-        if code == POLICY_PUBEVAL:
-            score = pubeval_score(&children[i], race)
+    if policy.code == POLICY_PUBEVAL:
+        race = is_race(parent)
+    for k in range(children.count):
+        if policy.code == POLICY_PUBEVAL:
+            score = pubeval_score(child_at(children, k), race)
         else:
-            score = linear_score(weights, &children[i], rules)
-        if i == 0 or score > best_score:
-            best, best_score = i, score
+            score = linear_score(policy.weights, child_at(children, k), rules)
+        if k == 0 or score > best_score:
+            best, best_score = k, score
     return best
 
 
+# --- whole games ---------------------------------------------------------------------------
+
+
+cdef enum Status:
+    STATUS_OK = 0
+    STATUS_TOO_LONG = 1     # not over after max_plies
+    STATUS_NO_MEMORY = 2
+
+cdef enum:
+    PLY_BYTES = 106         # a logged ply: position (52), dice (2), after (52)
+
+
+cdef struct GameEnd:
+    int winner              # seat: 0 = the side that moved first
+    int value
+    int kind
+    int64_t plies
+
+
+# A thread's record of the plies it played, game after game.
+cdef struct PlyLog:
+    signed char* data
+    int64_t used            # plies
+    int64_t capacity
+
+
+cdef bint log_ply(PlyLog* log, const Board* before, int a, int b, const Board* after) noexcept nogil:
+    cdef int64_t capacity
+    cdef signed char* data
+    cdef signed char* row
+    if log.used == log.capacity:
+        capacity = 2 * log.capacity if log.capacity else 4096
+        data = <signed char*> realloc(log.data, capacity * PLY_BYTES)
+        if data == NULL:
+            return False
+        log.data, log.capacity = data, capacity
+    row = log.data + log.used * PLY_BYTES
+    memcpy(row, before, 52)
+    row[52] = a
+    row[53] = b
+    memcpy(row + 54, after, 52)
+    log.used += 1
+    return True
+
+
+cdef int play_game(Search* s, const Board* start, const Policy* policies, uint64_t seed,
+                   int64_t game, bint opening, int stratify, int64_t max_plies, PlyLog* log,
+                   GameEnd* end) noexcept nogil:
+    """Play game ``game`` from ``start`` (seat 0 to move, a valid position);
+    log its plies if ``log`` is not NULL. Returns a Status."""
+    cdef Board board, after
+    cdef Children children
+    cdef int winner, value, kind, a, b, count, seat
+    cdef int64_t ply
+    cdef uint64_t key = game_key(seed, game)
+    cdef RuleSet rules = s.rules
+    memcpy(&board, start, sizeof(Board))
+    end.plies = 0
+    kind = outcome_of(&board, rules, &winner, &value)
+    if kind != KIND_NONE:       # over before it starts: row me is seat 0
+        end.winner, end.value, end.kind = winner, value, kind
+        return STATUS_OK
+    for ply in range(max_plies):
+        seat = ply & 1
+        roll_dice(key, game, ply, opening, stratify, &a, &b)
+        count = run_turn(s, &board, a, b, MODE_PLAYS)
+        if count < 0:
+            return STATUS_NO_MEMORY
+        if count == 0:
+            memcpy(&after, &board, sizeof(Board))
+        else:
+            children = found_children(s, count)
+            memcpy(&after, child_at(&children, choose_play(&policies[seat], &board, &children, rules, key, ply)),
+                   sizeof(Board))
+        if log != NULL and not log_ply(log, &board, a, b, &after):
+            return STATUS_NO_MEMORY
+        kind = outcome_of(&after, rules, &winner, &value)
+        if kind != KIND_NONE:   # ``after`` is seen by the mover, ``seat``
+            end.winner = seat if winner == 0 else 1 - seat
+            end.value, end.kind, end.plies = value, kind, ply + 1
+            return STATUS_OK
+        memcpy(board.me, after.opp, 26)
+        memcpy(board.opp, after.me, 26)
+    return STATUS_TOO_LONG
+
+
+cdef void load_policies(const int32_t[::1] codes, const double[:, ::1] weights, Policy* policies):
+    cdef int seat, i
+    for seat in range(2):
+        policies[seat].code = codes[seat]
+        for i in range(FEATURES):
+            policies[seat].weights[i] = weights[seat, i]
+
+
 # --- Python entry points ---------------------------------------------------------------
+#
+# Items spread over OpenMP threads with a dynamic schedule, each thread with
+# its own search; an item's result depends only on the item.
 
-
-cdef RuleSet _rules(int code) noexcept nogil:
-    """The rule set of ``Rules.code`` (as ``_moves.rules_from_code``)."""
-    cdef RuleSet rules
-    rules.bears_off = code & 1
-    rules.closure = (code >> 1) & 3
-    rules.backgammon = (code >> 3) & 1
-    rules.doubles_moves = 4 if rules.backgammon else 2
-    rules.win_stops = not rules.backgammon
-    return rules
+cdef enum:
+    CHUNK = 4       # games a thread takes at a time
 
 
 @cython.boundscheck(False)
@@ -327,7 +421,7 @@ def features_batch(const signed char[:, :, ::1] positions, int code, float[:, ::
     cdef Py_ssize_t n = positions.shape[0], i
     cdef int k
     cdef int values[FEATURES]
-    cdef RuleSet rules = _rules(code)
+    cdef RuleSet rules = rules_from_code(code)
     with nogil:
         for i in range(n):
             board_features(<const Board*> &positions[i, 0, 0], rules, values)
@@ -351,22 +445,135 @@ def dice_batch(uint64_t seed, const int64_t[::1] games, int64_t ply, bint openin
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-def choose_batch(int policy, const double[::1] weights, const signed char[:, :, ::1] parents,
+def choose_batch(int policy_code, const double[::1] weights, const signed char[:, :, ::1] parents,
                  const int64_t[::1] offsets, const signed char[:, :, ::1] children, int code,
                  uint64_t seed, const int64_t[::1] games, int64_t ply, int32_t[::1] out):
     """``out[i]`` = the index (within item i's plays, rows
-    ``offsets[i]:offsets[i + 1]`` of ``children``) of the play ``policy``
-    picks for ply ``ply`` of game ``games[i]``; -1 for an item with no play."""
+    ``offsets[i]:offsets[i + 1]`` of ``children``, in ``legal_plays`` order)
+    of the play the policy picks at ``ply`` of game ``games[i]``; -1 for an
+    item with no play. For lockstep drivers that generate the plays
+    themselves (``weights``: FEATURES values, used by POLICY_LINEAR)."""
     cdef Py_ssize_t i
-    cdef int64_t count
-    cdef RuleSet rules = _rules(code)
-    cdef const double* w = &weights[0] if weights.shape[0] else NULL
+    cdef Policy policy
+    cdef Children plays
+    cdef RuleSet rules = rules_from_code(code)
+    policy.code = policy_code
+    for i in range(weights.shape[0]):
+        policy.weights[i] = weights[i]
+    plays.stride = sizeof(Board)
+    plays.index = NULL
     with nogil:
         for i in range(parents.shape[0]):
-            count = offsets[i + 1] - offsets[i]
-            if count == 0:
+            plays.count = <int> (offsets[i + 1] - offsets[i])
+            if plays.count == 0:
                 out[i] = -1
-            else:
-                out[i] = choose_play(policy, w, <const Board*> &parents[i, 0, 0],
-                                     <const Board*> &children[offsets[i], 0, 0], <int> count,
-                                     rules, game_key(seed, <uint64_t> games[i]), ply)
+                continue
+            plays.base = <const char*> &children[offsets[i], 0, 0]
+            out[i] = choose_play(&policy, <const Board*> &parents[i, 0, 0], &plays, rules,
+                                 game_key(seed, <uint64_t> games[i]), ply)
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def rollout_batch(const signed char[:, :, ::1] positions, int64_t first_game, int64_t games,
+                  const int32_t[::1] codes, const double[:, ::1] weights, int code, uint64_t seed,
+                  int stratify, int64_t max_plies, int threads, int8_t[::1] winner,
+                  int8_t[::1] value, int8_t[::1] kind, int32_t[::1] plies, int8_t[::1] status):
+    """Item ``i * games + j`` = game ``first_game + j`` from position i
+    (seat 0 = its row 0, to roll): its winning seat, value, kind, plies and
+    Status, no plies logged."""
+    cdef Py_ssize_t items = positions.shape[0] * games, item
+    cdef Policy policies[2]
+    cdef Search* s
+    cdef GameEnd* end
+    cdef RuleSet rules = rules_from_code(code)
+    load_policies(codes, weights, policies)
+    s, end = NULL, NULL
+    with nogil, parallel(num_threads=threads):
+        s = search_new(rules, True)
+        end = <GameEnd*> malloc(sizeof(GameEnd))   # one per thread, as the search
+        for item in prange(items, schedule="dynamic", chunksize=CHUNK):
+            if s == NULL or end == NULL:
+                status[item] = STATUS_NO_MEMORY
+                continue
+            status[item] = play_game(s, <const Board*> &positions[item // games, 0, 0], policies,
+                                     seed, first_game + item % games, False, stratify, max_plies,
+                                     NULL, end)
+            winner[item], value[item], kind[item] = end.winner, end.value, end.kind
+            plies[item] = <int32_t> end.plies
+        search_free(s)
+        free(end)
+
+
+cdef void _free_all(void* a, void* b, void* c) noexcept nogil:
+    free(a)
+    free(b)
+    free(c)
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def play_batch(const signed char[:, ::1] start, int64_t games, bint opening,
+               const int32_t[::1] codes, const double[:, ::1] weights, int code, uint64_t seed,
+               int64_t max_plies, int threads, int8_t[::1] winner, int8_t[::1] value,
+               int8_t[::1] kind, int32_t[::1] plies, int8_t[::1] status):
+    """Games 0 .. games - 1 from ``start``, every ply logged: returns
+    ``(positions, dice, after)`` of all plies, game after game (empty if a
+    game failed: see ``status``)."""
+    cdef Py_ssize_t game, thread
+    cdef int64_t ply
+    cdef Policy policies[2]
+    cdef Search* s
+    cdef GameEnd* end
+    cdef RuleSet rules = rules_from_code(code)
+    cdef PlyLog* logs = <PlyLog*> calloc(threads, sizeof(PlyLog))
+    cdef int64_t* first_ply = <int64_t*> calloc(games if games else 1, sizeof(int64_t))
+    cdef int32_t* thread_of = <int32_t*> calloc(games if games else 1, sizeof(int32_t))
+    cdef int64_t total = 0, row
+    cdef bint failed = False
+    if logs == NULL or first_ply == NULL or thread_of == NULL:
+        _free_all(logs, first_ply, thread_of)
+        raise MemoryError("out of memory while playing games")
+    load_policies(codes, weights, policies)
+    s, end = NULL, NULL
+    with nogil, parallel(num_threads=threads):
+        s = search_new(rules, True)
+        end = <GameEnd*> malloc(sizeof(GameEnd))
+        for game in prange(games, schedule="dynamic", chunksize=CHUNK):
+            if s == NULL or end == NULL:
+                status[game] = STATUS_NO_MEMORY
+                continue
+            thread_of[game] = threadid()
+            first_ply[game] = logs[threadid()].used
+            status[game] = play_game(s, <const Board*> &start[0, 0], policies, seed, game, opening,
+                                     0, max_plies, &logs[threadid()], end)
+            winner[game], value[game], kind[game] = end.winner, end.value, end.kind
+            plies[game] = <int32_t> end.plies
+        search_free(s)
+        free(end)
+    for game in range(games):
+        failed = failed or status[game] != STATUS_OK
+        total += plies[game]
+    if failed:
+        total = 0
+    positions = np.empty((total, 2, 26), dtype=np.int8)
+    dice = np.empty((total, 2), dtype=np.int8)
+    after = np.empty((total, 2, 26), dtype=np.int8)
+    cdef signed char[:, :, ::1] positions_out = positions
+    cdef signed char[:, ::1] dice_out = dice
+    cdef signed char[:, :, ::1] after_out = after
+    cdef signed char* logged
+    row = 0
+    if not failed:
+        with nogil:
+            for game in range(games):
+                for ply in range(plies[game]):
+                    logged = logs[thread_of[game]].data + (first_ply[game] + ply) * PLY_BYTES
+                    memcpy(&positions_out[row, 0, 0], logged, 52)
+                    dice_out[row, 0], dice_out[row, 1] = logged[52], logged[53]
+                    memcpy(&after_out[row, 0, 0], logged + 54, 52)
+                    row += 1
+    for thread in range(threads):
+        free(logs[thread].data)
+    _free_all(logs, first_ply, thread_of)
+    return positions, dice, after
