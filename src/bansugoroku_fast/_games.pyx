@@ -26,6 +26,14 @@ from bansugoroku_fast.policies import (
     FEATURE_NAMES, PUBEVAL_CONTACT_WEIGHTS, PUBEVAL_RACE_WEIGHTS, PUBEVAL_WIN_SCORE,
 )
 
+cdef extern from *:
+    """
+    static inline int bsf_lowest_bit(unsigned int x) { return __builtin_ctz(x); }
+    static inline int bsf_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
+    """
+    int lowest_bit "bsf_lowest_bit"(unsigned int x) noexcept nogil   # x != 0
+    int popcount64 "bsf_popcount64"(unsigned long long x) noexcept nogil
+
 cdef enum:
     SIDE_FEATURES = 14
     FEATURES = 28
@@ -47,27 +55,28 @@ for _i in range(PUBEVAL_INPUTS):
     PUBEVAL_RACE[_i] = PUBEVAL_RACE_WEIGHTS[_i]
     PUBEVAL_CONTACT[_i] = PUBEVAL_CONTACT_WEIGHTS[_i]
 
-# REACH[m][r]: bit d set if ordered roll r = 6 * (a - 1) + (b - 1) carries a
-# stone d pips, blocks ignored, when a double moves m times (m = 2 or 4).
-cdef uint32_t REACH[5][36]
+# HITTING[m][d]: bit r set if the ordered roll r = 6 * (a - 1) + (b - 1)
+# carries a stone d pips (1..24), blocks ignored, when a double moves m
+# times (m = 2 or 4).
+cdef uint64_t HITTING[5][25]
 
 
-cdef void _init_reach() noexcept nogil:
-    cdef int moves, a, b, k
-    cdef uint32_t bits
+cdef void _init_hitting() noexcept nogil:
+    cdef int moves, a, b, k, roll
     for moves in range(2, 5, 2):
         for a in range(1, 7):
             for b in range(1, 7):
+                roll = 6 * (a - 1) + b - 1
                 if a == b:
-                    bits = 0
                     for k in range(1, moves + 1):
-                        bits |= 1u << (a * k)
+                        HITTING[moves][a * k] |= 1ULL << roll
                 else:
-                    bits = (1u << a) | (1u << b) | (1u << (a + b))
-                REACH[moves][6 * (a - 1) + b - 1] = bits
+                    HITTING[moves][a] |= 1ULL << roll
+                    HITTING[moves][b] |= 1ULL << roll
+                    HITTING[moves][a + b] |= 1ULL << roll
 
 
-_init_reach()
+_init_hitting()
 
 
 # --- the counter-based dice ----------------------------------------------------
@@ -129,17 +138,18 @@ cdef inline int _exposure(uint32_t blots, uint32_t other_places, int doubles_mov
     stone on its place q (bit q, 25 = bar) reaches our point p (bit p) after
     q + p - 25 pips."""
     cdef uint32_t distances = 0
-    cdef int point, roll, count = 0
-    for point in range(1, 25):
-        if blots >> point & 1:
-            distances |= other_places >> (25 - point)
+    cdef uint64_t rolls = 0
+    cdef int point, distance
+    while blots:
+        point = lowest_bit(blots)
+        blots &= blots - 1
+        distances |= other_places >> (25 - point)
     distances &= ~1u
-    if distances == 0:
-        return 0
-    for roll in range(36):
-        if distances & REACH[doubles_moves][roll]:
-            count += 1
-    return count
+    while distances:
+        distance = lowest_bit(distances)
+        distances &= distances - 1
+        rolls |= HITTING[doubles_moves][distance]
+    return popcount64(rolls)
 
 
 cdef void side_features(const signed char* own, const signed char* other, RuleSet rules,
