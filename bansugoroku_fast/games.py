@@ -202,10 +202,10 @@ class _Tally:
         ]
 
 
-def _blocks(games: int, stop_at: float | None) -> Iterator[tuple[int, int]]:
+def _blocks(games: int, in_blocks: bool) -> Iterator[tuple[int, int]]:
     """``(first, stop)`` game ranges: one range, or blocks of :data:`BLOCK`
-    games when a stopping rule is checked between blocks."""
-    size = BLOCK if stop_at is not None else games
+    games (to check a stopping rule, or move a progress bar, between them)."""
+    size = BLOCK if in_blocks else games
     for first in range(0, games, size):
         yield first, min(first + size, games)
 
@@ -219,7 +219,7 @@ def _rollout_values(positions: np.ndarray, rules: Rules, games: int, policy: Any
     tally = _Tally(n)
     values = []
     with tqdm(total=games * n, disable=not progress, unit="game", leave=False) as bar:
-        for first, stop in _blocks(games, stop_at):
+        for first, stop in _blocks(games, stop_at is not None or progress):
             count = stop - first
             ends = _Ends.empty(n * count)
             _games.rollout_batch(positions, first, count, codes, weights, rules.code, seed, stratify,
