@@ -66,8 +66,8 @@ def climb(rules: Rules, steps: int, games: int, accept: float, seed: int) -> np.
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="backgammon")
-    parser.add_argument("--steps", type=int, default=40)
-    parser.add_argument("--games", type=int, default=4000, help="games per step (both seats)")
+    parser.add_argument("--steps", type=int, default=30)
+    parser.add_argument("--games", type=int, default=3000, help="games per step (both seats)")
     parser.add_argument("--accept", type=float, default=0.52, help="share of wins a change needs")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
