@@ -100,7 +100,7 @@ def positive_int(value: object, name: str) -> int:
     ...
     ValueError: games must be a positive integer, got 0
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or int(value) < 1:
         raise ValueError(f"{name} must be a positive integer, got {value!r}")
     return int(value)
 
@@ -113,7 +113,7 @@ def as_seed(seed: object) -> int:
     ...
     ValueError: seed must be an integer in 0 .. 2**64 - 1, got 18446744073709551616
     """
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= seed < 2**64:
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= int(seed) < 2**64:
         raise ValueError(f"seed must be an integer in 0 .. 2**64 - 1, got {seed!r}")
     return int(seed)
 

@@ -110,8 +110,10 @@ class _Ends(NamedTuple):
 
     @classmethod
     def empty(cls, count: int) -> _Ends:
-        small = [np.zeros(count, dtype=np.int8) for _ in range(3)]
-        return cls(*small, np.zeros(count, dtype=np.int32), np.zeros(count, dtype=np.int8))
+        def small() -> np.ndarray:
+            return np.zeros(count, dtype=np.int8)
+
+        return cls(small(), small(), small(), np.zeros(count, dtype=np.int32), small())
 
     def check(self, seed: int, max_plies: int, first_game: int = 0, per_position: int = 0) -> None:
         """Raise for the first game that failed: item ``i`` is game

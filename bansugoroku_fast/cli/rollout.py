@@ -77,6 +77,7 @@ def _policy(text: str) -> str | tuple[str, ...]:
 
 def _kinds_of(rules: Any) -> list[int]:
     """The outcome kinds these rules can end a game with."""
+    names: tuple[str, ...]
     if rules.is_backgammon:
         names = ("single", "gammon", "backgammon")
     else:
@@ -106,8 +107,9 @@ def figures(result: RolloutResult, rules: Any) -> dict[str, Any]:
         "outcomes": sides, "equity": float(result.equity), "stderr": float(result.stderr),
         "mean_plies": float(result.mean_plies),
     }
-    if result.gnubg is not None:
-        output["gnubg"] = {name: {"value": float(value), "stderr": float(result.gnubg_stderr[name])}
+    if result.gnubg is not None and result.gnubg_stderr is not None:
+        errors = result.gnubg_stderr
+        output["gnubg"] = {name: {"value": float(value), "stderr": float(errors[name])}
                            for name, value in result.gnubg.items()}
     return output
 
