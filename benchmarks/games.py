@@ -1,7 +1,7 @@
 """Whole games: speed against the yardsticks, thread scaling, policy win
 rates, and what stratified first rolls buy.
 
-    python -m benchmarks.games [--games 20000] [--repeats 5] [--seeds 60]
+    python -m benchmarks.games [--games 20000] [--repeats 5] [--seeds 60] [--parts speed,wins,strata]
 
 * **Speed** (games per second, from the median CPU time of interleaved
   repeats; one thread unless said): random backgammon games from the start
@@ -142,11 +142,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seeds", type=int, default=60, help="rollouts per stratification mode")
     parser.add_argument("--win-games", type=int, default=20_000)
+    parser.add_argument("--parts", default="speed,wins,strata", help="which parts to run (comma-separated)")
     args = parser.parse_args(argv)
+    parts = set(args.parts.split(","))
     print(f"{date.today().isoformat()}; load average before: {os.getloadavg()}; numpy {np.__version__}")
-    speed(args.games, args.repeats)
-    win_rates(args.win_games)
-    stratification(args.seeds)
+    if "speed" in parts:
+        speed(args.games, args.repeats)
+    if "wins" in parts:
+        win_rates(args.win_games)
+    if "strata" in parts:
+        stratification(args.seeds)
 
 
 if __name__ == "__main__":

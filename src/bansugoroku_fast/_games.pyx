@@ -18,7 +18,10 @@ from libc.string cimport memcpy
 
 import numpy as np
 
-from ._board cimport BAR, KIND_NONE, OFF, STONES, Board, RuleSet, home_closed, rules_from_code
+from ._board cimport (
+    BAR, KIND_NONE, OFF, POINT_BITS, STONES, Board, RuleSet, home_closed, popcount, row_eq, row_gt,
+    rules_from_code,
+)
 from ._queries cimport outcome_of
 from ._search cimport MODE_PLAYS, Leaf, Search, run_turn, search_free, search_new
 
@@ -29,10 +32,8 @@ from bansugoroku_fast.policies import (
 cdef extern from *:
     """
     static inline int bsf_lowest_bit(unsigned int x) { return __builtin_ctz(x); }
-    static inline int bsf_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
     """
     int lowest_bit "bsf_lowest_bit"(unsigned int x) noexcept nogil   # x != 0
-    int popcount64 "bsf_popcount64"(unsigned long long x) noexcept nogil
 
 cdef enum:
     SIDE_FEATURES = 14
@@ -149,52 +150,45 @@ cdef inline int _exposure(uint32_t blots, uint32_t other_places, int doubles_mov
         distance = lowest_bit(distances)
         distances &= distances - 1
         rolls |= HITTING[doubles_moves][distance]
-    return popcount64(rolls)
+    return popcount(<uint32_t> rolls) + popcount(<uint32_t> (rolls >> 32))
+
+
+cdef enum:
+    HOME_BITS = 0x7E            # points 1..6
+    BACK_BITS = 0x3F << 19      # points 19..24
 
 
 cdef void side_features(const signed char* own, const signed char* other, RuleSet rules,
                         int won, int* out) noexcept nogil:
     """The SIDE_FEATURES integers of ``own`` against ``other`` (``won``: the
     value of ``own``'s win, 0 if none), in the oracle's order
-    (``oracle.games.side_features`` defines each)."""
-    cdef int p, pips = 0, home = 0, back = 0, blot_count = 0, made = 0, home_made = 0
-    cdef int anchors = 0, stacking = 0, run = 0, prime = 0
-    cdef uint32_t blots = 0, other_places = 0
-    for p in range(1, 25):
-        pips += p * own[p]
-        if own[p] == 1:
-            blot_count += 1
-            blots |= 1u << p
-        if own[p] >= 2:
-            made += 1
-            run += 1
-            if run > prime:
-                prime = run
-        else:
-            run = 0
-        if own[p] > 3:
-            stacking += own[p] - 3
+    (``oracle.games.side_features`` defines each). Counts of points come
+    from bit masks of the row (bit p = point p)."""
+    cdef uint32_t blots = row_eq(own, 1) & POINT_BITS
+    cdef uint32_t made = row_gt(own, 1) & POINT_BITS
+    cdef uint32_t heavy = row_gt(own, 3) & POINT_BITS
+    cdef uint32_t other_places = row_gt(other, 0) & (POINT_BITS | (1u << BAR))
+    cdef uint32_t run = made
+    cdef int p, pips = 0, stacking = 0, prime = 0
     for p in range(1, 26):
-        if other[p] > 0:
-            other_places |= 1u << p
-    for p in range(1, 7):
-        home += own[p]
-        if own[p] >= 2:
-            home_made += 1
-    for p in range(19, 25):
-        back += own[p]
-        if own[p] >= 2:
-            anchors += 1
-    out[0] = pips + 25 * own[BAR]
+        pips += p * own[p]
+    while run:                  # each round shortens every run of made points by one
+        run &= run << 1
+        prime += 1
+    while heavy:
+        p = lowest_bit(heavy)
+        heavy &= heavy - 1
+        stacking += own[p] - 3
+    out[0] = pips
     out[1] = own[OFF]
     out[2] = own[BAR]
-    out[3] = home
-    out[4] = back + own[BAR]
-    out[5] = blot_count
-    out[6] = made
-    out[7] = home_made
+    out[3] = own[1] + own[2] + own[3] + own[4] + own[5] + own[6]
+    out[4] = own[19] + own[20] + own[21] + own[22] + own[23] + own[24] + own[BAR]
+    out[5] = popcount(blots)
+    out[6] = popcount(made)
+    out[7] = popcount(made & HOME_BITS)
     out[8] = prime
-    out[9] = anchors
+    out[9] = popcount(made & BACK_BITS)
     out[10] = _exposure(blots, other_places, rules.doubles_moves)
     out[11] = stacking
     out[12] = home_closed(own, other)
