@@ -12,9 +12,20 @@ import os
 
 # Idle OpenMP threads sleep instead of spinning: on a busy machine, spinning
 # threads steal the cores the work needs (two threads then run slower than
-# one). Set OMP_WAIT_POLICY=active before importing to trade that for lower
-# wake-up latency on an idle machine.
-os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+# one). libgomp reads OMP_WAIT_POLICY once, when the first kernel module
+# loads it (the import below), so the policy is "passive" for that moment
+# only and the process environment is left as it was (child processes see
+# what the user set). To choose, set OMP_WAIT_POLICY before importing
+# ("active" trades CPU for lower wake-up latency on an idle machine); a
+# libgomp loaded earlier by another library keeps its own setting.
+_USER_WAIT_POLICY = os.environ.get("OMP_WAIT_POLICY")
+if _USER_WAIT_POLICY is None:
+    os.environ["OMP_WAIT_POLICY"] = "passive"
+try:
+    from . import _batch  # noqa: F401 (loads libgomp, which reads the policy now)
+finally:
+    if _USER_WAIT_POLICY is None:
+        del os.environ["OMP_WAIT_POLICY"]
 
 from . import batch, oracle  # noqa: E402 (after the OpenMP setting)
 from .api import (  # noqa: E402
@@ -38,8 +49,11 @@ from .errors import (
     InvalidPolicyError,
     InvalidPositionError,
     InvalidRulesError,
+    MatchFileError,
+    MatchIdError,
     PolicyTypeError,
 )
+from .formats import MatchRecord, MatchState, decode_match_id, encode_match_id, read_match, write_match
 from .game import Game, Match, Turn, play_random_game, roll_name
 from .games import GameRecords, features, play_games, rank_plays, rollout
 from .notation import match_play

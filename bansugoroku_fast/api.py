@@ -20,8 +20,8 @@ from __future__ import annotations
 from operator import attrgetter
 
 from . import _batch
-from .checks import as_dice, as_position, as_rules, check_position_for_rules
-from .errors import InvalidPositionError
+from ._status import raise_status
+from .checks import as_dice, as_position, as_rules
 from .play import Outcome, OutcomeKind, Play, Step
 from .position import Position
 from .rules import Rules
@@ -32,7 +32,6 @@ __all__ = [
     "OUTCOME_KINDS",
 ]
 
-BAR = 25
 ALL_ROLLS = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
 
 #: The OutcomeKind of each kind code the kernels return (code = index).
@@ -51,7 +50,6 @@ _BOARD_STOP = _BOARD_START + _RECORD["board_bytes"]
 _NSTEPS = _RECORD["nsteps"]
 _STEPS = _RECORD["steps"]
 _STEP_BYTES = _RECORD["step_bytes"]
-_BOTH_WON = "both sides have won in this position; no game reaches it"
 
 
 def _decoded(slot: str, decode) -> property:
@@ -96,18 +94,16 @@ class _KernelPlay(Play):
     position = _decoded("_position", _decode_position)
 
 
-def _prepare(position, rules) -> tuple[bytes, Rules]:
-    """The 52-byte key of a valid position and the Rules, checked as the oracle does."""
+def _prepare(position, rules) -> tuple[Position, Rules]:
+    """A valid Position and a canonical Rules (what the rules themselves
+    refuse in a position, the kernel reports as it reads it)."""
     if type(position) is not Position:
         position = as_position(position)
     if rules is None:
         rules = _DEFAULT_RULES
     elif type(rules) is not Rules:
         rules = as_rules(rules)
-    key = position.key
-    if (key[0] or key[26]) and not rules.bears_off:
-        check_position_for_rules(position, rules)  # raises: nothing is borne off in arrival
-    return key, rules
+    return position, rules
 
 
 def _dice(dice) -> tuple[int, int]:
@@ -134,25 +130,25 @@ def legal_plays(position, dice, rules=None, *, all_orderings=False) -> list[Play
     14
     """
     a, b = _dice(dice)
-    key, rules = _prepare(position, rules)
-    plays = _batch.plays(key, a, b, rules.code, all_orderings, _KernelPlay)
-    if plays is None:
-        raise InvalidPositionError(_BOTH_WON)
-    return plays
+    position, rules = _prepare(position, rules)
+    plays = _batch.plays(position.key, a, b, rules.code, all_orderings, _KernelPlay)
+    return raise_status(plays, rules, position)
 
 
-def count_plays(position, dice, rules=None) -> int:
-    """``len(legal_plays(position, dice, rules))`` without building the plays.
+def legal_play_count(position, dice, rules=None, *, fast_counts: bool = True) -> int:
+    """``len(legal_plays(position, dice, rules))`` without building the plays
+    (the batch :func:`~bansugoroku_fast.batch.count_plays` counts many).
 
-    >>> count_plays("4HPwATDgc/ABMA", (1, 1), "backgammon")
+    ``fast_counts=False`` counts by search alone, without the closed forms
+    (for tests that hold the two against each other).
+
+    >>> legal_play_count("4HPwATDgc/ABMA", (1, 1), "backgammon")
     42
     """
     a, b = _dice(dice)
-    key, rules = _prepare(position, rules)
-    count = _batch.count(key, a, b, rules.code)
-    if count < 0:
-        raise InvalidPositionError(_BOTH_WON)
-    return count
+    position, rules = _prepare(position, rules)
+    count = _batch.count_roll_plays(position.key, a, b, rules.code, fast_counts=fast_counts)
+    return raise_status(count, rules, position)
 
 
 def legal_first_steps(position, dice, rules=None) -> list[Step]:
@@ -165,10 +161,8 @@ def legal_first_steps(position, dice, rules=None) -> list[Step]:
     ['24/18', '13/8', '13/7', '8/3', '8/2']
     """
     a, b = _dice(dice)
-    key, rules = _prepare(position, rules)
-    steps = _batch.first_steps(key, a, b, rules.code)
-    if steps is None:
-        raise InvalidPositionError(_BOTH_WON)
+    position, rules = _prepare(position, rules)
+    steps = raise_status(_batch.first_steps(position.key, a, b, rules.code), rules, position)
     return [Step(*step) for step in steps]
 
 
@@ -184,12 +178,10 @@ def outcome(position, rules=None) -> Outcome | None:
     >>> outcome(won)
     Outcome(winner=0, value=3, kind='closed-home-x3')
     """
-    key, rules = _prepare(position, rules)
-    result = _batch.outcome(key, rules.code)
+    position, rules = _prepare(position, rules)
+    result = raise_status(_batch.outcome(position.key, rules.code), rules, position)
     if result is None:
         return None
-    if result is False:
-        raise InvalidPositionError(_BOTH_WON)
     winner, value, kind = result
     return Outcome(winner, value, OUTCOME_KINDS[kind])
 
@@ -202,16 +194,19 @@ def shots(position, rules=None) -> int:
     >>> shots(Position.initial(), "backgammon")
     0
     """
-    key, rules = _prepare(position, rules)
-    count = _batch.shots(key, rules.code)
-    if count < 0:
-        raise InvalidPositionError(_BOTH_WON)
-    return count
+    position, rules = _prepare(position, rules)
+    return raise_status(_batch.shots(position.key, rules.code), rules, position)
 
 
-def _rows(position) -> tuple[bytes, bytes]:
-    key = (position if type(position) is Position else as_position(position)).key
-    return key[:26], key[26:]
+def _facts(position) -> tuple[int, int, int, int]:
+    """The kernel's masks of ``position`` (see ``_batch.board_facts``)."""
+    position = position if type(position) is Position else as_position(position)
+    return raise_status(_batch.board_facts(position.key), _DEFAULT_RULES, position)
+
+
+def _points(mask: int) -> tuple[int, ...]:
+    """The points 1..24 whose bit is set in ``mask``."""
+    return tuple(point for point in range(1, 25) if mask >> point & 1)
 
 
 def blocked_points(position) -> tuple[int, ...]:
@@ -221,8 +216,7 @@ def blocked_points(position) -> tuple[int, ...]:
     >>> blocked_points(Position.initial())
     (1, 12, 17, 19)
     """
-    _, opponent = _rows(position)
-    return tuple(point for point in range(1, 25) if opponent[BAR - point] >= 2)
+    return _points(_facts(position)[0])
 
 
 def blots(position) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -233,9 +227,8 @@ def blots(position) -> tuple[tuple[int, ...], tuple[int, ...]]:
     >>> blots(Position.initial())
     ((), ())
     """
-    return tuple(
-        tuple(point for point in range(1, 25) if row[point] == 1) for row in _rows(position)
-    )
+    _, mover, opponent, _ = _facts(position)
+    return _points(mover), _points(opponent)
 
 
 def closure_holds(position, side: int = 0) -> bool:
@@ -248,9 +241,7 @@ def closure_holds(position, side: int = 0) -> bool:
     """
     if side not in (0, 1):
         raise ValueError(f"side must be 0 or 1, got {side!r}")
-    rows = _rows(position)
-    own, other = rows[side], rows[1 - side]
-    return other[BAR] >= 1 and min(own[1:7]) >= 2
+    return bool(_facts(position)[3] >> side & 1)
 
 
 def pip_counts(position) -> tuple[int, int]:
@@ -260,7 +251,7 @@ def pip_counts(position) -> tuple[int, int]:
     >>> pip_counts(Position.initial())
     (167, 167)
     """
-    return tuple(sum(i * row[i] for i in range(1, 26)) for row in _rows(position))
+    return as_position(position).pip_counts
 
 
 def perft(position, depth: int, rules=None) -> int:
@@ -271,12 +262,9 @@ def perft(position, depth: int, rules=None) -> int:
     >>> perft(Position.initial(), 2, "backgammon")
     202782
     """
-    key, rules = _prepare(position, rules)
+    position, rules = _prepare(position, rules)
     depth = _depth(depth, 0)
-    total = _batch.perft(key, depth, rules.code)
-    if total < 0:
-        raise InvalidPositionError(_BOTH_WON)
-    return total
+    return raise_status(_batch.perft(position.key, depth, rules.code), rules, position)
 
 
 def perft_divide(position, depth: int, rules=None) -> dict[tuple[int, int], int]:
@@ -288,20 +276,14 @@ def perft_divide(position, depth: int, rules=None) -> dict[tuple[int, int], int]
     >>> divide[(6, 5)], divide[(1, 1)], divide[(5, 5)], sum(divide.values())
     (7, 42, 4, 447)
     """
-    key, rules = _prepare(position, rules)
+    position, rules = _prepare(position, rules)
     depth = _depth(depth, 1)
-    finished = _batch.outcome(key, rules.code)
-    if finished is False:
-        raise InvalidPositionError(_BOTH_WON)
-    if finished is not None:
+    if outcome(position, rules) is not None:
         return {}  # a finished game has no rolls to split by (its perft is 1)
-    counts = {}
-    for a, b in ALL_ROLLS:
-        count = _batch.perft(key, depth, rules.code, a, b)
-        if count < 0:
-            raise InvalidPositionError(_BOTH_WON)
-        counts[(a, b)] = count
-    return counts
+    return {
+        (a, b): raise_status(_batch.perft(position.key, depth, rules.code, a, b), rules, position)
+        for a, b in ALL_ROLLS
+    }
 
 
 def _depth(depth, least: int) -> int:

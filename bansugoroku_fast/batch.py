@@ -1,15 +1,18 @@
 """The batch API: legal plays and rule queries over numpy arrays of positions.
 
 Positions are ``int8[N, 2, 26]`` in the interchange layout (row 0 = side to
-move), dice ``int8[N, 2]`` (one roll per position). Every function checks its
-whole input first and raises :class:`~bansugoroku_fast.errors.InvalidPositionError`
-or :class:`~bansugoroku_fast.errors.InvalidDiceError` naming the first bad
-item; then the kernels run without the GIL, over ``threads`` OpenMP threads
-(``None`` = every core). Results never depend on the thread count.
+move), dice ``int8[N, 2]`` (one roll per position, or one roll for all). The
+kernels run without the GIL, over ``threads`` OpenMP threads (``None`` =
+every core, at most :data:`MAX_THREADS`), and check each item in the same
+pass that reads it, from a copy the call owns (so another thread writing the
+arrays meanwhile cannot slip a bad item past the check); a bad item raises
+:class:`~bansugoroku_fast.errors.InvalidPositionError` or
+:class:`~bansugoroku_fast.errors.InvalidDiceError` naming the first, by its
+index. Results never depend on the thread count.
 
 Input conversion: an ``int8`` C-contiguous array is used as it is (no copy);
 any other integer array (another dtype, or not C-contiguous) is copied once
-into that form after a range check.
+into that form (positions after a range check).
 
 >>> import numpy as np
 >>> from bansugoroku_fast import Position, Rules
@@ -28,16 +31,19 @@ array([ 0,  7, 49, 53])
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, replace
 from typing import Iterator, NamedTuple
 
 import numpy as np
 
 from . import _batch, _validate
+from ._status import STATUS, raise_first_problem
 from .api import OUTCOME_KINDS
 from .checks import DICE_CONTAINERS, as_rules
 from .errors import InvalidDiceError, InvalidPositionError
 from .play import OutcomeKind
-from .position import ROW_NAMES, as_int8_array, describe_problem, holds_integers
+from .position import as_int8_array, holds_integers
+from .rules import Rules
 
 __all__ = [
     "PlayBatch", "OutcomeBatch", "count_plays", "generate_plays", "iter_plays", "outcome",
@@ -94,19 +100,29 @@ def _is_positive_int(value) -> bool:
     return not isinstance(value, bool) and isinstance(value, (int, np.integer)) and value >= 1
 
 
+#: The most threads a batch call takes: more than four per CPU never helps,
+#: and each thread costs a stack (libgomp ends the process if it cannot make one).
+MAX_THREADS = 4 * (os.cpu_count() or 1)
+
+
 def _threads(threads) -> int:
+    """``threads`` checked: None = every CPU this process may run on, else
+    an integer in 1..:data:`MAX_THREADS`."""
     if threads is None:
         try:
             return len(os.sched_getaffinity(0))
         except AttributeError:  # not on Linux
             return os.cpu_count() or 1
-    if not _is_positive_int(threads):
-        raise ValueError(f"threads must be a positive integer or None, got {threads!r}")
+    if not _is_positive_int(threads) or threads > MAX_THREADS:
+        raise ValueError(
+            f"threads must be an integer in 1..{MAX_THREADS} (4 per CPU) or None, got {threads!r}"
+        )
     return int(threads)
 
 
 def _positions_array(positions) -> np.ndarray:
-    """``positions`` as an ``int8[N, 2, 26]`` C-contiguous array, content unchecked."""
+    """``positions`` as an ``int8[N, 2, 26]`` C-contiguous array, content
+    unchecked: the kernels check each item as they read it."""
     if not (isinstance(positions, np.ndarray) and positions.dtype == np.int8
             and positions.flags.c_contiguous):
         positions = as_int8_array(positions, shape_text="N x 2 x 26", what="positions")
@@ -117,79 +133,38 @@ def _positions_array(positions) -> np.ndarray:
     return positions
 
 
-def _positions(positions, rules=None) -> np.ndarray:
-    """``positions`` as a valid ``int8[N, 2, 26]`` C-contiguous array."""
+def _valid_positions(positions) -> np.ndarray:
+    """``positions`` as a valid ``int8[N, 2, 26]`` array, for the queries
+    numpy answers (the kernels check their items themselves)."""
     positions = _positions_array(positions)
     problem = _validate.first_invalid(positions)
     if problem is not None:
-        item, *details = problem
-        raise InvalidPositionError(f"position {item}: {describe_problem(*details)}")
-    if rules is not None and not rules.bears_off:
-        off = positions[:, :, 0]
-        if off.any():
-            item, row = np.argwhere(off)[0]
-            raise InvalidPositionError(
-                f"position {item}: {ROW_NAMES[row]} has {off[item, row]} stones borne off, "
-                f"but the '{rules.finish}' finish never bears off"
-            )
+        raise_first_problem((problem[0], STATUS["invalid_position"]), None, positions)
     return positions
 
 
-def _positions_and_dice(positions, dice, rules) -> tuple[np.ndarray, np.ndarray]:
-    """The arrays of :func:`_positions` (content NOT yet checked: the count
-    kernel checks it) and :func:`_dice`; a bad position is reported before
-    bad dice, as :func:`_positions` then :func:`_dice` would."""
-    positions = _positions_array(positions)
-    try:
-        dice = _dice(dice, len(positions))
-    except InvalidDiceError:
-        _positions(positions, rules)
-        raise
-    return positions, dice
-
-
-def _dice(dice, count: int) -> np.ndarray:
-    """``dice`` as a valid ``int8[N, 2]`` C-contiguous array (one pair is used for every position)."""
+def _dice(dice, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """``dice`` as an ``int8[N, 2]`` array with C-contiguous rows for the
+    kernels, which check the values, and the caller's values for messages.
+    One pair is used for every position (a view with stride 0: no copy).
+    Values outside int8 become 0, which the kernels refuse like any die
+    outside 1..6."""
     if not isinstance(dice, DICE_CONTAINERS):
         raise InvalidDiceError(f"dice must be an N x 2 integer array (or one roll), got {type(dice).__name__}")
     try:
-        array = np.asarray(dice)
+        given = np.asarray(dice)
     except ValueError as error:
         raise InvalidDiceError(f"dice must be a rectangular N x 2 array: {error}") from None
-    if count == 0 and array.shape == (0,):  # an empty list: no rolls
-        array = np.empty((0, 2), dtype=np.int8)
-    if not holds_integers(array):
-        raise InvalidDiceError(f"dice must hold integers, got dtype {array.dtype}")
-    if array.shape == (2,):  # one roll for every position
-        array = np.broadcast_to(array, (count, 2))
-    if array.shape != (count, 2):
-        raise InvalidDiceError(f"dice must have shape ({count}, 2) for {count} positions, got {array.shape}")
-    bad = (array < 1) | (array > 6)
-    if bad.any():
-        item = int(np.argwhere(bad)[0][0])
-        raise InvalidDiceError(f"dice {item}: {array[item].tolist()} is not two integers in 1..6")
-    return np.ascontiguousarray(array, dtype=np.int8)
-
-
-def _both_won(item) -> InvalidPositionError:
-    return InvalidPositionError(
-        f"position {item}: both sides have won in this position; no game reaches it"
-    )
-
-
-def _raise_kernel_errors(values: np.ndarray, positions: np.ndarray, rules) -> None:
-    """Kernel results < 0 mark items: -1 both sides won, -2 out of memory,
-    -3 / -4 a position that :func:`_positions` refuses (it says why; it
-    reports every bad position before any other error, so it goes first)."""
-    bad = np.flatnonzero(values < 0)
-    if bad.size:
-        if (values[bad] <= -3).any():
-            _positions(positions, rules)
-            raise AssertionError("the kernel refused a position that _positions accepts")
-        item = int(bad[0])
-        if values[item] == -2:
-            raise MemoryError("out of memory while searching the plays")
-        raise _both_won(item)
+    if count == 0 and given.shape == (0,):  # an empty list: no rolls
+        given = np.empty((0, 2), dtype=np.int8)
+    if not holds_integers(given):
+        raise InvalidDiceError(f"dice must hold integers, got dtype {given.dtype}")
+    if given.shape != (2,) and given.shape != (count, 2):
+        raise InvalidDiceError(f"dice must have shape ({count}, 2) for {count} positions, got {given.shape}")
+    array = given if given.dtype == np.int8 else np.clip(given, 0, 7).astype(np.int8)
+    if given.shape == (2,):  # one roll for every position
+        return np.broadcast_to(array, (count, 2)), np.broadcast_to(given, (count, 2))
+    return np.ascontiguousarray(array), given
 
 
 # --- plays -------------------------------------------------------------------------
@@ -199,35 +174,65 @@ def count_plays(positions, dice, rules=None, *, threads=None) -> np.ndarray:
     """The number of legal plays (distinct resulting positions) of each
     (position, roll) as ``int32[N]``; 0 for a pass or a finished game.
 
+    ``threads``: None (every CPU) or 1..:data:`MAX_THREADS`. A bad item
+    raises :class:`~bansugoroku_fast.errors.InvalidPositionError` or
+    :class:`~bansugoroku_fast.errors.InvalidDiceError` naming the first.
+
     >>> import numpy as np
     >>> from bansugoroku_fast import Position
     >>> count_plays(Position.initial().array[None], [[2, 1]], "backgammon")
     array([15], dtype=int32)
     """
-    rules = as_rules(rules)
-    positions, dice = _positions_and_dice(positions, dice, rules)
-    return _count(positions, dice, rules, _threads(threads))
+    return _count(_Items.of(positions, dice, rules, threads))
 
 
-def _count(positions, dice, rules, threads) -> np.ndarray:
-    """Counts of positions the kernel checks (see :func:`_raise_kernel_errors`)."""
-    counts = np.empty(len(positions), dtype=np.int32)
-    _batch.count_batch(positions, dice, rules.code, threads, counts)
-    _raise_kernel_errors(counts, positions, rules)
+@dataclass(frozen=True)
+class _Items:
+    """The arguments of a batch of plays, converted (:func:`_positions_array`,
+    :func:`_dice`) but not checked item by item: the kernels do that."""
+
+    positions: np.ndarray
+    dice: np.ndarray
+    dice_given: np.ndarray  # the caller's dice, for messages
+    rules: Rules
+    threads: int
+    first_item: int = 0  # index of positions[0] in the caller's whole input
+
+    @classmethod
+    def of(cls, positions, dice, rules, threads) -> "_Items":
+        rules = as_rules(rules)
+        positions = _positions_array(positions)
+        dice, given = _dice(dice, len(positions))
+        return cls(positions, dice, given, rules, _threads(threads))
+
+    def chunk(self, start: int, stop: int) -> "_Items":
+        """Items ``start:stop`` (views, no copy)."""
+        return replace(self, positions=self.positions[start:stop], dice=self.dice[start:stop],
+                       dice_given=self.dice_given[start:stop], first_item=self.first_item + start)
+
+    def raise_problem(self, problem) -> None:
+        raise_first_problem(problem, self.rules, self.positions, self.dice_given, self.first_item)
+
+
+def _count(items: _Items, *, fast_counts: bool = True) -> np.ndarray:
+    """The play counts of checked items (``fast_counts=False``: by search
+    alone, for tests)."""
+    counts = np.empty(len(items.positions), dtype=np.int32)
+    items.raise_problem(_batch.count_batch(items.positions, items.dice, items.rules.code,
+                                           items.threads, counts, fast_counts=fast_counts))
     return counts
 
 
 def generate_plays(positions, dice, rules=None, *, threads=None) -> PlayBatch:
-    """Every legal play of each (position, roll), as a :class:`PlayBatch`.
+    """Every legal play of each (position, roll), as a :class:`PlayBatch`
+    (arguments and errors as :func:`count_plays`).
 
     >>> from bansugoroku_fast import Position
     >>> batch = generate_plays(Position.initial().array[None], [[5, 5]], "backgammon")
     >>> batch.counts().tolist(), batch.steps[0].tolist()
     ([4], [[13, 8], [13, 8], [13, 8], [13, 8]])
     """
-    rules = as_rules(rules)
-    positions, dice = _positions_and_dice(positions, dice, rules)
-    return _generate(positions, dice, rules, _threads(threads))
+    return _generate(_Items.of(positions, dice, rules, threads))
 
 
 class _OutputArena:
@@ -248,17 +253,17 @@ class _OutputArena:
         return self.children[:total], self.steps[:total], self.dice[:total], self.hits[:total]
 
 
-def _generate(positions, dice, rules, threads, arena=None) -> PlayBatch:
-    counts = _count(positions, dice, rules, threads)
-    offsets = np.zeros(len(positions) + 1, dtype=np.int64)
+def _generate(items: _Items, arena=None) -> PlayBatch:
+    """Count, allocate exactly, generate; the kernels check each item in
+    both passes (an item changed in between is refused, never misread)."""
+    counts = _count(items)
+    offsets = np.zeros(len(counts) + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
-    total = int(offsets[-1])
-    children, steps, step_dice, hits = (arena or _OutputArena()).take(total)
-    mismatches = _batch.generate_batch(
-        positions, dice, rules.code, threads, offsets, children, steps, step_dice, hits.view(np.uint8)
-    )
-    if mismatches:
-        raise RuntimeError(f"internal error: counted and generated plays differ for {mismatches} items")
+    children, steps, step_dice, hits = (arena or _OutputArena()).take(int(offsets[-1]))
+    items.raise_problem(_batch.generate_batch(
+        items.positions, items.dice, items.rules.code, items.threads, offsets,
+        children, steps, step_dice, hits.view(np.uint8), counts,
+    ))
     return PlayBatch(offsets, children, steps, step_dice, hits)
 
 
@@ -266,8 +271,12 @@ def iter_plays(positions, dice, rules=None, *, chunk_size=CHUNK_SIZE,
                threads=None, reuse=False) -> Iterator[tuple[int, PlayBatch]]:
     """:func:`generate_plays` chunk by chunk: yields ``(start, batch)`` where
     ``batch`` holds the plays of items ``start:start + chunk_size`` (its
-    offsets count from 0). Only one chunk's children are held at a time; the
-    whole input is checked before the first chunk.
+    offsets count from 0). Only one chunk's children are held at a time.
+
+    Shapes and types are checked at the call; each item when its chunk is
+    generated (in the same pass that reads it, so a caller changing the
+    arrays meanwhile cannot slip a bad item past the check): a bad item
+    raises from ``next()``, naming its index in the whole input.
 
     With ``reuse=True`` every chunk is written into the same output memory,
     which saves the cost of fresh pages (often a third of the time or more),
@@ -280,18 +289,14 @@ def iter_plays(positions, dice, rules=None, *, chunk_size=CHUNK_SIZE,
     >>> [(start, len(batch.children)) for start, batch in iter_plays(positions, dice, "backgammon", chunk_size=2)]
     [(0, 14), (2, 14), (4, 7)]
     """
-    rules = as_rules(rules)
-    positions = _positions(positions, rules)
-    dice = _dice(dice, len(positions))
+    items = _Items.of(positions, dice, rules, threads)
     if not _is_positive_int(chunk_size):
         raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
-    threads = _threads(threads)
     arena = _OutputArena() if reuse else None
 
     def chunks():
-        for start in range(0, len(positions), chunk_size):
-            stop = start + chunk_size
-            yield start, _generate(positions[start:stop], dice[start:stop], rules, threads, arena)
+        for start in range(0, len(items.positions), chunk_size):
+            yield start, _generate(items.chunk(start, start + chunk_size), arena)
 
     return chunks()
 
@@ -308,18 +313,17 @@ def outcome(positions, rules=None) -> OutcomeBatch:
     ([-1], [None])
     """
     rules = as_rules(rules)
-    return _outcome(_positions(positions, rules), rules)
+    return _outcome(_positions_array(positions), rules)
 
 
 def _outcome(positions: np.ndarray, rules) -> OutcomeBatch:
-    """:func:`outcome` of positions already checked."""
+    """:func:`outcome` of an ``int8[N, 2, 26]`` array (the kernel checks each item)."""
     count = len(positions)
     winner = np.empty(count, dtype=np.int8)
     value = np.empty(count, dtype=np.int8)
     kind = np.empty(count, dtype=np.int8)
-    first_bad = _batch.outcome_batch(positions, rules.code, winner, value, kind)
-    if first_bad >= 0:
-        raise _both_won(first_bad)
+    problem = _batch.outcome_batch(positions, rules.code, winner, value, kind)
+    raise_first_problem(problem, rules, positions)
     return OutcomeBatch(winner, value, kind)
 
 
@@ -332,10 +336,10 @@ def shots(positions, rules=None, *, threads=None) -> np.ndarray:
     array([0], dtype=int8)
     """
     rules = as_rules(rules)
-    positions = _positions(positions, rules)
+    positions = _positions_array(positions)
     result = np.empty(len(positions), dtype=np.int8)
-    _batch.shots_batch(positions, rules.code, _threads(threads), result)
-    _raise_kernel_errors(result, positions, rules)
+    problem = _batch.shots_batch(positions, rules.code, _threads(threads), result)
+    raise_first_problem(problem, rules, positions)
     return result
 
 
@@ -347,7 +351,7 @@ def blocked_points(positions) -> np.ndarray:
     >>> np.flatnonzero(blocked_points(Position.initial().array[None])[0]).tolist()
     [1, 12, 17, 19]
     """
-    positions = _positions(positions)
+    positions = _valid_positions(positions)
     mask = np.zeros((len(positions), 25), dtype=np.bool_)
     mask[:, 1:] = positions[:, 1, 24:0:-1] >= 2  # mover point p = opponent index 25 - p
     return mask
@@ -356,7 +360,7 @@ def blocked_points(positions) -> np.ndarray:
 def blots(positions) -> np.ndarray:
     """``bool[N, 2, 25]``: ``[i, row, p]`` says ``row`` has exactly one stone
     on its point ``p`` (1..24, its own numbering); column 0 is always False."""
-    positions = _positions(positions)
+    positions = _valid_positions(positions)
     mask = np.zeros((len(positions), 2, 25), dtype=np.bool_)
     mask[:, :, 1:] = positions[:, :, 1:25] == 1
     return mask
@@ -365,7 +369,7 @@ def blots(positions) -> np.ndarray:
 def closure_holds(positions) -> np.ndarray:
     """``bool[N, 2]``: ``[i, side]`` says ``side``'s points 1..6 each hold
     two or more while the other side has a stone on the bar."""
-    positions = _positions(positions)
+    positions = _valid_positions(positions)
     home_held = (positions[:, :, 1:7] >= 2).all(axis=2)
     other_on_bar = positions[:, ::-1, 25] >= 1
     return home_held & other_on_bar
@@ -378,5 +382,5 @@ def pip_counts(positions) -> np.ndarray:
     >>> pip_counts(Position.initial().array[None]).tolist()
     [[167, 167]]
     """
-    positions = _positions(positions)
+    positions = _valid_positions(positions)
     return positions.astype(np.int32) @ np.arange(26, dtype=np.int32)

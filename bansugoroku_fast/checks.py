@@ -12,7 +12,7 @@ import numbers
 import numpy as np
 
 from .errors import InvalidDiceError, InvalidPositionError, InvalidRulesError
-from .position import Position, holds_integers
+from .position import ROW_NAMES, Position, holds_integers
 from .rules import Rules
 
 #: What holds dice, besides text: sets, dicts, bytes and ranges would be read
@@ -26,12 +26,28 @@ def as_position(position) -> Position:
 
 
 def as_rules(rules) -> Rules:
+    """``rules`` as a :class:`Rules` of exactly that class.
+
+    A subclass is rebuilt from its four fields (and checked again), so that
+    nothing it overrides (``code``, ``bears_off``, ...) reaches the kernels,
+    which index tables by the rule code.
+
+    >>> class Odd(Rules):
+    ...     code = 100
+    >>> type(as_rules(Odd())) is Rules, as_rules(Odd()).code
+    (True, 2)
+    """
     if rules is None:
         return Rules()
     if isinstance(rules, str):
         return Rules.parse(rules)
     if not isinstance(rules, Rules):
         raise InvalidRulesError(f"rules must be a Rules (or a label such as 'backgammon'), got {rules!r}")
+    if type(rules) is not Rules:
+        fields = (rules.variant, rules.finish, rules.closure, rules.start)
+        if not all(isinstance(field, str) for field in fields):
+            raise InvalidRulesError(f"rules fields must be str, got {fields!r}")
+        return Rules(*fields)
     return rules
 
 
@@ -77,17 +93,27 @@ def _is_die(value) -> bool:
     )
 
 
-def check_position_for_rules(position: Position, rules: Rules) -> None:
-    """Refuse what a valid array may hold but these rules forbid: borne-off
+#: The message of a position where both rows satisfy a win.
+BOTH_WON = "both sides have won in this position; no game reaches it"
+
+
+def borne_off_problem(array: np.ndarray, rules: Rules) -> str | None:
+    """What these rules refuse in a valid ``int8[2, 26]`` array: borne-off
     stones under the arrival finish (stones never leave the board there)."""
-    if not rules.bears_off:
-        off = position.array[:, 0]
-        if off.any():
-            side = 0 if off[0] else 1
-            raise InvalidPositionError(
-                f"row {side} has {int(off[side])} stones borne off, but the "
-                f"'{rules.finish}' finish never bears off"
-            )
+    off = array[:, 0]
+    if rules.bears_off or not off.any():
+        return None
+    row = 0 if off[0] else 1
+    return (f"{ROW_NAMES[row]} has {int(off[row])} stones borne off, but the "
+            f"'{rules.finish}' finish never bears off")
+
+
+def check_position_for_rules(position: Position, rules: Rules) -> None:
+    """Raise :class:`InvalidPositionError` if these rules refuse ``position``
+    (see :func:`borne_off_problem`)."""
+    problem = borne_off_problem(position.array, rules)
+    if problem is not None:
+        raise InvalidPositionError(problem)
 
 
 def positive_int(value: object, name: str) -> int:

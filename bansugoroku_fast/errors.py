@@ -60,6 +60,23 @@ class PolicyOutputTypeError(PolicyOutputError, TypeError):
     that is neither integer choices nor floating scores."""
 
 
+class MatchIdError(ValueError):
+    """A GNU Backgammon Match ID (or ``Position ID:Match ID`` pair) that is
+    malformed or holds an impossible field; the message names the field."""
+
+
+class MatchFileError(ValueError):
+    """A match file (``.mat`` text) that cannot be read, or whose games do not
+    replay: an illegal or ambiguous move, a wrong score or result. ``line``
+    and ``column`` (1-based; 0 when the whole file is at fault) say where."""
+
+    def __init__(self, message: str, line: int = 0, column: int = 0):
+        self.line = line
+        self.column = column
+        where = f"line {line}, column {column}: " if line else ""
+        super().__init__(where + message)
+
+
 class PolicyTypeError(InvalidPolicyError, TypeError):
     """A policy that is neither a name nor a LinearPolicy (nor a pair of
     them), or LinearPolicy weights that are not a sequence."""

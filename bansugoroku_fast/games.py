@@ -27,7 +27,7 @@ from tqdm import tqdm
 
 from . import _games
 from .api import legal_plays
-from .batch import _outcome, _positions, _threads
+from .batch import _outcome, _positions_array, _threads
 from .checks import (
     BLOCK,
     MAX_PLIES,
@@ -82,20 +82,24 @@ def features(positions: Any, rules: Any = None) -> np.ndarray:
     >>> values.shape, values.dtype, dict(zip(FEATURE_NAMES, values[0].tolist()))["own_pips"]
     ((1, 28), dtype('float32'), 167.0)
     """
-    rules, positions = _rules_and_positions(rules, positions)
+    rules = as_rules(rules)
+    positions = _checked_positions(positions, rules)
     out = np.empty((len(positions), len(FEATURE_NAMES)), dtype=np.float32)
     _games.features_batch(positions, rules.code, out)
     return out
 
 
-def _rules_and_positions(rules: Any, positions: Any) -> tuple[Rules, np.ndarray]:
-    rules = as_rules(rules)
-    return rules, _positions(positions, rules)
+def _checked_positions(positions: Any, rules: Rules) -> np.ndarray:
+    """``positions`` as an ``int8[N, 2, 26]`` array of positions these rules
+    accept (the outcome kernel checks each item and names the first bad one)."""
+    array = _positions_array(positions)
+    _outcome(array, rules)
+    return array
 
 
 # --- driving the kernels -------------------------------------------------------------------
 
-#: Statuses of a game played by the kernels (``_games.Status``).
+#: Statuses of a game played by the kernels (``_games.GameStatus``).
 _TOO_LONG, _NO_MEMORY = 1, 2
 
 
@@ -283,9 +287,7 @@ def _rollout_positions(position: Any, rules: Rules) -> tuple[np.ndarray, bool]:
         array = np.asarray(position) if not isinstance(position, np.ndarray) else position
         single = array.ndim == 2
         position = array[None] if single else array
-    positions = _positions(position, rules)
-    _outcome(positions, rules)
-    return positions, single
+    return _checked_positions(position, rules), single
 
 
 def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "random",

@@ -278,7 +278,7 @@ def machine_line(load_at_start: str) -> str:
         cpu = re.search(r"model name\s*:\s*(.+)", text)[1]
     except (OSError, TypeError):
         pass
-    wait_policy = os.environ.get("OMP_WAIT_POLICY", "unset")
+    wait_policy = os.environ.get("OMP_WAIT_POLICY", "passive (the package's default)")
     return (f"{cpu}, {os.cpu_count()} cores (load average {load_at_start} at the start, "
             f"{load_average()} at the end); OMP_WAIT_POLICY {wait_policy}; "
             f"Python {platform.python_version()}, numpy {np.__version__}")

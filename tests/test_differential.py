@@ -235,9 +235,9 @@ def compare_item(position, roll, rules, *, with_shots=False, form=0) -> None:
     assert_same("legal_plays", k, o, context)
     if k[0] == "ok":
         with_context(check_play_lists, context, position, roll, rules, k[1], canonical=True)
-    if hasattr(api, "count_plays"):  # kernel-only: the length of the oracle's list
-        count = call(api.count_plays, arg, dice_arg, rules_arg)
-        assert_same("count_plays", count, ("ok", len(o[1])) if o[0] == "ok" else o, context)
+    # kernel-only: the length of the oracle's list
+    count = call(api.legal_play_count, arg, dice_arg, rules_arg)
+    assert_same("legal_play_count", count, ("ok", len(o[1])) if o[0] == "ok" else o, context)
 
     k = call(kernel("legal_plays"), arg, dice_arg, rules_arg, all_orderings=True)
     o = call(oracle.legal_plays, position, roll, rules, all_orderings=True)

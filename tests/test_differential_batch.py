@@ -1,7 +1,7 @@
 """The batch API (``bansugoroku_fast.batch``) against the single-position kernel
 API (``bansugoroku_fast.api``), which ``test_differential.py`` holds to the oracle.
 
-* ``count_plays`` == ``len(legal_plays)`` (and ``api.count_plays``);
+* ``count_plays`` == ``len(legal_plays)`` (and ``api.legal_play_count``);
 * ``generate_plays``: per item the children, steps, dice and hits of the
   single call's plays, in the same order, padded with -1 / False;
 * ``iter_plays`` chunks concatenate to ``generate_plays``;
@@ -61,13 +61,11 @@ def test_count_plays_equals_single_calls(corpus):
     rules, positions, dice = corpus
     counts = batch.count_plays(positions, dice, rules)
     assert counts.dtype == np.int32 and counts.shape == (len(positions),)
-    single_count = getattr(api, "count_plays", None)
     bad = []
     for index in range(len(positions)):
         expected = len(api.legal_plays(positions[index], roll_of(dice[index]), rules))
-        if counts[index] != expected or (
-            single_count and single_count(positions[index], roll_of(dice[index]), rules) != expected
-        ):
+        single = api.legal_play_count(positions[index], roll_of(dice[index]), rules)
+        if counts[index] != expected or single != expected:
             bad.append(f"{context(rules, positions, dice, index)}: batch {counts[index]}, single {expected}")
     assert not bad, f"{len(bad)} counts differ:\n" + "\n".join(bad[:10])
 

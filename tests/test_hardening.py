@@ -30,7 +30,6 @@ from bansugoroku_fast import (
 
 BACKGAMMON = Rules(variant="backgammon")
 START = Position.initial()
-KERNEL_SPLIT = "fixed by the kernel split (issue 11 items 1, 2, 4), not on main yet"
 
 
 def run_isolated(code: str, timeout: float = 300) -> subprocess.CompletedProcess:
@@ -52,7 +51,6 @@ def assert_clean_exit(result: subprocess.CompletedProcess) -> str:
 # --- 1. the rule code comes from the rule fields, not an overridable attribute ---------
 
 
-@pytest.mark.xfail(strict=True, reason=KERNEL_SPLIT)
 def test_rules_subclass_overriding_code_cannot_reach_the_kernels():
     # A subclass has the same fields as its base, so it must play by them:
     # the default rules give the same plays whatever `code` claims.
@@ -84,7 +82,6 @@ _SNAPSHOT_PROLOGUE = """
 """
 
 
-@pytest.mark.xfail(strict=True, reason=KERNEL_SPLIT)
 @pytest.mark.parametrize("change, error", [
     ("dice[:] = -128", "InvalidDiceError"),
     ("dice[:] = 7", "InvalidDiceError"),
@@ -111,7 +108,6 @@ def test_input_changed_between_chunks_is_snapshot_or_refused(change, error):
         assert " 32" in output and " 0:" not in output, output
 
 
-@pytest.mark.xfail(strict=True, reason=KERNEL_SPLIT)
 def test_other_thread_writing_the_dice_during_a_batch_cannot_crash():
     # A second thread scribbles over the dice while count_plays runs: the
     # call returns counts or refuses the dice, but the process survives.
@@ -170,7 +166,6 @@ def test_every_valid_position_id_round_trips():
 # --- 4. threads= is bounded --------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason=KERNEL_SPLIT)
 @pytest.mark.parametrize("threads", [2**31, 2**63, 10**6])
 def test_huge_thread_counts_are_a_clear_value_error(threads):
     # In a child: unbounded, a million threads ends the process.
@@ -184,7 +179,6 @@ def test_huge_thread_counts_are_a_clear_value_error(threads):
     assert output.startswith("refused") and "threads" in output, output
 
 
-@pytest.mark.xfail(strict=True, reason=KERNEL_SPLIT)
 def test_thread_creation_failure_is_an_exception_not_an_abort():
     # Under a 1 GiB address-space limit 400 threads (8 MiB stacks) cannot
     # all be created: the call refuses or raises, the process lives on.
@@ -390,8 +384,7 @@ _REENTRANT_PROLOGUE = """
 
 
 @pytest.mark.parametrize("call, expected_result", [
-    pytest.param("legal_first_steps(start, (6, 5), backgammon)", "expected", marks=pytest.mark.xfail(
-        strict=True, reason="issue 11 item 8: fixed after the kernel split")),
+    ("legal_first_steps(start, (6, 5), backgammon)", "expected"),
     # the seven plays of 6-5 (README, from the rules)
     ("[str(p) for p in legal_plays(start, (6, 5), backgammon)]",
      "['24/13', '24/18 13/8', '24/18 8/3', '13/8 13/7', '13/2', '13/7 8/3', '8/3 8/2']"),

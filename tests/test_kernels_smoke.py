@@ -46,7 +46,7 @@ def as_values(plays):
 
 def test_backgammon_start_position_counts():
     start = Position.initial()
-    counts = {roll: api.count_plays(start, roll, BACKGAMMON) for roll in oracle.ALL_ROLLS}
+    counts = {roll: api.legal_play_count(start, roll, BACKGAMMON) for roll in oracle.ALL_ROLLS}
     assert counts[(6, 5)] == 7 and counts[(1, 1)] == 42 and counts[(5, 5)] == 4
     assert sum(counts.values()) == 447
     assert {roll: len(api.legal_plays(start, roll, BACKGAMMON)) for roll in counts} == counts
@@ -83,7 +83,7 @@ def test_single_calls_match_oracle(rules):
         for roll in oracle.ALL_ROLLS:
             want = oracle.legal_plays(position, roll, rules)
             assert as_values(api.legal_plays(position, roll, rules)) == as_values(want)
-            assert api.count_plays(position, roll, rules) == len(want)
+            assert api.legal_play_count(position, roll, rules) == len(want)
             assert api.legal_first_steps(position, roll, rules) == oracle.legal_first_steps(
                 position, roll, rules
             )
@@ -96,12 +96,13 @@ def test_closed_form_counts_match_search(rules):
     items = np.repeat(array, len(ROLLS), axis=0)
     dice = np.tile(ROLLS, (len(array), 1))
     fast = batch.count_plays(items, dice, rules)
-    try:
-        _batch.set_fast_counts(False)
-        searched = batch.count_plays(items, dice, rules)
-    finally:
-        _batch.set_fast_counts(True)
+    searched = np.empty_like(fast)
+    assert _batch.count_batch(items, dice, rules.code, 2, searched, fast_counts=False) is None
     assert (fast == searched).all()
+    # The single count takes the same switch.
+    for index in range(0, len(items), 97):
+        roll = tuple(dice[index].tolist())
+        assert api.legal_play_count(items[index], roll, rules, fast_counts=False) == fast[index]
 
 
 def test_all_orderings_match_oracle():
@@ -175,7 +176,7 @@ def test_batch_queries_match_single_calls():
 
 def test_int8_input_is_not_copied():
     array = np.stack([Position.initial().array] * 2)
-    assert batch._positions(array) is array
+    assert batch._positions_array(array) is array
 
 
 def test_batch_accepts_other_integer_dtypes():
@@ -243,7 +244,7 @@ def test_finished_game_has_no_plays():
     won[1][10] = 15
     assert api.outcome(won, Rules()) is not None
     assert api.legal_plays(won, (6, 5), Rules()) == []
-    assert api.count_plays(won, (6, 5), Rules()) == 0
+    assert api.legal_play_count(won, (6, 5), Rules()) == 0
     assert api.shots(won, Rules()) == 0
     assert api.perft(won, 3, Rules()) == 1
     assert api.perft_divide(won, 2, Rules()) == oracle.perft_divide(won, 2, Rules()) == {}
@@ -264,3 +265,35 @@ def test_iter_plays_reuse_yields_the_same_plays_chunk_by_chunk():
         first, last = whole.offsets[start], whole.offsets[start + len(offsets) - 1]
         assert (offsets + first == whole.offsets[start:start + len(offsets)]).all()
         assert (children == whole.children[first:last]).all()
+
+
+# --- the OpenMP wait policy -------------------------------------------------------------
+
+
+def _import_in_child(environment: dict) -> tuple[str, str]:
+    """Import the package in a fresh interpreter with libgomp printing its
+    settings (OMP_DISPLAY_ENV); the child's OMP_WAIT_POLICY after the
+    import, and libgomp's report."""
+    import os
+    import subprocess
+    import sys
+
+    env = {key: value for key, value in os.environ.items() if key != "OMP_WAIT_POLICY"}
+    env.update(environment, OMP_DISPLAY_ENV="TRUE")
+    result = subprocess.run(
+        [sys.executable, "-c", "import os, bansugoroku_fast; print(os.environ.get('OMP_WAIT_POLICY'))"],
+        capture_output=True, text=True, env=env, check=True,
+    )
+    return result.stdout.strip(), result.stderr
+
+
+def test_import_makes_idle_threads_sleep_without_changing_the_environment():
+    policy, report = _import_in_child({})
+    assert policy == "None"  # the user's environment is as it was
+    assert "OMP_WAIT_POLICY = 'PASSIVE'" in report
+
+
+def test_a_wait_policy_the_user_set_is_kept():
+    policy, report = _import_in_child({"OMP_WAIT_POLICY": "active"})
+    assert policy == "active"
+    assert "OMP_WAIT_POLICY = 'ACTIVE'" in report

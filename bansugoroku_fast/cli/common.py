@@ -3,19 +3,20 @@ from __future__ import annotations
 
 import argparse
 
-from ..errors import (
-    GameStateError,
-    IllegalPlayError,
-    InvalidDiceError,
-    InvalidPolicyError,
-    InvalidPositionError,
-    InvalidRulesError,
-)
+from .. import errors
 from ..position import Position
 from ..rules import Rules
 
-USER_ERRORS = (InvalidPositionError, InvalidDiceError, InvalidRulesError, IllegalPlayError, GameStateError,
-               InvalidPolicyError)
+USER_ERRORS = (
+    errors.InvalidPositionError,
+    errors.InvalidDiceError,
+    errors.InvalidRulesError,
+    errors.IllegalPlayError,
+    errors.GameStateError,
+    errors.InvalidPolicyError,
+    errors.MatchFileError,
+    errors.MatchIdError,
+)
 SIDE_NAMES = ("X (the side to move)", "O (the opponent)")
 
 

@@ -18,7 +18,7 @@ A board, inside this module, is a pair of lists ``[mover, opponent]``, each
 """
 from __future__ import annotations
 
-from ..checks import as_dice, as_position, as_rules, check_position_for_rules
+from ..checks import BOTH_WON, as_dice, as_position, as_rules, check_position_for_rules
 from ..errors import InvalidPositionError
 from ..play import Outcome, OutcomeKind, Play, Step
 from ..position import Position
@@ -91,9 +91,7 @@ def _outcome_of_board(board, rules) -> Outcome | None:
     mover_win = _win(mover, opponent, rules)
     opponent_win = _win(opponent, mover, rules)
     if mover_win and opponent_win:
-        raise InvalidPositionError(
-            "both sides have won in this position; no game reaches it"
-        )
+        raise InvalidPositionError(BOTH_WON)
     if mover_win:
         return mover_win
     if opponent_win:

@@ -2,26 +2,43 @@
 """The Python entry points of the kernels: single positions and batches.
 
 Everything here converts arguments and drives the kernels of ``_search``,
-``_shortcuts`` and ``_queries``; the Python layer (``api.py``, ``batch.py``)
-has checked the arguments first.
+``_shortcuts`` and ``_queries``. The contract with the Python layer
+(``api.py``, ``batch.py``), the same for every entry point:
 
-* Single positions cross as the 52 bytes of ``Position.key`` (row me then
-  row opp), rules as a rule code. Single calls keep the GIL (they take
-  microseconds) and share one search per rule code. ``plays`` returns one
-  object per play holding a byte record (layout: ``RECORD_OFFSETS``).
-* Batches (``count_batch``, ``generate_batch``, ``outcome_batch``,
-  ``shots_batch``) run without the GIL, items spread over OpenMP threads
-  with a dynamic schedule, each thread with its own search. Results depend
-  only on the item, never on the thread.
+* Rules cross as a rule code (0..15, ``Rules.code`` of a canonical
+  ``Rules``; anything else is refused here).
+* Positions and dice are read once, item by item, into memory the call
+  owns and checked there (``load_item``, ``dice_status`` of ``_board.pxd``):
+  caller memory that changes during the call cannot reach a kernel
+  unchecked, and no separate validation pass runs before the kernel.
+* A problem is a :c:type:`Status` (< 0): single entry points return it
+  instead of their result; batch entry points return ``(item, status)`` of
+  the first problem in item order, or None. The Python layer turns it into
+  the typed error in one place (``bansugoroku_fast._status.status_error``).
+* ``fast_counts=False`` (keyword only, for tests) counts by search alone,
+  without the closed forms of ``_shortcuts``.
 
-Why it is fast: the count pass checks each position while it is in cache,
-so ``count_plays`` makes no separate validation pass; ``generate_batch``
-writes each item's plays straight into the caller's arrays (the rows of
-``OutputRows``), with no intermediate copy where the plays are found in
-their final order.
+Single positions cross as the 52 bytes of ``Position.key`` (row me then row
+opp). Single calls keep the GIL (they take microseconds) and share one
+search per rule code; ``plays`` returns one object per play holding a byte
+record (layout: ``RECORD_OFFSETS``). Batches run without the GIL, items
+spread over OpenMP threads with a dynamic schedule, each thread with its
+own search; results depend only on the item, never on the thread.
+
+Why it is fast: the batch passes check each item while it is in cache (a
+52-byte copy and a few SIMD compares), so a count makes no separate
+validation pass and scales over threads; ``generate_batch`` writes each
+item's plays straight into the caller's arrays (an ``OutputRows`` cursor),
+with no intermediate copy where the plays are found in their final order.
+
+Names other kernels cimport (declared in the .pxd files): ``Board``,
+``RuleSet``, ``rules_from_code``, ``load_item``, ``dice_status``, ``Status``
+(``_board``); ``Search``, ``search_new``, ``search_free``, ``run_turn``
+(MODE_PLAYS: distinct positions in ``legal_plays`` order), ``found_board``
+(``_search``); ``outcome_of``, ``count_roll`` (``_queries``).
 """
 from cython.parallel cimport parallel, prange
-from libc.stdint cimport int32_t, int64_t, uint8_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
@@ -30,8 +47,10 @@ from cpython.object cimport PyTypeObject
 from cpython.ref cimport Py_INCREF
 
 from ._board cimport (
-    Board, KIND_BOTH_WON, KIND_NONE, MAX_STEPS, OFF, PLACES, RECORD_BOARD, RECORD_BYTES,
-    RECORD_NSTEPS, RECORD_STEP_BYTES, RECORD_STEPS, RULE_CODES, RuleSet, looks_valid,
+    BAR, Board, KIND_BOTH_WON, KIND_NONE, MAX_STEPS, POINT_BITS, RECORD_BOARD, RECORD_BYTES,
+    RECORD_NSTEPS, RECORD_STEP_BYTES, RECORD_STEPS, RULE_CODES, RuleSet, STATUS_BORNE_OFF,
+    STATUS_BOTH_WON, STATUS_CHANGED, STATUS_INVALID_DICE, STATUS_INVALID_POSITION,
+    STATUS_NO_MEMORY, STATUS_OK, board_masks, dice_status, home_closed, load_item, row_eq,
     rules_from_code,
 )
 from ._queries cimport count_roll, outcome_of, perft as perft_of, shots_of
@@ -52,9 +71,18 @@ RECORD_OFFSETS = {
     "steps": RECORD_STEPS, "step_bytes": RECORD_STEP_BYTES, "bytes": RECORD_BYTES,
 }
 
-# Debugging switch: False makes the counts run the full search everywhere
-# (no closed-form counts), so tests can hold the closed forms against it.
-cdef bint _fast_counts = True
+#: The Status values (``_board.pxd``) by name, for the Python layer.
+STATUS = {
+    "ok": STATUS_OK, "both_won": STATUS_BOTH_WON, "no_memory": STATUS_NO_MEMORY,
+    "invalid_position": STATUS_INVALID_POSITION, "borne_off": STATUS_BORNE_OFF,
+    "invalid_dice": STATUS_INVALID_DICE, "changed": STATUS_CHANGED,
+}
+
+
+cdef RuleSet _rules(int code) except *:
+    if not 0 <= code < RULE_CODES:
+        raise ValueError(f"rule code must be in 0..{RULE_CODES - 1}, got {code}")
+    return rules_from_code(code)
 
 
 # --- single positions ------------------------------------------------------------
@@ -62,69 +90,81 @@ cdef bint _fast_counts = True
 cdef Search* _single_searches[RULE_CODES]
 
 
-cdef Search* _single_search(int code) except NULL:
+cdef Search* _single_search(int code, bint fast_counts) except NULL:
+    cdef RuleSet rules = _rules(code)
     if _single_searches[code] == NULL:
-        _single_searches[code] = search_new(rules_from_code(code), _fast_counts)
+        _single_searches[code] = search_new(rules, fast_counts)
         if _single_searches[code] == NULL:
             raise MemoryError()
-    _single_searches[code].fast_counts = _fast_counts
+    _single_searches[code].fast_counts = fast_counts
     return _single_searches[code]
 
 
-cdef inline void _load(Board* board, bytes key):
-    memcpy(board, <const char*> key, sizeof(Board))
+cdef int _load(Board* board, bytes key, int code) except -100:
+    """The position ``key`` copied to ``board`` and checked (for the rules
+    of ``code``; for the position alone if ``code`` is -1): a Status."""
+    cdef RuleSet rules = rules_from_code(1)     # bears off: refuses no borne-off stone
+    if code != -1:
+        rules = _rules(code)
+    if len(key) != sizeof(Board):
+        raise ValueError(f"a position key is {sizeof(Board)} bytes, got {len(key)}")
+    return load_item(board, <const signed char*> <const char*> key, rules)
 
 
-cdef int _single_turn(Search* s, bytes key, int a, int b, int mode) except -2:
-    """run_turn on the position ``key``: the number of results (0 too if the
-    game is over), or -1 if both rows have won."""
-    cdef Board board
-    cdef int winner, value, n
-    _load(&board, key)
-    cdef int kind = outcome_of(&board, s.rules, &winner, &value)
+cdef int _load_roll(Board* board, bytes key, int code, int a, int b) except -100:
+    """_load, then the dice (1..6) and the outcome: a Status, or 1 while
+    the game goes on and 0 once it is over."""
+    cdef int winner, value, kind
+    cdef int status = _load(board, key, code)
+    if status != STATUS_OK:
+        return status
+    status = dice_status(a, b)
+    if status != STATUS_OK:
+        return status
+    kind = outcome_of(board, rules_from_code(code), &winner, &value)
     if kind == KIND_BOTH_WON:
-        return -1
-    if kind != KIND_NONE:
-        return 0
-    n = run_turn(s, &board, a, b, mode)
-    if n < 0:
-        raise MemoryError()
-    return n
+        return STATUS_BOTH_WON
+    return 1 if kind == KIND_NONE else 0
 
 
-def set_fast_counts(bint enabled):
-    """Switch the closed-form counts of ``count_plays`` on or off (tests)."""
-    global _fast_counts
-    _fast_counts = enabled
+cdef int _single_turn(Search* s, bytes key, int code, int a, int b, int mode) except -100:
+    """run_turn on the position ``key``: the number of results (0 too if the
+    game is over), or a Status."""
+    cdef Board board
+    cdef int going_on = _load_roll(&board, key, code, a, b)
+    if going_on <= 0:
+        return going_on
+    cdef int n = run_turn(s, &board, a, b, mode)
+    return STATUS_NO_MEMORY if n < 0 else n
 
 
 def outcome(bytes key, int code):
-    """``(winner, value, kind code)``, ``None`` while the game goes on, or
-    ``False`` if both rows have won (an invalid position)."""
+    """``(winner, value, kind code)``, ``None`` while the game goes on, or a Status."""
     cdef Board board
     cdef int winner, value
-    _load(&board, key)
+    cdef int status = _load(&board, key, code)
+    if status != STATUS_OK:
+        return status
     cdef int kind = outcome_of(&board, rules_from_code(code), &winner, &value)
     if kind == KIND_BOTH_WON:
-        return False
+        return STATUS_BOTH_WON
     if kind == KIND_NONE:
         return None
     return winner, value, kind
 
 
 def plays(bytes key, int a, int b, int code, bint all_orderings, type play_class):
-    """The plays of one position as a list of ``play_class`` objects, or
-    ``None`` if both rows have won (the caller raises). Each object gets a
-    record (layout: ``RECORD_OFFSETS``) in its slot ``_record`` and nothing
-    else: it is allocated as ``object.__new__`` would, without ``__init__``,
-    which would cost more than the search."""
-    cdef Search* s = _single_search(code)
+    """The plays of one position as a list of ``play_class`` objects, or a
+    Status. Each object gets a record (layout: ``RECORD_OFFSETS``) in its
+    slot ``_record`` and nothing else: it is allocated as ``object.__new__``
+    would, without ``__init__``, which would cost more than the search."""
+    cdef Search* s = _single_search(code, True)
     cdef int k
     cdef unsigned char* out
     cdef list result
-    cdef int n = _single_turn(s, key, a, b, MODE_SEQUENCES if all_orderings else MODE_PLAYS)
+    cdef int n = _single_turn(s, key, code, a, b, MODE_SEQUENCES if all_orderings else MODE_PLAYS)
     if n < 0:
-        return None
+        return n
     if n == 0:
         return []
     # Every record first, with no Python call that could re-enter and reuse
@@ -161,63 +201,92 @@ cdef inline void _write_record(unsigned char* out, const Leaf* leaf) noexcept no
         step[3] = leaf.hit[k]
 
 
-def count(bytes key, int a, int b, int code):
-    """Distinct plays of one position, or -1 if both rows have won."""
+def count_roll_plays(bytes key, int a, int b, int code, *, bint fast_counts=True):
+    """Distinct plays of one position and roll (0: a pass or a finished
+    game), or a Status."""
     cdef Board board
-    _load(&board, key)
-    cdef int n = count_roll(_single_search(code), &board, a, b)
-    if n == -2:
-        raise MemoryError()
-    return n
+    cdef int going_on = _load_roll(&board, key, code, a, b)
+    if going_on <= 0:
+        return going_on
+    return count_roll(_single_search(code, fast_counts), &board, a, b)
 
 
 def first_steps(bytes key, int a, int b, int code):
     """Distinct ``(origin, target, die, hit)`` starting a legal sequence,
-    descending; ``None`` if both rows have won."""
-    cdef Search* s = _single_search(code)
+    descending, or a Status."""
+    cdef Search* s = _single_search(code, True)
     cdef int k
-    cdef Leaf* leaf
-    cdef int n = _single_turn(s, key, a, b, MODE_SEQUENCES)
+    cdef int n = _single_turn(s, key, code, a, b, MODE_SEQUENCES)
     if n < 0:
-        return None
-    found = set()
-    for k in range(n):
-        leaf = &s.found.leaves[k]
-        found.add((leaf.origin[0], leaf.target[0], leaf.die[0], bool(leaf.hit[0])))
+        return n
+    # Copied out before any Python object is made (which could re-enter).
+    cdef signed char* steps = <signed char*> malloc(4 * n + 1)
+    if steps == NULL:
+        raise MemoryError()
+    try:
+        for k in range(n):
+            leaf = &s.found.leaves[k]
+            steps[4 * k], steps[4 * k + 1] = leaf.origin[0], leaf.target[0]
+            steps[4 * k + 2], steps[4 * k + 3] = leaf.die[0], leaf.hit[0]
+        found = {(steps[4 * k], steps[4 * k + 1], steps[4 * k + 2], bool(steps[4 * k + 3]))
+                 for k in range(n)}
+    finally:
+        free(steps)
     return sorted(found, reverse=True)
 
 
 def shots(bytes key, int code):
-    """Rolls out of 36 with a hitting legal play; -1 if both rows have won."""
+    """Rolls out of 36 with a hitting legal play, or a Status."""
     cdef Board board
-    _load(&board, key)
-    cdef int n = shots_of(_single_search(code), &board)
-    if n == -2:
-        raise MemoryError()
-    return n
+    cdef int status = _load(&board, key, code)
+    if status != STATUS_OK:
+        return status
+    return shots_of(_single_search(code, True), &board)
 
 
-def perft(bytes key, int depth, int code, int a=0, int b=0):
+def board_facts(bytes key):
+    """``(blocked, blots of row 0, blots of row 1, closures)`` of one
+    position, or a Status: bit p of ``blocked`` says row 1 holds row 0's
+    point p with two or more, bit p of a row's blots that the row has one
+    stone on its point p, bit s of ``closures`` that side s's home is
+    closed against a stone on the bar."""
+    cdef Board board
+    cdef uint32_t occupied, open_points
+    cdef int status = _load(&board, key, -1)
+    if status != STATUS_OK:
+        return status
+    board_masks(&board, &occupied, &open_points)
+    return (
+        ~open_points & POINT_BITS,
+        row_eq(board.me, 1) & POINT_BITS,
+        row_eq(board.opp, 1) & POINT_BITS,
+        <int> home_closed(board.me, board.opp) | (<int> home_closed(board.opp, board.me)) << 1,
+    )
+
+
+def perft(bytes key, int depth, int code, int a=0, int b=0, *, bint fast_counts=True):
     """perft of one position (or, given dice ``a``, ``b``, of its plays with
-    that roll, a pass counting 1); -1 if both rows have won somewhere."""
+    that roll, a pass counting 1), or a Status."""
     cdef Board board
-    cdef RuleSet rules = rules_from_code(code)
+    cdef RuleSet rules = _rules(code)
     cdef int k, levels = depth + 1
     cdef int64_t total
+    cdef int status = _load(&board, key, code)
+    if status != STATUS_OK:
+        return status
+    if depth < 0:
+        raise ValueError(f"depth must be >= 0, got {depth}")
     cdef Search** searches = <Search**> malloc(levels * sizeof(Search*))
     if searches == NULL:
         raise MemoryError()
     for k in range(levels):
-        searches[k] = search_new(rules, _fast_counts)
+        searches[k] = search_new(rules, fast_counts)
     try:
         for k in range(levels):
             if searches[k] == NULL:
                 raise MemoryError()
-        _load(&board, key)
         with nogil:
             total = perft_of(searches, &board, depth, a, b)
-        if total == -2:
-            raise MemoryError()
         return total
     finally:
         for k in range(levels):
@@ -231,50 +300,94 @@ cdef enum:
     CHUNK = 32      # items a thread takes at a time
 
 
-def count_batch(const signed char[:, :, ::1] positions, const signed char[:, ::1] dice,
-                int code, int threads, int32_t[::1] out):
-    """``out[i]`` = distinct plays of item i; -1: both rows have won, -2: out
-    of memory, -3: not a valid position, -4: stones borne off although the
-    rules never bear off. Positions are checked here, item by item while
-    they are in cache, so that the public count makes no separate pass; the
-    caller formats the message of a bad item."""
-    cdef Py_ssize_t n = positions.shape[0], i
-    cdef RuleSet rules = rules_from_code(code)
-    cdef bint fast_counts = _fast_counts
+cdef object _first_problem(const int32_t[::1] status, Py_ssize_t problems):
+    """``(item, status)`` of the first item whose status is < 0, or None."""
+    cdef Py_ssize_t i
+    if problems:
+        for i in range(status.shape[0]):
+            if status[i] < 0:
+                return i, status[i]
+    return None
+
+
+# One batch item as a kernel reads it: copied, then checked. Returned by
+# value, so that a prange loop that assigns it gives each thread its own.
+cdef struct Item:
+    Board board
+    int a, b
+    int status
+
+
+cdef inline Item _load_position_item(const signed char[:, :, ::1] positions, Py_ssize_t i,
+                                     RuleSet rules) noexcept nogil:
+    """The position of item ``i`` copied and checked (no dice)."""
+    cdef Item item
+    item.status = load_item(&item.board, &positions[i, 0, 0], rules)
+    item.a = item.b = 0
+    return item
+
+
+cdef inline Item _load_roll_item(const signed char[:, :, ::1] positions, const signed char[:, :] dice,
+                                 Py_ssize_t i, RuleSet rules) noexcept nogil:
+    """Item ``i`` copied and checked, position then dice."""
+    cdef Item item = _load_position_item(positions, i, rules)
+    item.a = dice[i, 0]
+    item.b = dice[i, 1]
+    if item.status == STATUS_OK:
+        item.status = dice_status(item.a, item.b)
+    return item
+
+
+def count_batch(const signed char[:, :, ::1] positions, const signed char[:, :] dice,
+                int code, int threads, int32_t[::1] out, *, bint fast_counts=True):
+    """``out[i]`` = distinct plays of item i, or its Status; returns the
+    first problem ``(item, status)`` or None. Each item is checked as it is
+    read (no separate pass)."""
+    cdef Py_ssize_t n = positions.shape[0], i, problems = 0
+    cdef RuleSet rules = _rules(code)
     cdef Search* s
-    cdef const signed char* rows
+    cdef Item item
+    cdef int result
+    if dice.shape[0] != n or out.shape[0] != n:
+        raise ValueError("positions, dice and out must have the same length")
     s = NULL
     with nogil, parallel(num_threads=threads):
         s = search_new(rules, fast_counts)
         for i in prange(n, schedule="dynamic", chunksize=CHUNK):
-            rows = &positions[i, 0, 0]
-            if not looks_valid(rows):
-                out[i] = -3
-            elif not rules.bears_off and (rows[OFF] or rows[PLACES + OFF]):
-                out[i] = -4
-            elif s == NULL:
-                out[i] = -2
-            else:
-                out[i] = count_roll(s, <const Board*> rows, dice[i, 0], dice[i, 1])
+            item = _load_roll_item(positions, dice, i, rules)
+            result = item.status
+            if result == STATUS_OK:
+                result = count_roll(s, &item.board, item.a, item.b) if s != NULL else STATUS_NO_MEMORY
+            if result < 0:
+                problems += 1
+            out[i] = result
         search_free(s)
+    return _first_problem(out, problems)
 
 
-def generate_batch(const signed char[:, :, ::1] positions, const signed char[:, ::1] dice,
+def generate_batch(const signed char[:, :, ::1] positions, const signed char[:, :] dice,
                    int code, int threads, const int64_t[::1] offsets,
                    signed char[:, :, ::1] children, signed char[:, :, ::1] steps,
-                   signed char[:, ::1] step_dice, uint8_t[:, ::1] hits):
+                   signed char[:, ::1] step_dice, uint8_t[:, ::1] hits, int32_t[::1] status):
     """Write the plays of item i to rows ``offsets[i]:offsets[i+1]`` of the
     outputs (as ``count_batch`` counted them), each item's plays by
-    descending canonical key. Returns the number of items whose play count
-    differed from the offsets (0 unless the kernels disagree)."""
-    cdef Py_ssize_t n = positions.shape[0], i
-    cdef RuleSet rules = rules_from_code(code)
-    cdef bint fast_counts = _fast_counts
+    descending canonical key. ``status[i]``: 0, or the Status of item i
+    (STATUS_CHANGED: its play count differs from the offsets, so the input
+    changed since it was counted); returns the first problem or None."""
+    cdef Py_ssize_t n = positions.shape[0], i, problems = 0
+    cdef RuleSet rules = _rules(code)
     cdef Search* s
-    cdef const Board* board
-    cdef int kind, found, k
+    cdef Item item
+    cdef int result, k
     cdef Leaf* leaf
-    cdef int mismatches = 0
+    if dice.shape[0] != n or offsets.shape[0] != n + 1 or status.shape[0] != n:
+        raise ValueError("positions, dice, offsets and status lengths disagree")
+    if not (steps.shape[0] == step_dice.shape[0] == hits.shape[0] == children.shape[0]
+            and steps.shape[1] == step_dice.shape[1] == hits.shape[1] == MAX_STEPS
+            and steps.shape[2] == 2 and children.shape[1] == 2):
+        raise ValueError("output arrays of mismatched shapes")
+    if n and (offsets[0] != 0 or offsets[n] > children.shape[0]):
+        raise ValueError("offsets do not fit the output arrays")
     # Every output row (none when no item has a play: nothing is written)
     cdef OutputRows all_rows
     memset(&all_rows, 0, sizeof(OutputRows))
@@ -284,60 +397,89 @@ def generate_batch(const signed char[:, :, ::1] positions, const signed char[:, 
         all_rows.room = children.shape[0]
     s = NULL
     with nogil, parallel(num_threads=threads):
-        s = search_new(rules, fast_counts)
+        s = search_new(rules, True)
         for i in prange(n, schedule="dynamic", chunksize=CHUNK):
-            found = 0
-            if s != NULL:
+            item = _load_roll_item(positions, dice, i, rules)
+            result = item.status
+            if result == STATUS_OK and s == NULL:
+                result = STATUS_NO_MEMORY
+            if result == STATUS_OK:
                 # (outcome_of's winner and value go to the thread's search)
-                board = <const Board*> &positions[i, 0, 0]
-                kind = outcome_of(board, rules, &s.winner, &s.value)
-                if kind == KIND_NONE:
+                k = outcome_of(&item.board, rules, &s.winner, &s.value)
+                result = 0
+                if k == KIND_BOTH_WON:
+                    result = STATUS_BOTH_WON
+                elif k == KIND_NONE:
                     s.rows = rows_slice(&all_rows, offsets[i], offsets[i + 1] - offsets[i])
-                    found = run_turn(s, board, dice[i, 0], dice[i, 1], MODE_PLAYS)
-                    if found == s.rows.room and not s.wrote_out:
-                        for k in range(found):
+                    result = run_turn(s, &item.board, item.a, item.b, MODE_PLAYS)
+                    if result == s.rows.room and not s.wrote_out:
+                        for k in range(result):
                             leaf = &s.found.leaves[s.found.sorted_index[k]]
                             write_row(&s.rows, k, &leaf.board, leaf.nsteps, leaf.origin, leaf.target,
                                       leaf.die, leaf.hit)
                     s.rows.children = NULL
-            if found != offsets[i + 1] - offsets[i]:
-                mismatches += 1
+                    if result < 0:
+                        result = STATUS_NO_MEMORY
+                if result >= 0 and result != offsets[i + 1] - offsets[i]:
+                    result = STATUS_CHANGED
+            if result < 0:
+                problems += 1
+                status[i] = result
+            else:
+                status[i] = STATUS_OK
         search_free(s)
-    return mismatches
+    return _first_problem(status, problems)
 
 
 def outcome_batch(const signed char[:, :, ::1] positions, int code, signed char[::1] winner,
                   signed char[::1] value, signed char[::1] kind):
-    """Fill the outcome arrays (winner -1 and kind -1 while the game goes on);
-    return the first item where both rows have won, or -1."""
-    cdef Py_ssize_t n = positions.shape[0], i, first_bad = -1
-    cdef RuleSet rules = rules_from_code(code)
-    cdef int item_winner, item_value, item_kind
+    """Fill the outcome arrays (winner -1 and kind -1 while the game goes
+    on); return the first problem ``(item, status)`` or None."""
+    cdef Py_ssize_t n = positions.shape[0], i
+    cdef RuleSet rules = _rules(code)
+    cdef Board board
+    cdef int item_winner, item_value, item_kind, problem = STATUS_OK
+    if not (winner.shape[0] == value.shape[0] == kind.shape[0] == n):
+        raise ValueError("positions and outcome arrays must have the same length")
     with nogil:
         for i in range(n):
-            item_kind = outcome_of(<const Board*> &positions[i, 0, 0], rules, &item_winner, &item_value)
+            problem = load_item(&board, &positions[i, 0, 0], rules)
+            if problem != STATUS_OK:
+                break
+            item_kind = outcome_of(&board, rules, &item_winner, &item_value)
             if item_kind == KIND_BOTH_WON:
-                if first_bad < 0:
-                    first_bad = i
-                item_kind = KIND_NONE
+                problem = STATUS_BOTH_WON
+                break
             winner[i] = item_winner
             value[i] = item_value
             kind[i] = item_kind
-    return first_bad
+    return (i, problem) if problem != STATUS_OK else None
 
 
 def shots_batch(const signed char[:, :, ::1] positions, int code, int threads, signed char[::1] out):
-    """``out[i]`` = shots of item i (-1: both rows have won, -2: out of memory)."""
-    cdef Py_ssize_t n = positions.shape[0], i
-    cdef RuleSet rules = rules_from_code(code)
-    cdef bint fast_counts = _fast_counts
+    """``out[i]`` = shots of item i, or its Status; returns the first
+    problem ``(item, status)`` or None."""
+    cdef Py_ssize_t n = positions.shape[0], i, problems = 0
+    cdef RuleSet rules = _rules(code)
     cdef Search* s
+    cdef Item item
+    cdef int result
+    if out.shape[0] != n:
+        raise ValueError("positions and out must have the same length")
     s = NULL
     with nogil, parallel(num_threads=threads):
-        s = search_new(rules, fast_counts)
+        s = search_new(rules, True)
         for i in prange(n, schedule="dynamic", chunksize=CHUNK):
-            if s == NULL:
-                out[i] = -2
-            else:
-                out[i] = shots_of(s, <const Board*> &positions[i, 0, 0])
+            item = _load_position_item(positions, i, rules)
+            result = item.status
+            if result == STATUS_OK:
+                result = shots_of(s, &item.board) if s != NULL else STATUS_NO_MEMORY
+            if result < 0:
+                problems += 1
+            out[i] = result
         search_free(s)
+    if problems:
+        for i in range(n):
+            if out[i] < 0:
+                return i, out[i]
+    return None

@@ -17,6 +17,7 @@ plain 32-bit integers (bit p = point p), which the search and the
 closed-form shortcuts combine with shifts and popcounts.
 """
 from libc.stdint cimport uint32_t
+from libc.string cimport memcpy
 
 cdef enum:
     OFF = 0
@@ -36,6 +37,19 @@ cdef enum:
     RECORD_STEPS = 56
     RECORD_STEP_BYTES = 4
     RECORD_BYTES = RECORD_STEPS + MAX_STEPS * RECORD_STEP_BYTES
+
+# What every kernel entry point reports about an item, instead of a result:
+# a count or a flag >= 0 is a result, a Status < 0 a problem, which the
+# Python layer turns into its typed error in one place
+# (``bansugoroku_fast.checks.status_error``; ``_batch.STATUS`` names them).
+cdef enum Status:
+    STATUS_OK = 0
+    STATUS_BOTH_WON = -1            # both rows satisfy a win: no game reaches it
+    STATUS_NO_MEMORY = -2
+    STATUS_INVALID_POSITION = -3    # not a valid position (what is wrong: _validate)
+    STATUS_BORNE_OFF = -4           # stones borne off although the rules never bear off
+    STATUS_INVALID_DICE = -5        # a die outside 1..6
+    STATUS_CHANGED = -6             # the input changed between two passes over it
 
 # Outcome kinds, in the order of bansugoroku_fast.play.OutcomeKind.
 cdef enum Kind:
@@ -67,7 +81,7 @@ cdef struct RuleSet:
     bint win_stops        # a Ban-sugoroku sequence ends when its side wins
 
 cdef enum:
-    RULE_CODES = 16       # rule codes are 0..15 (4 bits)
+    RULE_CODES = 16       # rule codes are 0..15 (4 bits); rules.py derives them
 
 
 cdef inline RuleSet rules_from_code(int code) noexcept nogil:
@@ -197,3 +211,24 @@ cdef inline bint looks_valid(const signed char* rows) noexcept nogil:
         return False        # a negative count (row_sum needs none)
     return (row_sum(rows) == STONES and row_sum(other) == STONES
             and (row_gt(rows, 0) & flip26(row_gt(other, 0)) & POINT_BITS) == 0)
+
+
+cdef inline int load_item(Board* board, const signed char* rows, RuleSet rules) noexcept nogil:
+    """Copy the position at ``rows`` (2 x 26, caller memory) to ``board``
+    (memory the call owns) and check the copy: STATUS_OK, or what is wrong
+    with it. The kernels read only the copy, so caller memory that changes
+    meanwhile (another thread) cannot reach them unchecked."""
+    memcpy(board, rows, sizeof(Board))
+    if not looks_valid(<const signed char*> board):
+        return STATUS_INVALID_POSITION
+    if not rules.bears_off and (board.me[OFF] or board.opp[OFF]):
+        return STATUS_BORNE_OFF
+    return STATUS_OK
+
+
+cdef inline int dice_status(int a, int b) noexcept nogil:
+    """STATUS_OK for a roll of two dice in 1..6, else STATUS_INVALID_DICE
+    (check the copies the kernel goes on with, not caller memory)."""
+    if a < 1 or a > 6 or b < 1 or b > 6:
+        return STATUS_INVALID_DICE
+    return STATUS_OK

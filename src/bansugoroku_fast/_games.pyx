@@ -318,10 +318,10 @@ cdef int choose_play(const Policy* policy, const Board* parent, const Children* 
 # --- whole games ---------------------------------------------------------------------------
 
 
-cdef enum Status:
-    STATUS_OK = 0
-    STATUS_TOO_LONG = 1     # not over after max_plies
-    STATUS_NO_MEMORY = 2
+cdef enum GameStatus:
+    GAME_OK = 0
+    GAME_TOO_LONG = 1       # not over after max_plies
+    GAME_NO_MEMORY = 2
 
 cdef enum:
     PLY_BYTES = 106         # a logged ply: position (52), dice (2), after (52)
@@ -364,7 +364,7 @@ cdef int play_game(Search* s, const Board* start, const Policy* policies, uint64
                    int64_t game, bint opening, int stratify, int64_t max_plies, PlyLog* log,
                    GameEnd* end) noexcept nogil:
     """Play game ``game`` from ``start`` (seat 0 to move, a valid position);
-    log its plies if ``log`` is not NULL. Returns a Status."""
+    log its plies if ``log`` is not NULL. Returns a GameStatus."""
     cdef Board board, after
     cdef Children children
     cdef int winner, value, kind, a, b, count, seat
@@ -376,13 +376,13 @@ cdef int play_game(Search* s, const Board* start, const Policy* policies, uint64
     kind = outcome_of(&board, rules, &winner, &value)
     if kind != KIND_NONE:       # over before it starts: row me is seat 0
         end.winner, end.value, end.kind = winner, value, kind
-        return STATUS_OK
+        return GAME_OK
     for ply in range(max_plies):
         seat = ply & 1
         roll_dice(key, game, ply, opening, stratify, &a, &b)
         count = run_turn(s, &board, a, b, MODE_PLAYS)
         if count < 0:
-            return STATUS_NO_MEMORY
+            return GAME_NO_MEMORY
         if count == 0:
             memcpy(&after, &board, sizeof(Board))
         else:
@@ -390,15 +390,15 @@ cdef int play_game(Search* s, const Board* start, const Policy* policies, uint64
             memcpy(&after, child_at(&children, choose_play(&policies[seat], &board, &children, rules, key, ply)),
                    sizeof(Board))
         if log != NULL and not log_ply(log, &board, a, b, &after):
-            return STATUS_NO_MEMORY
+            return GAME_NO_MEMORY
         kind = outcome_of(&after, rules, &winner, &value)
         if kind != KIND_NONE:   # ``after`` is seen by the mover, ``seat``
             end.winner = seat if winner == 0 else 1 - seat
             end.value, end.kind, end.plies = value, kind, ply + 1
-            return STATUS_OK
+            return GAME_OK
         memcpy(board.me, after.opp, 26)
         memcpy(board.opp, after.me, 26)
-    return STATUS_TOO_LONG
+    return GAME_TOO_LONG
 
 
 cdef void load_policies(const int32_t[::1] codes, const double[:, ::1] weights, Policy* policies):
@@ -485,7 +485,7 @@ def rollout_batch(const signed char[:, :, ::1] positions, int64_t first_game, in
                   int8_t[::1] value, int8_t[::1] kind, int32_t[::1] plies, int8_t[::1] status):
     """Item ``i * games + j`` = game ``first_game + j`` from position i
     (seat 0 = its row 0, to roll): its winning seat, value, kind, plies and
-    Status, no plies logged."""
+    GameStatus, no plies logged."""
     cdef Py_ssize_t items = positions.shape[0] * games, item
     cdef Policy policies[2]
     cdef Search* s
@@ -498,7 +498,7 @@ def rollout_batch(const signed char[:, :, ::1] positions, int64_t first_game, in
         end = <GameEnd*> malloc(sizeof(GameEnd))   # one per thread, as the search
         for item in prange(items, schedule="dynamic", chunksize=CHUNK):
             if s == NULL or end == NULL:
-                status[item] = STATUS_NO_MEMORY
+                status[item] = GAME_NO_MEMORY
                 continue
             status[item] = play_game(s, <const Board*> &positions[item // games, 0, 0], policies,
                                      seed, first_game + item % games, False, stratify, max_plies,
@@ -545,7 +545,7 @@ def play_batch(const signed char[:, ::1] start, int64_t games, bint opening,
         end = <GameEnd*> malloc(sizeof(GameEnd))
         for game in prange(games, schedule="dynamic", chunksize=CHUNK):
             if s == NULL or end == NULL:
-                status[game] = STATUS_NO_MEMORY
+                status[game] = GAME_NO_MEMORY
                 continue
             thread_of[game] = threadid()
             first_ply[game] = logs[threadid()].used
@@ -556,7 +556,7 @@ def play_batch(const signed char[:, ::1] start, int64_t games, bint opening,
         search_free(s)
         free(end)
     for game in range(games):
-        failed = failed or status[game] != STATUS_OK
+        failed = failed or status[game] != GAME_OK
         total += plies[game]
     if failed:
         total = 0

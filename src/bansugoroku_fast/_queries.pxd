@@ -1,8 +1,8 @@
 # cython: language_level=3
 """Rule queries on one position (see ``_queries.pyx``).
 
-Results below 0 are statuses: -1 both rows have won (an invalid position),
--2 out of memory.
+Results below 0 are a Status (``_board.pxd``): STATUS_BOTH_WON (an invalid
+position) or STATUS_NO_MEMORY.
 """
 from libc.stdint cimport int64_t
 

@@ -22,7 +22,8 @@ from libc.string cimport memcpy
 from ._board cimport (
     BAR, Board, CLOSURE_IMMEDIATE, CLOSURE_MULTIPLIED, KIND_ARRIVAL, KIND_BACKGAMMON,
     KIND_BEAR_OFF, KIND_BOTH_WON, KIND_CLOSED_HOME_X2, KIND_CLOSED_HOME_X3, KIND_CLOSURE,
-    KIND_GAMMON, KIND_NONE, KIND_SINGLE, OFF, PLACES, RuleSet, STONES, home_closed,
+    KIND_GAMMON, KIND_NONE, KIND_SINGLE, OFF, PLACES, RuleSet, STATUS_BOTH_WON, STATUS_NO_MEMORY,
+    STONES, home_closed,
 )
 from ._search cimport MODE_PLAYS, MODE_SHOTS, Search, count_turn, run_turn
 
@@ -98,11 +99,11 @@ cdef int outcome_of(const Board* board, RuleSet rules, int* winner, int* value) 
 
 cdef int count_roll(Search* s, const Board* start, int a, int b) noexcept nogil:
     """Distinct plays of ``start`` with dice ``a``, ``b``: 0 for a pass or a
-    finished game, -1 if both rows have won (invalid), -2 if out of memory."""
+    finished game, else a Status: STATUS_BOTH_WON (invalid), STATUS_NO_MEMORY."""
     cdef int winner, value
     cdef int kind = outcome_of(start, s.rules, &winner, &value)
     if kind == KIND_BOTH_WON:
-        return -1
+        return STATUS_BOTH_WON
     if kind != KIND_NONE:
         return 0
     return count_turn(s, start, a, b)
@@ -110,13 +111,13 @@ cdef int count_roll(Search* s, const Board* start, int a, int b) noexcept nogil:
 
 cdef int shots_of(Search* s, const Board* start) noexcept nogil:
     """How many of the 36 rolls let the mover hit with a legal play (0 if
-    the game is over), -1 if both rows have won, -2 if out of memory."""
+    the game is over), or a Status (STATUS_BOTH_WON, STATUS_NO_MEMORY)."""
     cdef int winner, value, a, b, hits, total = 0
     cdef int kind = outcome_of(start, s.rules, &winner, &value)
     cdef int point
     cdef bint any_blot = False
     if kind == KIND_BOTH_WON:
-        return -1
+        return STATUS_BOTH_WON
     if kind != KIND_NONE:
         return 0
     for point in range(1, BAR):
@@ -129,7 +130,7 @@ cdef int shots_of(Search* s, const Board* start) noexcept nogil:
         for b in range(1, a + 1):
             hits = run_turn(s, start, a, b, MODE_SHOTS)
             if hits < 0:
-                return -2
+                return STATUS_NO_MEMORY
             if hits:
                 total += 1 if a == b else 2
     return total
@@ -138,14 +139,14 @@ cdef int shots_of(Search* s, const Board* start) noexcept nogil:
 cdef int64_t perft(Search** searches, const Board* start, int depth, int a, int b) noexcept nogil:
     """Leaves of the play tree ``depth`` plies deep (searches: one per ply)
     over the 21 rolls, or (``a`` != 0) below the roll ``a``, ``b`` only;
-    -1 if both rows have won somewhere, -2 if out of memory."""
+    or a Status: STATUS_BOTH_WON somewhere in the tree, STATUS_NO_MEMORY."""
     cdef int winner, value
     cdef int64_t total = 0, below
     if depth == 0:
         return 1
     cdef int kind = outcome_of(start, searches[0].rules, &winner, &value)
     if kind == KIND_BOTH_WON:
-        return -1
+        return STATUS_BOTH_WON
     if kind != KIND_NONE:
         return 1
     if a:
@@ -173,7 +174,7 @@ cdef int64_t _perft_roll(Search** searches, const Board* start, int depth, int a
         return n if n else 1
     n = run_turn(s, start, a, b, MODE_PLAYS)
     if n < 0:
-        return -2
+        return STATUS_NO_MEMORY
     if n == 0:
         return 1
     for k in range(n):

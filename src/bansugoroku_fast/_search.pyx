@@ -31,7 +31,7 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy, memset
 
 from ._board cimport (
-    BAR, Board, CLOSURE_IMMEDIATE, HOME_TOP, MAX_STEPS, OFF, PLACES, RuleSet, STONES,
+    BAR, Board, CLOSURE_IMMEDIATE, HOME_TOP, MAX_STEPS, OFF, PLACES, RuleSet, STATUS_NO_MEMORY, STONES,
     board_masks, board_more_masks, count_outside, highest_bit, home_closed, popcount,
 )
 from ._shortcuts cimport count_last_three, count_last_two, count_two_moves, plays_two_moves
@@ -401,7 +401,7 @@ cdef int run_turn(Search* s, const Board* start, int a, int b, int mode) noexcep
 
     Returns the number of results (MODE_COUNT, MODE_PLAYS: distinct positions;
     MODE_SEQUENCES: distinct legal sequences; MODE_SHOTS: 1 if a legal play
-    hits, else 0), or -1 if memory ran out. The results are ``s.found.leaves`` in
+    hits, else 0), or STATUS_NO_MEMORY. The results are ``s.found.leaves`` in
     the order of ``s.found.sorted_index`` (MODE_PLAYS, MODE_SEQUENCES).
     """
     cdef int k, kept
@@ -450,7 +450,7 @@ cdef int run_turn(Search* s, const Board* start, int a, int b, int mode) noexcep
     if s.found.failed:
         _clear_slots(s)
         s.found.count = 0
-        return -1
+        return STATUS_NO_MEMORY
     if mode == MODE_SHOTS:
         if s.best_used == 0:
             return 0
@@ -478,7 +478,7 @@ cdef int run_turn(Search* s, const Board* start, int a, int b, int mode) noexcep
 cdef int count_turn(Search* s, const Board* start, int a, int b) noexcept nogil:
     """Distinct plays of ``start`` (a game going on) with dice ``a``, ``b``,
     from the closed forms of ``_shortcuts`` where they apply (and
-    ``s.fast_counts``), else by a search; -2 if out of memory."""
+    ``s.fast_counts``), else by a search; STATUS_NO_MEMORY if out of memory."""
     cdef int n
     if a < b:
         a, b = b, a
@@ -486,6 +486,5 @@ cdef int count_turn(Search* s, const Board* start, int a, int b) noexcept nogil:
         n = count_two_moves(start, s.rules, a, b)
         if n >= 0:
             return n
-    n = run_turn(s, start, a, b, MODE_COUNT)
-    return -2 if n < 0 else n
+    return run_turn(s, start, a, b, MODE_COUNT)
 

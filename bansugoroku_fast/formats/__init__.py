@@ -1,0 +1,28 @@
+"""Interchange with other programs: match files (``.mat``), GNU Backgammon's
+Match ID and the ``Position ID:Match ID`` pair, and the conformance kit
+(:mod:`bansugoroku_fast.formats.conformance`) for other engines."""
+from .mat import GameRecord, MatchRecord, play_text, read_match, write_match
+from .match_id import (
+    MatchState,
+    decode_match_id,
+    encode_match_id,
+    game_gnubg_id,
+    game_state_of,
+    gnubg_id,
+    parse_gnubg_id,
+)
+
+__all__ = [
+    "GameRecord",
+    "MatchRecord",
+    "MatchState",
+    "decode_match_id",
+    "encode_match_id",
+    "game_gnubg_id",
+    "game_state_of",
+    "gnubg_id",
+    "parse_gnubg_id",
+    "play_text",
+    "read_match",
+    "write_match",
+]

@@ -1,0 +1,397 @@
+"""Match files (``.mat``): reading GNU Backgammon's exports and hand-written
+files, writing our games, round trips, and bad input.
+
+``tests/data/gnubg/*.mat`` were exported by GNU Backgammon 1.07 (see
+``tests/data/gnubg/make_fixtures.py``); the expected values below are read
+off those files by eye (the comments say where).
+"""
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bansugoroku_fast import Match, Position, Rules, oracle, play_random_game
+from bansugoroku_fast.errors import MatchFileError
+from bansugoroku_fast.formats import read_match, write_match
+from bansugoroku_fast.formats.mat import MAX_FILE_BYTES
+
+DATA = Path(__file__).parent / "data"
+AUTO5 = DATA / "gnubg" / "auto5.mat"
+RESIGN3 = DATA / "gnubg" / "resign3.mat"
+CONSTRUCTS = DATA / "mat" / "constructs.mat"
+BACKGAMMON = Rules(variant="backgammon")
+
+
+def assert_plays_chain(record, rules):
+    """Every ply is a legal play by the oracle, and the next ply starts from
+    its result seen by the other side."""
+    for game in record.games:
+        for ply in range(len(game.positions)):
+            before = Position(game.positions[ply])
+            after = Position(game.after[ply])
+            dice = tuple(int(d) for d in game.dice[ply])
+            legal = {play.position for play in oracle.legal_plays(before, dice, rules)}
+            assert after in legal or (not legal and after == before)
+            if ply + 1 < len(game.positions):
+                assert np.array_equal(game.positions[ply + 1], game.after[ply][::-1])
+                assert game.movers[ply + 1] == 1 - game.movers[ply]
+
+
+# --- GNU Backgammon's own files ------------------------------------------------------
+
+
+def test_gnubg_match_reads_with_its_cube_actions_and_results():
+    record = read_match(AUTO5)
+    assert record.match_length == 5
+    assert record.players == ("gnubg", "root")
+    assert record.headers == {"EventDate": "2026.12.01"}
+    first, second, third = record.games
+    # Game 1, move 23: gnubg (left) doubles to 4, root drops, gnubg wins the 2 of the cube.
+    assert (first.winner, first.points, first.ending, first.game.cube) == (0, 2, "drop", 2)
+    # Game 2 is opened by root: its first line has an empty left column.
+    assert (first.starter, second.starter, third.starter) == (0, 1, 0)
+    assert (second.winner, second.points, second.ending) == (0, 2, "drop")
+    # Game 3 starts at 4-0 in a 5-point match: the Crawford game, won by bearing off (1 point).
+    assert [game.crawford for game in record.games] == [False, False, True]
+    assert (third.winner, third.points, third.ending) == (0, 1, "play")
+    assert third.after[-1][0][0] == 15  # the winner's last play bears off its 15th stone
+    assert record.scores == (5, 0)
+    # Game 1 has 23 numbered lines: 22 with two rolls, less one double and one take.
+    assert len(first.positions) == 22 * 2 - 2
+    assert first.dice[0].tolist() == [2, 1] and first.dice[1].tolist() == [4, 1]
+    assert_plays_chain(record, BACKGAMMON)
+
+
+def test_a_dance_is_a_ply_without_movement():
+    record = read_match(AUTO5)
+    # Game 2, move 8: root rolls 54 and writes no play (on the bar, both entry points made).
+    second = record.games[1]
+    dance = [ply for ply in range(len(second.positions)) if np.array_equal(second.positions[ply], second.after[ply])]
+    assert len(dance) == 1
+    ply = dance[0]
+    assert second.dice[ply].tolist() == [5, 4] and second.movers[ply] == 1
+    assert second.positions[ply][0][25] >= 1  # the mover is on the bar
+
+
+def test_gnubg_resignation():
+    record = read_match(RESIGN3)
+    (game,) = record.games
+    # The last line: "Wins 4 points" in root's column after gnubg resigned a gammon on a 2-cube.
+    assert (game.winner, game.points, game.ending) == (1, 4, "resign")
+    assert (game.game.cube, game.game.cube_owner) == (2, 0)
+    assert game.game.result is None  # the game itself never ended on the board
+    assert record.scores == (0, 4)
+
+
+def test_hand_written_file_with_every_construct():
+    """CRLF line ends, a comment and headers, a blank left column, a joined
+    move with a hit in its middle (13/11*/5), (2) counts, a dance, the cube,
+    'bar/' and a resignation in the right column."""
+    assert b"\r\n" in CONSTRUCTS.read_bytes()
+    record = read_match(CONSTRUCTS)
+    assert record.headers == {"Site": "hand-written for the tests", "Player 1": "Alice"}
+    assert record.players == ("Alice", "Bob") and record.match_length == 3
+    (game,) = record.games
+    assert game.starter == 1
+    assert [a.kind for a in game.actions] == ["roll"] * 6 + ["double", "take", "roll", "roll", "win"]
+    # Bob's 62: 13/11*/5 hits Alice's blot on her 14 (his 11): she is on the bar ...
+    assert game.after[4][1][25] == 1
+    # ... and dances with 66, both her entry points (his 6 point, 4 stones) being made.
+    assert np.array_equal(game.positions[5], game.after[5])
+    # Alice enters with 43: bar/21 13/10.
+    assert game.after[-1][0][25] == 0 and game.after[-1][0][21] == 1
+    # Bob doubled, Alice took; Alice then resigned a single game: 2 points.
+    assert (game.game.cube, game.game.cube_owner) == (2, 0)
+    assert (game.winner, game.points, game.ending) == (1, 2, "resign")
+
+
+def _rewritten(record, text: str, replace) -> str:
+    """``text`` with each roll's play replaced by ``replace(game, ply, action)``."""
+    lines = text.splitlines()
+    for game in record.games:
+        rolls = [action for action in game.actions if action.kind == "roll"]
+        # Right to left within a line, so that earlier columns stay put.
+        for ply, action in sorted(enumerate(rolls), key=lambda item: (item[1].line, -item[1].column)):
+            line = lines[action.line - 1]
+            start = action.column - 1
+            end = line.index(":", start) + 1
+            rest = line[end:]
+            stop = len(rest) if action.seat == 1 or not rest.strip() else len(rest) - len(rest.lstrip()) + len(action.text)
+            new = replace(game, ply, action)
+            lines[action.line - 1] = line[:end] + " " + new + "   " + rest[stop:].lstrip() if action.seat == 0 \
+                else line[:end] + " " + new
+    return "\n".join(lines) + "\n"
+
+
+def test_joined_notation_and_words_read_to_the_same_games():
+    """The same match written with our notation (joined steps, bar/off words,
+    (2) counts) instead of gnubg's one step per die replays identically."""
+    text = AUTO5.read_text()
+    record = read_match(text)
+
+    def ours(game, ply, action):
+        before = Position(game.positions[ply])
+        after = Position(game.after[ply])
+        dice = tuple(int(d) for d in game.dice[ply])
+        plays = [play for play in oracle.legal_plays(before, dice, BACKGAMMON) if play.position == after]
+        return str(plays[0]) if plays else ""
+
+    rewritten = _rewritten(record, text, ours)
+    assert "/off" in rewritten and "bar/" in rewritten and "(2)" in rewritten
+    again = read_match(rewritten.replace("\n", "\r\n"))
+    for mine, theirs in zip(record.games, again.games):
+        assert np.array_equal(mine.after, theirs.after)
+        assert (mine.winner, mine.points) == (theirs.winner, theirs.points)
+
+
+# --- writing ------------------------------------------------------------------------
+
+
+def _same_games(games, record):
+    assert len(record.games) == len(games)
+    for game, read in zip(games, record.games):
+        turns = [r for r in game.history if hasattr(r, "play")]
+        assert len(read.positions) == len(turns)
+        for ply, turn in enumerate(turns):
+            assert sorted(read.dice[ply].tolist()) == sorted(turn.dice)
+            if turn.play is not None:
+                assert Position(read.after[ply]) == turn.play.position
+        assert (read.winner, read.points) == (game.result.winner, game.result.points)
+        assert (read.game.cube, read.game.cube_owner) == (game.cube, game.cube_owner)
+
+
+def test_written_gnubg_match_reads_back_and_is_a_fixed_point():
+    record = read_match(AUTO5)
+    text = write_match(record)
+    again = read_match(text)
+    for mine, theirs in zip(record.games, again.games):
+        assert np.array_equal(mine.positions, theirs.positions)
+        assert np.array_equal(mine.after, theirs.after)
+        assert (mine.winner, mine.points, mine.ending, mine.starter) == (
+            theirs.winner, theirs.points, theirs.ending, theirs.starter)
+    assert write_match(again) == text
+    # The layout is gnubg's: the same lines, each action (dice, cube words,
+    # wins) starting in the same column (the steps of a play may be listed
+    # in another order).
+    action = re.compile(r"\d\d:|Doubles => \d+|Takes|Drops|Wins \d+ points?|Game \d+|\S+ : \d+")
+    original = [line for line in AUTO5.read_text().splitlines() if line.strip()]
+    written = [line for line in text.splitlines() if line.strip()]
+    assert len(original) == len(written)
+    for theirs, mine in zip(original, written):
+        assert [(m.start(), m.group()) for m in action.finditer(theirs)] == [
+            (m.start(), m.group()) for m in action.finditer(mine)]
+
+
+def random_cube_match(seed: int, games: int) -> Match:
+    """Backgammon games with random plays and random doubles, takes and drops."""
+    rng = random.Random(seed)
+    match = Match(BACKGAMMON, rng)
+    for _ in range(games):
+        game = match.new_game()
+        while not game.is_over:
+            if game.can_double and rng.random() < 0.1:
+                game.offer_double()
+                if rng.random() < 0.75:
+                    game.take()
+                else:
+                    game.drop()
+                    break
+            game.roll()
+            if game.dice is not None:
+                plays = game.legal_plays()
+                game.play(plays[rng.randrange(len(plays))])
+    return match
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_matches_with_the_cube_round_trip(seed):
+    match = random_cube_match(seed, 25)
+    record = read_match(write_match(match, players=("North", "South")))
+    assert record.players == ("North", "South")
+    assert record.scores == match.scores
+    _same_games(match.games, record)
+
+
+@pytest.mark.slow
+def test_thousands_of_random_games_round_trip():
+    match = random_cube_match(99, 2000)
+    _same_games(match.games, read_match(write_match(match)))
+
+
+@pytest.mark.parametrize("rules", [r for r in Rules.all_combinations() if not r.is_backgammon], ids=str)
+def test_ban_sugoroku_games_round_trip_with_a_variant_header(rules):
+    match = Match(rules, seed=3)
+    match.play_random_games(3)
+    text = write_match(match)
+    assert f'; [Variant "ban-sugoroku,finish={rules.finish},closure={rules.closure},start={rules.start}"]' in text
+    record = read_match(text)
+    assert record.rules == rules
+    _same_games(match.games, record)
+    # Alternate start: the first seat opens game 1, the other game 2.
+    assert [game.starter for game in record.games] == [0, 1, 0]
+
+
+def test_a_single_game_and_a_list_of_games_are_written_too():
+    game = play_random_game(BACKGAMMON, seed=4)
+    _same_games([game], read_match(write_match(game)))
+    games = [play_random_game(BACKGAMMON, seed=seed) for seed in (5, 6)]
+    _same_games(games, read_match(write_match(games)))
+
+
+class _Records:
+    """Records shaped like play_games output, built from Game replays."""
+
+    def __init__(self, games):
+        positions, dice, after, offsets = [], [], [], [0]
+        for game in games:
+            position = Position.initial()
+            for turn in (r for r in game.history if hasattr(r, "play")):
+                positions.append(position.array)
+                dice.append(turn.dice)
+                result = turn.play.position if turn.play is not None else position
+                after.append(result.array)
+                position = result.swapped()
+            offsets.append(len(positions))
+        self.offsets = np.array(offsets, dtype=np.int64)
+        self.positions = np.array(positions, dtype=np.int8)
+        self.dice = np.array(dice, dtype=np.int8)
+        self.after = np.array(after, dtype=np.int8)
+        # Seats relative to the side that moved first (seat 0 in the records).
+        self.winner = np.array([g.result.winner ^ g.starter for g in games], dtype=np.int8)
+        self.value = np.array([g.result.points for g in games], dtype=np.int8)
+        self.plies = np.diff(self.offsets).astype(np.int32)
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(finish="bear_off", closure="immediate"), BACKGAMMON], ids=str)
+def test_play_games_shaped_records_are_written(rules):
+    games = [play_random_game(rules, seed=seed) for seed in range(3)]
+    records = _Records(games)
+    record = read_match(write_match(records, rules=rules))
+    for index, read in enumerate(record.games):
+        start, end = records.offsets[index], records.offsets[index + 1]
+        assert read.starter == 0
+        assert np.array_equal(read.positions, records.positions[start:end])
+        assert np.array_equal(read.after, records.after[start:end])
+        assert (read.winner, read.points) == (records.winner[index], records.value[index])
+
+
+def test_records_with_an_impossible_ply_are_refused():
+    records = _Records([play_random_game(BACKGAMMON, seed=1)])
+    records.after = records.after.copy()
+    records.after[3] = records.positions[3]  # "no movement", where the roll had legal plays
+    with pytest.raises(ValueError, match="game 0, ply 3"):
+        write_match(records, rules=BACKGAMMON)
+
+
+# --- bad input ---------------------------------------------------------------------------
+
+GOOD = AUTO5.read_text()
+
+
+def _edit(line_number: int, old: str, new: str) -> str:
+    lines = GOOD.splitlines()
+    assert old in lines[line_number - 1]
+    lines[line_number - 1] = lines[line_number - 1].replace(old, new, 1)
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize(
+    "text, line, column, words",
+    [
+        # Line 7 is "  1) 21: 13/11 24/23             41: 6/2* 2/1* ".
+        (_edit(7, "21:", "71:"), 7, 6, "impossible dice 71"),
+        (_edit(7, "13/11 24/23", "13/10 24/23"), 7, 6, "game 1, move 1: '13/10 24/23' is not a legal play"),
+        # Without hit marks, 6/2 2/1 could hit on 2 or not: both plays hit on 1.
+        (_edit(7, "41: 6/2* 2/1*", "41: 6/2 2/1"), 7, 34, r"ambiguous: it could be 6/1\*, 6/2\*/1\*"),
+        (_edit(7, "13/11 24/23", "13/11 24/23 8/7"), 7, 6, "not a legal play"),
+        # gnubg's move 2 left out: root's two rolls follow each other.
+        (_edit(8, "32: 25/22 25/23  ", "                 "), 8, 34, "acts, but it is gnubg's turn"),
+        (_edit(3, "5 point match", "5 point mtach"), 3, 2, "expected 'N point match'"),
+        (_edit(5, "Game 1", "Game 2"), 5, 2, "expected game 1"),
+        (_edit(33, "gnubg : 2", "gnubg : 3"), 33, 1, "starts at 3-0, but the games before it add up to 2-0"),
+        (_edit(30, "Wins 2 points", "Wins 4 points"), 30, 7, "gnubg wins 4, but the game gives gnubg 2"),
+        (GOOD.replace("Drops\n", "Drops\n 24) 33: 6/3\n", 1), 30, 6, "after the game ended"),
+        (_edit(17, "Doubles => 2", "Doubles => 8"), 17, 35, "from 1 to 2, not 8"),
+        (_edit(7, "41: 6/2* 2/1*", "41: 6/2* 2/1* Takes Drops"), 7, 48, "three actions"),
+        (_edit(8, "25/22 25/23", "25/22 25/23 xyz"), 8, 6, "cannot read"),
+        (GOOD.replace(" Game 1", "Frobnicate\n Game 1", 1), 5, 1, "expected 'Game 1', got 'Frobnicate'"),
+        (_edit(72, "11: 1/0 1/0 1/0", "11: 1/0 1/0 1/0 Beavers => 4"), 72, 22, "beavers"),
+    ],
+    ids=lambda value: value if isinstance(value, str) and len(value) < 60 else None,
+)
+def test_bad_files_name_line_and_column(text, line, column, words):
+    with pytest.raises(MatchFileError, match=words) as error:
+        read_match(text)
+    assert (error.value.line, error.value.column) == (line, column), str(error.value)
+
+
+def test_unknown_header_lines_are_refused():
+    with pytest.raises(MatchFileError, match="expected 'N point match'") as error:
+        read_match("; [Site \"x\"]\nPlayers: two\n 5 point match\n")
+    assert error.value.line == 2
+
+
+def test_a_game_after_the_match_was_won_is_refused():
+    text = GOOD + "\n Game 4\n gnubg : 5                      root : 0\n  1) 21: 13/11 24/23\n"
+    with pytest.raises(MatchFileError, match="already won"):
+        read_match(text)
+
+
+def test_a_double_in_the_crawford_game_is_refused():
+    # Game 3 (4-0 in a 5-point match) is the Crawford game: line 52 is its move 3.
+    text = _edit(54, "63: 18/15 15/9 ", " Doubles => 2")
+    with pytest.raises(MatchFileError, match="Crawford"):
+        read_match(text)
+
+
+def test_truncated_files_give_an_error_or_a_prefix_of_the_games():
+    """Cut anywhere, the file either reads as the games up to the cut (the
+    last one unfinished) or raises MatchFileError: never a different game."""
+    full = read_match(GOOD)
+    for cut in range(0, len(GOOD), 37):
+        try:
+            record = read_match(GOOD[:cut])
+        except MatchFileError:
+            continue
+        for mine, theirs in zip(record.games, full.games):
+            count = len(mine.positions)
+            assert np.array_equal(mine.after, theirs.after[:count])
+        assert all(game.finished for game in record.games[:-1])
+
+
+def test_binary_and_huge_input():
+    with pytest.raises(MatchFileError, match="control character") as error:
+        read_match(GOOD[:100] + "\x00\x01\x02" + GOOD[100:])
+    assert error.value.line == GOOD[:100].count("\n") + 1
+    assert error.value.column == 100 - GOOD.rfind("\n", 0, 100)
+    with pytest.raises(MatchFileError, match="not UTF-8"):
+        read_match(b"\xff\xfe\x00garbage")
+    with pytest.raises(MatchFileError, match="more than a match file"):
+        read_match(" " * (MAX_FILE_BYTES + 1))
+    with pytest.raises(MatchFileError, match="empty"):
+        read_match("; only a comment\n")
+    with pytest.raises(TypeError):
+        read_match(12)
+
+
+def test_a_path_is_read_as_a_file(tmp_path):
+    path = tmp_path / "game.mat"
+    path.write_text(GOOD)
+    assert read_match(str(path)).scores == read_match(path).scores == (5, 0)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(max_size=300) | st.binary(max_size=300)
+       | st.integers(0, len(GOOD)).flatmap(lambda cut: st.text(max_size=20).map(
+           lambda junk: GOOD[:cut] + junk + GOOD[cut + len(junk):])))
+def test_garbage_raises_only_match_file_errors(data):
+    try:
+        read_match(data)
+    except MatchFileError:
+        pass
