@@ -1,0 +1,129 @@
+"""The two-player PettingZoo AEC environment (see :func:`aec_env`)."""
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from ..checks import as_rules
+from ..errors import GameStateError
+from .table import MAX_PLAYS, MAX_PLIES, SEATS, Table
+from .views import RENDER_MODES, check_observation, check_render_mode, observation_space, observe, render_table
+
+AGENTS = ("seat_0", "seat_1")
+
+
+def new_seed(generator: np.random.Generator) -> int:
+    """A seed for the dice when ``reset`` was given none."""
+    return int(generator.integers(2**63))
+
+
+class BanSugorokuAEC(AECEnv[str, dict[str, np.ndarray], int]):
+    """Ban-sugoroku or backgammon for two agents, ``"seat_0"`` (moves first)
+    and ``"seat_1"``; build it with :func:`aec_env`.
+
+    ``reset(seed=s)`` starts game 0 of seed ``s``; each ``reset()`` without a
+    seed then starts the next game of the same seed (a first ``reset()``
+    draws a seed). At the end both agents get their points: the winner the
+    outcome's value, the loser its opposite; rewards are 0 before. A game
+    not over after ``max_plies`` plies is truncated.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "name": "bansugoroku_fast_v0",
+                "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(self, rules: object = None, *, actions: str = "step", max_plays: int = MAX_PLAYS,
+                 observation: str = "board", render_mode: str | None = None,
+                 max_plies: int = MAX_PLIES) -> None:
+        super().__init__()
+        self.table = Table(as_rules(rules), actions, max_plays, max_plies)
+        self.observation_kind = check_observation(observation)
+        self.render_mode = check_render_mode(render_mode)
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        self._observation_space = observation_space(self.table, observation)
+        self._action_space = spaces.Discrete(self.table.action_count)
+        self._seed: int | None = None
+        self._generator = np.random.default_rng()
+        self._clear()
+
+    def _clear(self) -> None:
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._action_space
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._seed, game = int(seed), 0
+            self._generator = np.random.default_rng(seed)
+        elif self._seed is None:
+            self._seed, game = new_seed(self._generator), 0
+        else:
+            game = self.table.game + 1
+        self.agents = list(AGENTS)
+        self._clear()
+        self.table.new_game(self._seed, game)
+        self._settle()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        return observe(self.table, AGENTS.index(agent), self.observation_kind)
+
+    def step(self, action: int | None) -> None:
+        if not self.agents:
+            raise GameStateError("the game is over and every agent has left; call reset()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.table.act(action)
+        self._settle()
+        self._accumulate_rewards()
+
+    def _settle(self) -> None:
+        """Select the agent to move; hand out the points once the game is over."""
+        table = self.table
+        self.agent_selection = AGENTS[table.seat]
+        for agent in self.agents:
+            self.infos[agent] = {"ply": table.ply, "game": table.game, "seed": table.seed}
+        if table.result is not None:
+            for seat in SEATS:
+                self.rewards[AGENTS[seat]] = float(table.result.points(seat))
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif table.truncated:
+            self.truncations = dict.fromkeys(self.agents, True)
+
+    def render(self) -> str | np.ndarray | None:
+        return render_table(self.table, self.render_mode)
+
+    def close(self) -> None:
+        pass
+
+
+def aec_env(rules: object = None, **options: Any) -> BanSugorokuAEC:
+    """A two-player PettingZoo AEC environment for ``rules`` (a
+    :class:`~bansugoroku_fast.Rules` or a label such as ``"backgammon"``).
+
+    Options: ``actions`` (``"step"``, the default, or ``"play"``; see
+    :mod:`bansugoroku_fast.envs.table`), ``max_plays``, ``observation``
+    (``"board"`` or ``"features"``; see :mod:`bansugoroku_fast.envs.views`),
+    ``render_mode`` (``"ansi"`` or ``"rgb_array"``) and ``max_plies``. An
+    illegal action raises :class:`~bansugoroku_fast.IllegalPlayError`.
+
+    >>> env = aec_env("backgammon", render_mode="ansi")
+    >>> env.reset(seed=0)
+    >>> observation, reward, terminated, truncated, info = env.last()
+    >>> env.agent_selection, observation["dice"].tolist(), int(observation["action_mask"].sum())
+    ('seat_0', [3, 2, 0, 0], 8)
+    """
+    return BanSugorokuAEC(rules, **options)

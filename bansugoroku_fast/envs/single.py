@@ -1,0 +1,126 @@
+"""The single-agent Gymnasium environment: the agent plays one seat, a
+policy the other (see :class:`BanSugorokuEnv`)."""
+from __future__ import annotations
+
+from typing import Any, ClassVar, SupportsFloat
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from ..checks import as_rules
+from ..errors import GameStateError, IllegalPlayError
+from ..rules import Rules
+from .aec import new_seed
+from .opponents import Opponent, opponent_of
+from .table import MAX_PLAYS, MAX_PLIES, SEATS, Table
+from .views import RENDER_MODES, check_observation, check_render_mode, observation_space, observe, render_table
+
+ILLEGAL_ACTIONS = ("raise", "lose")
+
+
+class BanSugorokuEnv(gym.Env[dict[str, np.ndarray], int]):
+    """One seat of a game against ``opponent``, a policy name (``"random"``,
+    ``"first"``, ``"heuristic"``, ``"pubeval"``), a
+    :class:`~bansugoroku_fast.LinearPolicy` or a callable (see
+    :mod:`bansugoroku_fast.envs.opponents`).
+
+    The agent plays ``seat`` (0 moves first). Actions, observations and
+    renders are those of :mod:`bansugoroku_fast.envs.table` and
+    :mod:`bansugoroku_fast.envs.views`; the opponent's turns and every pass
+    are played inside :meth:`step`. The reward is 0 until the game ends,
+    then the agent's points: the outcome's value if it won, its opposite if
+    it lost. ``reset(seed=s)`` plays game 0 of seed ``s``, each ``reset()``
+    after it the next game (``options={"game": g}``: game ``g``); a game not over after ``max_plies`` plies is
+    truncated.
+
+    ``illegal_action="raise"`` (the default): an action outside the mask
+    raises :class:`~bansugoroku_fast.IllegalPlayError` and changes nothing.
+    ``"lose"``: the agent forfeits instead: the episode ends with reward
+    ``-1`` and ``info["illegal_action"] = True`` (what PettingZoo's
+    ``TerminateIllegalWrapper`` does; Gymnasium's ``check_env`` needs it, as
+    it steps with actions sampled without the mask).
+
+    >>> env = BanSugorokuEnv("backgammon", opponent="random")
+    >>> observation, info = env.reset(seed=0)
+    >>> observation["observation"].shape, observation["dice"].tolist()
+    ((2, 26), [3, 2, 0, 0])
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "render_fps": 1}
+
+    def __init__(self, rules: object = None, *, opponent: object = "random", seat: int = 0,
+                 actions: str = "step", max_plays: int = MAX_PLAYS, observation: str = "board",
+                 render_mode: str | None = None, max_plies: int = MAX_PLIES,
+                 illegal_action: str = "raise") -> None:
+        if seat not in SEATS:
+            raise ValueError(f"seat must be 0 or 1, got {seat!r}")
+        if illegal_action not in ILLEGAL_ACTIONS:
+            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTIONS}, got {illegal_action!r}")
+        rules = as_rules(rules)
+        self.table = Table(rules, actions, max_plays, max_plies)
+        self.opponent: Opponent = opponent_of(opponent, rules)
+        self.seat = seat
+        self.illegal_action = illegal_action
+        self.observation_kind = check_observation(observation)
+        self.render_mode = check_render_mode(render_mode)
+        self.observation_space = observation_space(self.table, observation)
+        self.action_space = spaces.Discrete(self.table.action_count)
+        self._seed: int | None = None
+        self._forfeited = False
+
+    @property
+    def rules(self) -> Rules:
+        return self.table.rules
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        super().reset(seed=seed)
+        if seed is not None:
+            self._seed, game = int(seed), 0
+        elif self._seed is None:
+            self._seed, game = new_seed(self.np_random), 0
+        else:
+            game = self.table.game + 1
+        if options and "game" in options:
+            game = _game_index(options["game"])
+        self._forfeited = False
+        self.table.new_game(self._seed, game)
+        self._play_opponent()
+        return self._observe(), self._info()
+
+    def step(self, action: int) -> tuple[dict[str, np.ndarray], SupportsFloat, bool, bool, dict[str, Any]]:
+        table = self.table
+        if table.is_over or self._forfeited:
+            raise GameStateError("the episode has ended; call reset() before step()")
+        try:
+            table.act(action)
+        except IllegalPlayError:
+            if self.illegal_action == "raise":
+                raise
+            self._forfeited = True
+            return self._observe(), -1.0, True, False, {**self._info(), "illegal_action": True}
+        self._play_opponent()
+        reward = float(table.result.points(self.seat)) if table.result is not None else 0.0
+        return self._observe(), reward, table.result is not None, table.truncated, self._info()
+
+    def _play_opponent(self) -> None:
+        table = self.table
+        while not table.is_over and table.seat != self.seat:
+            table.play(self.opponent(table))
+
+    def _observe(self) -> dict[str, np.ndarray]:
+        return observe(self.table, self.seat, self.observation_kind)
+
+    def _info(self) -> dict[str, Any]:
+        table = self.table
+        return {"ply": table.ply, "game": table.game, "seed": table.seed}
+
+    def render(self) -> str | np.ndarray | None:  # type: ignore[override]
+        return render_table(self.table, self.render_mode)
+
+
+def _game_index(game: object) -> int:
+    if isinstance(game, bool) or not isinstance(game, (int, np.integer)) or not 0 <= game < 2**63:
+        raise ValueError(f'options["game"] must be an integer in 0 .. 2**63 - 1, got {game!r}')
+    return int(game)

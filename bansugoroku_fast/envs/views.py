@@ -1,0 +1,109 @@
+"""What the environments show: observation spaces, observations and renders.
+
+An observation is a dict (the PettingZoo convention for masked actions):
+
+* ``"observation"``: ``int8[2, 26]``, the board seen by the observing seat
+  (row 0 = that seat; index 0 = borne off, 1..24 = points, 25 = bar);
+* ``"dice"``: ``int8[4]``, the dice the seat still has to play this turn,
+  highest first, 0 padding (all 0 when it is not the seat's turn);
+* ``"action_mask"``: ``int8[n]``, 1 for each legal action (all 0 when it is
+  not the seat's turn, or the game is over);
+* ``"features"`` (only with ``observation="features"``): ``float32[F]``, the
+  :func:`~bansugoroku_fast.features` of the board seen by the seat.
+
+Renders: ``"ansi"`` is the text board (:func:`bansugoroku_fast.render.board`)
+with the dice line; ``"rgb_array"`` is the SVG board
+(:func:`bansugoroku_fast.render.svg`) rasterised by ``cairosvg`` into
+``uint8[H, W, 3]``.
+"""
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from .. import render
+from .table import DICE_SLOTS, Table
+
+OBSERVATION_KINDS = ("board",)  # "features" joins once features() is on main
+RENDER_MODES = ("ansi", "rgb_array")
+#: Upper bound of every feature (the largest is a pip count, at most 15 x 25).
+FEATURE_CEILING = 375.0
+STONES = 15
+
+
+def check_observation(observation: str) -> str:
+    if observation not in OBSERVATION_KINDS:
+        raise ValueError(f"observation must be one of {OBSERVATION_KINDS}, got {observation!r}")
+    return observation
+
+
+def check_render_mode(render_mode: str | None) -> str | None:
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, got {render_mode!r}")
+    return render_mode
+
+
+def feature_count() -> int:
+    from ..policies import FEATURE_NAMES
+
+    return len(FEATURE_NAMES)
+
+
+def observation_space(table: Table, observation: str) -> spaces.Dict:
+    """The space of what :func:`observe` returns for ``table``."""
+    parts: dict[str, spaces.Space[Any]] = {
+        "observation": spaces.Box(0, STONES, shape=(2, 26), dtype=np.int8),
+        "dice": spaces.Box(0, 6, shape=(DICE_SLOTS,), dtype=np.int8),
+        "action_mask": spaces.Box(0, 1, shape=(table.action_count,), dtype=np.int8),
+    }
+    if observation == "features":
+        parts["features"] = spaces.Box(0.0, FEATURE_CEILING, shape=(feature_count(),), dtype=np.float32)
+    return spaces.Dict(parts)
+
+
+def observe(table: Table, seat: int, observation: str) -> dict[str, np.ndarray]:
+    """What ``seat`` sees of ``table`` (fresh arrays every call)."""
+    board = table.board(seat)
+    to_move = seat == table.seat and not table.is_over
+    shown = {
+        "observation": board,
+        "dice": table.dice_vector(seat) if to_move else np.zeros(DICE_SLOTS, dtype=np.int8),
+        "action_mask": table.action_mask() if to_move else np.zeros(table.action_count, dtype=np.int8),
+    }
+    if observation == "features":
+        from ..games import features
+
+        shown["features"] = features(board[None], table.rules)[0]
+    return shown
+
+
+def render_table(table: Table, mode: str | None) -> str | np.ndarray | None:
+    """The board from the side to move as text (``"ansi"``) or pixels (``"rgb_array"``)."""
+    rows = table.position.array.tolist()
+    if mode == "ansi":
+        return render.board(rows) + "\n" + _status(table)
+    if mode == "rgb_array":
+        return _rasterise(render.svg(rows))
+    return None
+
+
+def _status(table: Table) -> str:
+    if table.result is not None:
+        result = table.result
+        return f"seat {result.winner} has won: {result.kind}, worth {result.value} (X is seat {table.seat})"
+    if table.truncated:
+        return f"truncated after {table.ply} plies"
+    left = "-".join(str(die) for die in table.dice_left())
+    return f"seat {table.seat} (X) to move, ply {table.ply}, dice {table.dice}, left {left}"
+
+
+def _rasterise(svg: str) -> np.ndarray:
+    import cairosvg
+    from PIL import Image
+
+    png = cairosvg.svg2png(bytestring=svg.encode())
+    with Image.open(io.BytesIO(png)) as image:
+        return np.asarray(image.convert("RGB"), dtype=np.uint8).copy()

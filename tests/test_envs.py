@@ -1,0 +1,303 @@
+"""The Gymnasium and PettingZoo environments (bansugoroku_fast.envs)."""
+from __future__ import annotations
+
+import copy
+import warnings
+
+import numpy as np
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium")
+pettingzoo = pytest.importorskip("pettingzoo")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test  # noqa: E402
+
+from bansugoroku_fast import GameStateError, IllegalPlayError, Position, Rules, legal_plays, outcome  # noqa: E402
+from bansugoroku_fast.envs import (  # noqa: E402
+    STEP_ACTIONS,
+    BanSugorokuEnv,
+    aec_env,
+    step_action,
+    step_of_action,
+)
+from bansugoroku_fast.envs.table import Table  # noqa: E402
+from bansugoroku_fast.errors import PolicyOutputError  # noqa: E402
+
+ALL_RULES = Rules.all_combinations()
+BACKGAMMON = Rules(variant="backgammon")
+
+
+def masked_choice(generator: np.random.Generator, mask: np.ndarray) -> int:
+    return int(generator.choice(np.flatnonzero(mask)))
+
+
+# --- the standard checkers -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("env_id", ["bansugoroku_fast/BanSugoroku-v0", "bansugoroku_fast/Backgammon-v0"])
+@pytest.mark.parametrize("actions", ["step", "play"])
+def test_gymnasium_check_env(env_id, actions):
+    # check_env steps with actions sampled without the mask, so the
+    # environment forfeits illegal actions here instead of raising.
+    env = gymnasium.make(env_id, actions=actions, illegal_action="lose", render_mode="ansi")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a warning of the checker is a failure
+        check_env(env.unwrapped)
+
+
+@pytest.mark.parametrize("rules", [Rules(), BACKGAMMON, Rules(finish="bear_off", closure="immediate")],
+                         ids=str)
+@pytest.mark.parametrize("actions", ["step", "play"])
+def test_pettingzoo_api_test(rules, actions):
+    api_test(aec_env(rules, actions=actions), num_cycles=200)
+
+
+def test_registered_ids_build_their_rules():
+    ban = gymnasium.make("bansugoroku_fast/BanSugoroku-v0", finish="bear_off", closure="off", start="roll_off")
+    assert ban.unwrapped.rules == Rules(finish="bear_off", closure="off", start="roll_off")
+    assert gymnasium.make("bansugoroku_fast/Backgammon-v0").unwrapped.rules == BACKGAMMON
+
+
+# --- whole episodes ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=str)
+@pytest.mark.parametrize("actions", ["step", "play"])
+def test_random_aec_episodes_end_with_the_outcome_as_rewards(rules, actions):
+    generator = np.random.default_rng(5)
+    env = aec_env(rules, actions=actions)
+    for game in range(4):
+        env.reset(seed=11) if game == 0 else env.reset()
+        finals = {}
+        for agent in env.agent_iter(max_iter=100_000):
+            observation, reward, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                finals[agent] = (observation["observation"], reward)
+                env.step(None)
+            else:
+                env.step(masked_choice(generator, observation["action_mask"]))
+        assert set(finals) == {"seat_0", "seat_1"}
+        # The final board seen by each seat has the outcome; winner 0 means
+        # that seat (row 0) won: it scores the value, the other its opposite.
+        for board, reward in finals.values():
+            found = outcome(Position(board), rules)
+            assert found is not None
+            assert reward == (found.value if found.winner == 0 else -found.value)
+        assert sum(reward for _, reward in finals.values()) == 0
+
+
+@pytest.mark.parametrize("rules", [Rules(), BACKGAMMON, Rules(finish="bear_off", closure="off")], ids=str)
+@pytest.mark.parametrize("seat", [0, 1])
+def test_random_single_agent_episodes_end_with_the_outcome(rules, seat):
+    generator = np.random.default_rng(seat)
+    env = BanSugorokuEnv(rules, opponent="random", seat=seat)
+    for game in range(5):
+        observation, _ = env.reset(seed=3) if game == 0 else env.reset()
+        total, terminated, truncated = 0.0, False, False
+        while not (terminated or truncated):
+            # It is always the agent's turn when it observes a live game.
+            assert observation["action_mask"].any() and observation["dice"][0] > 0
+            observation, reward, terminated, truncated, _ = env.step(
+                masked_choice(generator, observation["action_mask"]))
+            total += reward
+        found = outcome(Position(observation["observation"]), rules)
+        assert terminated and found is not None
+        assert total == (found.value if found.winner == 0 else -found.value)
+        with pytest.raises(GameStateError, match="episode has ended"):
+            env.step(0)
+
+
+def test_seeded_episodes_are_reproducible_and_games_follow_each_other():
+    def trajectory(env, seed):
+        generator = np.random.default_rng(0)
+        observation, _ = env.reset(seed=seed)
+        boards = [observation["observation"]]
+        done = False
+        while not done:
+            observation, _, terminated, truncated, info = env.step(masked_choice(generator, observation["action_mask"]))
+            boards.append(observation["observation"])
+            done = terminated or truncated
+        return np.stack(boards), info
+
+    env = BanSugorokuEnv(BACKGAMMON, opponent="random")
+    first, info = trajectory(env, 8)
+    again, _ = trajectory(BanSugorokuEnv(BACKGAMMON, opponent="random"), 8)
+    other, _ = trajectory(env, 9)
+    assert info["game"] == 0 and np.array_equal(first, again)
+    assert not np.array_equal(first[:len(other)], other[:len(first)])
+    _, info = env.reset()
+    assert info["game"] == 1 and info["seed"] == 9
+
+
+# --- the per-stone encoding ----------------------------------------------------------
+
+
+class RecordingTable(Table):
+    """A Table that remembers the play each completed turn ended with."""
+
+    finished: list
+
+    def play(self, play):
+        self.finished = [*getattr(self, "finished", []), play]
+        super().play(play)
+
+
+def spelled_plays(table: Table) -> set:
+    """Every play some sequence of masked actions spells, from ``table``'s turn."""
+    reached = set()
+    for action in np.flatnonzero(table.action_mask()):
+        branch = copy.deepcopy(table)
+        branch.finished = []
+        branch.act(int(action))
+        if branch.finished:
+            reached.add(branch.finished[0].position)
+        else:
+            reached |= spelled_plays(branch)
+    return reached
+
+
+@pytest.mark.parametrize("rules", [Rules(), BACKGAMMON], ids=str)
+@pytest.mark.parametrize("game", range(6))
+def test_step_actions_spell_exactly_the_legal_plays(rules, game):
+    table = RecordingTable(rules, "step")
+    table.new_game(seed=21, game=game)
+    expected = {play.position for play in legal_plays(table.position, table.dice, rules)}
+    assert spelled_plays(table) == expected
+
+
+def test_step_action_encoding_names_origin_and_die():
+    # 25 origins (the bar is 25) times 6 dice, origin-major.
+    assert STEP_ACTIONS == 150
+    assert [step_of_action(step_action(origin, die)) for origin, die in ((25, 1), (1, 6), (7, 3))] == [
+        (25, 1), (1, 6), (7, 3)]
+    assert sorted(step_action(o, d) for o in range(1, 26) for d in range(1, 7)) == list(range(150))
+
+
+def test_step_mask_at_the_start():
+    # Backgammon, seed 0 game 0 opens with 3-2 (the opening roll of the dice
+    # stream): every stack can move either die, none is blocked.
+    env = aec_env(BACKGAMMON)
+    env.reset(seed=0)
+    observation = env.observe("seat_0")
+    legal = sorted(step_of_action(a) for a in np.flatnonzero(observation["action_mask"]))
+    assert observation["dice"].tolist() == [3, 2, 0, 0]
+    assert legal == [(origin, die) for origin in (6, 8, 13, 24) for die in (2, 3)]
+    assert not env.observe("seat_1")["action_mask"].any()
+
+
+def test_play_mask_covers_the_legal_plays():
+    env = BanSugorokuEnv(Rules(), actions="play")
+    observation, _ = env.reset(seed=4)
+    table = env.unwrapped.table
+    count = len(legal_plays(table.position, table.dice, table.rules))
+    assert observation["action_mask"].tolist() == [1] * count + [0] * (env.action_space.n - count)
+
+
+# --- bad input --------------------------------------------------------------------------
+
+
+def test_illegal_actions_raise_and_change_nothing():
+    env = BanSugorokuEnv(BACKGAMMON)
+    observation, _ = env.reset(seed=0)
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    with pytest.raises(IllegalPlayError, match=f"action {illegal} .*not legal"):
+        env.step(illegal)
+    with pytest.raises(IllegalPlayError, match=r"outside the action space 0\.\.149"):
+        env.step(150)
+    with pytest.raises(IllegalPlayError, match="an action is an integer"):
+        env.step(1.5)
+    assert np.array_equal(env.unwrapped._observe()["action_mask"], observation["action_mask"])
+
+
+def test_illegal_action_forfeits_when_asked():
+    env = BanSugorokuEnv(BACKGAMMON, illegal_action="lose")
+    observation, _ = env.reset(seed=0)
+    _, reward, terminated, _, info = env.step(int(np.flatnonzero(observation["action_mask"] == 0)[0]))
+    assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True)
+
+
+def test_aec_step_after_everyone_left_raises():
+    env = aec_env(Rules(), actions="play")
+    env.reset(seed=1)
+    for _agent in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated else int(np.flatnonzero(observation["action_mask"])[0]))
+    with pytest.raises(GameStateError, match="every agent has left"):
+        env.step(0)
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"actions": "stone"}, "actions must be one of"),
+    ({"observation": "pixels"}, "observation must be one of"),
+    ({"render_mode": "human"}, "render_mode must be None or one of"),
+    ({"max_plays": 0}, "max_plays must be a positive integer"),
+    ({"seat": 2}, "seat must be 0 or 1"),
+    ({"opponent": "clever"}, "unknown opponent policy 'clever'"),
+    ({"illegal_action": "ignore"}, "illegal_action must be one of"),
+])
+def test_bad_options_are_named(options, message):
+    with pytest.raises(ValueError, match=message):
+        BanSugorokuEnv(**options)
+
+
+def test_an_opponent_that_is_not_a_policy_is_refused():
+    with pytest.raises(TypeError, match="policy name or a callable"):
+        BanSugorokuEnv(opponent=3)
+
+
+# --- opponents ----------------------------------------------------------------------
+
+
+def opponent_boards(opponent, seed=2):
+    """The boards the agent (seat 1, always playing its first play) sees."""
+    env = BanSugorokuEnv(Rules(), opponent=opponent, seat=1, actions="play")
+    observation, _ = env.reset(seed=seed)
+    boards, done = [observation["observation"]], False
+    while not done:
+        observation, _, terminated, truncated, _ = env.step(0)
+        boards.append(observation["observation"])
+        done = terminated or truncated
+    return np.stack(boards)
+
+
+def test_callable_opponents_follow_the_lockstep_convention():
+    first = opponent_boards("first")
+    # A choice (int64[1]) and scores that rank the first child highest both
+    # choose the first play.
+    assert np.array_equal(opponent_boards(lambda children, offsets: np.zeros(1, np.int64)), first)
+    assert np.array_equal(opponent_boards(lambda children, offsets: -np.arange(len(children), dtype=float)), first)
+    with pytest.raises(PolicyOutputError, match=r"integer choices .* or floating scores"):
+        opponent_boards(lambda children, offsets: np.array(["best"]))
+    with pytest.raises(PolicyOutputError, match="scored child 0 of game 0 as NaN"):
+        opponent_boards(lambda children, offsets: np.full(len(children), np.nan))
+
+
+def test_the_opponent_moves_first_when_the_agent_is_seat_1():
+    env = BanSugorokuEnv(Rules(), opponent="first", seat=1)
+    observation, info = env.reset(seed=0)
+    # The opponent (seat 0) has played one ply: the agent's board is no
+    # longer the start, and the opponent's row has moved.
+    assert info["ply"] >= 1
+    assert not np.array_equal(observation["observation"][1], Position.initial().array[0])
+
+
+# --- rendering -------------------------------------------------------------------------
+
+
+def test_ansi_render_is_the_text_board_and_the_dice():
+    env = aec_env(BACKGAMMON, render_mode="ansi")
+    env.reset(seed=0)
+    text = env.render()
+    assert text.startswith(" 13 14 15 16 17 18") and "seat 0 (X) to move, ply 0, dice (3, 2)" in text
+
+
+def test_rgb_array_render_draws_the_svg_board():
+    pytest.importorskip("cairosvg")
+    env = BanSugorokuEnv(render_mode="rgb_array")
+    env.reset(seed=0)
+    image = env.render()
+    assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
+    colours = {tuple(pixel) for pixel in image.reshape(-1, 3)[::7]}
+    # The board (#c8a26a) and both stone colours (#f4f0e6, #3a2a1e) are drawn.
+    assert {(0xC8, 0xA2, 0x6A), (0xF4, 0xF0, 0xE6), (0x3A, 0x2A, 0x1E)} <= colours

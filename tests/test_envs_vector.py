@@ -1,0 +1,85 @@
+"""The native vector environment (bansugoroku_fast.envs.BanSugorokuVectorEnv)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium")
+
+from bansugoroku_fast import IllegalPlayError, Position, Rules, outcome  # noqa: E402
+from bansugoroku_fast.envs import BanSugorokuEnv, BanSugorokuVectorEnv  # noqa: E402
+
+BACKGAMMON = Rules(variant="backgammon")
+
+
+def random_actions(generator: np.random.Generator, masks: np.ndarray) -> np.ndarray:
+    return np.array([generator.choice(np.flatnonzero(mask)) for mask in masks], dtype=np.int64)
+
+
+def assert_same_observation(vector_observation: dict, index: int, single_observation: dict) -> None:
+    for key, value in single_observation.items():
+        assert np.array_equal(vector_observation[key][index], value), key
+
+
+@pytest.mark.parametrize("rules", [Rules(), BACKGAMMON, Rules(finish="bear_off", closure="immediate")], ids=str)
+@pytest.mark.parametrize("seat", [0, 1])
+def test_sub_environments_play_the_games_of_single_environments(rules, seat):
+    count, seed = 4, 17
+    vector = BanSugorokuVectorEnv(count, rules, opponent="random", seat=seat)
+    singles = [BanSugorokuEnv(rules, opponent="random", seat=seat, actions="play") for _ in range(count)]
+    observations, _ = vector.reset(seed=seed)
+    # Sub-environment i plays games i, i + count, ... of the seed.
+    expected = [env.reset(seed=seed, options={"game": i})[0] for i, env in enumerate(singles)]
+    generator = np.random.default_rng(seat)
+    finished = 0
+    for _ in range(250):
+        for i in range(count):
+            assert_same_observation(observations, i, expected[i])
+        actions = random_actions(generator, observations["action_mask"])
+        observations, rewards, terminated, truncated, infos = vector.step(actions)
+        for i, env in enumerate(singles):
+            single, reward, single_terminated, single_truncated, info = env.step(int(actions[i]))
+            assert (rewards[i], terminated[i], truncated[i]) == (reward, single_terminated, single_truncated)
+            if single_terminated or single_truncated:
+                finished += 1
+                assert infos["_final_obs"][i]
+                assert_same_observation({k: {i: v} for k, v in infos["final_obs"][i].items()}, i, single)
+                single, info = env.reset(options={"game": info["game"] + count})
+            expected[i] = single
+    assert finished >= 4  # the comparison covered whole games and restarts
+
+
+def test_rewards_are_the_outcome_of_the_final_position():
+    vector = BanSugorokuVectorEnv(8, BACKGAMMON, opponent="first")
+    observations, _ = vector.reset(seed=2)
+    generator = np.random.default_rng(2)
+    checked = 0
+    while checked < 10:
+        actions = random_actions(generator, observations["action_mask"])
+        observations, rewards, terminated, _, infos = vector.step(actions)
+        for i in np.flatnonzero(terminated):
+            final = infos["final_obs"][i]["observation"]  # seen by the agent
+            found = outcome(Position(final), BACKGAMMON)
+            assert rewards[i] == (found.value if found.winner == 0 else -found.value)
+            checked += 1
+
+
+def test_candidates_are_the_children_of_the_masked_actions():
+    vector = BanSugorokuVectorEnv(3, Rules())
+    observations, _ = vector.reset(seed=5)
+    offsets, children = vector.candidates()
+    assert np.array_equal(np.diff(offsets), observations["action_mask"].sum(axis=1))
+    assert children.shape == (offsets[-1], 2, 26)
+
+
+def test_illegal_actions_name_the_sub_environment():
+    vector = BanSugorokuVectorEnv(3, Rules())
+    observations, _ = vector.reset(seed=5)
+    actions = np.zeros(3, dtype=np.int64)
+    actions[1] = observations["action_mask"][1].sum()  # one past its last legal play
+    with pytest.raises(IllegalPlayError, match=f"action {actions[1]} of sub-environment 1 is not legal"):
+        vector.step(actions)
+    with pytest.raises(IllegalPlayError, match=r"3 integers \(one per sub-environment\)"):
+        vector.step(np.zeros(2, dtype=np.int64))
+    with pytest.raises(ValueError, match="num_envs must be a positive integer"):
+        BanSugorokuVectorEnv(0)
