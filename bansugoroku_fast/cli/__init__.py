@@ -26,12 +26,12 @@ import argparse
 import os
 import sys
 
-from . import match, moves, perft, play
+from . import conformance, match, moves, perft, play
 from .common import USER_ERRORS
 
 # One module per subcommand, each with add_parser(commands); listed in the
 # order ``--help`` shows them.
-SUBCOMMANDS = (moves, perft, play, match)
+SUBCOMMANDS = (moves, perft, play, match, conformance)
 
 
 def build_parser() -> argparse.ArgumentParser:
