@@ -46,7 +46,7 @@ def test_check_accepts_gnubg_file(capsys):
 def test_check_names_the_first_illegal_move(capsys, tmp_path):
     broken = tmp_path / "broken.mat"
     broken.write_text(AUTO5.read_text().replace("21: 13/11 24/23", "21: 13/10 24/23", 1))
-    status, out, err = run(capsys, "match", "check", str(broken))
+    status, _, err = run(capsys, "match", "check", str(broken))
     assert status == 1
     assert err.startswith(f"{broken}:7:6: game 1, move 1: '13/10 24/23' is not a legal play here")
 

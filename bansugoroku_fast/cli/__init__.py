@@ -28,12 +28,12 @@ import argparse
 import os
 import sys
 
-from . import match, moves, perft, play, rollout
+from . import conformance, match, moves, perft, play, rollout
 from .common import USER_ERRORS
 
 # One module per subcommand, each with add_parser(commands); listed in the
 # order ``--help`` shows them.
-SUBCOMMANDS = (moves, perft, play, match, rollout)
+SUBCOMMANDS = (moves, perft, play, match, conformance, rollout)
 
 
 def build_parser() -> argparse.ArgumentParser:

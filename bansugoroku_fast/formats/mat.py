@@ -45,9 +45,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
-from collections.abc import Iterable, Sequence
 
 import numpy as np
 
