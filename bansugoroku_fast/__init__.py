@@ -56,6 +56,7 @@ from .errors import (
 from .formats import MatchRecord, MatchState, decode_match_id, encode_match_id, read_match, write_match
 from .game import Game, Match, Turn, play_random_game, roll_name
 from .games import GameRecords, features, play_games, rank_plays, rollout
+from .lockstep import Candidates, GameBatch, segment_argmax
 from .notation import match_play
 from .play import Outcome, OutcomeKind, Play, Step
 from .policies import FEATURE_NAMES, LinearPolicy

@@ -253,10 +253,12 @@ class _OutputArena:
         return self.children[:total], self.steps[:total], self.dice[:total], self.hits[:total]
 
 
-def _generate(items: _Items, arena=None) -> PlayBatch:
+def _generate(items: _Items, arena=None, counts=None) -> PlayBatch:
     """Count, allocate exactly, generate; the kernels check each item in
-    both passes (an item changed in between is refused, never misread)."""
-    counts = _count(items)
+    both passes (an item changed in between is refused, never misread).
+    ``counts`` (from :func:`_count`) saves counting them again."""
+    if counts is None:
+        counts = _count(items)
     offsets = np.zeros(len(counts) + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
     children, steps, step_dice, hits = (arena or _OutputArena()).take(int(offsets[-1]))

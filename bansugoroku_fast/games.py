@@ -39,7 +39,7 @@ from .checks import (
     run_arguments,
 )
 from .errors import GameTooLongError
-from .policies import FEATURE_NAMES, ResolvedPolicy, resolve_policies
+from .policies import CALLABLE, FEATURE_NAMES, ResolvedPolicy, resolve_policies
 from .position import Position
 from .rules import Rules
 from .tallies import KINDS, RankedPlay, RolloutResult, rank, summarize
@@ -145,6 +145,12 @@ def _policy_arrays(policies: tuple[ResolvedPolicy, ResolvedPolicy]) -> tuple[np.
     return codes, weights
 
 
+def _has_callable(policies: tuple[ResolvedPolicy, ResolvedPolicy]) -> bool:
+    """A seat plays a Python callable: the games are played in lockstep
+    (:mod:`bansugoroku_fast.lockstep`), the callable once per wave."""
+    return any(policy.code == CALLABLE for policy in policies)
+
+
 def _start(start: Any, rules: Rules) -> tuple[np.ndarray, bool]:
     """The start position's array and whether ply 0 is the backgammon opening."""
     if start is None:
@@ -171,7 +177,12 @@ def play_games(rules: Any, games: int, policy: Any = "random", seed: int = 0, st
     """
     rules, games, seed, max_plies, threads = run_arguments(rules, games, seed, max_plies, threads)
     threads = _threads(threads)
-    codes, weights = _policy_arrays(resolve_policies(policy, rules))
+    policies = resolve_policies(policy, rules, callables=True)
+    if _has_callable(policies):
+        from .lockstep import play_lockstep  # lockstep builds on this module
+
+        return play_lockstep(rules, games, policies, seed, start, max_plies, threads)
+    codes, weights = _policy_arrays(policies)
     start_array, opening = _start(start, rules)
     ends = _Ends.empty(games)
     positions, dice, after = _games.play_batch(
@@ -220,7 +231,8 @@ def _rollout_values(positions: np.ndarray, rules: Rules, games: int, policy: Any
                     stratify: int, max_plies: int, threads: int, stop_at: float | None,
                     progress: bool) -> tuple[_Tally, np.ndarray]:
     """Tallies and seat 0's signed value of every game ``[position, game]``."""
-    codes, weights = _policy_arrays(resolve_policies(policy, rules))
+    policies = resolve_policies(policy, rules, callables=True)
+    codes, weights = _policy_arrays(policies)
     n = len(positions)
     tally = _Tally(n)
     values = []
@@ -228,8 +240,15 @@ def _rollout_values(positions: np.ndarray, rules: Rules, games: int, policy: Any
         for first, stop in _blocks(games, stop_at is not None or progress):
             count = stop - first
             ends = _Ends.empty(n * count)
-            _games.rollout_batch(positions, first, count, codes, weights, rules.code, seed, stratify,
-                                 max_plies, threads, *ends)
+            if _has_callable(policies):
+                from .lockstep import rollout_lockstep  # lockstep builds on this module
+
+                for end, value in zip(ends, rollout_lockstep(positions, first, count, policies, rules, seed,
+                                                             stratify, max_plies, threads)):
+                    end[:] = value
+            else:
+                _games.rollout_batch(positions, first, count, codes, weights, rules.code, seed, stratify,
+                                     max_plies, threads, *ends)
             ends.check(seed, max_plies, first, per_position=count)
             tally.add(np.repeat(np.arange(n), count), ends)
             signed = np.where(ends.winner == 0, ends.value, -ends.value).astype(np.int8)
@@ -317,7 +336,7 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
     threads = _threads(threads)
     strata = as_stratify(stratify)
     stop_at = as_stderr_target(stderr_target)
-    resolve_policies(policy, rules)
+    resolve_policies(policy, rules, callables=True)
     positions, single = _rollout_positions(position, rules)
     tally, _ = _rollout_values(positions, rules, games, policy, seed, strata, max_plies, threads,
                                stop_at, progress)
@@ -343,7 +362,7 @@ def rank_plays(position: Any, dice: Any, rules: Any = None, games: int = 1296,
     rules, games, seed, max_plies, threads = run_arguments(rules, games, seed, max_plies, threads)
     threads = _threads(threads)
     strata = as_stratify(stratify)
-    resolve_policies(policy, rules)
+    resolve_policies(policy, rules, callables=True)
     plays = legal_plays(position, dice, rules)
     if not plays:
         return []

@@ -31,7 +31,7 @@ features and scores itself.
 >>> LinearPolicy([1.0] * len(FEATURE_NAMES)).weights[:3]
 (1.0, 1.0, 1.0)
 >>> resolve_policies(("heuristic", "random"), "backgammon")[1]
-ResolvedPolicy(code=0, weights=())
+ResolvedPolicy(code=0, weights=(), function=None)
 >>> LinearPolicy([1.0, 2.0])
 Traceback (most recent call last):
 ...
@@ -77,6 +77,9 @@ FEATURE_NAMES = tuple(f"own_{name}" for name in SIDE_FEATURES) + tuple(
 
 # Policy codes, as the kernels take them.
 RANDOM, FIRST, LINEAR, PUBEVAL = 0, 1, 2, 3
+#: A Python callable ``policy(children, offsets)``, played in lockstep
+#: (:mod:`bansugoroku_fast.lockstep`), never by the kernels or the oracle.
+CALLABLE = -1
 NAMES = {"random": RANDOM, "first": FIRST, "pubeval": PUBEVAL}
 
 
@@ -202,11 +205,14 @@ class ResolvedPolicy(NamedTuple):
 
     code: int
     weights: tuple[float, ...]
+    function: Any = None  # the callable, for CALLABLE
 
 
-def _resolve_one(policy: object, rules: Rules, where: str) -> ResolvedPolicy:
+def _resolve_one(policy: object, rules: Rules, where: str, callables: bool) -> ResolvedPolicy:
     if isinstance(policy, LinearPolicy):
         return ResolvedPolicy(LINEAR, policy.weights)
+    if callables and callable(policy):
+        return ResolvedPolicy(CALLABLE, (), policy)
     if isinstance(policy, str):
         if policy == "heuristic":
             return ResolvedPolicy(LINEAR, HEURISTIC_WEIGHTS[rules.variant])
@@ -221,15 +227,19 @@ def _resolve_one(policy: object, rules: Rules, where: str) -> ResolvedPolicy:
     )
 
 
-def resolve_policies(policy: object, rules: object) -> tuple[ResolvedPolicy, ResolvedPolicy]:
-    """``(seat 0's, seat 1's)`` policy from one policy or a pair of them."""
+def resolve_policies(policy: object, rules: object, *,
+                     callables: bool = False) -> tuple[ResolvedPolicy, ResolvedPolicy]:
+    """``(seat 0's, seat 1's)`` policy from one policy or a pair of them;
+    ``callables``: also accept Python callables ``policy(children, offsets)``
+    (the package's ``play_games`` and ``rollout`` play them in lockstep; the
+    oracle does not)."""
     rules = as_rules(rules)
     if isinstance(policy, (tuple, list)):
         if len(policy) != 2:
             raise InvalidPolicyError(
                 f"a policy pair has one policy per seat (2), got {len(policy)}: {policy!r}"
             )
-        return (_resolve_one(policy[0], rules, "policy of seat 0"),
-                _resolve_one(policy[1], rules, "policy of seat 1"))
-    one = _resolve_one(policy, rules, "policy")
+        return (_resolve_one(policy[0], rules, "policy of seat 0", callables),
+                _resolve_one(policy[1], rules, "policy of seat 1", callables))
+    one = _resolve_one(policy, rules, "policy", callables)
     return one, one

@@ -222,7 +222,8 @@ class TerminalGame:
         print(game.position_for(self.seat))
         if game.rules.is_backgammon:
             owner = game.cube_owner
-            print(f"Cube: {game.cube}, " + ("in the middle" if owner is None else f"owned by {self.name(owner).lower()}"))
+            where = "in the middle" if owner is None else f"owned by {self.name(owner).lower()}"
+            print(f"Cube: {game.cube}, {where}")
 
     def ask(self, prompt: str, empty: str | None = None) -> str:
         """The next command; ``help``, ``board`` and ``quit`` are handled
