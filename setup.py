@@ -25,6 +25,9 @@ DEBUG = os.environ.get("BANSUGOROKU_DEBUG") == "1"
 OPENMP = os.environ.get("BANSUGOROKU_NO_OPENMP") != "1" and sys.platform != "darwin"
 
 compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
+# The policies' float64 scores must round exactly as the oracle's Python sums
+# do (src/bansugoroku_fast/_games.pyx): no fused multiply-add.
+compile_args.append("-ffp-contract=off")
 link_args = []
 if OPENMP:
     compile_args.append("-fopenmp")

@@ -44,21 +44,28 @@ from .batch import count_plays, generate_plays, iter_plays
 from .errors import (
     AmbiguousPlayError,
     GameStateError,
+    GameTooLongError,
     IllegalPlayError,
     InvalidDiceError,
     InvalidNotationError,
+    InvalidPolicyError,
     InvalidPositionError,
     InvalidRulesError,
     MatchFileError,
     MatchIdError,
     PlayError,
+    PolicyTypeError,
 )
 from .formats import MatchRecord, MatchState, decode_match_id, encode_match_id, read_match, write_match
 from .game import Game, Match, play_random_game
+from .games import GameRecords, features, play_games, rank_plays, rollout
+from .lockstep import Candidates, GameBatch, segment_argmax
 from .notation import match_play
 from .play import Outcome, OutcomeKind, Play, Step
+from .policies import FEATURE_NAMES, LinearPolicy
 from .position import Position
 from .rules import Rules
+from .tallies import RankedPlay, RolloutResult
 from .turn import Turn, roll_name
 from .typing import DiceLike, PositionLike, RulesLike
 
@@ -97,6 +104,18 @@ __all__ = [
     "Match",
     "play_random_game",
     "roll_name",
+    "GameRecords",
+    "GameBatch",
+    "Candidates",
+    "segment_argmax",
+    "play_games",
+    "rollout",
+    "rank_plays",
+    "features",
+    "RankedPlay",
+    "RolloutResult",
+    "LinearPolicy",
+    "FEATURE_NAMES",
     # match files and match ids
     "MatchRecord",
     "MatchState",
@@ -115,6 +134,9 @@ __all__ = [
     "GameStateError",
     "MatchFileError",
     "MatchIdError",
+    "GameTooLongError",
+    "InvalidPolicyError",
+    "PolicyTypeError",
     # submodules
     "batch",
     "oracle",

@@ -254,10 +254,12 @@ class _OutputArena:
         return self.children[:total], self.steps[:total], self.dice[:total], self.hits[:total]
 
 
-def _generate(items: _Items, arena=None) -> PlayBatch:
+def _generate(items: _Items, arena=None, counts=None) -> PlayBatch:
     """Count, allocate exactly, generate; the kernels check each item in
-    both passes (an item changed in between is refused, never misread)."""
-    counts = _count(items)
+    both passes (an item changed in between is refused, never misread).
+    ``counts`` (from :func:`_count`) saves counting them again."""
+    if counts is None:
+        counts = _count(items)
     offsets = np.zeros(len(counts) + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
     children, steps, step_dice, hits = (arena or _OutputArena()).take(int(offsets[-1]))
@@ -314,7 +316,11 @@ def outcome(positions, rules=None) -> OutcomeBatch:
     ([-1], [None])
     """
     rules = as_rules(rules)
-    positions = _positions_array(positions)
+    return _outcome(_positions_array(positions), rules)
+
+
+def _outcome(positions: np.ndarray, rules) -> OutcomeBatch:
+    """:func:`outcome` of an ``int8[N, 2, 26]`` array (the kernel checks each item)."""
     count = len(positions)
     winner = np.empty(count, dtype=np.int8)
     value = np.empty(count, dtype=np.int8)

@@ -6,6 +6,7 @@ oracle and once in the kernels, so that each can catch the other's mistakes.
 """
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -113,3 +114,74 @@ def check_position_for_rules(position: Position, rules: Rules) -> None:
     problem = borne_off_problem(position.array, rules)
     if problem is not None:
         raise InvalidPositionError(problem)
+
+
+def positive_int(value: object, name: str) -> int:
+    """``value`` as an int >= 1 (numpy integers accepted), or ValueError naming ``name``.
+
+    >>> positive_int(3, "games")
+    3
+    >>> positive_int(0, "games")
+    Traceback (most recent call last):
+    ...
+    ValueError: games must be a positive integer, got 0
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or int(value) < 1:
+        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    return int(value)
+
+
+def as_seed(seed: object) -> int:
+    """``seed`` as an int in 0 .. 2**64 - 1 (the key of the counter-based dice).
+
+    >>> as_seed(2**64)
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be an integer in 0 .. 2**64 - 1, got 18446744073709551616
+    """
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= int(seed) < 2**64:
+        raise ValueError(f"seed must be an integer in 0 .. 2**64 - 1, got {seed!r}")
+    return int(seed)
+
+
+def run_arguments(rules: object, games: object, seed: object, max_plies: object,
+                  threads: object) -> tuple[Rules, int, int, int, int | None]:
+    """The checked common arguments of whole-game runs (``play_games``,
+    ``rollout``, ``rank_plays``): rules, game count, seed, ply cap, threads
+    (None: every core)."""
+    return (as_rules(rules), positive_int(games, "games"), as_seed(seed),
+            positive_int(max_plies, "max_plies"), None if threads is None else positive_int(threads, "threads"))
+
+
+#: Stratified first rolls: 36 (the first roll) or 1296 (the first two).
+STRATA = (36, 1296)
+#: Default cap on the plies of one whole game.
+MAX_PLIES = 10_000
+#: Games per block of a rollout with ``stderr_target``: the stopping rule is
+#: checked after each block (a multiple of both strata sizes).
+BLOCK = 1296
+
+
+def as_stratify(stratify: object) -> int:
+    """``stratify`` as 0 (off), 36 or 1296 (``True`` means 36).
+
+    >>> as_stratify(None), as_stratify(True), as_stratify(1296)
+    (0, 36, 1296)
+    """
+    if stratify is None or stratify is False or (isinstance(stratify, int) and stratify == 0):
+        return 0
+    if stratify is True:
+        return 36
+    if not isinstance(stratify, numbers.Integral) or stratify not in STRATA:
+        raise ValueError(f"stratify must be None, True, 36 or 1296, got {stratify!r}")
+    return int(stratify)
+
+
+def as_stderr_target(target: object) -> float | None:
+    """``target`` as a positive finite float, or None (no stopping rule)."""
+    if target is None:
+        return None
+    if (isinstance(target, bool) or not isinstance(target, numbers.Real)
+            or not math.isfinite(target) or target <= 0):
+        raise ValueError(f"stderr_target must be a positive number or None, got {target!r}")
+    return float(target)

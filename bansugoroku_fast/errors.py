@@ -87,6 +87,12 @@ class InvalidPolicyError(ValueError):
     number per feature."""
 
 
+class GameTooLongError(RuntimeError):
+    """A whole game that has not ended after ``max_plies`` plies (which names
+    the game and the seed, so that it can be replayed). Not bad input, so not
+    a ValueError: the rules allow long games, the cap is a safety net."""
+
+
 # Wrong types: each is also a TypeError, as Python's own functions raise for
 # an argument of the wrong type, and still the ValueError subclass of its
 # kind, so one ``except`` catches every bad value of that argument.
@@ -120,3 +126,8 @@ class MatchFileError(ValueError):
         self.column = column
         where = f"line {line}, column {column}: " if line else ""
         super().__init__(where + message)
+
+
+class PolicyTypeError(InvalidPolicyError, TypeError):
+    """A policy that is neither a name nor a LinearPolicy (nor a pair of
+    them), or LinearPolicy weights that are not a sequence."""

@@ -502,7 +502,7 @@ class Game:
             self.roll()
             if self.dice is None:
                 return  # the roll had no legal play: the turn passed
-        self.play(computer.choose(self.legal_plays(), self.rules))
+        self.play(computer.choose(self.position, self.legal_plays(), self.rules))
 
     def _answer_double(self, computer: Computer) -> None:
         if computer.should_take(self.position):

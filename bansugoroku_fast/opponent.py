@@ -8,10 +8,11 @@ takes the seat of a player who left (and gives it back when the player
 returns): :meth:`Game.hand_over <bansugoroku_fast.game.Game.hand_over>` and
 :meth:`Game.take_back <bansugoroku_fast.game.Game.take_back>`.
 
-A :class:`Computer` plays with any policy that ``play_games`` accepts: a
-name (``"random"``, ``"first"``, ...) or a callable
+A :class:`Computer` plays with any policy that ``play_games`` accepts for a
+seat: a name (``"heuristic"``, ``"pubeval"``, ``"random"``, ``"first"``), a
+:class:`~bansugoroku_fast.LinearPolicy`, or a callable
 ``policy(children, offsets)`` returning choices or scores (see
-:mod:`bansugoroku_fast.lockstep`).
+:mod:`bansugoroku_fast.choices`).
 
 >>> from bansugoroku_fast import Position
 >>> cube = PipCountCube()
@@ -28,14 +29,13 @@ from typing import Any
 
 import numpy as np
 
+from .checks import as_rules
 from .errors import InvalidPolicyError
-from .lockstep import choices_from_output
+from .lockstep import choose
 from .play import Play
+from .policies import ResolvedPolicy, resolve_policies
 from .position import Position
 from .rules import Rules
-
-#: The policies a :class:`Computer` resolves by name.
-POLICY_NAMES = ("random", "first")
 
 
 @dataclass(frozen=True)
@@ -107,11 +107,12 @@ class Computer:
     handles the backgammon cube. ``rng`` draws the choices of ``"random"``.
 
     >>> from bansugoroku_fast import Position, legal_plays
-    >>> plays = legal_plays(Position.initial(), (6, 5), "backgammon")
-    >>> str(Computer("first").choose(plays, "backgammon"))
+    >>> start = Position.initial()
+    >>> plays = legal_plays(start, (6, 5), "backgammon")
+    >>> str(Computer("first").choose(start, plays, "backgammon"))
     '24/13'
     >>> lowest_pips = lambda children, offsets: -children[:, 0, 1:].astype(float) @ np.arange(1, 26)
-    >>> str(Computer(lowest_pips).choose(plays, "backgammon"))   # every play moves 11 pips: the first
+    >>> str(Computer(lowest_pips).choose(start, plays, "backgammon"))   # every play moves 11 pips: the first
     '24/13'
     """
 
@@ -119,10 +120,10 @@ class Computer:
     cube: PipCountCube | None = field(default_factory=PipCountCube)
     rng: random.Random = field(default_factory=random.Random)
 
-    def choose(self, plays: Sequence[Play], rules: Rules | str) -> Play:
-        """The play the policy chooses among ``plays`` (listed in
-        ``legal_plays`` order, at least one)."""
-        return plays[choose_index(self.policy, plays, rules, self.rng)]
+    def choose(self, position: Position, plays: Sequence[Play], rules: Rules | str) -> Play:
+        """The play the policy chooses among ``plays``, the legal plays of
+        ``position`` (in ``legal_plays`` order, at least one)."""
+        return plays[choose_index(self.policy, position, plays, rules, self.rng)]
 
     def should_double(self, position: Position, owns_cube: bool) -> bool:
         return self.cube is not None and self.cube.should_double(position, owns_cube)
@@ -131,29 +132,36 @@ class Computer:
         return self.cube is None or self.cube.should_take(position)
 
 
-def check_policy(policy: Any, rules: Rules | str) -> None:
-    """Refuse (:class:`~bansugoroku_fast.errors.InvalidPolicyError`) a
-    policy a :class:`Computer` cannot play.
+def check_policy(policy: Any, rules: Rules | str) -> ResolvedPolicy:
+    """``policy`` resolved for one seat: a name, a
+    :class:`~bansugoroku_fast.LinearPolicy` or a callable, as
+    :func:`~bansugoroku_fast.play_games` takes them (not a pair: a computer
+    plays one seat); :class:`~bansugoroku_fast.errors.InvalidPolicyError`
+    otherwise.
 
-    >>> check_policy("best", "backgammon")
+    >>> from bansugoroku_fast import LinearPolicy
+    >>> check_policy("heuristic", "backgammon").code == check_policy(LinearPolicy([0] * 28), "backgammon").code
+    True
+    >>> check_policy(("first", "random"), "backgammon")
     Traceback (most recent call last):
     ...
-    bansugoroku_fast.errors.InvalidPolicyError: unknown policy 'best': a computer plays 'random', 'first' or a callable
+    bansugoroku_fast.errors.InvalidPolicyError: a computer plays one seat's policy, not a pair: ('first', 'random')
     """
-    if not callable(policy) and policy not in POLICY_NAMES:
-        raise InvalidPolicyError(
-            f"unknown policy {policy!r}: a computer plays {', '.join(map(repr, POLICY_NAMES))} or a callable"
-        )
+    if isinstance(policy, (tuple, list)):
+        raise InvalidPolicyError(f"a computer plays one seat's policy, not a pair: {policy!r}")
+    return resolve_policies(policy, rules, callables=True)[0]
 
 
-def choose_index(policy: Any, plays: Sequence[Play], rules: Rules | str, rng: random.Random) -> int:
-    """The index in ``plays`` that ``policy`` chooses: ``"first"`` the
-    first, ``"random"`` a uniform draw from ``rng``, a callable through
-    :func:`~bansugoroku_fast.lockstep.choices_from_output` on the one game
-    the plays make."""
-    if callable(policy):
-        children = np.stack([play.position.array for play in plays])
-        offsets = np.array([0, len(plays)], dtype=np.int64)
-        return int(choices_from_output(policy(children, offsets), offsets)[0])
-    check_policy(policy, rules)
-    return 0 if policy == "first" else rng.randrange(len(plays))
+def choose_index(policy: Any, position: Position, plays: Sequence[Play], rules: Rules | str,
+                 rng: random.Random) -> int:
+    """The index in ``plays`` (the legal plays of ``position``, in
+    ``legal_plays`` order) that ``policy`` chooses, by the same code as in
+    lockstep games (:func:`bansugoroku_fast.lockstep.choose`); ``"random"`` draws
+    from the kernels' choice stream keyed by a seed from ``rng``."""
+    resolved = check_policy(policy, rules)
+    children = np.stack([play.position.array for play in plays])
+    offsets = np.array([0, len(plays)], dtype=np.int64)
+    zero = np.zeros(1, dtype=np.int64)  # game 0, ply 0 of the stream keyed by a seed from rng
+    choice = choose(resolved, position.array[None], offsets, children, as_rules(rules), rng.getrandbits(64),
+                    zero, zero)
+    return int(choice[0])

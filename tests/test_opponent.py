@@ -6,7 +6,7 @@ import random
 import numpy as np
 import pytest
 
-from bansugoroku_fast import Game, GameStateError, Position, Rules, legal_plays
+from bansugoroku_fast import Game, GameStateError, Position, Rules, legal_plays, play_games
 from bansugoroku_fast.errors import InvalidPolicyError, PolicyOutputError
 from bansugoroku_fast.game import CubeRecord, ScriptedDice, TurnRecord
 from bansugoroku_fast.opponent import Computer, PipCountCube
@@ -226,7 +226,8 @@ def test_computers_play_a_whole_game():
 # --- callable policies ----------------------------------------------------------------------
 
 
-START_65 = legal_plays(Position.initial(), (6, 5), BACKGAMMON)  # 24/13, 24/18 13/8, ... (7 plays)
+START = Position.initial()
+START_65 = legal_plays(START, (6, 5), BACKGAMMON)  # 24/13, 24/18 13/8, ... (7 plays)
 
 
 def test_callable_scores_and_choices():
@@ -234,9 +235,10 @@ def test_callable_scores_and_choices():
     def prefer_index_three(children, offsets):
         return np.where(np.arange(len(children)) == 3, 1.0, 0.0)
 
-    assert Computer(prefer_index_three).choose(START_65, BACKGAMMON) is START_65[3]
-    assert Computer(lambda children, offsets: np.zeros(len(children))).choose(START_65, BACKGAMMON) is START_65[0]
-    assert Computer(lambda children, offsets: np.array([6])).choose(START_65, BACKGAMMON) is START_65[6]
+    assert Computer(prefer_index_three).choose(START, START_65, BACKGAMMON) is START_65[3]
+    all_equal = Computer(lambda children, offsets: np.zeros(len(children)))
+    assert all_equal.choose(START, START_65, BACKGAMMON) is START_65[0]
+    assert Computer(lambda children, offsets: np.array([6])).choose(START, START_65, BACKGAMMON) is START_65[6]
 
 
 def test_callable_sees_the_children_from_the_movers_side():
@@ -246,7 +248,7 @@ def test_callable_sees_the_children_from_the_movers_side():
         seen["children"], seen["offsets"] = children, offsets
         return np.array([0])
 
-    Computer(record).choose(START_65, BACKGAMMON)
+    Computer(record).choose(START, START_65, BACKGAMMON)
     assert seen["offsets"].tolist() == [0, 7]
     assert all((child == play.position.array).all() for child, play in zip(seen["children"], START_65))
 
@@ -259,14 +261,28 @@ def test_callable_sees_the_children_from_the_movers_side():
 ])
 def test_callable_bad_output(output, message):
     with pytest.raises(PolicyOutputError, match=message):
-        Computer(lambda children, offsets: output).choose(START_65, BACKGAMMON)
+        Computer(lambda children, offsets: output).choose(START, START_65, BACKGAMMON)
 
 
 def test_callable_output_of_a_wrong_dtype_is_a_type_error():
     with pytest.raises(TypeError, match="integer choices"):
-        Computer(lambda children, offsets: [None]).choose(START_65, BACKGAMMON)
+        Computer(lambda children, offsets: [None]).choose(START, START_65, BACKGAMMON)
 
 
 def test_unknown_policy():
     with pytest.raises(InvalidPolicyError, match="unknown policy 'best'"):
-        Computer("best").choose(START_65, BACKGAMMON)
+        Computer("best").choose(START, START_65, BACKGAMMON)
+
+
+@pytest.mark.parametrize("policy", ["heuristic", "pubeval", "first"])
+def test_computer_chooses_what_the_policy_chooses_in_whole_games(policy):
+    # The same policy code as play_games: at every ply of its games the
+    # computer, shown the position and the legal plays, picks the play the
+    # game recorded.
+    records = play_games(BACKGAMMON, 4, policy=policy, seed=3)
+    computer = Computer(policy)
+    for before, dice, after in zip(records.positions, records.dice, records.after):
+        position = Position(before)
+        plays = legal_plays(position, tuple(dice.tolist()), BACKGAMMON)
+        if plays:
+            assert (computer.choose(position, plays, BACKGAMMON).position.array == after).all()

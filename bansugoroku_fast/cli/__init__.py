@@ -3,6 +3,8 @@
     bansugoroku moves [--position ID] [--rules RULES] 6-5
     bansugoroku perft --depth N [--position ID] [--rules RULES] [--divide]
     bansugoroku play [--rules RULES] [--seed S] [--vs POLICY [--seat 0|1] | --seats P0,P1]
+    bansugoroku rollout [--position ID|XGID] [--rules RULES] [--games N] [--policy P] [--seed S]
+                        [--threads T] [--stratify [36|1296]] [--json] [--plot FILE.png] [--no-progress]
 
 Bad input (an unreadable id, dice or rules label) ends with a one-line
 ``error: ...`` on stderr and exit status 2, never a traceback.
@@ -27,12 +29,12 @@ import os
 import sys
 from collections.abc import Sequence
 
-from . import match, moves, perft, play
+from . import conformance, match, moves, perft, play, rollout
 from .common import USER_ERRORS
 
 # One module per subcommand, each with add_parser(commands); listed in the
 # order ``--help`` shows them.
-SUBCOMMANDS = (moves, perft, play, match)
+SUBCOMMANDS = (moves, perft, play, match, conformance, rollout)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -29,7 +29,11 @@ def rules_name(rules: Rules) -> str:
 
 
 def position_arg(text: str | None) -> Position:
-    return Position.initial() if text is None else Position.from_id(text.strip())
+    """The start position, or that of a Position ID or an XGID (``XGID=...``)."""
+    if text is None:
+        return Position.initial()
+    text = text.strip()
+    return Position.from_xgid(text) if text.upper().startswith("XGID=") else Position.from_id(text)
 
 
 def plays_count(count: int) -> str:
@@ -40,7 +44,7 @@ RULES_HELP = (
     "rules label: 'ban-sugoroku' (default), 'backgammon', 'ban/bear_off/immediate', "
     "'ban-sugoroku,finish=bear_off,closure=off'"
 )
-POSITION_HELP = "a GNU Backgammon Position ID (default: the start position)"
+POSITION_HELP = "a GNU Backgammon Position ID or an XGID (default: the start position)"
 
 
 def add_rules_argument(parser: argparse.ArgumentParser) -> None:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..lockstep import choices_from_output
+from ..choices import choices_from_output
 from ..play import Play
 from ..rules import Rules
 from ._dice import random_choice

@@ -11,8 +11,8 @@ from gymnasium.vector.utils import batch_space
 
 from .. import batch
 from ..checks import as_rules
+from ..choices import choices_from_output
 from ..errors import IllegalPlayError
-from ..lockstep import choices_from_output
 from ..position import Position
 from ..rules import Rules
 from ._dice import random_choices, rolls

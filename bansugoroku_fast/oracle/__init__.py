@@ -5,12 +5,15 @@ Each submodule is one part of the specification in plain Python, with no
 numpy and no kernel code (nothing here may import ``src/`` modules):
 
 * :mod:`~bansugoroku_fast.oracle.moves`: legal plays, first steps, outcomes,
-  the rule queries and perft of one position.
+  the rule queries and perft of one position;
+* :mod:`~bansugoroku_fast.oracle.games`: whole games: the counter-based dice,
+  the features, the policies, ``play_games``, ``rollout``, ``rank_plays``.
 
 >>> from bansugoroku_fast import Position, Rules, oracle
 >>> len(oracle.legal_plays(Position.initial(), (6, 5), Rules(variant="backgammon")))
 7
 """
+from .games import GameRecords, features, play_games, rank_plays, rollout
 from .moves import (
     ALL_ROLLS,
     blocked_points,
@@ -27,6 +30,11 @@ from .moves import (
 
 __all__ = [
     "ALL_ROLLS",
+    "GameRecords",
+    "features",
+    "play_games",
+    "rank_plays",
+    "rollout",
     "blocked_points",
     "blots",
     "closure_holds",

@@ -1,0 +1,64 @@
+# Stub of the compiled module src/bansugoroku_fast/_games.pyx (whole games in
+# the kernels), written by hand; stubtest holds it to the module (.ci/run).
+from typing import Final, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+
+_Int8: TypeAlias = npt.NDArray[np.int8]
+_Int32: TypeAlias = npt.NDArray[np.int32]
+_Int64: TypeAlias = npt.NDArray[np.int64]
+_Float64: TypeAlias = npt.NDArray[np.float64]
+
+FEATURE_NAMES: Final[tuple[str, ...]]
+PUBEVAL_CONTACT_WEIGHTS: Final[tuple[float, ...]]
+PUBEVAL_RACE_WEIGHTS: Final[tuple[float, ...]]
+PUBEVAL_WIN_SCORE: Final[float]
+
+def features_batch(positions: _Int8, code: int, out: npt.NDArray[np.float32]) -> None: ...
+def dice_batch(seed: int, games: _Int64, ply: int, opening: bool, stratify: int, out: _Int8) -> None: ...
+def choose_batch(
+    policy_code: int,
+    weights: _Float64,
+    parents: _Int8,
+    offsets: _Int64,
+    children: _Int8,
+    code: int,
+    seed: int,
+    games: _Int64,
+    ply: int,
+    out: _Int32,
+) -> None: ...
+def rollout_batch(
+    positions: _Int8,
+    first_game: int,
+    games: int,
+    codes: _Int32,
+    weights: _Float64,
+    code: int,
+    seed: int,
+    stratify: int,
+    max_plies: int,
+    threads: int,
+    winner: _Int8,
+    value: _Int8,
+    kind: _Int8,
+    plies: _Int32,
+    status: _Int8,
+) -> None: ...
+def play_batch(
+    start: _Int8,
+    games: int,
+    opening: bool,
+    codes: _Int32,
+    weights: _Float64,
+    code: int,
+    seed: int,
+    max_plies: int,
+    threads: int,
+    winner: _Int8,
+    value: _Int8,
+    kind: _Int8,
+    plies: _Int32,
+    status: _Int8,
+) -> tuple[_Int8, _Int8, _Int8]: ...

@@ -1,0 +1,175 @@
+"""``bansugoroku rollout``: play many games from a position and tally them.
+
+A progress bar (tqdm) runs on stderr when it is a terminal (``--no-progress``
+turns it off); then a table of outcome rates by side and kind with 95%
+intervals and the equity with its standard error, or the same as JSON
+(``--json``). ``--plot FILE.png`` draws the outcome distribution and the
+running estimate of the equity with its 95% interval (matplotlib, the
+``plot`` extra).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+import numpy as np
+
+from ..batch import _threads
+from ..checks import MAX_PLIES, as_rules, as_stratify
+from ..games import _rollout_positions, _rollout_values
+from ..policies import resolve_policies
+from ..tallies import KINDS, RolloutResult, summarize
+from .common import (
+    SIDE_NAMES,
+    add_position_argument,
+    add_rules_argument,
+    position_arg,
+    rules_name,
+)
+
+Z95 = 1.96
+
+
+def add_parser(commands: Any) -> None:
+    rollout = commands.add_parser("rollout", help="roll out a position: outcome rates and equity")
+    add_position_argument(rollout)
+    add_rules_argument(rollout)
+    rollout.add_argument("--games", type=_positive, default=1296, metavar="N", help="games to play (default 1296)")
+    rollout.add_argument("--policy", default="random",
+                         help="random, first, heuristic, pubeval, or a pair for the two sides: 'heuristic,random'")
+    rollout.add_argument("--seed", type=_seed, default=0, metavar="S")
+    rollout.add_argument("--threads", type=_positive, metavar="T", help="OpenMP threads (default: every core)")
+    rollout.add_argument("--stratify", nargs="?", const=36, type=int, choices=(36, 1296),
+                         help="deal the first roll (36) or first two rolls (1296) evenly")
+    rollout.add_argument("--json", action="store_true", help="print the figures as JSON")
+    rollout.add_argument("--plot", metavar="FILE.png", help="draw the outcomes and the running equity")
+    rollout.add_argument("--no-progress", action="store_true", help="no progress bar")
+    rollout.set_defaults(run=run_rollout)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seed must be a whole number, got {text!r}") from None
+    if not 0 <= value < 2**64:
+        raise argparse.ArgumentTypeError(f"seed must be in 0 .. 2**64 - 1, got {value}")
+    return value
+
+
+def _policy(text: str) -> str | tuple[str, ...]:
+    """One policy name, or a comma-separated pair (checked by resolve_policies)."""
+    names = tuple(name.strip() for name in text.split(","))
+    return names[0] if len(names) == 1 else names
+
+
+def _kinds_of(rules: Any) -> list[int]:
+    """The outcome kinds these rules can end a game with."""
+    names: tuple[str, ...]
+    if rules.is_backgammon:
+        names = ("single", "gammon", "backgammon")
+    else:
+        finish = "bear-off" if rules.bears_off else "arrival"
+        names = {"multiplied": (finish, "closed-home-x2", "closed-home-x3"),
+                 "immediate": (finish, "closure"), "off": (finish,)}[rules.closure]
+    return [index for index, kind in enumerate(KINDS) if kind.value in names]
+
+
+def _rate(count: int, games: int) -> dict[str, float]:
+    rate = count / games
+    margin = Z95 * (rate * (1 - rate) / games) ** 0.5
+    return {"rate": rate, "low": max(rate - margin, 0.0), "high": min(rate + margin, 1.0)}
+
+
+def figures(result: RolloutResult, rules: Any) -> dict[str, Any]:
+    """The machine-readable figures of one rollout (what ``--json`` prints)."""
+    games = int(result.games)
+    kinds = np.asarray(result.kind_counts)
+    sides = {}
+    for seat, side in enumerate(("side_to_move", "opponent")):
+        sides[side] = {"wins": _rate(int(kinds[seat].sum()), games)}
+        for kind in _kinds_of(rules):
+            sides[side][KINDS[kind].value] = _rate(int(kinds[seat, kind]), games)
+    output: dict[str, Any] = {
+        "rules": rules.short_name, "games": games, "counts": np.asarray(result.counts).tolist(),
+        "outcomes": sides, "equity": float(result.equity), "stderr": float(result.stderr),
+        "mean_plies": float(result.mean_plies),
+    }
+    if result.gnubg is not None and result.gnubg_stderr is not None:
+        errors = result.gnubg_stderr
+        output["gnubg"] = {name: {"value": float(value), "stderr": float(errors[name])}
+                           for name, value in result.gnubg.items()}
+    return output
+
+
+def _print_table(output: dict[str, Any], title: str) -> None:
+    print(title)
+    print(f"{'':<30} {'rate':>8}   95% interval")
+    for (_side, outcomes), name in zip(output["outcomes"].items(), SIDE_NAMES):
+        for kind, rate in outcomes.items():
+            label = f"{name} wins" if kind == "wins" else f"  {kind}"
+            print(f"{label:<30} {100 * rate['rate']:7.2f}%   {100 * rate['low']:6.2f}% .. {100 * rate['high']:6.2f}%")
+    print(f"equity (side to move, cubeless): {output['equity']:+.4f} +- {output['stderr']:.4f} (standard error)")
+    print(f"mean plies per game: {output['mean_plies']:.1f}")
+
+
+def _plot(values: np.ndarray, path: str, title: str) -> None:
+    try:
+        import matplotlib
+    except ImportError:
+        raise SystemExit("error: --plot needs matplotlib: pip install 'bansugoroku-fast[plot]'") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    games = np.arange(1, len(values) + 1)
+    running = np.cumsum(values) / games
+    squares = np.cumsum(values.astype(np.float64) ** 2) / games
+    stderr = np.sqrt(np.maximum(squares - running**2, 0) / np.maximum(games - 1, 1))
+    figure, (outcomes, estimate) = plt.subplots(1, 2, figsize=(11, 4))
+    signed = np.arange(-3, 4)
+    outcomes.bar(signed, [(values == v).mean() for v in signed], color="tab:blue")
+    outcomes.set(xlabel="value for the side to move", ylabel="share of games", title="outcomes")
+    estimate.plot(games, running, color="tab:blue", label="equity")
+    estimate.fill_between(games, running - Z95 * stderr, running + Z95 * stderr, alpha=0.3, label="95% interval")
+    estimate.set(xlabel="games", ylabel="equity", title="running estimate")
+    estimate.legend()
+    figure.suptitle(title)
+    figure.tight_layout()
+    figure.savefig(path)
+    plt.close(figure)
+
+
+def run_rollout(args: argparse.Namespace) -> int:
+    """Roll out the position and print the figures."""
+    rules = as_rules(args.rules)
+    position = position_arg(args.position)
+    policy = _policy(args.policy)
+    resolve_policies(policy, rules)
+    positions, _ = _rollout_positions(position, rules)
+    progress = not args.no_progress and sys.stderr.isatty()
+    tally, values = _rollout_values(positions, rules, args.games, policy, args.seed,
+                                    as_stratify(args.stratify), MAX_PLIES, _threads(args.threads), None, progress)
+    result = summarize(tally.counts[0].tolist(), tally.kind_counts[0].tolist(),
+                       plies=int(tally.plies[0]), backgammon=rules.is_backgammon)
+    output = figures(result, rules)
+    title = (f"Rollout of {position.id}, {rules_name(rules)} rules: {args.games:,} games, "
+             f"policy {args.policy}, seed {args.seed}" + (f", stratified {args.stratify}" if args.stratify else ""))
+    if args.json:
+        print(json.dumps(output, indent=2))
+    else:
+        _print_table(output, title)
+    if args.plot:
+        _plot(values[0], args.plot, title)
+    return 0

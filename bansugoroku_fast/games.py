@@ -1,0 +1,372 @@
+"""Whole games at kernel speed: :func:`play_games`, :func:`rollout`,
+:func:`rank_plays` and the :func:`features` query.
+
+Same arguments and the same games as their specification,
+:mod:`bansugoroku_fast.oracle.games` (which documents the counter-based dice
+exactly): game ``g`` of a run with seed ``s`` depends on ``(s, g)`` alone, so
+results never depend on ``threads``, on chunking or on the other positions
+of a batch. Policies are described in :mod:`bansugoroku_fast.policies`.
+
+>>> from bansugoroku_fast import Position
+>>> records = play_games("backgammon", games=3, policy="heuristic", seed=1)
+>>> records.offsets.shape, records.positions.shape[1:], records.dice.dtype
+((4,), (2, 26), dtype('int8'))
+>>> bool((records.plies == np.diff(records.offsets)).all())
+True
+>>> result = rollout(Position.initial(), "backgammon", games=72, policy="random", seed=1)
+>>> result.counts.shape, int(result.counts.sum()), result.games
+((2, 4), 72, 72)
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+import numpy as np
+from tqdm import tqdm
+
+from . import _games
+from .api import legal_plays
+from .batch import _outcome, _positions_array, _threads
+from .checks import (
+    BLOCK,
+    MAX_PLIES,
+    as_position,
+    as_rules,
+    as_stderr_target,
+    as_stratify,
+    check_position_for_rules,
+    run_arguments,
+)
+from .errors import GameTooLongError
+from .policies import CALLABLE, FEATURE_NAMES, ResolvedPolicy, resolve_policies
+from .position import Position
+from .rules import Rules
+from .tallies import KINDS, RankedPlay, RolloutResult, rank, summarize
+
+__all__ = ["FEATURE_NAMES", "GameRecords", "features", "play_games", "rank_plays", "rollout"]
+
+
+class GameRecords(NamedTuple):
+    """The games of :func:`play_games`. Game ``g`` owns plies
+    ``offsets[g]:offsets[g + 1]``.
+
+    * ``offsets``: ``int64[G + 1]``;
+    * ``positions``: ``int8[P, 2, 26]``, the position before each ply, seen
+      by its mover (row 0);
+    * ``dice``: ``int8[P, 2]``, the roll of each ply;
+    * ``after``: ``int8[P, 2, 26]``, the position after the ply, same side
+      (equal to ``positions`` for a pass);
+    * ``winner``: ``int8[G]``, the seat that won (0 = the side that moved first);
+    * ``value``: ``int8[G]``; ``kind``: ``int8[G]``, an index into
+      :data:`~bansugoroku_fast.tallies.KINDS`; ``plies``: ``int32[G]``.
+    """
+
+    offsets: np.ndarray
+    positions: np.ndarray
+    dice: np.ndarray
+    after: np.ndarray
+    winner: np.ndarray
+    value: np.ndarray
+    kind: np.ndarray
+    plies: np.ndarray
+
+
+def features(positions: Any, rules: Any = None) -> np.ndarray:
+    """``float32[N, F]``: the features of each position (row 0's side, then
+    row 1's; names in :data:`~bansugoroku_fast.policies.FEATURE_NAMES`,
+    definitions in ``oracle.games.side_features``). Every value is an integer.
+
+    >>> from bansugoroku_fast import Position
+    >>> values = features(Position.initial().array[None], "backgammon")
+    >>> values.shape, values.dtype, dict(zip(FEATURE_NAMES, values[0].tolist()))["own_pips"]
+    ((1, 28), dtype('float32'), 167.0)
+    """
+    rules = as_rules(rules)
+    positions = _checked_positions(positions, rules)
+    out = np.empty((len(positions), len(FEATURE_NAMES)), dtype=np.float32)
+    _games.features_batch(positions, rules.code, out)
+    return out
+
+
+def _checked_positions(positions: Any, rules: Rules) -> np.ndarray:
+    """``positions`` as an ``int8[N, 2, 26]`` array of positions these rules
+    accept (the outcome kernel checks each item and names the first bad one)."""
+    array = _positions_array(positions)
+    _outcome(array, rules)
+    return array
+
+
+# --- driving the kernels -------------------------------------------------------------------
+
+#: Statuses of a game played by the kernels (``_games.GameStatus``).
+_TOO_LONG, _NO_MEMORY = 1, 2
+
+
+class _Ends(NamedTuple):
+    """How each game played by the kernels ended, and its status."""
+
+    winner: np.ndarray
+    value: np.ndarray
+    kind: np.ndarray
+    plies: np.ndarray
+    status: np.ndarray
+
+    @classmethod
+    def empty(cls, count: int) -> _Ends:
+        def small() -> np.ndarray:
+            return np.zeros(count, dtype=np.int8)
+
+        return cls(small(), small(), small(), np.zeros(count, dtype=np.int32), small())
+
+    def check(self, seed: int, max_plies: int, first_game: int = 0, per_position: int = 0) -> None:
+        """Raise for the first game that failed: item ``i`` is game
+        ``first_game + i``, or with ``per_position`` games a position, game
+        ``first_game + i % per_position`` of position ``i // per_position``."""
+        failed = np.flatnonzero(self.status)
+        if not failed.size:
+            return
+        item = int(failed[0])
+        name = f"game {first_game + item}"
+        if per_position:
+            name = f"game {first_game + item % per_position} from position {item // per_position}"
+        if self.status[item] == _NO_MEMORY:
+            raise MemoryError(f"out of memory while playing {name}")
+        raise GameTooLongError(f"{name} (seed {seed}) has not ended after {max_plies} plies")
+
+
+def _policy_arrays(policies: tuple[ResolvedPolicy, ResolvedPolicy]) -> tuple[np.ndarray, np.ndarray]:
+    """Policy codes ``int32[2]`` and weights ``float64[2, F]`` (zeros where unused)."""
+    codes = np.array([policy.code for policy in policies], dtype=np.int32)
+    weights = np.zeros((2, len(FEATURE_NAMES)), dtype=np.float64)
+    for seat, policy in enumerate(policies):
+        if policy.weights:
+            weights[seat] = policy.weights
+    return codes, weights
+
+
+def _has_callable(policies: tuple[ResolvedPolicy, ResolvedPolicy]) -> bool:
+    """A seat plays a Python callable: the games are played in lockstep
+    (:mod:`bansugoroku_fast.lockstep`), the callable once per wave."""
+    return any(policy.code == CALLABLE for policy in policies)
+
+
+def _start(start: Any, rules: Rules) -> tuple[np.ndarray, bool]:
+    """The start position's array and whether ply 0 is the backgammon opening."""
+    if start is None:
+        return Position.initial(rules).array, rules.is_backgammon
+    position = as_position(start)
+    check_position_for_rules(position, rules)
+    _outcome(position.array[None], rules)
+    return position.array, False
+
+
+def play_games(rules: Any, games: int, policy: Any = "random", seed: int = 0, start: Any = None,
+               threads: int | None = None, max_plies: int = MAX_PLIES) -> GameRecords:
+    """Play ``games`` whole games and record every ply (see :class:`GameRecords`).
+
+    ``policy``: one policy for both seats or a pair ``(seat 0's, seat 1's)``;
+    ``start``: a position (row 0 = seat 0, to roll; any roll) or None for the
+    rules' start (in backgammon, ply 0 then plays the roll-off's non-double).
+    Raises :class:`~bansugoroku_fast.errors.GameTooLongError` naming the game
+    and seed if a game has not ended after ``max_plies`` plies.
+
+    >>> records = play_games("ban-sugoroku", games=2, policy="first", seed=5)
+    >>> (records.positions[1:] == records.after[:-1][:, ::-1]).all(axis=(1, 2))[:3].tolist()
+    [True, True, True]
+    """
+    rules, games, seed, max_plies, threads = run_arguments(rules, games, seed, max_plies, threads)
+    threads = _threads(threads)
+    policies = resolve_policies(policy, rules, callables=True)
+    if _has_callable(policies):
+        from .lockstep import play_lockstep  # lockstep builds on this module
+
+        return play_lockstep(rules, games, policies, seed, start, max_plies, threads)
+    codes, weights = _policy_arrays(policies)
+    start_array, opening = _start(start, rules)
+    ends = _Ends.empty(games)
+    positions, dice, after = _games.play_batch(
+        np.ascontiguousarray(start_array), games, opening, codes, weights, rules.code, seed,
+        max_plies, threads, *ends,
+    )
+    ends.check(seed, max_plies)
+    offsets = np.zeros(games + 1, dtype=np.int64)
+    np.cumsum(ends.plies, out=offsets[1:])
+    return GameRecords(offsets, positions, dice, after, ends.winner, ends.value, ends.kind, ends.plies)
+
+
+# --- rollouts -------------------------------------------------------------------------
+
+
+class _Tally:
+    """Running tallies of a rollout of ``n`` positions."""
+
+    def __init__(self, n: int):
+        self.counts = np.zeros((n, 2, 4), dtype=np.int64)
+        self.kind_counts = np.zeros((n, 2, len(KINDS)), dtype=np.int64)
+        self.plies = np.zeros(n, dtype=np.int64)
+
+    def add(self, item_position: np.ndarray, ends: _Ends) -> None:
+        np.add.at(self.counts, (item_position, ends.winner, ends.value), 1)
+        np.add.at(self.kind_counts, (item_position, ends.winner, ends.kind), 1)
+        np.add.at(self.plies, item_position, ends.plies)
+
+    def results(self, backgammon: bool) -> list[RolloutResult]:
+        return [
+            summarize(self.counts[i].tolist(), self.kind_counts[i].tolist(),
+                      plies=int(self.plies[i]), backgammon=backgammon)
+            for i in range(len(self.plies))
+        ]
+
+
+def _blocks(games: int, in_blocks: bool) -> Iterator[tuple[int, int]]:
+    """``(first, stop)`` game ranges: one range, or blocks of :data:`BLOCK`
+    games (to check a stopping rule, or move a progress bar, between them)."""
+    size = BLOCK if in_blocks else games
+    for first in range(0, games, size):
+        yield first, min(first + size, games)
+
+
+def _rollout_values(positions: np.ndarray, rules: Rules, games: int, policy: Any, seed: int,
+                    stratify: int, max_plies: int, threads: int, stop_at: float | None,
+                    progress: bool) -> tuple[_Tally, np.ndarray]:
+    """Tallies and seat 0's signed value of every game ``[position, game]``."""
+    policies = resolve_policies(policy, rules, callables=True)
+    codes, weights = _policy_arrays(policies)
+    n = len(positions)
+    tally = _Tally(n)
+    values = []
+    with tqdm(total=games * n, disable=not progress, unit="game", leave=False) as bar:
+        for first, stop in _blocks(games, stop_at is not None or progress):
+            count = stop - first
+            ends = _Ends.empty(n * count)
+            if _has_callable(policies):
+                from .lockstep import rollout_lockstep  # lockstep builds on this module
+
+                for end, value in zip(ends, rollout_lockstep(positions, first, count, policies, rules, seed,
+                                                             stratify, max_plies, threads)):
+                    end[:] = value
+            else:
+                _games.rollout_batch(positions, first, count, codes, weights, rules.code, seed, stratify,
+                                     max_plies, threads, *ends)
+            ends.check(seed, max_plies, first, per_position=count)
+            tally.add(np.repeat(np.arange(n), count), ends)
+            signed = np.where(ends.winner == 0, ends.value, -ends.value).astype(np.int8)
+            values.append(signed.reshape(n, count))
+            bar.update(n * count)
+            if stop_at is not None and stop < games:
+                worst = max(result.largest_stderr() for result in tally.results(rules.is_backgammon))
+                if worst <= stop_at:
+                    break
+    return tally, np.concatenate(values, axis=1)
+
+
+def _stacked(results: list[RolloutResult]) -> RolloutResult:
+    """One result whose fields gain a leading axis over ``results``."""
+    def stack(name: str) -> Any:
+        return np.array([getattr(result, name) for result in results])
+
+    def stack_figures(name: str) -> dict[str, Any] | None:
+        figures = [getattr(result, name) for result in results]
+        if figures[0] is None:
+            return None
+        return {key: np.array([one[key] for one in figures]) for key in figures[0]}
+
+    return RolloutResult(
+        counts=stack("counts").astype(np.int64), kind_counts=stack("kind_counts").astype(np.int64),
+        games=stack("games"), equity=stack("equity"), stderr=stack("stderr"),
+        win_probability=stack("win_probability"), win_stderr=stack("win_stderr"),
+        mean_plies=stack("mean_plies"), gnubg=stack_figures("gnubg"),
+        gnubg_stderr=stack_figures("gnubg_stderr"),
+    )
+
+
+def _unstacked(result: RolloutResult) -> RolloutResult:
+    """The result of a one-position batch without its leading axis."""
+    def first(value: Any) -> Any:
+        item = value[0]
+        return item if isinstance(item, np.ndarray) else item.item()
+
+    return RolloutResult(
+        counts=result.counts[0], kind_counts=result.kind_counts[0], games=first(result.games),
+        equity=first(result.equity), stderr=first(result.stderr),
+        win_probability=first(result.win_probability), win_stderr=first(result.win_stderr),
+        mean_plies=first(result.mean_plies),
+        gnubg=None if result.gnubg is None else {k: first(v) for k, v in result.gnubg.items()},
+        gnubg_stderr=None if result.gnubg_stderr is None else {k: first(v) for k, v in result.gnubg_stderr.items()},
+    )
+
+
+def _rollout_positions(position: Any, rules: Rules) -> tuple[np.ndarray, bool]:
+    """``int8[N, 2, 26]`` positions, and whether one position was given."""
+    if isinstance(position, Position) or (not isinstance(position, np.ndarray) and isinstance(position, str)):
+        position = as_position(position).array[None]
+        single = True
+    else:
+        array = np.asarray(position) if not isinstance(position, np.ndarray) else position
+        single = array.ndim == 2
+        position = array[None] if single else array
+    return _checked_positions(position, rules), single
+
+
+def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "random",
+            seed: int = 0, threads: int | None = None, progress: bool = False, *,
+            stratify: int | None = None, stderr_target: float | None = None,
+            max_plies: int = MAX_PLIES) -> RolloutResult:
+    """Play ``games`` games from ``position`` (seat 0 = row 0, to roll) and
+    tally them (see :class:`~bansugoroku_fast.tallies.RolloutResult`).
+
+    ``position`` is one position (a :class:`Position`, an id or an ``int8[2,
+    26]``) or a batch ``int8[N, 2, 26]`` (every field then gains a leading
+    ``N`` axis; game ``g`` of every position rolls the same dice). Game ``g``
+    is game ``g`` of ``play_games(rules, games, policy, seed,
+    start=position)`` -- except that ``stratify=36`` (or ``1296``) deals the
+    first roll (or two) evenly over each 36 (or 1,296) consecutive games.
+    ``stderr_target``: play blocks of 1,296 games and stop after the first
+    block at which every figure's standard error (of every position) is at
+    most the target. ``progress``: a progress bar (tqdm) on stderr.
+
+    >>> from bansugoroku_fast import Position
+    >>> batch = np.stack([Position.initial().array] * 2)
+    >>> result = rollout(batch, "backgammon", games=36, policy="first", stratify=36)
+    >>> result.counts.shape, result.equity.shape, bool((result.counts[0] == result.counts[1]).all())
+    ((2, 2, 4), (2,), True)
+    """
+    rules, games, seed, max_plies, threads = run_arguments(rules, games, seed, max_plies, threads)
+    threads = _threads(threads)
+    strata = as_stratify(stratify)
+    stop_at = as_stderr_target(stderr_target)
+    resolve_policies(policy, rules, callables=True)
+    positions, single = _rollout_positions(position, rules)
+    tally, _ = _rollout_values(positions, rules, games, policy, seed, strata, max_plies, threads,
+                               stop_at, progress)
+    result = _stacked(tally.results(rules.is_backgammon))
+    return _unstacked(result) if single else result
+
+
+def rank_plays(position: Any, dice: Any, rules: Any = None, games: int = 1296,
+               policy: Any = "random", seed: int = 0, threads: int | None = None,
+               progress: bool = False, *, stratify: int | None = None,
+               max_plies: int = MAX_PLIES) -> list[RankedPlay]:
+    """Roll out every legal play of ``dice`` in ``position`` with duplicate
+    dice (game ``g`` after every play sees the same rolls) and return them
+    best first: greatest equity for the side that plays, ties in
+    ``legal_plays`` order, each with its standard error and that of its
+    difference to the best play.
+
+    >>> from bansugoroku_fast import Position
+    >>> ranked = rank_plays(Position.initial(), (6, 5), "backgammon", games=100, policy="random")
+    >>> len(ranked), ranked[0].difference_stderr, ranked[0].equity >= ranked[-1].equity
+    (7, 0.0, True)
+    """
+    rules, games, seed, max_plies, threads = run_arguments(rules, games, seed, max_plies, threads)
+    threads = _threads(threads)
+    strata = as_stratify(stratify)
+    resolve_policies(policy, rules, callables=True)
+    plays = legal_plays(position, dice, rules)
+    if not plays:
+        return []
+    children = np.stack([play.position.swapped().array for play in plays])
+    _, values = _rollout_values(children, rules, games, policy, seed, strata, max_plies, threads,
+                                None, progress)
+    return rank(plays, (-values.astype(np.int64)).tolist())

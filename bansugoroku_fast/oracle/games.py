@@ -1,0 +1,495 @@
+"""Whole games written for reading: the counter-based dice, the features, the
+policies, :func:`play_games`, :func:`rollout` and :func:`rank_plays`.
+
+The kernel-backed functions of :mod:`bansugoroku_fast.games` play exactly
+the same games for the same arguments (the differential tests compare them
+ply by ply); this module is their specification. Plain Python: no numpy, no
+kernel code.
+
+**The dice.** Every random number of a run is a pure function of
+``(seed, game, ply, stream)`` -- no generator state is carried from one game
+or ply to the next -- so results are the same for any thread count, chunking
+or batch, game ``g`` of every position of a batch sees the same dice
+(duplicate dice), and the dice of any game at any ply can be computed
+directly. With ``M = 2**64`` and all arithmetic modulo ``M``:
+
+* ``splitmix64(x)``: the first output of SplitMix64 seeded with ``x``:
+  ``z = x + 0x9E3779B97F4A7C15``; ``z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9``;
+  ``z = (z ^ (z >> 27)) * 0x94D049BB133111EB``; return ``z ^ (z >> 31)``;
+* ``word(seed, game, ply, stream) =
+  splitmix64(splitmix64(splitmix64(seed) ^ game) ^ (2 * ply + stream))``,
+  stream 0 for the dice, 1 for the ``"random"`` policy's choice;
+* ``below(word, n) = (word * n) >> 64`` (the high 64 bits of the 128-bit
+  product): an integer in ``0 .. n - 1``, no rejection;
+* the roll of ply ``p`` of game ``g`` is ``i = below(word(seed, g, p, 0), 36)``,
+  dice ``(i // 6 + 1, i % 6 + 1)``;
+* the backgammon opening (``start=None``): ply 0 plays the roll-off's two
+  dice, a non-double: ``OPENING_ROLLS[below(word(seed, g, 0, 0), 15)]``, the
+  15 pairs ``(high, low)`` in the order (2, 1), (3, 1), (3, 2), (4, 1), ...,
+  (6, 5) -- the starter's own (higher) die first;
+* the ``"random"`` policy's choice among ``n`` plays at ply ``p`` of game
+  ``g``: play ``below(word(seed, g, p, 1), n)`` in ``legal_plays`` order;
+* stratified first rolls (``rollout(..., stratify=36)`` or ``1296``): with
+  ``j = g % stratify``, ply 0 rolls index ``j % 36`` and (1296 only) ply 1
+  rolls index ``(j // 36 + j % 36) % 36`` (indices as above), so each run of
+  36 consecutive games deals every first roll once, and each 1,296 every
+  pair of first two rolls once, as GNU Backgammon's quasi-random dice do.
+
+Who starts: seat 0 is by definition the side that moves first (the side to
+move of ``start``). Under Ban-sugoroku's ``alternate`` start seat 0 rolls both
+dice; under ``roll_off`` the winner of the roll-off rolls both dice afresh,
+which is the same: ply 0 is an ordinary roll (doubles included). Only the
+backgammon opening differs (above). To let each policy of a pair start half
+the games, play a second run with the pair swapped.
+
+>>> from bansugoroku_fast import Position, Rules
+>>> roll(seed=0, game=0, ply=0), roll(seed=0, game=0, ply=0, opening=True)
+((1, 5), (3, 2))
+>>> records = play_games("backgammon", games=2, policy="first", seed=7)
+>>> records.offsets[-1] == sum(records.plies), records.winner[0] in (0, 1)
+(True, True)
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from ..checks import (
+    BLOCK,
+    MAX_PLIES,
+    as_position,
+    as_rules,
+    as_stderr_target,
+    as_stratify,
+    check_position_for_rules,
+    run_arguments,
+)
+from ..errors import GameTooLongError
+from ..play import Play
+from ..policies import (
+    FIRST,
+    LINEAR,
+    PUBEVAL,
+    PUBEVAL_CONTACT_WEIGHTS,
+    PUBEVAL_RACE_WEIGHTS,
+    PUBEVAL_WIN_SCORE,
+    RANDOM,
+    ResolvedPolicy,
+    resolve_policies,
+)
+from ..position import Position
+from ..rules import Rules
+from ..tallies import KINDS, RankedPlay, RolloutResult, rank, summarize
+from .moves import BAR, OFF, _win, legal_plays, outcome
+
+MASK64 = (1 << 64) - 1
+GAMMA = 0x9E3779B97F4A7C15
+DICE_STREAM, CHOICE_STREAM = 0, 1
+OPENING_ROLLS = tuple((high, low) for high in range(2, 7) for low in range(1, high))
+
+
+# --- the counter-based dice ---------------------------------------------------
+
+
+def splitmix64(x: int) -> int:
+    """The first output of SplitMix64 seeded with ``x`` (a 64-bit mix).
+
+    >>> hex(splitmix64(0))
+    '0xe220a8397b1dcdaf'
+    """
+    z = (x + GAMMA) & MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+def word(seed: int, game: int, ply: int, stream: int) -> int:
+    """The 64-bit random word of ``stream`` at ``ply`` of ``game``."""
+    return splitmix64(splitmix64(splitmix64(seed) ^ game) ^ (2 * ply + stream))
+
+
+def below(value: int, n: int) -> int:
+    """``value`` (64 bits) scaled to ``0 .. n - 1``: the high word of ``value * n``."""
+    return (value * n) >> 64
+
+
+def _roll_of_index(index: int) -> tuple[int, int]:
+    return index // 6 + 1, index % 6 + 1
+
+
+def roll(seed: int, game: int, ply: int, *, opening: bool = False, stratify: int = 0) -> tuple[int, int]:
+    """The dice of ``ply`` of ``game`` (see the module docstring).
+
+    >>> [roll(1, 0, 0, stratify=36) for _ in range(1)], roll(1, 37, 0, stratify=36)
+    ([(1, 1)], (1, 2))
+    """
+    if stratify and ply == 0:
+        return _roll_of_index(game % stratify % 36)
+    if stratify == 1296 and ply == 1:
+        j = game % 1296
+        return _roll_of_index((j // 36 + j % 36) % 36)
+    value = word(seed, game, ply, DICE_STREAM)
+    if opening and ply == 0:
+        return OPENING_ROLLS[below(value, len(OPENING_ROLLS))]
+    return _roll_of_index(below(value, 36))
+
+
+# --- features -------------------------------------------------------------------
+
+
+def _made(row: Sequence[int], point: int) -> bool:
+    return row[point] >= 2
+
+
+def _longest_prime(row: Sequence[int]) -> int:
+    longest = run = 0
+    for point in range(1, 25):
+        run = run + 1 if _made(row, point) else 0
+        longest = max(longest, run)
+    return longest
+
+
+def _reach(a: int, b: int, rules: Rules) -> set[int]:
+    """Distances a roll can carry one stone, ignoring blocks."""
+    if a == b:
+        return {a * k for k in range(1, rules.doubles_moves + 1)}
+    return {a, b, a + b}
+
+
+def _exposure(own: Sequence[int], other: Sequence[int], rules: Rules) -> int:
+    """Rolls (of the 36) on which ``other`` could hit a blot of ``own`` if no
+    point were blocked: a stone of ``other`` on its place ``q`` (25 = bar)
+    reaches ``own``'s point ``p`` after ``q + p - 25`` pips."""
+    distances = {
+        q + p - 25
+        for p in range(1, 25) if own[p] == 1
+        for q in range(1, 26) if other[q] > 0 and q + p - 25 >= 1
+    }
+    if not distances:
+        return 0
+    return sum(
+        1 for a in range(1, 7) for b in range(1, 7) if _reach(a, b, rules) & distances
+    )
+
+
+def side_features(own: Sequence[int], other: Sequence[int], rules: Rules) -> list[int]:
+    """The features of one side (``own``, against ``other``), in
+    :data:`~bansugoroku_fast.policies.SIDE_FEATURES` order; every one an int:
+
+    * ``pips``: sum of point x stones over points 1..24, the bar counting 25;
+    * ``off``, ``bar``: stones borne off, on the bar;
+    * ``home``: stones on points 1..6; ``back``: stones on 19..24 or the bar;
+    * ``blots``: points (1..24) with exactly one stone; ``points``: with two
+      or more; ``home_points``: points 1..6 with two or more; ``prime``: the
+      longest run of consecutive points with two or more; ``anchors``: points
+      19..24 with two or more;
+    * ``exposure``: rolls of the 36 on which ``other`` could hit one of these
+      blots if no point were blocked (bar stones included, entering first is
+      ignored; a double moves ``doubles_moves`` times);
+    * ``stacking``: stones beyond three on a point, over points 1..24;
+    * ``closure``: 1 if each of points 1..6 holds two or more while ``other``
+      has a stone on the bar, else 0;
+    * ``won``: the value of this side's win in the position, 0 if none.
+    """
+    points = range(1, 25)
+    win = _win(own, other, rules)
+    closure = other[BAR] >= 1 and all(_made(own, p) for p in range(1, 7))
+    return [
+        sum(p * own[p] for p in range(1, 26)),
+        own[OFF],
+        own[BAR],
+        sum(own[1:7]),
+        sum(own[19:26]),
+        sum(1 for p in points if own[p] == 1),
+        sum(1 for p in points if _made(own, p)),
+        sum(1 for p in range(1, 7) if _made(own, p)),
+        _longest_prime(own),
+        sum(1 for p in range(19, 25) if _made(own, p)),
+        _exposure(own, other, rules),
+        sum(max(own[p] - 3, 0) for p in points),
+        int(closure),
+        win.value if win else 0,
+    ]
+
+
+def _board_features(board: Sequence[Sequence[int]], rules: Rules) -> list[int]:
+    return side_features(board[0], board[1], rules) + side_features(board[1], board[0], rules)
+
+
+def features(position: object, rules: object = None) -> list[float]:
+    """The feature vector of one position: row 0's side features, then row
+    1's (names in :data:`~bansugoroku_fast.policies.FEATURE_NAMES`).
+
+    >>> from bansugoroku_fast import Position
+    >>> values = features(Position.initial(), "backgammon")
+    >>> values[:4], values[6:9]
+    ([167.0, 0.0, 0.0, 5.0], [4.0, 1.0, 1.0])
+    """
+    position = as_position(position)
+    rules = as_rules(rules)
+    return [float(value) for value in _board_features(position.rows, rules)]
+
+
+# --- the policies --------------------------------------------------------------------
+
+
+def linear_score(weights: Sequence[float], values: Sequence[float]) -> float:
+    """``0.0 + weights[0] * values[0] + ...`` in index order (float64)."""
+    score = 0.0
+    for weight, value in zip(weights, values):
+        score += weight * value
+    return score
+
+
+def is_race(board: Sequence[Sequence[int]]) -> bool:
+    """No contact: the mover's rearmost stone has passed the opponent's
+    rearmost stone (a place ``q`` of the opponent is the mover's ``25 - q``)."""
+    mover, opponent = board
+    mover_back = max(place for place in range(1, 26) if mover[place])
+    opponent_back = max(place for place in range(1, 26) if opponent[place])
+    return mover_back + opponent_back <= 25
+
+
+def pubeval_inputs(board: Sequence[Sequence[int]]) -> list[float]:
+    """Tesauro's 122 inputs of a position seen by the side that just moved:
+    five per point, from point 24 down to point 1 (block ``b`` is point
+    ``24 - b``): an opposing blot there; one own stone; two or more; exactly
+    three; ``(n - 3) / 2`` for ``n >= 4`` own stones. Then the opponent's
+    stones on the bar / 2 and the mover's borne-off stones / 15."""
+    mover, opponent = board
+    inputs = [0.0] * 122
+    for block in range(24):
+        point = 24 - block
+        n = mover[point] if mover[point] else -opponent[BAR - point]
+        first = 5 * block
+        inputs[first] = 1.0 if n == -1 else 0.0
+        inputs[first + 1] = 1.0 if n == 1 else 0.0
+        inputs[first + 2] = 1.0 if n >= 2 else 0.0
+        inputs[first + 3] = 1.0 if n == 3 else 0.0
+        inputs[first + 4] = (n - 3) / 2 if n >= 4 else 0.0
+    inputs[120] = opponent[BAR] / 2
+    inputs[121] = mover[OFF] / 15
+    return inputs
+
+
+def pubeval_score(board: Sequence[Sequence[int]], race: bool) -> float:
+    """pubeval of the position after a play (``race``: judged before it), in
+    float64 (the original sums in float32; a near tie may go the other way)."""
+    if board[0][OFF] == 15:
+        return PUBEVAL_WIN_SCORE
+    weights = PUBEVAL_RACE_WEIGHTS if race else PUBEVAL_CONTACT_WEIGHTS
+    return linear_score(weights, pubeval_inputs(board))
+
+
+def _best(scores: Sequence[float]) -> int:
+    """Index of the greatest score, the first on a tie."""
+    best = 0
+    for index in range(1, len(scores)):
+        if scores[index] > scores[best]:
+            best = index
+    return best
+
+
+def choose(policy: ResolvedPolicy, board: Sequence[Sequence[int]], plays: Sequence[Play],
+           rules: Rules, seed: int, game: int, ply: int) -> int:
+    """The index (in ``legal_plays`` order) of the play ``policy`` picks."""
+    if policy.code == RANDOM:
+        return below(word(seed, game, ply, CHOICE_STREAM), len(plays))
+    if policy.code == FIRST:
+        return 0
+    children = [play.position.rows for play in plays]
+    if policy.code == LINEAR:
+        return _best([linear_score(policy.weights, _board_features(child, rules)) for child in children])
+    if policy.code == PUBEVAL:
+        race = is_race(board)
+        return _best([pubeval_score(child, race) for child in children])
+    raise AssertionError(f"unknown policy code {policy.code}")
+
+
+# --- whole games -------------------------------------------------------------------
+
+
+class GameRecords(NamedTuple):
+    """The games of :func:`play_games`, as plain lists (the package returns
+    numpy arrays of the same names and shapes). Game ``g`` owns plies
+    ``offsets[g]:offsets[g + 1]``; ``positions[i]`` (before ply ``i``) and
+    ``after[i]`` are ``2 x 26`` lists seen by the mover of that ply (a pass:
+    ``after[i] == positions[i]``); ``dice[i]`` its roll. Per game: ``winner``
+    (seat; 0 = the side that moved first), ``value``, ``kind`` (index in
+    :data:`~bansugoroku_fast.tallies.KINDS`) and ``plies``."""
+
+    offsets: list[int]
+    positions: list[list[list[int]]]
+    dice: list[tuple[int, int]]
+    after: list[list[list[int]]]
+    winner: list[int]
+    value: list[int]
+    kind: list[int]
+    plies: list[int]
+
+
+class _Game(NamedTuple):
+    records: list[tuple[list[list[int]], tuple[int, int], list[list[int]]]]  # if kept
+    plies: int
+    winner: int
+    value: int
+    kind: int
+
+
+def _play_one(start: Position, rules: Rules, policies: tuple[ResolvedPolicy, ResolvedPolicy],
+              seed: int, game: int, *, opening: bool, stratify: int, max_plies: int,
+              keep: bool) -> _Game:
+    """Game ``game`` from ``start`` (seat 0 to move); ``keep``: record its plies."""
+    position = start
+    ended = outcome(position, rules)
+    records: list[Any] = []
+    ply = 0
+    if ended is not None:  # over before it starts: row 0 is seat 0
+        return _Game(records, 0, ended.winner, ended.value, KINDS.index(ended.kind))
+    while True:
+        if ply == max_plies:
+            raise GameTooLongError(
+                f"game {game} (seed {seed}) has not ended after {max_plies} plies"
+            )
+        seat = ply % 2
+        dice = roll(seed, game, ply, opening=opening, stratify=stratify)
+        board = [list(row) for row in position.rows]
+        plays = legal_plays(position, dice, rules)
+        after = position
+        if plays:
+            after = plays[choose(policies[seat], board, plays, rules, seed, game, ply)].position
+        if keep:
+            records.append((board, dice, [list(row) for row in after.rows]))
+        ply += 1
+        ended = outcome(after, rules)
+        if ended is not None:  # ``after`` is seen by the mover: its row 0 is ``seat``
+            winner = seat if ended.winner == 0 else 1 - seat
+            return _Game(records, ply, winner, ended.value, KINDS.index(ended.kind))
+        position = after.swapped()
+
+
+def _start(start: object, rules: Rules) -> tuple[Position, bool]:
+    """The start position and whether ply 0 is the backgammon opening."""
+    if start is None:
+        return Position.initial(rules), rules.is_backgammon
+    position = as_position(start)
+    check_position_for_rules(position, rules)
+    return position, False
+
+
+def play_games(rules: object, games: int, policy: object = "random", seed: int = 0,
+               start: object = None, threads: int | None = None,
+               max_plies: int = MAX_PLIES) -> GameRecords:
+    """Play ``games`` whole games and record every ply.
+
+    ``policy`` is one policy for both seats or a pair ``(seat 0's, seat
+    1's)`` (see :mod:`bansugoroku_fast.policies`); ``start`` a position (row
+    0 = seat 0 to roll, any roll) or None for the rules' start. ``threads``
+    is accepted for the package's signature and ignored here.
+
+    >>> records = play_games("ban-sugoroku", games=3, policy=("heuristic", "random"), seed=1)
+    >>> len(records.offsets), len(records.positions) == records.offsets[-1]
+    (4, True)
+    """
+    rules, games, seed, max_plies, _ = run_arguments(rules, games, seed, max_plies, threads)
+    policies = resolve_policies(policy, rules)
+    position, opening = _start(start, rules)
+    records = GameRecords([0], [], [], [], [], [], [], [])
+    for game in range(games):
+        played = _play_one(position, rules, policies, seed, game, opening=opening, stratify=0,
+                           max_plies=max_plies, keep=True)
+        for board, dice, after in played.records:
+            records.positions.append(board)
+            records.dice.append(dice)
+            records.after.append(after)
+        records.offsets.append(len(records.positions))
+        records.winner.append(played.winner)
+        records.value.append(played.value)
+        records.kind.append(played.kind)
+        records.plies.append(played.plies)
+    return records
+
+
+# --- rollouts -------------------------------------------------------------------------
+
+
+def _signed_values(position: Position, rules: Rules, games: int, policy: object, seed: int,
+                   stratify: int, max_plies: int, stop_at: float | None
+                   ) -> tuple[list[int], list[list[int]], list[list[int]], int]:
+    """Seat 0's signed value of each game played, with the tallies and the
+    total plies; with ``stop_at``, blocks of :data:`BLOCK` games until every
+    figure's standard error is at most ``stop_at`` (or ``games`` are played)."""
+    policies = resolve_policies(policy, rules)
+    values: list[int] = []
+    counts = [[0] * 4, [0] * 4]
+    kind_counts = [[0] * len(KINDS), [0] * len(KINDS)]
+    plies = 0
+    for game in range(games):
+        played = _play_one(position, rules, policies, seed, game, opening=False, stratify=stratify,
+                           max_plies=max_plies, keep=False)
+        counts[played.winner][played.value] += 1
+        kind_counts[played.winner][played.kind] += 1
+        plies += played.plies
+        values.append(played.value if played.winner == 0 else -played.value)
+        block_done = (game + 1) % BLOCK == 0
+        if stop_at is not None and block_done and game + 1 < games:
+            result = summarize(counts, kind_counts, plies=plies, backgammon=rules.is_backgammon)
+            if result.largest_stderr() <= stop_at:
+                break
+    return values, counts, kind_counts, plies
+
+
+def rollout(position: object, rules: object = None, games: int = 1296, policy: object = "random",
+            seed: int = 0, threads: int | None = None, progress: bool = False, *,
+            stratify: int | None = None, stderr_target: float | None = None,
+            max_plies: int = MAX_PLIES) -> RolloutResult:
+    """Play ``games`` games from ``position`` (seat 0 = row 0, to roll) and
+    tally them (see :class:`~bansugoroku_fast.tallies.RolloutResult`).
+
+    Game ``g`` is game ``g`` of ``play_games(rules, games, policy, seed,
+    start=position)``, except that ``stratify=36`` (or ``1296``) deals the
+    first roll (or two) evenly. ``stderr_target``: play blocks of
+    :data:`BLOCK` games and stop after the first block at which every
+    figure's standard error is at most the target. The oracle takes one
+    position (the package also a batch); ``threads`` and ``progress`` are
+    accepted for the package's signature.
+
+    >>> from bansugoroku_fast import Position
+    >>> result = rollout(Position.initial(), "backgammon", games=4, policy="first")
+    >>> result.games, sum(map(sum, result.counts))
+    (4, 4)
+    """
+    rules, games, seed, max_plies, _ = run_arguments(rules, games, seed, max_plies, threads)
+    position = as_position(position)
+    check_position_for_rules(position, rules)
+    _, counts, kind_counts, plies = _signed_values(
+        position, rules, games, policy, seed, as_stratify(stratify), max_plies, as_stderr_target(stderr_target)
+    )
+    return summarize(counts, kind_counts, plies=plies, backgammon=rules.is_backgammon)
+
+
+def rank_plays(position: object, dice: object, rules: object = None, games: int = 1296,
+               policy: object = "random", seed: int = 0, threads: int | None = None,
+               progress: bool = False, *, stratify: int | None = None,
+               max_plies: int = MAX_PLIES) -> list[RankedPlay]:
+    """Roll out every legal play of ``dice`` in ``position`` with duplicate
+    dice (game ``g`` after each play sees the same rolls) and return them best
+    first (greatest equity for the side that plays; ties keep ``legal_plays``
+    order). Each play's games start from its position with the opponent to
+    roll: its equity is minus that rollout's.
+
+    >>> from bansugoroku_fast import Position
+    >>> ranked = rank_plays(Position.initial(), (6, 5), "backgammon", games=2, policy="first")
+    >>> len(ranked), ranked[0].difference_stderr
+    (7, 0.0)
+    """
+    rules, games, seed, max_plies, _ = run_arguments(rules, games, seed, max_plies, threads)
+    strata = as_stratify(stratify)
+    resolve_policies(policy, rules)
+    plays = legal_plays(position, dice, rules)
+    values = []
+    for play in plays:
+        signed, _, _, _ = _signed_values(play.position.swapped(), rules, games, policy, seed,
+                                         strata, max_plies, None)
+        values.append([-value for value in signed])
+    return rank(plays, values)

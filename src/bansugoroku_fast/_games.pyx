@@ -1,0 +1,583 @@
+# cython: language_level=3
+"""Whole games in the kernels: the counter-based dice, the features, the
+policies' choices.
+
+Everything here is specified by ``bansugoroku_fast.oracle.games`` (the dice
+stream, the features, the scores and the tie rule) and must compute exactly
+what it computes: integers for the features, float64 sums in index order for
+the scores (this module is compiled with ``-ffp-contract=off``, so no fused
+multiply-add changes a rounding), the first greatest score wins.
+
+The Python layer validates every argument; the loops here trust them.
+"""
+cimport cython
+from cython.parallel cimport parallel, prange, threadid
+from libc.stdint cimport int8_t, int32_t, int64_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport memcpy
+
+import numpy as np
+
+from ._board cimport (
+    BAR, KIND_NONE, OFF, POINT_BITS, STONES, Board, RuleSet, home_closed, popcount, row_eq, row_gt,
+    rules_from_code,
+)
+from ._queries cimport outcome_of
+from ._search cimport MODE_PLAYS, Leaf, Search, run_turn, search_free, search_new
+
+from bansugoroku_fast.policies import (
+    FEATURE_NAMES, PUBEVAL_CONTACT_WEIGHTS, PUBEVAL_RACE_WEIGHTS, PUBEVAL_WIN_SCORE,
+)
+
+cdef extern from *:
+    """
+    static inline int bsf_lowest_bit(unsigned int x) { return __builtin_ctz(x); }
+    """
+    int lowest_bit "bsf_lowest_bit"(unsigned int x) noexcept nogil   # x != 0
+
+cdef enum:
+    SIDE_FEATURES = 14
+    FEATURES = 28
+    PUBEVAL_INPUTS = 122
+    # policy codes (bansugoroku_fast.policies)
+    POLICY_RANDOM = 0
+    POLICY_FIRST = 1
+    POLICY_LINEAR = 2
+    POLICY_PUBEVAL = 3
+    DICE_STREAM = 0
+    CHOICE_STREAM = 1
+
+assert len(FEATURE_NAMES) == FEATURES
+
+cdef double PUBEVAL_RACE[PUBEVAL_INPUTS]
+cdef double PUBEVAL_CONTACT[PUBEVAL_INPUTS]
+cdef double PUBEVAL_WIN = PUBEVAL_WIN_SCORE
+for _i in range(PUBEVAL_INPUTS):
+    PUBEVAL_RACE[_i] = PUBEVAL_RACE_WEIGHTS[_i]
+    PUBEVAL_CONTACT[_i] = PUBEVAL_CONTACT_WEIGHTS[_i]
+
+# HITTING[m][d]: bit r set if the ordered roll r = 6 * (a - 1) + (b - 1)
+# carries a stone d pips (1..24), blocks ignored, when a double moves m
+# times (m = 2 or 4).
+cdef uint64_t HITTING[5][25]
+
+
+cdef void _init_hitting() noexcept nogil:
+    cdef int moves, a, b, k, roll
+    for moves in range(2, 5, 2):
+        for a in range(1, 7):
+            for b in range(1, 7):
+                roll = 6 * (a - 1) + b - 1
+                if a == b:
+                    for k in range(1, moves + 1):
+                        HITTING[moves][a * k] |= 1ULL << roll
+                else:
+                    HITTING[moves][a] |= 1ULL << roll
+                    HITTING[moves][b] |= 1ULL << roll
+                    HITTING[moves][a + b] |= 1ULL << roll
+
+
+_init_hitting()
+
+
+# --- the counter-based dice ----------------------------------------------------
+
+
+cdef inline uint64_t splitmix64(uint64_t x) noexcept nogil:
+    """The first output of SplitMix64 seeded with ``x``."""
+    cdef uint64_t z = x + 0x9E3779B97F4A7C15ULL
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline uint64_t game_key(uint64_t seed, uint64_t game) noexcept nogil:
+    """The part of every word of ``game`` that does not depend on the ply."""
+    return splitmix64(splitmix64(seed) ^ game)
+
+
+cdef inline uint64_t ply_word(uint64_t key, int64_t ply, int stream) noexcept nogil:
+    return splitmix64(key ^ <uint64_t> (2 * ply + stream))
+
+
+cdef inline uint64_t below(uint64_t value, uint64_t n) noexcept nogil:
+    """The high 64 bits of ``value * n`` (n < 2**32), without 128-bit types."""
+    return ((value >> 32) * n + (((value & 0xFFFFFFFFULL) * n) >> 32)) >> 32
+
+
+cdef inline void roll_dice(uint64_t key, int64_t game, int64_t ply, bint opening, int stratify,
+                           int* a, int* b) noexcept nogil:
+    """The dice of ``ply`` of the game whose key is ``key`` (see the oracle)."""
+    cdef int64_t index, j
+    cdef int high, low
+    if stratify and ply == 0:
+        index = game % stratify % 36
+    elif stratify == 1296 and ply == 1:
+        j = game % 1296
+        index = (j // 36 + j % 36) % 36
+    elif opening and ply == 0:
+        index = <int64_t> below(ply_word(key, 0, DICE_STREAM), 15)
+        # the 15 pairs (high, low) in order (2, 1), (3, 1), (3, 2), (4, 1), ...
+        high = 2
+        while index >= high - 1:
+            index -= high - 1
+            high += 1
+        a[0] = high
+        b[0] = <int> index + 1
+        return
+    else:
+        index = <int64_t> below(ply_word(key, ply, DICE_STREAM), 36)
+    a[0] = <int> (index // 6 + 1)
+    b[0] = <int> (index % 6 + 1)
+
+
+# --- features -----------------------------------------------------------------
+
+
+cdef inline int _exposure(uint32_t blots, uint32_t other_places, int doubles_moves) noexcept nogil:
+    """Rolls of 36 on which ``other`` could hit a blot, blocks ignored: a
+    stone on its place q (bit q, 25 = bar) reaches our point p (bit p) after
+    q + p - 25 pips."""
+    cdef uint32_t distances = 0
+    cdef uint64_t rolls = 0
+    cdef int point, distance
+    while blots:
+        point = lowest_bit(blots)
+        blots &= blots - 1
+        distances |= other_places >> (25 - point)
+    distances &= ~1u
+    while distances:
+        distance = lowest_bit(distances)
+        distances &= distances - 1
+        rolls |= HITTING[doubles_moves][distance]
+    return popcount(<uint32_t> rolls) + popcount(<uint32_t> (rolls >> 32))
+
+
+cdef enum:
+    HOME_BITS = 0x7E            # points 1..6
+    BACK_BITS = 0x3F << 19      # points 19..24
+
+
+cdef void side_features(const signed char* own, const signed char* other, RuleSet rules,
+                        int won, int* out) noexcept nogil:
+    """The SIDE_FEATURES integers of ``own`` against ``other`` (``won``: the
+    value of ``own``'s win, 0 if none), in the oracle's order
+    (``oracle.games.side_features`` defines each). Counts of points come
+    from bit masks of the row (bit p = point p)."""
+    cdef uint32_t blots = row_eq(own, 1) & POINT_BITS
+    cdef uint32_t made = row_gt(own, 1) & POINT_BITS
+    cdef uint32_t heavy = row_gt(own, 3) & POINT_BITS
+    cdef uint32_t other_places = row_gt(other, 0) & (POINT_BITS | (1u << BAR))
+    cdef uint32_t run = made
+    cdef int p, pips = 0, stacking = 0, prime = 0
+    for p in range(1, 26):
+        pips += p * own[p]
+    while run:                  # each round shortens every run of made points by one
+        run &= run << 1
+        prime += 1
+    while heavy:
+        p = lowest_bit(heavy)
+        heavy &= heavy - 1
+        stacking += own[p] - 3
+    out[0] = pips
+    out[1] = own[OFF]
+    out[2] = own[BAR]
+    out[3] = own[1] + own[2] + own[3] + own[4] + own[5] + own[6]
+    out[4] = own[19] + own[20] + own[21] + own[22] + own[23] + own[24] + own[BAR]
+    out[5] = popcount(blots)
+    out[6] = popcount(made)
+    out[7] = popcount(made & HOME_BITS)
+    out[8] = prime
+    out[9] = popcount(made & BACK_BITS)
+    out[10] = _exposure(blots, other_places, rules.doubles_moves)
+    out[11] = stacking
+    out[12] = home_closed(own, other)
+    out[13] = won
+
+
+cdef inline void board_features(const Board* board, RuleSet rules, int* out) noexcept nogil:
+    """Row me's features, then row opp's (the board must be valid)."""
+    cdef int winner, value
+    outcome_of(board, rules, &winner, &value)
+    side_features(board.me, board.opp, rules, value if winner == 0 else 0, out)
+    side_features(board.opp, board.me, rules, value if winner == 1 else 0, out + SIDE_FEATURES)
+
+
+cdef double linear_score(const double* weights, const Board* board, RuleSet rules) noexcept nogil:
+    """``0.0 + w[0] * f[0] + w[1] * f[1] + ...`` in index order."""
+    cdef int values[FEATURES]
+    cdef int i
+    cdef double score = 0.0
+    board_features(board, rules, values)
+    for i in range(FEATURES):
+        score += weights[i] * <double> values[i]
+    return score
+
+
+# --- pubeval ----------------------------------------------------------------------
+
+
+cdef bint is_race(const Board* board) noexcept nogil:
+    """No contact: the rearmost stones have passed each other."""
+    cdef int mover_back = 25, opponent_back = 25
+    while mover_back > 0 and board.me[mover_back] == 0:
+        mover_back -= 1
+    while opponent_back > 0 and board.opp[opponent_back] == 0:
+        opponent_back -= 1
+    return mover_back + opponent_back <= 25
+
+
+cdef double pubeval_score(const Board* board, bint race) noexcept nogil:
+    """Tesauro's pubeval of a position seen by the side that just moved; the
+    inputs that are zero add nothing and are skipped, the others are added in
+    the oracle's index order."""
+    cdef const double* w = &PUBEVAL_CONTACT[0]
+    cdef double score = 0.0
+    cdef int block, point, n, first
+    if board.me[OFF] == STONES:
+        return PUBEVAL_WIN
+    if race:
+        w = &PUBEVAL_RACE[0]
+    for block in range(24):
+        point = 24 - block
+        n = board.me[point] if board.me[point] else -board.opp[BAR - point]
+        first = 5 * block
+        if n == -1:
+            score += w[first]
+        elif n == 1:
+            score += w[first + 1]
+        elif n >= 2:
+            score += w[first + 2]
+            if n == 3:
+                score += w[first + 3]
+            elif n >= 4:
+                score += w[first + 4] * ((n - 3) / 2.0)
+    if board.opp[BAR]:
+        score += w[120] * (board.opp[BAR] / 2.0)
+    if board.me[OFF]:
+        score += w[121] * (board.me[OFF] / 15.0)
+    return score
+
+
+# --- choosing a play ----------------------------------------------------------------
+
+
+cdef struct Policy:
+    int code
+    double weights[FEATURES]   # POLICY_LINEAR only
+
+
+# ``count`` positions in ``legal_plays`` order: child k is at
+# ``base + stride * (index[k] if index else k)`` (the leaves of a search, or
+# the rows of a batch).
+cdef struct Children:
+    const char* base
+    Py_ssize_t stride
+    const int32_t* index
+    int count
+
+
+cdef inline const Board* child_at(const Children* children, int k) noexcept nogil:
+    cdef Py_ssize_t row = children.index[k] if children.index != NULL else k
+    return <const Board*> (children.base + children.stride * row)
+
+
+cdef inline Children found_children(const Search* s, int count) noexcept nogil:
+    """The plays of the last ``run_turn`` in MODE_PLAYS (no rows lent)."""
+    cdef Children children
+    children.base = <const char*> &s.found.leaves[0].board
+    children.stride = sizeof(Leaf)
+    children.index = s.found.sorted_index
+    children.count = count
+    return children
+
+
+cdef int choose_play(const Policy* policy, const Board* parent, const Children* children,
+                     RuleSet rules, uint64_t key, int64_t ply) noexcept nogil:
+    """The index of the play ``policy`` picks among ``children.count`` > 0
+    plays of ``parent``; the first greatest score wins."""
+    cdef int k, best = 0
+    cdef double score, best_score = 0.0
+    cdef bint race = False
+    if policy.code == POLICY_RANDOM:
+        return <int> below(ply_word(key, ply, CHOICE_STREAM), <uint64_t> children.count)
+    if policy.code == POLICY_FIRST or children.count == 1:
+        return 0
+    if policy.code == POLICY_PUBEVAL:
+        race = is_race(parent)
+    for k in range(children.count):
+        if policy.code == POLICY_PUBEVAL:
+            score = pubeval_score(child_at(children, k), race)
+        else:
+            score = linear_score(policy.weights, child_at(children, k), rules)
+        if k == 0 or score > best_score:
+            best, best_score = k, score
+    return best
+
+
+# --- whole games ---------------------------------------------------------------------------
+
+
+cdef enum GameStatus:
+    GAME_OK = 0
+    GAME_TOO_LONG = 1       # not over after max_plies
+    GAME_NO_MEMORY = 2
+
+cdef enum:
+    PLY_BYTES = 106         # a logged ply: position (52), dice (2), after (52)
+
+
+cdef struct GameEnd:
+    int winner              # seat: 0 = the side that moved first
+    int value
+    int kind
+    int64_t plies
+
+
+# A thread's record of the plies it played, game after game.
+cdef struct PlyLog:
+    signed char* data
+    int64_t used            # plies
+    int64_t capacity
+
+
+cdef bint log_ply(PlyLog* log, const Board* before, int a, int b, const Board* after) noexcept nogil:
+    cdef int64_t capacity
+    cdef signed char* data
+    cdef signed char* row
+    if log.used == log.capacity:
+        capacity = 2 * log.capacity if log.capacity else 4096
+        data = <signed char*> realloc(log.data, capacity * PLY_BYTES)
+        if data == NULL:
+            return False
+        log.data, log.capacity = data, capacity
+    row = log.data + log.used * PLY_BYTES
+    memcpy(row, before, 52)
+    row[52] = a
+    row[53] = b
+    memcpy(row + 54, after, 52)
+    log.used += 1
+    return True
+
+
+cdef int play_game(Search* s, const Board* start, const Policy* policies, uint64_t seed,
+                   int64_t game, bint opening, int stratify, int64_t max_plies, PlyLog* log,
+                   GameEnd* end) noexcept nogil:
+    """Play game ``game`` from ``start`` (seat 0 to move, a valid position);
+    log its plies if ``log`` is not NULL. Returns a GameStatus."""
+    cdef Board board, after
+    cdef Children children
+    cdef int winner, value, kind, a, b, count, seat
+    cdef int64_t ply
+    cdef uint64_t key = game_key(seed, game)
+    cdef RuleSet rules = s.rules
+    memcpy(&board, start, sizeof(Board))
+    end.plies = 0
+    kind = outcome_of(&board, rules, &winner, &value)
+    if kind != KIND_NONE:       # over before it starts: row me is seat 0
+        end.winner, end.value, end.kind = winner, value, kind
+        return GAME_OK
+    for ply in range(max_plies):
+        seat = ply & 1
+        roll_dice(key, game, ply, opening, stratify, &a, &b)
+        count = run_turn(s, &board, a, b, MODE_PLAYS)
+        if count < 0:
+            return GAME_NO_MEMORY
+        if count == 0:
+            memcpy(&after, &board, sizeof(Board))
+        else:
+            children = found_children(s, count)
+            memcpy(&after, child_at(&children, choose_play(&policies[seat], &board, &children, rules, key, ply)),
+                   sizeof(Board))
+        if log != NULL and not log_ply(log, &board, a, b, &after):
+            return GAME_NO_MEMORY
+        kind = outcome_of(&after, rules, &winner, &value)
+        if kind != KIND_NONE:   # ``after`` is seen by the mover, ``seat``
+            end.winner = seat if winner == 0 else 1 - seat
+            end.value, end.kind, end.plies = value, kind, ply + 1
+            return GAME_OK
+        memcpy(board.me, after.opp, 26)
+        memcpy(board.opp, after.me, 26)
+    return GAME_TOO_LONG
+
+
+cdef void load_policies(const int32_t[::1] codes, const double[:, ::1] weights, Policy* policies):
+    cdef int seat, i
+    for seat in range(2):
+        policies[seat].code = codes[seat]
+        for i in range(FEATURES):
+            policies[seat].weights[i] = weights[seat, i]
+
+
+# --- Python entry points ---------------------------------------------------------------
+#
+# Items spread over OpenMP threads with a dynamic schedule, each thread with
+# its own search; an item's result depends only on the item.
+
+cdef enum:
+    CHUNK = 4       # games a thread takes at a time
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def features_batch(const signed char[:, :, ::1] positions, int code, float[:, ::1] out):
+    """``out[i]`` = the FEATURES values of position i."""
+    cdef Py_ssize_t n = positions.shape[0], i
+    cdef int k
+    cdef int values[FEATURES]
+    cdef RuleSet rules = rules_from_code(code)
+    with nogil:
+        for i in range(n):
+            board_features(<const Board*> &positions[i, 0, 0], rules, values)
+            for k in range(FEATURES):
+                out[i, k] = values[k]
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def dice_batch(uint64_t seed, const int64_t[::1] games, int64_t ply, bint opening, int stratify,
+               signed char[:, ::1] out):
+    """``out[i]`` = the roll of ``ply`` of game ``games[i]``."""
+    cdef Py_ssize_t i
+    cdef int a, b
+    with nogil:
+        for i in range(games.shape[0]):
+            roll_dice(game_key(seed, <uint64_t> games[i]), games[i], ply, opening, stratify, &a, &b)
+            out[i, 0] = a
+            out[i, 1] = b
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def choose_batch(int policy_code, const double[::1] weights, const signed char[:, :, ::1] parents,
+                 const int64_t[::1] offsets, const signed char[:, :, ::1] children, int code,
+                 uint64_t seed, const int64_t[::1] games, int64_t ply, int32_t[::1] out):
+    """``out[i]`` = the index (within item i's plays, rows
+    ``offsets[i]:offsets[i + 1]`` of ``children``, in ``legal_plays`` order)
+    of the play the policy picks at ``ply`` of game ``games[i]``; -1 for an
+    item with no play. For lockstep drivers that generate the plays
+    themselves (``weights``: FEATURES values, used by POLICY_LINEAR)."""
+    cdef Py_ssize_t i
+    cdef Policy policy
+    cdef Children plays
+    cdef RuleSet rules = rules_from_code(code)
+    policy.code = policy_code
+    for i in range(weights.shape[0]):
+        policy.weights[i] = weights[i]
+    plays.stride = sizeof(Board)
+    plays.index = NULL
+    with nogil:
+        for i in range(parents.shape[0]):
+            plays.count = <int> (offsets[i + 1] - offsets[i])
+            if plays.count == 0:
+                out[i] = -1
+                continue
+            plays.base = <const char*> &children[offsets[i], 0, 0]
+            out[i] = choose_play(&policy, <const Board*> &parents[i, 0, 0], &plays, rules,
+                                 game_key(seed, <uint64_t> games[i]), ply)
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def rollout_batch(const signed char[:, :, ::1] positions, int64_t first_game, int64_t games,
+                  const int32_t[::1] codes, const double[:, ::1] weights, int code, uint64_t seed,
+                  int stratify, int64_t max_plies, int threads, int8_t[::1] winner,
+                  int8_t[::1] value, int8_t[::1] kind, int32_t[::1] plies, int8_t[::1] status):
+    """Item ``i * games + j`` = game ``first_game + j`` from position i
+    (seat 0 = its row 0, to roll): its winning seat, value, kind, plies and
+    GameStatus, no plies logged."""
+    cdef Py_ssize_t items = positions.shape[0] * games, item
+    cdef Policy policies[2]
+    cdef Search* s
+    cdef GameEnd* end
+    cdef RuleSet rules = rules_from_code(code)
+    load_policies(codes, weights, policies)
+    s, end = NULL, NULL
+    with nogil, parallel(num_threads=threads):
+        s = search_new(rules, True)
+        end = <GameEnd*> malloc(sizeof(GameEnd))   # one per thread, as the search
+        for item in prange(items, schedule="dynamic", chunksize=CHUNK):
+            if s == NULL or end == NULL:
+                status[item] = GAME_NO_MEMORY
+                continue
+            status[item] = play_game(s, <const Board*> &positions[item // games, 0, 0], policies,
+                                     seed, first_game + item % games, False, stratify, max_plies,
+                                     NULL, end)
+            winner[item], value[item], kind[item] = end.winner, end.value, end.kind
+            plies[item] = <int32_t> end.plies
+        search_free(s)
+        free(end)
+
+
+cdef void _free_all(void* a, void* b, void* c) noexcept nogil:
+    free(a)
+    free(b)
+    free(c)
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def play_batch(const signed char[:, ::1] start, int64_t games, bint opening,
+               const int32_t[::1] codes, const double[:, ::1] weights, int code, uint64_t seed,
+               int64_t max_plies, int threads, int8_t[::1] winner, int8_t[::1] value,
+               int8_t[::1] kind, int32_t[::1] plies, int8_t[::1] status):
+    """Games 0 .. games - 1 from ``start``, every ply logged: returns
+    ``(positions, dice, after)`` of all plies, game after game (empty if a
+    game failed: see ``status``)."""
+    cdef Py_ssize_t game, thread
+    cdef int64_t ply
+    cdef Policy policies[2]
+    cdef Search* s
+    cdef GameEnd* end
+    cdef RuleSet rules = rules_from_code(code)
+    cdef PlyLog* logs = <PlyLog*> calloc(threads, sizeof(PlyLog))
+    cdef int64_t* first_ply = <int64_t*> calloc(games if games else 1, sizeof(int64_t))
+    cdef int32_t* thread_of = <int32_t*> calloc(games if games else 1, sizeof(int32_t))
+    cdef int64_t total = 0, row
+    cdef bint failed = False
+    if logs == NULL or first_ply == NULL or thread_of == NULL:
+        _free_all(logs, first_ply, thread_of)
+        raise MemoryError("out of memory while playing games")
+    load_policies(codes, weights, policies)
+    s, end = NULL, NULL
+    with nogil, parallel(num_threads=threads):
+        s = search_new(rules, True)
+        end = <GameEnd*> malloc(sizeof(GameEnd))
+        for game in prange(games, schedule="dynamic", chunksize=CHUNK):
+            if s == NULL or end == NULL:
+                status[game] = GAME_NO_MEMORY
+                continue
+            thread_of[game] = threadid()
+            first_ply[game] = logs[threadid()].used
+            status[game] = play_game(s, <const Board*> &start[0, 0], policies, seed, game, opening,
+                                     0, max_plies, &logs[threadid()], end)
+            winner[game], value[game], kind[game] = end.winner, end.value, end.kind
+            plies[game] = <int32_t> end.plies
+        search_free(s)
+        free(end)
+    for game in range(games):
+        failed = failed or status[game] != GAME_OK
+        total += plies[game]
+    if failed:
+        total = 0
+    positions = np.empty((total, 2, 26), dtype=np.int8)
+    dice = np.empty((total, 2), dtype=np.int8)
+    after = np.empty((total, 2, 26), dtype=np.int8)
+    cdef signed char[:, :, ::1] positions_out = positions
+    cdef signed char[:, ::1] dice_out = dice
+    cdef signed char[:, :, ::1] after_out = after
+    cdef signed char* logged
+    row = 0
+    if not failed:
+        with nogil:
+            for game in range(games):
+                for ply in range(plies[game]):
+                    logged = logs[thread_of[game]].data + (first_ply[game] + ply) * PLY_BYTES
+                    memcpy(&positions_out[row, 0, 0], logged, 52)
+                    dice_out[row, 0], dice_out[row, 1] = logged[52], logged[53]
+                    memcpy(&after_out[row, 0, 0], logged + 54, 52)
+                    row += 1
+    for thread in range(threads):
+        free(logs[thread].data)
+    _free_all(logs, first_ply, thread_of)
+    return positions, dice, after

@@ -1,0 +1,413 @@
+"""Whole games: the kernel-backed ``bansugoroku_fast.games`` against its
+specification ``bansugoroku_fast.oracle.games``, and the properties every
+run must have.
+
+* Differential: ``oracle.play_games`` and the package's ``play_games`` play
+  the same games ply by ply (positions, dice, results, winners, values,
+  kinds, ply counts) for every rule combination and every built-in policy,
+  from the rules' start and from middle-game starts; the same for rollouts
+  (stratified too) and ``rank_plays``. The oracle is slow (a tenth of a
+  second per game), so the default run plays a few hundred games in all;
+  ``-m slow`` plays hundreds per rule combination and policy.
+* Properties on hundreds of kernel games per rule combination: every ply is
+  a legal play of its position and roll (or a pass when there is none), the
+  next ply starts from its swapped result, only the last ply ends the game and
+  its outcome is the recorded one; rollout counts equal the tally of the same
+  games; one and two threads give the same results; batch composition does
+  not change a game; random rollouts agree with a plain Python loop over
+  ``legal_plays`` within statistical error.
+"""
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+
+import bansugoroku_fast as package
+from bansugoroku_fast import LinearPolicy, Position, Rules, _games, batch, games, oracle
+from bansugoroku_fast.oracle import games as oracle_games
+from bansugoroku_fast.policies import FEATURE_NAMES, HEURISTIC_WEIGHTS
+from bansugoroku_fast.tallies import KINDS
+
+from .boards import board
+
+RULES = Rules.all_combinations()
+BACKGAMMON = Rules(variant="backgammon")
+
+
+def _policies(rules: Rules) -> list:
+    names = ["random", "first", "heuristic"] + (["pubeval"] if rules.is_backgammon else [])
+    return names + [("heuristic", "random")]
+
+
+CASES = [
+    pytest.param(rules, policy, id=f"{rules.short_name}-{'+'.join(policy) if isinstance(policy, tuple) else policy}")
+    for rules in RULES for policy in _policies(rules)
+]
+
+#: Games per (rules, policy) compared with the oracle: from the start, and
+#: from middle-game starts.
+ORACLE_GAMES = 4
+ORACLE_MIDDLE_STARTS = 2
+SLOW_ORACLE_GAMES = 200
+#: Kernel games per rule combination for the property checks.
+PROPERTY_GAMES = 400
+
+
+def _as_arrays(records) -> dict:
+    return {name: np.asarray(getattr(records, name)) for name in records._fields}
+
+
+def assert_same_games(kernel_records, oracle_records) -> None:
+    """Field by field, ply by ply; on a difference, name the first game that differs."""
+    kernel, reference = _as_arrays(kernel_records), _as_arrays(oracle_records)
+    for name in ("winner", "value", "kind", "plies", "offsets"):
+        if not np.array_equal(kernel[name], reference[name]):
+            game = int(np.flatnonzero(kernel[name] != reference[name])[0])
+            got, expected = kernel[name][game], reference[name][game]
+            pytest.fail(f"{name} differs first at game {game}: kernel {got}, oracle {expected}")
+    for name in ("positions", "dice", "after"):
+        assert kernel[name].dtype == np.int8
+        differs = (kernel[name] != reference[name]).reshape(len(kernel[name]), -1).any(axis=1)
+        if differs.any():
+            ply = int(np.flatnonzero(differs)[0])
+            game = int(np.searchsorted(kernel["offsets"], ply, side="right") - 1)
+            pytest.fail(f"{name} differs first at ply {ply} (game {game}, its ply {ply - kernel['offsets'][game]})")
+
+
+# --- the dice ----------------------------------------------------------------------------
+
+
+def test_splitmix64_known_answer():
+    # The published first outputs of SplitMix64 seeded with 0 (Vigna's
+    # reference implementation): 0xe220a8397b1dcdaf, then 0x6e789e6aa1b965f4
+    # (the second is the first output seeded with 0x9E3779B97F4A7C15).
+    assert oracle_games.splitmix64(0) == 0xE220A8397B1DCDAF
+    assert oracle_games.splitmix64(0x9E3779B97F4A7C15) == 0x6E789E6AA1B965F4
+
+
+def test_below_is_the_high_word_of_the_product():
+    # 2**64 - 1 scaled to 36 values is 35; 2**63 is exactly the middle: 18.
+    assert oracle_games.below(2**64 - 1, 36) == 35
+    assert oracle_games.below(2**63, 36) == 18
+    assert oracle_games.below(0, 36) == 0
+
+
+@pytest.mark.parametrize("opening", [False, True])
+@pytest.mark.parametrize("stratify", [0, 36, 1296])
+def test_kernel_dice_equal_the_oracle_dice(opening, stratify):
+    rng = random.Random(7)
+    for seed in (0, 1, 2**64 - 1, rng.getrandbits(64)):
+        games_index = np.array([0, 1, 35, 36, 1295, 1296, 2**40, rng.getrandbits(62)], dtype=np.int64)
+        for ply in (0, 1, 2, 9_999):
+            out = np.empty((len(games_index), 2), dtype=np.int8)
+            _games.dice_batch(seed, games_index, ply, opening, stratify, out)
+            expected = [oracle_games.roll(seed, int(g), ply, opening=opening, stratify=stratify) for g in games_index]
+            assert [tuple(row) for row in out.tolist()] == expected
+
+
+def test_dice_are_uniform():
+    # 36,000 rolls: each ordered roll expected 1,000 times; a chi-square with
+    # 35 degrees of freedom exceeds 70 with probability about 1e-4.
+    counts = [0] * 36
+    for game in range(1000):
+        for ply in range(36):
+            a, b = oracle_games.roll(11, game, ply)
+            counts[6 * (a - 1) + b - 1] += 1
+    chi_square = sum((count - 1000) ** 2 / 1000 for count in counts)
+    assert chi_square < 70
+
+
+def test_the_backgammon_opening_is_never_a_double_and_each_pair_comes_up():
+    openings = [oracle_games.roll(3, game, 0, opening=True) for game in range(600)]
+    assert all(a > b for a, b in openings)  # the starter's higher die first
+    assert set(openings) == set(oracle_games.OPENING_ROLLS)
+    records = games.play_games(BACKGAMMON, 200, "first", seed=3)
+    first_dice = records.dice[records.offsets[:-1]]
+    assert (first_dice[:, 0] > first_dice[:, 1]).all()
+
+
+def test_stratified_first_rolls_are_dealt_evenly():
+    first = [oracle_games.roll(5, game, 0, stratify=36) for game in range(36)]
+    assert len(set(first)) == 36
+    pairs = {(oracle_games.roll(5, g, 0, stratify=1296), oracle_games.roll(5, g, 1, stratify=1296))
+             for g in range(1296)}
+    assert len(pairs) == 1296
+    # each run of 36 consecutive games of the 1,296 also deals every first roll once
+    assert len({oracle_games.roll(5, g, 0, stratify=1296) for g in range(72, 108)}) == 36
+
+
+def test_a_game_does_not_depend_on_the_other_games_of_the_run():
+    few = games.play_games("ban-sugoroku", 5, "random", seed=9)
+    many = games.play_games("ban-sugoroku", 40, "random", seed=9)
+    end = few.offsets[-1]
+    assert np.array_equal(few.positions, many.positions[:end])
+    assert np.array_equal(few.dice, many.dice[:end])
+    assert np.array_equal(few.winner, many.winner[:5])
+
+
+def test_duplicate_dice_whatever_the_start_and_the_policy():
+    # Game g rolls the same dice at ply p from any start, with any policy.
+    start = Position.initial()
+    middle = Position(games.play_games(BACKGAMMON, 1, "first", seed=2).positions[10])
+    one = games.play_games(BACKGAMMON, 20, "random", seed=4, start=start)
+    other = games.play_games(BACKGAMMON, 20, "heuristic", seed=4, start=middle)
+    for game in range(20):
+        plies = min(one.plies[game], other.plies[game])
+        first_one, first_other = one.offsets[game], other.offsets[game]
+        assert np.array_equal(one.dice[first_one:first_one + plies], other.dice[first_other:first_other + plies])
+
+
+# --- whole games against the oracle -----------------------------------------------------
+
+
+def _middle_starts(rules: Rules, count: int) -> list[Position]:
+    """Positions some way into kernel games (row 0 to roll)."""
+    records = games.play_games(rules, count, "random", seed=1234)
+    return [Position(records.positions[records.offsets[g] + records.plies[g] // 2]) for g in range(count)]
+
+
+@pytest.mark.parametrize("rules, policy", CASES)
+def test_whole_games_equal_the_oracle(rules, policy):
+    seed = 101 + rules.code
+    assert_same_games(games.play_games(rules, ORACLE_GAMES, policy, seed=seed),
+                      oracle.play_games(rules, ORACLE_GAMES, policy, seed=seed))
+    for start in _middle_starts(rules, ORACLE_MIDDLE_STARTS):
+        assert_same_games(games.play_games(rules, 2, policy, seed=seed, start=start),
+                          oracle.play_games(rules, 2, policy, seed=seed, start=start))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules, policy", CASES)
+def test_many_whole_games_equal_the_oracle(rules, policy):
+    assert_same_games(games.play_games(rules, SLOW_ORACLE_GAMES, policy, seed=77),
+                      oracle.play_games(rules, SLOW_ORACLE_GAMES, policy, seed=77))
+
+
+@pytest.mark.parametrize("rules", [BACKGAMMON, Rules(), Rules(finish="bear_off", closure="immediate")],
+                         ids=lambda r: r.short_name)
+def test_linear_policy_with_own_weights_equals_the_oracle(rules):
+    weights = [((index * 37) % 11 - 5) / 4 for index in range(len(FEATURE_NAMES))]
+    policy = (LinearPolicy(weights), "random")
+    assert_same_games(games.play_games(rules, 4, policy, seed=8), oracle.play_games(rules, 4, policy, seed=8))
+
+
+def test_features_equal_the_oracle():
+    for rules in RULES:
+        records = games.play_games(rules, 30, "random", seed=rules.code)
+        sample = records.after[:: max(1, len(records.after) // 300)]
+        kernel = games.features(sample, rules)
+        assert kernel.dtype == np.float32 and kernel.shape == (len(sample), len(FEATURE_NAMES))
+        expected = [oracle.features(position, rules) for position in sample]
+        assert kernel.tolist() == expected
+
+
+# --- properties of kernel games ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.short_name)
+def test_every_ply_is_legal_and_games_chain(rules):
+    records = games.play_games(rules, PROPERTY_GAMES, ("heuristic", "random"), seed=31)
+    offsets = records.offsets
+    assert offsets[0] == 0 and np.array_equal(np.diff(offsets), records.plies)
+    plays = batch.generate_plays(records.positions, records.dice, rules)
+    counts = plays.counts()
+    moved = counts > 0
+    # A pass leaves the position as it was; a move reaches one of the children.
+    assert np.array_equal(records.after[~moved], records.positions[~moved])
+    for ply in np.flatnonzero(moved):
+        children = plays.children[plays.offsets[ply]:plays.offsets[ply + 1]]
+        assert (children == records.after[ply]).all(axis=(1, 2)).any(), f"ply {ply} is not a legal play"
+    last = offsets[1:] - 1
+    following = np.ones(len(records.positions), dtype=bool)
+    following[offsets[:-1]] = False  # first plies of games follow no ply
+    swapped = records.after[:-1][:, ::-1]
+    assert np.array_equal(records.positions[1:][following[1:]], swapped[following[1:]])
+    ended = batch.outcome(records.after, rules)
+    still_going = np.ones(len(records.after), dtype=bool)
+    still_going[last] = False
+    assert (ended.winner[still_going] == -1).all()
+    assert (ended.winner[last] == 0).all()  # the last mover has won
+    mover_seat = (records.plies - 1) % 2
+    assert np.array_equal(records.winner, mover_seat)
+    assert np.array_equal(records.value, ended.value[last])
+    assert np.array_equal(records.kind, ended.kind[last])
+
+
+def test_first_plays_the_first_legal_play():
+    records = games.play_games(BACKGAMMON, 20, "first", seed=6)
+    for ply in range(0, len(records.positions), 7):
+        plays = package.legal_plays(Position(records.positions[ply]), tuple(records.dice[ply]), BACKGAMMON)
+        expected = plays[0].position.array if plays else records.positions[ply]
+        assert np.array_equal(records.after[ply], expected)
+
+
+def test_zero_weights_tie_everywhere_and_pick_the_first_play():
+    zero = games.play_games("ban-sugoroku", 30, LinearPolicy([0.0] * len(FEATURE_NAMES)), seed=2)
+    first = games.play_games("ban-sugoroku", 30, "first", seed=2)
+    assert_same_games(zero, first)
+
+
+def test_heuristic_is_the_linear_policy_with_the_shipped_weights():
+    shipped = LinearPolicy(HEURISTIC_WEIGHTS["backgammon"])
+    assert_same_games(games.play_games(BACKGAMMON, 30, "heuristic", seed=3),
+                      games.play_games(BACKGAMMON, 30, shipped, seed=3))
+
+
+@pytest.mark.parametrize("policy", ["random", "heuristic", "pubeval"])
+def test_results_do_not_depend_on_threads(policy):
+    one = games.play_games(BACKGAMMON, 300, policy, seed=12, threads=1)
+    two = games.play_games(BACKGAMMON, 300, policy, seed=12, threads=2)
+    assert_same_games(one, two)
+    start = Position(one.positions[5])
+    assert (games.rollout(start, BACKGAMMON, 500, policy, seed=1, threads=1).counts
+            == games.rollout(start, BACKGAMMON, 500, policy, seed=1, threads=2).counts).all()
+
+
+def test_policies_beat_random_clearly():
+    # Far fewer games than the benchmark (which targets 75%); with 200 games a
+    # policy winning 90% of the time falls below 80% with probability < 1e-4.
+    for rules, policy in ((BACKGAMMON, "heuristic"), (BACKGAMMON, "pubeval"), (Rules(), "heuristic")):
+        records = games.play_games(rules, 200, (policy, "random"), seed=21)
+        assert (records.winner == 0).mean() >= 0.8, (rules.short_name, policy)
+
+
+# --- rollouts ----------------------------------------------------------------------------------
+
+
+def _tally(records) -> np.ndarray:
+    counts = np.zeros((2, 4), dtype=np.int64)
+    np.add.at(counts, (records.winner, records.value), 1)
+    return counts
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.short_name)
+def test_rollout_counts_equal_the_tally_of_the_same_games(rules):
+    start = _middle_starts(rules, 1)[0]
+    records = games.play_games(rules, 300, "heuristic", seed=5, start=start)
+    result = games.rollout(start, rules, 300, "heuristic", seed=5)
+    assert result.counts.dtype == np.int64 and result.counts.shape == (2, 4)
+    assert np.array_equal(result.counts, _tally(records))
+    kinds = np.zeros((2, len(KINDS)), dtype=np.int64)
+    np.add.at(kinds, (records.winner, records.kind), 1)
+    assert np.array_equal(result.kind_counts, kinds)
+    assert result.mean_plies == records.plies.mean()
+    signed = np.where(records.winner == 0, records.value, -records.value)
+    assert result.equity == pytest.approx(signed.mean(), abs=1e-12)
+    assert result.stderr == pytest.approx(signed.std(ddof=1) / math.sqrt(300), rel=1e-9)
+    assert result.win_probability == pytest.approx((records.winner == 0).mean(), abs=1e-12)
+
+
+def test_rollout_of_a_batch_uses_duplicate_dice_and_equals_single_rollouts():
+    starts = _middle_starts(BACKGAMMON, 3)
+    stacked = np.stack([s.array for s in starts])
+    result = games.rollout(stacked, BACKGAMMON, 100, "pubeval", seed=4)
+    assert result.counts.shape == (3, 2, 4) and result.equity.shape == (3,)
+    for index, start in enumerate(starts):
+        single = games.rollout(start, BACKGAMMON, 100, "pubeval", seed=4)
+        assert np.array_equal(result.counts[index], single.counts)
+        assert result.gnubg["win_gammon"][index] == single.gnubg["win_gammon"]
+
+
+@pytest.mark.parametrize("rules, stratify", [(BACKGAMMON, 36), (BACKGAMMON, 1296), (Rules(), None)],
+                         ids=["backgammon-36", "backgammon-1296", "ban-none"])
+def test_rollout_equals_the_oracle(rules, stratify):
+    start = _middle_starts(rules, 1)[0]
+    kernel = games.rollout(start, rules, 16, "random", seed=3, stratify=stratify)
+    reference = oracle.rollout(start, rules, 16, "random", seed=3, stratify=stratify)
+    assert kernel.counts.tolist() == [list(row) for row in reference.counts]
+    assert kernel.kind_counts.tolist() == [list(row) for row in reference.kind_counts]
+    summary = ("equity", "stderr", "mean_plies")
+    assert [getattr(kernel, name) for name in summary] == [getattr(reference, name) for name in summary]
+    assert kernel.gnubg == reference.gnubg
+
+
+def test_backgammon_figures_follow_from_the_counts():
+    result = games.rollout(Position.initial(), BACKGAMMON, 2000, "random", seed=8)
+    won, lost = result.counts[0], result.counts[1]
+    figures = result.gnubg
+    assert figures["win"] == pytest.approx(won.sum() / 2000)
+    assert figures["win_gammon"] == pytest.approx((won[2] + won[3]) / 2000)  # gammons include backgammons
+    assert figures["lose_backgammon"] == pytest.approx(lost[3] / 2000)
+    assert figures["equity"] == result.equity
+    p = figures["win"]
+    assert result.gnubg_stderr["win"] == pytest.approx(math.sqrt(p * (1 - p) / 1999), rel=1e-9)
+    assert games.rollout(Position.initial(), Rules(), 20, "random").gnubg is None
+
+
+def test_the_stopping_rule_stops_at_the_first_block_under_the_target():
+    start = _middle_starts(BACKGAMMON, 1)[0]
+    one_block = games.rollout(start, BACKGAMMON, 1296, "heuristic", seed=2)
+    target = 0.75 * one_block.largest_stderr()  # needs about 1.8 blocks
+    stopped = games.rollout(start, BACKGAMMON, 20 * 1296, "heuristic", seed=2, stderr_target=target)
+    assert stopped.games % 1296 == 0 and 1296 < stopped.games < 20 * 1296
+    assert stopped.largest_stderr() <= target
+    same = games.rollout(start, BACKGAMMON, stopped.games, "heuristic", seed=2)
+    assert np.array_equal(same.counts, stopped.counts)  # the same games, deterministic
+    shorter = games.rollout(start, BACKGAMMON, stopped.games - 1296, "heuristic", seed=2)
+    assert shorter.largest_stderr() > target
+
+
+def _python_loop_win_rate(rules: Rules, games_count: int, rng: random.Random) -> float:
+    """Seat 0's win rate over random games played by a plain loop over
+    ``legal_plays`` with Python's own random numbers."""
+    wins = 0
+    for _ in range(games_count):
+        position, seat = Position.initial(), 0
+        while True:
+            plays = package.legal_plays(position, (rng.randint(1, 6), rng.randint(1, 6)), rules)
+            after = rng.choice(plays).position if plays else position
+            result = package.outcome(after, rules)
+            if result is not None:
+                wins += seat == 0
+                break
+            position, seat = after.swapped(), 1 - seat
+    return wins / games_count
+
+
+@pytest.mark.parametrize("rules, loop_games", [
+    pytest.param(Rules(), 400, id="ban-sugoroku"),
+    pytest.param(BACKGAMMON, 2000, id="backgammon", marks=pytest.mark.slow),
+])
+def test_random_rollouts_agree_with_a_plain_python_loop(rules, loop_games):
+    rollout_games = 20_000
+    loop_rate = _python_loop_win_rate(rules, loop_games, random.Random(99))
+    rate = games.rollout(Position.initial(), rules, rollout_games, "random", seed=99).win_probability
+    # Both estimate the same probability; 4.5 standard errors of the difference
+    # (the loop's dominates) leave a false alarm rate below 1e-5.
+    spread = math.sqrt(0.25 / loop_games + 0.25 / rollout_games)
+    assert abs(loop_rate - rate) < 4.5 * spread
+
+
+# --- rank_plays --------------------------------------------------------------------------------
+
+
+def test_rank_plays_equals_the_oracle_and_is_sorted():
+    records = games.play_games(BACKGAMMON, 1, "random", seed=17)
+    counts = batch.count_plays(records.positions, records.dice, BACKGAMMON)
+    late = np.arange(len(counts)) >= len(counts) - 30
+    ply = int(np.flatnonzero((counts >= 3) & (counts <= 6) & late)[0])  # a few plays, short games
+    start, dice = Position(records.positions[ply]), tuple(records.dice[ply].tolist())
+    kernel = games.rank_plays(start, dice, BACKGAMMON, 6, "random", seed=5)
+    reference = oracle.rank_plays(start, dice, BACKGAMMON, 6, "random", seed=5)
+    assert [(str(r.play), r.equity, r.stderr) for r in kernel] == [(str(r.play), r.equity, r.stderr) for r in reference]
+    equities = [r.equity for r in kernel]
+    assert equities == sorted(equities, reverse=True)
+    assert kernel[0].difference_stderr == 0.0
+    assert len(kernel) == counts[ply]
+
+
+def test_rank_plays_equities_are_minus_the_rollouts_of_the_children():
+    start = Position.initial()
+    ranked = games.rank_plays(start, (6, 5), BACKGAMMON, 200, "random", seed=1)
+    for entry in ranked[:3]:
+        child = games.rollout(entry.play.position.swapped(), BACKGAMMON, 200, "random", seed=1)
+        assert entry.equity == pytest.approx(-child.equity, abs=1e-12)
+
+
+def test_rank_plays_of_a_pass_is_empty():
+    # All 15 of the mover's stones on the bar against a closed home: no play.
+    position = board(mover_bar=15, opponent_at={p: 2 for p in range(19, 25)} | {13: 3})
+    assert games.rank_plays(position, (6, 6), BACKGAMMON, 10) == []

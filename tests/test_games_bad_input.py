@@ -1,0 +1,157 @@
+"""Bad input to whole games: each is refused with a ValueError subclass that
+names the problem, by the oracle and the package alike (issue 7, item 5);
+a game that never ends raises GameTooLongError naming the game and seed."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from bansugoroku_fast import (
+    GameTooLongError,
+    InvalidPolicyError,
+    InvalidPositionError,
+    LinearPolicy,
+    PolicyTypeError,
+    Position,
+    Rules,
+    games,
+    oracle,
+)
+from bansugoroku_fast.policies import FEATURE_NAMES
+
+ENGINES = [pytest.param(games, id="package"), pytest.param(oracle, id="oracle")]
+BACKGAMMON = Rules(variant="backgammon")
+
+
+@pytest.fixture(params=ENGINES)
+def engine(request):
+    return request.param
+
+
+def _bad_row() -> list[list[int]]:
+    rows = [list(row) for row in Position.initial().rows]
+    rows[0][6] = 4  # 14 stones
+    return rows
+
+
+@pytest.mark.parametrize("seed, message", [
+    (-1, "seed must be an integer in 0 .. 2**64 - 1, got -1"),
+    (2**64, "seed must be an integer in 0 .. 2**64 - 1"),
+    (1.5, "got 1.5"),
+    (True, "got True"),
+    ("7", "got '7'"),
+])
+def test_bad_seed(engine, seed, message):
+    with pytest.raises(ValueError, match=message.replace("*", r"\*").replace("(", r"\(")):
+        engine.play_games("backgammon", 1, seed=seed)
+
+
+@pytest.mark.parametrize("count", [0, -3, 2.0, None, True])
+def test_bad_game_count(engine, count):
+    with pytest.raises(ValueError, match="games must be a positive integer"):
+        engine.play_games("backgammon", count)
+    with pytest.raises(ValueError, match="games must be a positive integer"):
+        engine.rollout(Position.initial(), "backgammon", games=count)
+
+
+@pytest.mark.parametrize("policy, message", [
+    ("best", "policy: unknown policy 'best'"),
+    (("random",), "a policy pair has one policy per seat"),
+    (("random", "first", "first"), "a policy pair has one policy per seat"),
+    (("random", "wise"), "policy of seat 1: unknown policy 'wise'"),
+])
+def test_bad_policy(engine, policy, message):
+    with pytest.raises(InvalidPolicyError, match=message):
+        engine.play_games("backgammon", 1, policy=policy)
+
+
+@pytest.mark.parametrize("policy, message", [
+    (3, "policy must be a policy name or a LinearPolicy, got int 3"),
+    (None, "got NoneType"),
+    (("random", 2.5), "policy of seat 1 must be a policy name or a LinearPolicy, got float"),
+])
+def test_policy_of_a_wrong_type(engine, policy, message):
+    with pytest.raises(PolicyTypeError, match=message):
+        engine.play_games("backgammon", 1, policy=policy)
+
+
+def test_pubeval_plays_backgammon_only(engine):
+    with pytest.raises(InvalidPolicyError, match="'pubeval' plays backgammon only"):
+        engine.play_games("ban-sugoroku", 1, policy=("random", "pubeval"))
+
+
+@pytest.mark.parametrize("weights, message", [
+    ([1.0] * 27, "needs 28 weights"),
+    ([1.0] * 29, "needs 28 weights"),
+    ([math.nan] + [0.0] * 27, "weight 0 .own_pips. must be a finite number, got nan"),
+    ([0.0] * 27 + [math.inf], "weight 27 .other_won. must be a finite number"),
+    (["1"] * 28, "weight 0 .own_pips. must be a finite number, got '1'"),
+])
+def test_bad_linear_weights(weights, message):
+    with pytest.raises(InvalidPolicyError, match=message):
+        LinearPolicy(weights)
+
+
+def test_linear_weights_of_a_wrong_type():
+    with pytest.raises(PolicyTypeError, match="must be a sequence of 28 numbers, got 5"):
+        LinearPolicy(5)
+
+
+def test_numpy_weights_are_accepted():
+    policy = LinearPolicy(np.arange(len(FEATURE_NAMES), dtype=np.float32))
+    assert policy.weights[3] == 3.0
+
+
+@pytest.mark.parametrize("target", [0, -0.1, math.nan, math.inf, "0.1", True])
+def test_bad_stderr_target(engine, target):
+    with pytest.raises(ValueError, match="stderr_target must be a positive number"):
+        engine.rollout(Position.initial(), "backgammon", games=10, stderr_target=target)
+
+
+@pytest.mark.parametrize("stratify", [35, 2, "36", 1.5])
+def test_bad_stratify(engine, stratify):
+    with pytest.raises(ValueError, match="stratify must be None, True, 36 or 1296"):
+        engine.rollout(Position.initial(), "backgammon", games=10, stratify=stratify)
+
+
+def test_bad_start_position(engine):
+    with pytest.raises(InvalidPositionError, match=r"row 0 .side to move. holds 14 stones"):
+        engine.play_games("backgammon", 1, start=_bad_row())
+    with pytest.raises(InvalidPositionError, match="holds 14 stones"):
+        engine.rollout(_bad_row(), "backgammon", games=1)
+
+
+def test_borne_off_stones_under_the_arrival_finish(engine):
+    rows = [[1, 0, 0, 0, 0, 0, 4, *row[7:]] for row in Position.initial().rows]
+    with pytest.raises(InvalidPositionError, match="'arrival' finish never bears off"):
+        engine.play_games("ban-sugoroku", 1, start=rows)
+
+
+def test_a_bad_item_of_a_rollout_batch_is_named():
+    batch = np.stack([Position.initial().array] * 3)
+    batch[2, 0, 6] = 4
+    with pytest.raises(InvalidPositionError, match=r"position 2: row 0 .side to move. holds 14 stones"):
+        games.rollout(batch, "backgammon", games=1)
+
+
+def test_bad_threads_and_max_plies(engine):
+    with pytest.raises(ValueError, match="threads must be a positive integer"):
+        engine.play_games("backgammon", 1, threads=0)
+    with pytest.raises(ValueError, match="max_plies must be a positive integer"):
+        engine.play_games("backgammon", 1, max_plies=0)
+
+
+def test_a_game_too_long_names_the_game_and_the_seed(engine):
+    # No backgammon game ends within 5 plies (each side needs 15 stones off).
+    with pytest.raises(GameTooLongError, match=r"game 0 \(seed 3\) has not ended after 5 plies"):
+        engine.play_games("backgammon", 2, seed=3, max_plies=5)
+
+
+def test_a_finished_start_is_a_game_of_no_ply(engine):
+    # Row 0 has borne off all 15: the game is over before it starts, won by seat 0.
+    rows = [[15] + [0] * 25, list(Position.initial().rows[1])]
+    records = engine.play_games("backgammon", 2, start=rows)
+    assert list(records.plies) == [0, 0] and list(records.winner) == [0, 0]
+    assert list(records.value) == [3, 3]  # the loser still has stones in the winner's home

@@ -1,0 +1,87 @@
+"""``bansugoroku rollout``: the table, the JSON and the plot, on positions
+whose outcome is known, and bad input ending with exit status 2."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bansugoroku_fast import Position, Rules, rollout
+from bansugoroku_fast.cli import main
+from tests.boards import board
+
+# The mover's last stone is on its 1-point: every roll bears it off and wins.
+# The opponent has borne off one stone, so the win is a single (RULES.md 3).
+LAST_STONE = board(mover={1: 1}, opponent_at={24: 14}, opponent_off=1)
+
+
+def run(capsys, *argv: str) -> str:
+    assert main(list(argv)) == 0
+    return capsys.readouterr().out
+
+
+def fails(capsys, *argv: str) -> str:
+    with pytest.raises(SystemExit) as stopped:
+        main(list(argv))
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    return err
+
+
+def test_a_certain_single_win(capsys):
+    out = run(capsys, "rollout", "--rules", "backgammon", "--position", LAST_STONE.id, "--games", "50",
+              "--no-progress")
+    lines = [" ".join(line.split()) for line in out.splitlines()]
+    assert lines[0].startswith(f"Rollout of {LAST_STONE.id}, backgammon rules: 50 games, policy random, seed 0")
+    assert "X (the side to move) wins 100.00% 100.00% .. 100.00%" in lines
+    assert lines.index("single 100.00% 100.00% .. 100.00%") == 3  # X's singles
+    assert "O (the opponent) wins 0.00% 0.00% .. 0.00%" in lines
+    assert "equity (side to move, cubeless): +1.0000 +- 0.0000 (standard error)" in lines
+    assert "mean plies per game: 1.0" in lines
+
+
+def test_json_equals_the_api_rollout(capsys):
+    position = Position.initial()
+    out = run(capsys, "rollout", "--rules", "backgammon", "--games", "300", "--policy", "heuristic,random",
+              "--seed", "5", "--stratify", "--json", "--threads", "2")
+    figures = json.loads(out)
+    expected = rollout(position, Rules(variant="backgammon"), 300, ("heuristic", "random"), seed=5, stratify=36)
+    assert figures["games"] == 300
+    assert figures["counts"] == expected.counts.tolist()
+    assert figures["equity"] == pytest.approx(expected.equity)
+    assert figures["gnubg"]["win_gammon"]["value"] == pytest.approx(expected.gnubg["win_gammon"])
+    wins = figures["outcomes"]["side_to_move"]["wins"]
+    assert wins["low"] <= wins["rate"] <= wins["high"]
+    assert wins["rate"] == pytest.approx(expected.win_probability)
+
+
+def test_ban_sugoroku_rows_name_its_outcome_kinds(capsys):
+    out = run(capsys, "rollout", "--games", "40", "--no-progress", "--rules", "ban/arrival/multiplied")
+    kinds = {line.split()[0] for line in out.splitlines()[2:] if line.startswith("  ")}
+    assert kinds == {"arrival", "closed-home-x2", "closed-home-x3"}
+
+
+def test_xgid_positions_are_read(capsys):
+    out = run(capsys, "rollout", "--rules", "backgammon", "--position", LAST_STONE.xgid, "--games", "5", "--json")
+    assert json.loads(out)["outcomes"]["side_to_move"]["wins"]["rate"] == 1.0
+
+
+def test_plot_writes_a_png(capsys, tmp_path):
+    pytest.importorskip("matplotlib")  # the 'plot' extra; CI installs it
+    path = tmp_path / "rollout.png"
+    run(capsys, "rollout", "--rules", "backgammon", "--games", "60", "--plot", str(path), "--no-progress")
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--policy", "best"], "unknown policy 'best'"),
+    (["--policy", "random,first,first"], "a policy pair has one policy per seat"),
+    (["--games", "0"], "expected a positive whole number, got 0"),
+    (["--seed", "-1"], "seed must be in 0 .. 2**64 - 1"),
+    (["--stratify", "35"], "invalid choice: 35"),
+    (["--position", "nonsense"], "error:"),
+    (["--rules", "ban-sugoroku", "--policy", "pubeval"], "'pubeval' plays backgammon only"),
+])
+def test_bad_input(capsys, argv, message):
+    assert message in fails(capsys, "rollout", *argv)
