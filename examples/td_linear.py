@@ -1,7 +1,7 @@
 """Learn LinearPolicy weights by TD(lambda) self-play on the vector environment.
 
-    python examples/td_linear.py [--rules backgammon] [--games 2000] [--envs 64]
-                                 [--lam 0.7] [--alpha 0.1] [--evaluate-every 400]
+    python examples/td_linear.py [--rules backgammon] [--games 6000] [--envs 64]
+                                 [--lam 0.5] [--alpha 1.5] [--evaluate-every 1000]
                                  [--evaluation-games 1000] [--plot curve.png]
 
 The value of a position is linear in its :func:`~bansugoroku_fast.features`
@@ -13,8 +13,9 @@ that has just played into ``s``. Each move of the agent is greedy one ply
 environment is a callable scoring its children with the same weights, so
 both seats play the current policy (self-play). After each agent move the
 previous afterstate's value moves towards the new one (TD(lambda) over the
-agent's afterstates, eligibility traces per sub-environment); a finished
-game's last afterstate moves towards its points.
+agent's afterstates, eligibility traces per sub-environment, each step
+divided by the trace's squared length as in NLMS, which keeps it from
+diverging); a finished game's last afterstate moves towards its points.
 
 Every ``--evaluate-every`` training games, ``LinearPolicy(w / scale)`` plays
 ``--evaluation-games`` games (half as seat 0, half as seat 1) against
@@ -44,6 +45,7 @@ SCALE_BY_KIND = {
     "won": 1.0,
 }
 SCALE = np.array([SCALE_BY_KIND[name.split("_", 1)[1]] for name in FEATURE_NAMES])
+MAX_PLAYS = 8192
 
 
 @dataclass
@@ -74,7 +76,8 @@ class SelfPlayTD:
     def __init__(self, rules: Rules, envs: int, lam: float, alpha: float, seed: int) -> None:
         self.rules, self.lam, self.alpha = rules, lam, alpha
         self.weights = np.zeros(len(FEATURE_NAMES))
-        self.env = BanSugorokuVectorEnv(envs, rules, opponent=self.scores)
+        # Self-play reaches odd positions: room for the largest rolls (the mask is not used).
+        self.env = BanSugorokuVectorEnv(envs, rules, opponent=self.scores, max_plays=MAX_PLAYS)
         self.env.reset(seed=seed)
         self.traces = np.zeros((envs, len(FEATURE_NAMES)))
         self.previous = np.zeros(envs)  # V of each game's last afterstate (0: none yet)
@@ -111,7 +114,10 @@ class SelfPlayTD:
                 self.finished += int(ended.sum())
 
     def learn(self, errors: np.ndarray) -> None:
-        self.weights += self.alpha * (errors @ self.traces) / len(errors)
+        """Normalised TD step (each game's step divided by its trace's squared
+        length, as NLMS does), so that large traces never make it diverge."""
+        norms = np.maximum((self.traces**2).sum(axis=1), 1.0)
+        self.weights += self.alpha * ((errors / norms) @ self.traces) / len(errors)
 
     def policy(self) -> LinearPolicy:
         """The greedy policy of the current weights, over raw features."""
@@ -155,11 +161,11 @@ def plot(curve: Curve, bar: float, path: str, title: str) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="backgammon")
-    parser.add_argument("--games", type=int, default=2000, help="training games")
+    parser.add_argument("--games", type=int, default=6000, help="training games")
     parser.add_argument("--envs", type=int, default=64, help="games in lockstep")
-    parser.add_argument("--lam", type=float, default=0.7, help="TD(lambda) trace decay")
-    parser.add_argument("--alpha", type=float, default=0.1, help="step size")
-    parser.add_argument("--evaluate-every", type=int, default=400, help="training games between evaluations")
+    parser.add_argument("--lam", type=float, default=0.5, help="TD(lambda) trace decay")
+    parser.add_argument("--alpha", type=float, default=1.5, help="normalised step size (below 2)")
+    parser.add_argument("--evaluate-every", type=int, default=1000, help="training games between evaluations")
     parser.add_argument("--evaluation-games", type=int, default=1000, help="games per evaluation")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--plot", metavar="FILE.png", help="save the learning curve")
