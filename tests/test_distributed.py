@@ -87,3 +87,18 @@ def test_bad_dice_are_refused():
         bulk.count_plays(positions, np.ones((3, 2), dtype=np.int8))
     with pytest.raises(InvalidDiceError, match=r"two integers in 1\.\.6"):
         bulk.count_plays(positions, (0, 7))
+
+
+def test_rollouts_over_consecutive_game_ranges_add_up():
+    # Games 0..71 are games 0..35 and 36..71: the tallies of the two ranges add up.
+    from bansugoroku_fast import Position, rollout
+
+    whole = rollout(Position.initial(), "backgammon", games=72, policy="random", seed=3, stratify=36)
+    head = rollout(Position.initial(), "backgammon", games=36, policy="random", seed=3, stratify=36)
+    tail = rollout(Position.initial(), "backgammon", games=36, policy="random", seed=3, stratify=36,
+                   first_game=36)
+    assert (whole.counts == head.counts + tail.counts).all()
+    assert (whole.kind_counts == head.kind_counts + tail.kind_counts).all()
+    assert round(whole.mean_plies * 72) == round(head.mean_plies * 36) + round(tail.mean_plies * 36)
+    with pytest.raises(ValueError, match="first_game must be a non-negative integer, got -1"):
+        rollout(Position.initial(), "backgammon", games=36, first_game=-1)
