@@ -71,8 +71,9 @@ def main(argv: list[str] | None = None) -> None:
         figures = interleaved_figures(measures, repeats=args.repeats)
     finally:
         for client in clients.values():
-            client.cluster.close()
+            cluster = client.cluster
             client.close()
+            cluster.close()
     for kind, unit in (("shots", "position"), ("rollout", "game")):
         one, two = figures[kind, 1].wall, figures[kind, 2].wall
         print(f"{kind:8} 1 worker {one / 1e3:8.1f} us/{unit}, 2 workers {two / 1e3:8.1f} us/{unit}: "
