@@ -20,6 +20,7 @@ from bansugoroku_fast import (  # noqa: E402
     LinearPolicy,
     Position,
     Rules,
+    features,
     legal_plays,
     outcome,
     play_games,
@@ -46,11 +47,12 @@ def masked_choice(generator: np.random.Generator, mask: np.ndarray) -> int:
 
 
 @pytest.mark.parametrize("env_id", ["bansugoroku_fast/BanSugoroku-v0", "bansugoroku_fast/Backgammon-v0"])
-@pytest.mark.parametrize("actions", ["step", "play"])
-def test_gymnasium_check_env(env_id, actions):
+@pytest.mark.parametrize("actions, observation", [("step", "board"), ("play", "features")])
+def test_gymnasium_check_env(env_id, actions, observation):
     # check_env steps with actions sampled without the mask, so the
     # environment forfeits illegal actions here instead of raising.
-    env = gymnasium.make(env_id, actions=actions, illegal_action="lose", render_mode="ansi")
+    env = gymnasium.make(env_id, actions=actions, observation=observation, illegal_action="lose",
+                         render_mode="ansi")
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a warning of the checker is a failure
         check_env(env.unwrapped)
@@ -194,6 +196,16 @@ def test_step_mask_at_the_start():
     assert observation["dice"].tolist() == [3, 2, 0, 0]
     assert legal == [(origin, die) for origin in (6, 8, 13, 24) for die in (2, 3)]
     assert not env.observe("seat_1")["action_mask"].any()
+
+
+def test_feature_observations_are_the_features_of_the_board_seen():
+    env = aec_env(BACKGAMMON, observation="features")
+    env.reset(seed=3)
+    for agent in ("seat_0", "seat_1"):
+        shown = env.observe(agent)
+        assert np.array_equal(shown["features"], features(shown["observation"][None], BACKGAMMON)[0])
+    # At the start both sides have 167 pips (FEATURE_NAMES: own_pips first).
+    assert shown["features"][FEATURE_NAMES.index("own_pips")] == 167
 
 
 def test_play_mask_covers_the_legal_plays():
