@@ -36,6 +36,7 @@ import numpy as np
 
 from bansugoroku_fast import FEATURE_NAMES, LinearPolicy, Rules, features, play_games
 from bansugoroku_fast.checks import as_rules
+from bansugoroku_fast.choices import segment_argmax
 from bansugoroku_fast.envs import BanSugorokuVectorEnv
 
 #: Each feature's scale: a typical largest value, so scaled features are about 0..1.
@@ -63,11 +64,6 @@ def win_rate(rules: Rules, policy: object, opponent: object, games: int, seed: i
     first = play_games(rules, half, policy=(policy, opponent), seed=seed).winner
     second = play_games(rules, half, policy=(opponent, policy), seed=seed + 1).winner
     return float(((first == 0).sum() + (second == 1).sum()) / (2 * half))
-
-
-def segment_argmax(scores: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """The index of the greatest score within each segment (ties: the first)."""
-    return np.array([int(np.argmax(scores[a:b])) for a, b in zip(offsets[:-1], offsets[1:])], dtype=np.int64)
 
 
 class SelfPlayTD:

@@ -23,8 +23,8 @@ import numpy as np
 
 from .. import _games
 from ..batch import PlayBatch, generate_plays
-from ..games import _policy_arrays
 from ..choices import choices_from_output
+from ..games import _policy_arrays
 from ..play import Play
 from ..policies import RANDOM, resolve_policies
 from ..rules import Rules
