@@ -1,5 +1,12 @@
 """Bulk analysis and rollouts on Dask (the ``distributed`` extra).
 
+**Rollouts** (:func:`rollout`): the games of a batch of positions split into
+tasks of (a chunk of positions x a block of games). Game ``g`` of a run is
+game ``g`` of the counter-based dice of ``seed`` whichever task plays it, and
+the tasks return integer tallies that add up, so the result is bit-identical
+to :func:`bansugoroku_fast.rollout` with the same arguments, on any number of
+workers; a task lost with a worker is played again, to the same result.
+
 **Analysis of positions held as a** ``dask.array``: ``int8[N, 2, 26]``
 positions chunked along the first axis (from ``.npy`` files, zarr stores or
 anything larger than memory) go through the batch queries of
@@ -22,19 +29,31 @@ dask.array<count_plays, shape=(5,), dtype=int32, chunksize=(2,), chunktype=numpy
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from contextlib import nullcontext
+from typing import Any, NamedTuple
 
+import dask
 import dask.array as da
 import numpy as np
+from dask.diagnostics import ProgressBar
+from distributed import Client
+from distributed import progress as distributed_progress
 
 from . import batch
+from . import games as whole_games
 from .batch import OutcomeBatch
-from .checks import as_dice, as_rules
+from .checks import BLOCK, MAX_PLIES, as_dice, as_rules, as_stratify, positive_int, run_arguments
 from .errors import InvalidDiceError, InvalidPositionError
+from .policies import resolve_policies
+from .rules import Rules
+from .tallies import RolloutResult, summarize
+
+#: Positions per rollout task (a chunk of positions plays one block of games).
+POSITIONS_PER_TASK = 64
 
 __all__ = [
-    "count_plays", "outcome", "shots", "blocked_points", "blots", "closure_holds", "pip_counts",
+    "rollout", "count_plays", "outcome", "shots", "blocked_points", "blots", "closure_holds", "pip_counts",
 ]
 
 _ITEM = re.compile(r"^(position|dice) (\d+)")
@@ -148,3 +167,101 @@ def closure_holds(positions: Any) -> da.Array:
 def pip_counts(positions: Any) -> da.Array:
     """Lazy ``int32[N, 2]``: :func:`bansugoroku_fast.batch.pip_counts`."""
     return _map(batch.pip_counts, _positions(positions), dtype=np.int32, trailing=(2,), name="pip_counts")
+
+
+# --- rollouts ------------------------------------------------------------------------
+
+
+class _Tallies(NamedTuple):
+    """What one task found for its ``n`` positions, and what adds up across
+    blocks of games: ``counts int64[n, 2, 4]``, ``kind_counts int64[n, 2,
+    K]``, ``plies int64[n]``."""
+
+    counts: np.ndarray
+    kind_counts: np.ndarray
+    plies: np.ndarray
+
+
+def _play_block(starts: np.ndarray, rules: Rules, block: int, policy: Any, seed: int, first_game: int,
+                stratify: int | None, max_plies: int) -> _Tallies:
+    """Games ``first_game .. first_game + block - 1`` from each of ``starts``."""
+    result = whole_games.rollout(starts, rules, games=block, policy=policy, seed=seed, threads=1,
+                           first_game=first_game, stratify=stratify, max_plies=max_plies)
+    plies = np.rint(np.asarray(result.mean_plies, dtype=np.float64) * block).astype(np.int64)
+    return _Tallies(np.asarray(result.counts, dtype=np.int64), np.asarray(result.kind_counts, dtype=np.int64),
+                    plies)
+
+
+def _block_size(block: object, game_count: int) -> int:
+    """Games per task: ``block``, which must divide ``game_count``; by
+    default 1,296 when it divides the count, else all the games."""
+    if block is None:
+        return BLOCK if game_count % BLOCK == 0 else game_count
+    size = positive_int(block, "block")
+    if game_count % size:
+        raise ValueError(f"games={game_count} does not split into blocks of {size} games; "
+                         f"choose a block that divides it")
+    return size
+
+
+def _checked_client(client: object) -> Client | None:
+    if client is not None and not isinstance(client, Client):
+        raise TypeError(f"client must be a dask.distributed.Client or None, got {type(client).__name__}")
+    return client
+
+
+def _summed(parts: Sequence[_Tallies], chunks: int, blocks: int, backgammon: bool) -> list[RolloutResult]:
+    """One result per position: the tallies of its chunk's blocks added up."""
+    results = []
+    for chunk in range(chunks):
+        mine = parts[chunk * blocks:(chunk + 1) * blocks]
+        counts, kind_counts, plies = (sum(column) for column in zip(*mine))
+        results += [
+            summarize(counts[i].tolist(), kind_counts[i].tolist(), plies=int(plies[i]), backgammon=backgammon)
+            for i in range(len(plies))
+        ]
+    return results
+
+
+def rollout(positions: Any, rules: Any, games: int, policy: Any = "random", seed: int = 0,
+            client: Client | None = None, *, block: int | None = None, stratify: int | None = None,
+            max_plies: int = MAX_PLIES, progress: bool = False) -> RolloutResult:
+    """:func:`bansugoroku_fast.rollout` on Dask: the same arguments, the same
+    result, bit for bit (``stderr_target`` excepted: its stopping rule is
+    sequential).
+
+    Tasks are (up to :data:`POSITIONS_PER_TASK` positions) x (``block``
+    games); ``block`` must divide ``games`` (by default 1,296 games when it
+    does, else all of them). ``client``: a ``dask.distributed.Client`` (a
+    remote scheduler's or a ``LocalCluster``'s); None runs the tasks on
+    Dask's default scheduler (the current client if there is one, else local
+    threads). ``progress``: Dask's own progress bar
+    (``dask.distributed.progress`` with a client, ``ProgressBar`` without).
+
+    >>> import bansugoroku_fast
+    >>> from bansugoroku_fast import Position
+    >>> result = rollout(Position.initial(), "backgammon", games=72, policy="first", seed=1, block=36)
+    >>> local = bansugoroku_fast.rollout(Position.initial(), "backgammon", games=72, policy="first", seed=1)
+    >>> result.counts.tolist() == local.counts.tolist(), result.equity == local.equity
+    (True, True)
+    """
+    rules, game_count, seed, max_plies, _ = run_arguments(rules, games, seed, max_plies, None)
+    size = _block_size(block, game_count)
+    as_stratify(stratify)
+    resolve_policies(policy, rules)
+    client = _checked_client(client)
+    starts, single = whole_games._rollout_positions(positions, rules)
+    chunks = [starts[i:i + POSITIONS_PER_TASK] for i in range(0, len(starts), POSITIONS_PER_TASK)]
+    firsts = range(0, game_count, size)
+    play = dask.delayed(_play_block, pure=True)
+    tasks = [play(chunk, rules, size, policy, seed, first, stratify, max_plies) for chunk in chunks for first in firsts]
+    if client is None:
+        with ProgressBar() if progress else nullcontext():
+            parts = dask.compute(*tasks)
+    else:
+        futures = client.compute(tasks)
+        if progress:
+            distributed_progress(futures)
+        parts = client.gather(futures)
+    result = whole_games._stacked(_summed(parts, len(chunks), len(firsts), rules.is_backgammon))
+    return whole_games._unstacked(result) if single else result

@@ -229,7 +229,7 @@ def _blocks(games: int, in_blocks: bool) -> Iterator[tuple[int, int]]:
 
 def _rollout_values(positions: np.ndarray, rules: Rules, games: int, policy: Any, seed: int,
                     stratify: int, max_plies: int, threads: int, stop_at: float | None,
-                    progress: bool) -> tuple[_Tally, np.ndarray]:
+                    progress: bool, first_game: int = 0) -> tuple[_Tally, np.ndarray]:
     """Tallies and seat 0's signed value of every game ``[position, game]``."""
     policies = resolve_policies(policy, rules, callables=True)
     codes, weights = _policy_arrays(policies)
@@ -243,13 +243,13 @@ def _rollout_values(positions: np.ndarray, rules: Rules, games: int, policy: Any
             if _has_callable(policies):
                 from .lockstep import rollout_lockstep  # lockstep builds on this module
 
-                for end, value in zip(ends, rollout_lockstep(positions, first, count, policies, rules, seed,
-                                                             stratify, max_plies, threads)):
+                for end, value in zip(ends, rollout_lockstep(positions, first_game + first, count, policies, rules,
+                                                             seed, stratify, max_plies, threads)):
                     end[:] = value
             else:
-                _games.rollout_batch(positions, first, count, codes, weights, rules.code, seed, stratify,
-                                     max_plies, threads, *ends)
-            ends.check(seed, max_plies, first, per_position=count)
+                _games.rollout_batch(positions, first_game + first, count, codes, weights, rules.code, seed,
+                                     stratify, max_plies, threads, *ends)
+            ends.check(seed, max_plies, first_game + first, per_position=count)
             tally.add(np.repeat(np.arange(n), count), ends)
             signed = np.where(ends.winner == 0, ends.value, -ends.value).astype(np.int8)
             values.append(signed.reshape(n, count))
@@ -312,7 +312,7 @@ def _rollout_positions(position: Any, rules: Rules) -> tuple[np.ndarray, bool]:
 def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "random",
             seed: int = 0, threads: int | None = None, progress: bool = False, *,
             stratify: int | None = None, stderr_target: float | None = None,
-            max_plies: int = MAX_PLIES) -> RolloutResult:
+            max_plies: int = MAX_PLIES, first_game: int = 0) -> RolloutResult:
     """Play ``games`` games from ``position`` (seat 0 = row 0, to roll) and
     tally them (see :class:`~bansugoroku_fast.tallies.RolloutResult`).
 
@@ -325,6 +325,10 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
     ``stderr_target``: play blocks of 1,296 games and stop after the first
     block at which every figure's standard error (of every position) is at
     most the target. ``progress``: a progress bar (tqdm) on stderr.
+    ``first_game``: play games ``first_game .. first_game + games - 1`` of
+    the seed instead of ``0 .. games - 1``, so that runs over consecutive
+    ranges add up to one run (what :func:`bansugoroku_fast.distributed.rollout`
+    does).
 
     >>> from bansugoroku_fast import Position
     >>> batch = np.stack([Position.initial().array] * 2)
@@ -338,8 +342,10 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
     stop_at = as_stderr_target(stderr_target)
     resolve_policies(policy, rules, callables=True)
     positions, single = _rollout_positions(position, rules)
+    if isinstance(first_game, bool) or not isinstance(first_game, (int, np.integer)) or first_game < 0:
+        raise ValueError(f"first_game must be a non-negative integer, got {first_game!r}")
     tally, _ = _rollout_values(positions, rules, games, policy, seed, strata, max_plies, threads,
-                               stop_at, progress)
+                               stop_at, progress, int(first_game))
     result = _stacked(tally.results(rules.is_backgammon))
     return _unstacked(result) if single else result
 

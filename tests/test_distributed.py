@@ -1,13 +1,21 @@
 """Dask: bulk analysis of dask arrays of positions, on a real LocalCluster."""
 from __future__ import annotations
 
+import os
+import signal
+import time
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 import pytest
 
+dask = pytest.importorskip("dask")
 da = pytest.importorskip("dask.array")
 distributed = pytest.importorskip("dask.distributed")
 
-from bansugoroku_fast import InvalidDiceError, InvalidPositionError, Rules, batch, count_plays  # noqa: E402
+from dask.utils import key_split  # noqa: E402
+
+from bansugoroku_fast import InvalidDiceError, InvalidPositionError, Position, Rules, batch, count_plays, rollout  # noqa: E402  # noqa: E402
 from bansugoroku_fast import distributed as bulk  # noqa: E402
 from tests.playouts import playout_items  # noqa: E402
 
@@ -87,3 +95,90 @@ def test_bad_dice_are_refused():
         bulk.count_plays(positions, np.ones((3, 2), dtype=np.int8))
     with pytest.raises(InvalidDiceError, match=r"two integers in 1\.\.6"):
         bulk.count_plays(positions, (0, 7))
+
+
+def test_rollouts_over_consecutive_game_ranges_add_up():
+    # Games 0..71 are games 0..35 and 36..71: the tallies of the two ranges add up.
+    from bansugoroku_fast import Position, rollout
+
+    whole = rollout(Position.initial(), "backgammon", games=72, policy="random", seed=3, stratify=36)
+    head = rollout(Position.initial(), "backgammon", games=36, policy="random", seed=3, stratify=36)
+    tail = rollout(Position.initial(), "backgammon", games=36, policy="random", seed=3, stratify=36,
+                   first_game=36)
+    assert (whole.counts == head.counts + tail.counts).all()
+    assert (whole.kind_counts == head.kind_counts + tail.kind_counts).all()
+    assert round(whole.mean_plies * 72) == round(head.mean_plies * 36) + round(tail.mean_plies * 36)
+    with pytest.raises(ValueError, match="first_game must be a non-negative integer, got -1"):
+        rollout(Position.initial(), "backgammon", games=36, first_game=-1)
+
+
+# --- rollouts ------------------------------------------------------------------------
+
+
+def assert_same_result(got, want) -> None:
+    """Every figure equal, bit for bit."""
+    for name in ("counts", "kind_counts", "games", "equity", "stderr", "win_probability", "win_stderr",
+                 "mean_plies"):
+        assert np.array_equal(getattr(got, name), getattr(want, name), equal_nan=True), name
+    assert (got.gnubg is None) == (want.gnubg is None)
+    for key in want.gnubg or {}:
+        assert np.array_equal(got.gnubg[key], want.gnubg[key], equal_nan=True), key
+        assert np.array_equal(got.gnubg_stderr[key], want.gnubg_stderr[key], equal_nan=True), key
+
+
+@pytest.mark.parametrize("rules, policy, stratify", [
+    (Rules(), "random", None),
+    (BACKGAMMON, ("heuristic", "random"), 36),
+    (Rules(finish="bear_off", closure="immediate"), "first", None),
+], ids=["ban-random", "backgammon-pair-stratified", "ban-bear-off-first"])
+def test_rollout_on_the_cluster_is_bit_identical_to_the_local_one(client, rules, policy, stratify):
+    starts = playout_items(rules, 40, seed=8)[0][:3]
+    local = rollout(starts, rules, games=144, policy=policy, seed=9, stratify=stratify)
+    remote = bulk.rollout(starts, rules, 144, policy, 9, client=client, block=36, stratify=stratify)
+    assert_same_result(remote, local)
+
+
+def test_rollout_of_one_position_and_of_many_chunks(client):
+    # 70 positions: two chunks of POSITIONS_PER_TASK (64) and 6.
+    starts = playout_items(Rules(), 200, seed=6)[0][:70]
+    local = rollout(starts, Rules(), games=24, policy="random", seed=2)
+    assert_same_result(bulk.rollout(starts, Rules(), 24, "random", 2, client=client, block=12), local)
+    single = bulk.rollout(Position.initial(), BACKGAMMON, 72, "random", 4, client=client, block=36)
+    assert_same_result(single, rollout(Position.initial(), BACKGAMMON, games=72, policy="random", seed=4))
+    assert single.counts.shape == (2, 4)
+
+
+def test_rollout_without_a_client_runs_on_the_default_scheduler():
+    with dask.config.set(scheduler="threads"):
+        result = bulk.rollout(Position.initial(), BACKGAMMON, 72, "first", 1, block=24)
+    assert_same_result(result, rollout(Position.initial(), BACKGAMMON, games=72, policy="first", seed=1))
+
+
+def test_a_worker_killed_mid_rollout_changes_nothing(client):
+    starts = playout_items(BACKGAMMON, 40, seed=3)[0][:4]
+    games, block = 96 * 144, 144  # 96 tasks
+    local = rollout(starts, BACKGAMMON, games=games, policy="random", seed=7)
+
+    with ThreadPoolExecutor(1) as pool:
+        running = pool.submit(bulk.rollout, starts, BACKGAMMON, games, "random", 7, client=client, block=block)
+        busy: list[str] = []
+        while not busy:  # until a worker is playing a block of this rollout
+            assert not running.done(), "the rollout ended before a worker could be killed"
+            busy = [address for address, keys in client.processing().items()
+                    if any(key_split(key) == "play_block" for key in keys)]  # key_split drops the "_"
+            time.sleep(0.02)
+        os.kill(client.run(os.getpid, workers=busy[:1])[busy[0]], signal.SIGKILL)
+        assert not running.done()
+        result = running.result(timeout=600)
+    assert_same_result(result, local)
+    client.wait_for_workers(2, timeout=120)  # the nanny started a new worker process ...
+    assert busy[0] not in client.scheduler_info()["workers"]  # ... in place of the one killed
+
+
+def test_bad_rollout_arguments_are_named(client):
+    with pytest.raises(TypeError, match=r"client must be a dask\.distributed\.Client or None, got str"):
+        bulk.rollout(Position.initial(), Rules(), 72, client="tcp://localhost:8786")
+    with pytest.raises(ValueError, match="games=100 does not split into blocks of 36 games"):
+        bulk.rollout(Position.initial(), Rules(), 100, client=client, block=36)
+    with pytest.raises(ValueError, match="games must be a positive integer"):
+        bulk.rollout(Position.initial(), Rules(), 0, client=client)

@@ -13,7 +13,18 @@ pettingzoo = pytest.importorskip("pettingzoo")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
 
-from bansugoroku_fast import GameStateError, IllegalPlayError, Position, Rules, legal_plays, outcome  # noqa: E402
+from bansugoroku_fast import (  # noqa: E402
+    FEATURE_NAMES,
+    GameStateError,
+    IllegalPlayError,
+    LinearPolicy,
+    Position,
+    Rules,
+    features,
+    legal_plays,
+    outcome,
+    play_games,
+)
 from bansugoroku_fast.envs import (  # noqa: E402
     STEP_ACTIONS,
     BanSugorokuEnv,
@@ -36,11 +47,12 @@ def masked_choice(generator: np.random.Generator, mask: np.ndarray) -> int:
 
 
 @pytest.mark.parametrize("env_id", ["bansugoroku_fast/BanSugoroku-v0", "bansugoroku_fast/Backgammon-v0"])
-@pytest.mark.parametrize("actions", ["step", "play"])
-def test_gymnasium_check_env(env_id, actions):
+@pytest.mark.parametrize("actions, observation", [("step", "board"), ("play", "features")])
+def test_gymnasium_check_env(env_id, actions, observation):
     # check_env steps with actions sampled without the mask, so the
     # environment forfeits illegal actions here instead of raising.
-    env = gymnasium.make(env_id, actions=actions, illegal_action="lose", render_mode="ansi")
+    env = gymnasium.make(env_id, actions=actions, observation=observation, illegal_action="lose",
+                         render_mode="ansi")
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a warning of the checker is a failure
         check_env(env.unwrapped)
@@ -186,6 +198,16 @@ def test_step_mask_at_the_start():
     assert not env.observe("seat_1")["action_mask"].any()
 
 
+def test_feature_observations_are_the_features_of_the_board_seen():
+    env = aec_env(BACKGAMMON, observation="features")
+    env.reset(seed=3)
+    for agent in ("seat_0", "seat_1"):
+        shown = env.observe(agent)
+        assert np.array_equal(shown["features"], features(shown["observation"][None], BACKGAMMON)[0])
+    # At the start both sides have 167 pips (FEATURE_NAMES: own_pips first).
+    assert shown["features"][FEATURE_NAMES.index("own_pips")] == 167
+
+
 def test_play_mask_covers_the_legal_plays():
     env = BanSugorokuEnv(Rules(), actions="play")
     observation, _ = env.reset(seed=4)
@@ -233,7 +255,7 @@ def test_aec_step_after_everyone_left_raises():
     ({"render_mode": "human"}, "render_mode must be None or one of"),
     ({"max_plays": 0}, "max_plays must be a positive integer"),
     ({"seat": 2}, "seat must be 0 or 1"),
-    ({"opponent": "clever"}, "unknown opponent policy 'clever'"),
+    ({"opponent": "clever"}, "unknown policy 'clever'"),
     ({"illegal_action": "ignore"}, "illegal_action must be one of"),
 ])
 def test_bad_options_are_named(options, message):
@@ -242,8 +264,36 @@ def test_bad_options_are_named(options, message):
 
 
 def test_an_opponent_that_is_not_a_policy_is_refused():
-    with pytest.raises(TypeError, match="policy name or a callable"):
+    with pytest.raises(TypeError, match="must be a policy name or a LinearPolicy, got int 3"):
         BanSugorokuEnv(opponent=3)
+    with pytest.raises(ValueError, match="'pubeval' plays backgammon only"):
+        BanSugorokuEnv(Rules(), opponent="pubeval")
+
+
+@pytest.mark.parametrize("rules, opponent", [
+    (BACKGAMMON, "heuristic"), (BACKGAMMON, "pubeval"), (BACKGAMMON, "random"), (Rules(), "heuristic"),
+    (Rules(closure="immediate"), LinearPolicy([1.0] * len(FEATURE_NAMES))),
+], ids=["bg-heuristic", "bg-pubeval", "bg-random", "ban-heuristic", "ban-linear"])
+def test_the_opponent_plays_the_games_of_play_games(rules, opponent):
+    # The agent always takes the first play: the game is game `g` of
+    # play_games with the pair ("first", opponent) at the same seed.
+    seed, game = 11, 3
+    records = play_games(rules, game + 1, policy=("first", opponent), seed=seed)
+    start, stop = records.offsets[game], records.offsets[game + 1]
+    positions, after = records.positions[start:stop], records.after[start:stop]
+    moved = (positions != after).any(axis=(1, 2))
+    expected = positions[(np.arange(stop - start) % 2 == 0) & moved]  # seat 0's plays, passes left out
+    env = BanSugorokuEnv(rules, opponent=opponent, actions="play")
+    observation, _ = env.reset(seed=seed, options={"game": game})
+    seen, done = [observation["observation"]], False
+    while not done:
+        observation, reward, terminated, truncated, info = env.step(0)
+        seen.append(observation["observation"])
+        done = terminated or truncated
+    assert np.array_equal(np.stack(seen[:-1]), expected)
+    value = int(records.value[game])
+    assert reward == (value if records.winner[game] == 0 else -value)
+    assert info["ply"] + 1 == records.plies[game]
 
 
 # --- opponents ----------------------------------------------------------------------

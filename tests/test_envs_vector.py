@@ -21,12 +21,15 @@ def assert_same_observation(vector_observation: dict, index: int, single_observa
         assert np.array_equal(vector_observation[key][index], value), key
 
 
-@pytest.mark.parametrize("rules", [Rules(), BACKGAMMON, Rules(finish="bear_off", closure="immediate")], ids=str)
+@pytest.mark.parametrize("rules, opponent", [
+    (Rules(), "random"), (BACKGAMMON, "random"), (Rules(finish="bear_off", closure="immediate"), "random"),
+    (BACKGAMMON, "pubeval"), (Rules(), "heuristic"),
+], ids=["ban", "backgammon", "ban-bear-off-immediate", "backgammon-pubeval", "ban-heuristic"])
 @pytest.mark.parametrize("seat", [0, 1])
-def test_sub_environments_play_the_games_of_single_environments(rules, seat):
+def test_sub_environments_play_the_games_of_single_environments(rules, opponent, seat):
     count, seed = 4, 17
-    vector = BanSugorokuVectorEnv(count, rules, opponent="random", seat=seat)
-    singles = [BanSugorokuEnv(rules, opponent="random", seat=seat, actions="play") for _ in range(count)]
+    vector = BanSugorokuVectorEnv(count, rules, opponent=opponent, seat=seat)
+    singles = [BanSugorokuEnv(rules, opponent=opponent, seat=seat, actions="play") for _ in range(count)]
     observations, _ = vector.reset(seed=seed)
     # Sub-environment i plays games i, i + count, ... of the seed.
     expected = [env.reset(seed=seed, options={"game": i})[0] for i, env in enumerate(singles)]
@@ -83,3 +86,19 @@ def test_illegal_actions_name_the_sub_environment():
         vector.step(np.zeros(2, dtype=np.int64))
     with pytest.raises(ValueError, match="num_envs must be a positive integer"):
         BanSugorokuVectorEnv(0)
+
+
+def test_the_batch_dice_are_the_oracles():
+    from bansugoroku_fast.envs._dice import random_choices, rolls
+    from bansugoroku_fast.oracle import games as spec
+
+    games = np.arange(2000, dtype=np.int64) * 7919 % 100_003
+    plies = np.arange(2000, dtype=np.int64) % 97
+    counts = np.arange(2000, dtype=np.int64) % 300 + 1
+    seed = 2**64 - 5  # the full width of the key
+    for opening in (False, True):
+        expected = [spec.roll(seed, int(g), int(p), opening=opening) for g, p in zip(games, plies)]
+        assert rolls(seed, games, plies, opening).tolist() == [list(pair) for pair in expected]
+    expected_choices = [spec.below(spec.word(seed, int(g), int(p), spec.CHOICE_STREAM), int(n))
+                        for g, p, n in zip(games, plies, counts)]
+    assert random_choices(seed, games, plies, counts).tolist() == expected_choices

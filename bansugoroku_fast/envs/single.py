@@ -12,7 +12,7 @@ from ..checks import as_rules
 from ..errors import GameStateError, IllegalPlayError
 from ..rules import Rules
 from .aec import new_seed
-from .opponents import Opponent, opponent_of
+from .opponents import WaveChooser, choose_play, opponent_of
 from .table import MAX_PLAYS, MAX_PLIES, SEATS, Table
 from .views import RENDER_MODES, check_observation, check_render_mode, observation_space, observe, render_table
 
@@ -59,7 +59,7 @@ class BanSugorokuEnv(gym.Env[dict[str, np.ndarray], int]):
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTIONS}, got {illegal_action!r}")
         rules = as_rules(rules)
         self.table = Table(rules, actions, max_plays, max_plies)
-        self.opponent: Opponent = opponent_of(opponent, rules)
+        self.opponent: WaveChooser = opponent_of(opponent, rules)
         self.seat = seat
         self.illegal_action = illegal_action
         self.observation_kind = check_observation(observation)
@@ -107,7 +107,7 @@ class BanSugorokuEnv(gym.Env[dict[str, np.ndarray], int]):
     def _play_opponent(self) -> None:
         table = self.table
         while not table.is_over and table.seat != self.seat:
-            table.play(self.opponent(table))
+            table.play(choose_play(self.opponent, table))
 
     def _observe(self) -> dict[str, np.ndarray]:
         return observe(self.table, self.seat, self.observation_kind)

@@ -25,7 +25,7 @@ which actions are legal, and how an action changes the game.
   hide plays from the agent.
 
 **Dice.** Game ``game`` of seed ``seed`` rolls the dice of the counter-based
-generator (:func:`bansugoroku_fast.oracle.games.roll`): ply ``p`` of an
+generator (:func:`bansugoroku_fast.oracle.games.roll`, its definition): ply ``p`` of an
 episode rolls exactly what ply ``p`` of game ``game`` rolls in
 :func:`~bansugoroku_fast.play_games` with that seed (the backgammon opening
 included), so episodes are reproducible and comparable with whole-game runs.
@@ -55,10 +55,10 @@ import numpy as np
 from ..api import legal_plays, outcome
 from ..errors import GameStateError, IllegalPlayError
 from ..game import Turn, dice_to_play
+from ..oracle.games import roll
 from ..play import Play, Step
 from ..position import Position
 from ..rules import Rules
-from ._dice import roll  # TODO(envs): issue 7's generator once it is on main
 
 #: Action count of the ``"step"`` encoding: 25 origins (1..24, 25 = bar) x 6 dice.
 STEP_ACTIONS = 25 * 6

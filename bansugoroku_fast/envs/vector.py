@@ -11,12 +11,12 @@ from gymnasium.vector.utils import batch_space
 
 from .. import batch
 from ..checks import as_rules
-from ..choices import choices_from_output
 from ..errors import IllegalPlayError
 from ..position import Position
 from ..rules import Rules
-from ._dice import random_choices, rolls
+from ._dice import rolls
 from .aec import new_seed
+from .opponents import opponent_of
 from .table import DICE_SLOTS, MAX_PLAYS, MAX_PLIES, SEATS, Table
 from .views import STONES
 
@@ -136,7 +136,7 @@ class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarr
         self.num_envs = int(num_envs)
         self.rules = rules
         self.seat = seat
-        self.opponent = _batch_opponent(opponent)
+        self.opponent = opponent_of(opponent, rules)
         self.games = _Lockstep(rules, self.num_envs, template.max_plays, template.max_plies)
         self.single_action_space = spaces.Discrete(template.max_plays)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
@@ -217,8 +217,10 @@ class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarr
             rows = np.flatnonzero((games.seat != self.seat) & ~games.over)
             if not rows.size:
                 return
+            parents = games.boards[rows]
             plays = games.plays(rows)
-            games.play(rows, plays, self.opponent(games, rows, plays))
+            choices = self.opponent(games.seed, games.game[rows], games.ply[rows].astype(np.int64), parents, plays)
+            games.play(rows, plays, choices)
 
     # -- what the agent sees ----------------------------------------------------------
 
@@ -250,16 +252,3 @@ class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarr
         games = self.games
         everyone = np.ones(self.num_envs, dtype=bool)
         return {"ply": games.ply.copy(), "_ply": everyone, "game": games.game.copy(), "_game": everyone}
-
-
-def _batch_opponent(policy: object) -> Any:
-    """``opponent(games, rows, plays) -> choices int64[len(rows)]``."""
-    if policy == "first":
-        return lambda games, rows, plays: np.zeros(len(rows), dtype=np.int64)
-    if policy == "random":
-        return lambda games, rows, plays: random_choices(games.seed, games.game[rows], games.ply[rows],
-                                                         games.counts[rows])
-    if callable(policy):
-        return lambda games, rows, plays: choices_from_output(policy(plays.children, plays.offsets),
-                                                              plays.offsets, game_ids=games.game[rows])
-    raise ValueError(f"unknown opponent policy {policy!r}; choose 'random', 'first' or a callable")

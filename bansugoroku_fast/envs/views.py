@@ -25,9 +25,11 @@ import numpy as np
 from gymnasium import spaces
 
 from .. import render
+from ..games import features
+from ..policies import FEATURE_NAMES
 from .table import DICE_SLOTS, Table
 
-OBSERVATION_KINDS = ("board",)  # "features" joins once features() is on main
+OBSERVATION_KINDS = ("board", "features")
 RENDER_MODES = ("ansi", "rgb_array")
 #: Upper bound of every feature (the largest is a pip count, at most 15 x 25).
 FEATURE_CEILING = 375.0
@@ -46,12 +48,6 @@ def check_render_mode(render_mode: str | None) -> str | None:
     return render_mode
 
 
-def feature_count() -> int:
-    from ..policies import FEATURE_NAMES
-
-    return len(FEATURE_NAMES)
-
-
 def observation_space(table: Table, observation: str) -> spaces.Dict:
     """The space of what :func:`observe` returns for ``table``."""
     parts: dict[str, spaces.Space[Any]] = {
@@ -60,7 +56,7 @@ def observation_space(table: Table, observation: str) -> spaces.Dict:
         "action_mask": spaces.Box(0, 1, shape=(table.action_count,), dtype=np.int8),
     }
     if observation == "features":
-        parts["features"] = spaces.Box(0.0, FEATURE_CEILING, shape=(feature_count(),), dtype=np.float32)
+        parts["features"] = spaces.Box(0.0, FEATURE_CEILING, shape=(len(FEATURE_NAMES),), dtype=np.float32)
     return spaces.Dict(parts)
 
 
@@ -74,8 +70,6 @@ def observe(table: Table, seat: int, observation: str) -> dict[str, np.ndarray]:
         "action_mask": table.action_mask() if to_move else np.zeros(table.action_count, dtype=np.int8),
     }
     if observation == "features":
-        from ..games import features
-
         shown["features"] = features(board[None], table.rules)[0]
     return shown
 

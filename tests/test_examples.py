@@ -1,0 +1,48 @@
+"""The worked examples (examples/), run on a tiny budget."""
+from __future__ import annotations
+
+import importlib.util
+import pathlib
+import sys
+
+import numpy as np
+import pytest
+
+pytest.importorskip("gymnasium")
+
+EXAMPLES = pathlib.Path(__file__).resolve().parent.parent / "examples"
+
+
+def load(name: str):
+    spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("rules", ["backgammon", "ban-sugoroku"])
+def test_td_linear_learns_and_draws_its_curve(tmp_path, capsys, rules):
+    pytest.importorskip("matplotlib")
+    td_linear = load("td_linear")
+    path = tmp_path / "curve.png"
+    assert td_linear.main(["--rules", rules, "--games", "60", "--envs", "16", "--evaluate-every", "30",
+                           "--evaluation-games", "20", "--plot", str(path)]) == 0
+    printed = capsys.readouterr().out
+    # Three evaluations (0, about 30 and about 60 training games), then the weights and the plot.
+    assert printed.count("against heuristic") == 3 and f"saved to {path}" in printed
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_td_updates_move_the_value_towards_the_target():
+    td_linear = load("td_linear")
+    learner = td_linear.SelfPlayTD(td_linear.as_rules("backgammon"), envs=4, lam=0.0, alpha=1.0, seed=0)
+    offsets, children = learner.env.candidates()
+    first = learner.scaled_features(children[offsets[:-1]])
+    learner.traces = first.copy()
+    # A normalised step of alpha = 1 with one game's error moves that game's
+    # value by the error divided by the number of games (here 4).
+    learner.learn(np.array([1.0, 0.0, 0.0, 0.0]))
+    assert first[0] @ learner.weights == pytest.approx(0.25)
+    learned = learner.policy().weights
+    assert len(learned) == 28 and np.isfinite(learned).all()
