@@ -310,10 +310,17 @@ cdef object _first_problem(const int32_t[::1] status, Py_ssize_t problems):
     return None
 
 
-cdef inline int _load_batch_item(Search* s, const signed char* rows, int a, int b, RuleSet rules) noexcept nogil:
-    """Copy the position at ``rows`` to ``s.item`` (the thread's own) and
-    check it, then the roll: a Status. (A struct assigned in a prange loop
-    would be made lastprivate, which costs more than the count itself.)"""
+cdef inline int _load_batch_item(Search* s, const signed char* rows, int a, int b,
+                                 RuleSet rules) noexcept nogil:
+    """Copy the position at ``rows`` and the roll ``a``, ``b`` to
+    ``s.item``, ``s.item_a``, ``s.item_b`` (the thread's own) and check
+    them, position first: a Status (STATUS_NO_MEMORY if the thread has no
+    search). A struct assigned in a prange loop would be made lastprivate,
+    which costs more than the count itself."""
+    if s == NULL:
+        return STATUS_NO_MEMORY
+    s.item_a = a
+    s.item_b = b
     cdef int status = load_item(&s.item, rows, rules)
     if status == STATUS_OK:
         status = dice_status(a, b)
@@ -328,20 +335,16 @@ def count_batch(const signed char[:, :, ::1] positions, const signed char[:, :] 
     cdef Py_ssize_t n = positions.shape[0], i, problems = 0
     cdef RuleSet rules = _rules(code)
     cdef Search* s
-    cdef int result, a, b
+    cdef int result
     if dice.shape[0] != n or out.shape[0] != n:
         raise ValueError("positions, dice and out must have the same length")
     s = NULL
     with nogil, parallel(num_threads=threads):
         s = search_new(rules, fast_counts)
         for i in prange(n, schedule="dynamic", chunksize=CHUNK):
-            a = dice[i, 0]
-            b = dice[i, 1]
-            result = STATUS_NO_MEMORY
-            if s != NULL:
-                result = _load_batch_item(s, &positions[i, 0, 0], a, b, rules)
-                if result == STATUS_OK:
-                    result = count_roll(s, &s.item, a, b)
+            result = _load_batch_item(s, &positions[i, 0, 0], dice[i, 0], dice[i, 1], rules)
+            if result == STATUS_OK:
+                result = count_roll(s, &s.item, s.item_a, s.item_b)
             if result < 0:
                 problems += 1
             out[i] = result
@@ -362,7 +365,7 @@ def generate_batch(const signed char[:, :, ::1] positions, const signed char[:, 
     cdef Py_ssize_t n = positions.shape[0], i, problems = 0
     cdef RuleSet rules = _rules(code)
     cdef Search* s
-    cdef int result, k, a, b
+    cdef int result, k
     cdef Leaf* leaf
     if dice.shape[0] != n or offsets.shape[0] != n + 1 or status.shape[0] != n:
         raise ValueError("positions, dice, offsets and status lengths disagree")
@@ -390,11 +393,7 @@ def generate_batch(const signed char[:, :, ::1] positions, const signed char[:, 
     with nogil, parallel(num_threads=threads):
         s = search_new(rules, True)
         for i in prange(n, schedule="dynamic", chunksize=CHUNK):
-            a = dice[i, 0]
-            b = dice[i, 1]
-            result = STATUS_NO_MEMORY
-            if s != NULL:
-                result = _load_batch_item(s, &positions[i, 0, 0], a, b, rules)
+            result = _load_batch_item(s, &positions[i, 0, 0], dice[i, 0], dice[i, 1], rules)
             if result == STATUS_OK:
                 # (outcome_of's winner and value go to the thread's search)
                 k = outcome_of(&s.item, rules, &s.winner, &s.value)
@@ -403,7 +402,7 @@ def generate_batch(const signed char[:, :, ::1] positions, const signed char[:, 
                     result = STATUS_BOTH_WON
                 elif k == KIND_NONE:
                     s.rows = rows_slice(&all_rows, offsets[i], offsets[i + 1] - offsets[i])
-                    result = run_turn(s, &s.item, a, b, MODE_PLAYS)
+                    result = run_turn(s, &s.item, s.item_a, s.item_b, MODE_PLAYS)
                     if result == s.rows.room and not s.wrote_out:
                         for k in range(result):
                             leaf = &s.found.leaves[s.found.sorted_index[k]]
