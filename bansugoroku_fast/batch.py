@@ -47,7 +47,8 @@ from .position import as_int8_array, holds_integers
 from .rules import Rules
 
 __all__ = [
-    "PlayBatch", "OutcomeBatch", "count_plays", "generate_plays", "iter_plays", "outcome",
+    "PlayBatch", "OutcomeBatch", "FIELDS", "count_plays", "generate_plays", "play_buffers",
+    "iter_plays", "outcome",
     "blocked_points", "blots", "closure_holds", "pip_counts", "shots", "OUTCOME_KINDS",
 ]
 
@@ -67,17 +68,29 @@ class PlayBatch(NamedTuple):
     * ``steps``: ``int8[M, 4, 2]``, ``(from, to)`` per step, ``-1`` padding;
     * ``dice``: ``int8[M, 4]``, the die of each step, ``-1`` padding;
     * ``hits``: ``bool[M, 4]``, whether each step hit.
+
+    A field left out of ``generate_plays(..., fields=...)`` is None.
     """
 
     offsets: np.ndarray
     children: np.ndarray
-    steps: np.ndarray
-    dice: np.ndarray
-    hits: np.ndarray
+    steps: np.ndarray | None
+    dice: np.ndarray | None
+    hits: np.ndarray | None
 
     def counts(self) -> np.ndarray:
         """Plays per item (``int64[N]``)."""
         return np.diff(self.offsets)
+
+
+#: The fields of a :class:`PlayBatch` that ``generate_plays`` can write.
+FIELDS = ("children", "steps", "dice", "hits")
+
+#: Shape of one row and dtype of each field.
+_ROW_LAYOUT = {
+    "children": ((2, 26), np.int8), "steps": ((4, 2), np.int8),
+    "dice": ((4,), np.int8), "hits": ((4,), np.bool_),
+}
 
 
 class OutcomeBatch(NamedTuple):
@@ -224,54 +237,121 @@ def _count(items: _Items, *, fast_counts: bool = True) -> np.ndarray:
     return counts
 
 
-def generate_plays(positions, dice, rules=None, *, threads=None) -> PlayBatch:
+def generate_plays(positions, dice, rules=None, *, threads=None, fields=FIELDS,
+                   out: PlayBatch | None = None) -> PlayBatch:
     """Every legal play of each (position, roll), as a :class:`PlayBatch`
     (arguments and errors as :func:`count_plays`).
+
+    ``fields`` names what to write, any of :data:`FIELDS` with
+    ``"children"`` among them (the others are None in the result): children
+    alone is what analysis and rollouts read, and costs less. ``out`` is a
+    :class:`PlayBatch` of preallocated buffers (offsets with room for N + 1,
+    the fields asked for with room for every play; see
+    :func:`play_buffers`): the result is then views of them, valid until
+    they are written again, and nothing of the size of the output is
+    allocated.
 
     >>> from bansugoroku_fast import Position
     >>> batch = generate_plays(Position.initial().array[None], [[5, 5]], "backgammon")
     >>> batch.counts().tolist(), batch.steps[0].tolist()
     ([4], [[13, 8], [13, 8], [13, 8], [13, 8]])
+    >>> generate_plays(Position.initial().array[None], [[5, 5]], "backgammon",
+    ...                fields=("children",)).steps is None
+    True
     """
-    return _generate(_Items.of(positions, dice, rules, threads))
+    return _generate(_Items.of(positions, dice, rules, threads), _fields(fields), out)
+
+
+def _fields(fields) -> frozenset[str]:
+    """``fields`` checked: a collection of names from :data:`FIELDS`, children included."""
+    if isinstance(fields, str) or not all(isinstance(field, str) for field in fields):
+        raise ValueError(f"fields must be a collection of names among {FIELDS}, got {fields!r}")
+    wanted = frozenset(fields)
+    if not wanted <= set(FIELDS) or "children" not in wanted:
+        raise ValueError(f"fields must name 'children' and any of {FIELDS[1:]}, got {fields!r}")
+    return wanted
+
+
+def play_buffers(items: int, plays: int, fields=FIELDS) -> PlayBatch:
+    """Empty buffers for ``generate_plays(..., out=...)``: room for ``items``
+    items and ``plays`` plays in the ``fields`` named (the others None).
+
+    >>> buffers = play_buffers(10, 1000, fields=("children",))
+    >>> buffers.offsets.shape, buffers.children.shape, buffers.steps
+    ((11,), (1000, 2, 26), None)
+    """
+    wanted = _fields(fields)
+    arrays = {name: np.empty((plays, *shape), dtype=dtype) if name in wanted else None
+              for name, (shape, dtype) in _ROW_LAYOUT.items()}
+    return PlayBatch(np.empty(items + 1, dtype=np.int64), **arrays)
+
+
+def _output(out: PlayBatch | None, fields: frozenset[str], items: int, plays: int) -> PlayBatch:
+    """Views of ``out`` (or fresh arrays) for ``items`` items and ``plays``
+    plays, the fields not wanted None; a clear error if ``out`` is too small."""
+    if out is None:
+        return play_buffers(items, plays, fields)
+    if not isinstance(out, PlayBatch):
+        raise ValueError(f"out must be a PlayBatch of buffers (see play_buffers), got {type(out).__name__}")
+    views = {"offsets": _buffer(out.offsets, "offsets", items + 1, (), np.int64)}
+    for name, (shape, dtype) in _ROW_LAYOUT.items():
+        views[name] = _buffer(getattr(out, name), name, plays, shape, dtype) if name in fields else None
+    return PlayBatch(**views)
+
+
+def _buffer(array, name: str, rows: int, shape: tuple, dtype) -> np.ndarray:
+    """The first ``rows`` rows of the buffer ``array``, checked."""
+    if not (isinstance(array, np.ndarray) and array.dtype == dtype and array.shape[1:] == shape
+            and array.flags.c_contiguous and array.flags.writeable):
+        raise ValueError(f"out.{name} must be a writeable C-contiguous {np.dtype(dtype).name} "
+                         f"array of shape (rows, {', '.join(map(str, shape))})")
+    if len(array) < rows:
+        raise ValueError(f"out.{name} has room for {len(array)} rows, {rows} are needed")
+    return array[:rows]
 
 
 class _OutputArena:
-    """Output arrays kept from chunk to chunk, grown only when a chunk needs
-    more: fresh memory must be zeroed by the OS page by page, which costs
-    about as much as generating the plays that fill it."""
+    """Buffers kept from chunk to chunk (``iter_plays(reuse=True)``), grown
+    only when a chunk needs more: fresh memory must be zeroed by the OS page
+    by page, which costs about as much as generating the plays that fill it."""
 
-    def __init__(self):
-        self.capacity = -1  # nothing allocated yet, not even for zero plays
+    def __init__(self, fields: frozenset[str]):
+        self.fields = fields
+        self.buffers = play_buffers(0, 0, fields)
 
-    def take(self, total: int):
-        if total > self.capacity:
-            self.capacity = max(total, self.capacity + self.capacity // 4)
-            self.children = np.empty((self.capacity, 2, 26), dtype=np.int8)
-            self.steps = np.empty((self.capacity, 4, 2), dtype=np.int8)
-            self.dice = np.empty((self.capacity, 4), dtype=np.int8)
-            self.hits = np.empty((self.capacity, 4), dtype=np.bool_)
-        return self.children[:total], self.steps[:total], self.dice[:total], self.hits[:total]
+    def take(self, items: int, plays: int) -> PlayBatch:
+        have_items, have_plays = len(self.buffers.offsets) - 1, len(self.buffers.children)
+        if items > have_items or plays > have_plays:
+            self.buffers = play_buffers(max(items, have_items),
+                                        max(plays, have_plays + have_plays // 4), self.fields)
+        return self.buffers
 
 
-def _generate(items: _Items, arena=None, counts=None) -> PlayBatch:
-    """Count, allocate exactly, generate; the kernels check each item in
+def _generate(items: _Items, fields: frozenset[str] = frozenset(FIELDS), out=None,
+              arena: _OutputArena | None = None, counts=None) -> PlayBatch:
+    """Count, then generate into ``out`` (or the arena's buffers, or fresh
+    arrays of exactly the size counted); the kernels check each item in
     both passes (an item changed in between is refused, never misread).
-    ``counts`` (from :func:`_count`) saves counting them again."""
+    ``counts`` (``int32``, from :func:`_count`) saves counting them again;
+    the kernel overwrites it with each item's status."""
     if counts is None:
         counts = _count(items)
-    offsets = np.zeros(len(counts) + 1, dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
-    children, steps, step_dice, hits = (arena or _OutputArena()).take(int(offsets[-1]))
+    total = int(counts.sum(dtype=np.int64))
+    if arena is not None:
+        out = arena.take(len(counts), total)
+    result = _output(out, fields, len(counts), total)
+    result.offsets[0] = 0
+    np.cumsum(counts, out=result.offsets[1:])
+    hits = None if result.hits is None else result.hits.view(np.uint8)
     items.raise_problem(_batch.generate_batch(
-        items.positions, items.dice, items.rules.code, items.threads, offsets,
-        children, steps, step_dice, hits.view(np.uint8), counts,
+        items.positions, items.dice, items.rules.code, items.threads, result.offsets,
+        result.children, result.steps, result.dice, hits, counts,
     ))
-    return PlayBatch(offsets, children, steps, step_dice, hits)
+    return result
 
 
 def iter_plays(positions, dice, rules=None, *, chunk_size=CHUNK_SIZE,
-               threads=None, reuse=False) -> Iterator[tuple[int, PlayBatch]]:
+               threads=None, reuse=False, fields=FIELDS) -> Iterator[tuple[int, PlayBatch]]:
     """:func:`generate_plays` chunk by chunk: yields ``(start, batch)`` where
     ``batch`` holds the plays of items ``start:start + chunk_size`` (its
     offsets count from 0). Only one chunk's children are held at a time.
@@ -281,10 +361,11 @@ def iter_plays(positions, dice, rules=None, *, chunk_size=CHUNK_SIZE,
     arrays meanwhile cannot slip a bad item past the check): a bad item
     raises from ``next()``, naming its index in the whole input.
 
-    With ``reuse=True`` every chunk is written into the same output memory,
-    which saves the cost of fresh pages (often a third of the time or more),
-    but a yielded batch is then valid only until the next one is asked for:
-    copy what you keep.
+    With ``reuse=True`` every chunk is written into the same output memory
+    (as ``generate_plays(..., out=...)`` writes), which saves the cost of
+    fresh pages (often a third of the time or more), but a yielded batch is
+    then valid only until the next one is asked for: copy what you keep.
+    ``fields`` as for :func:`generate_plays`.
 
     >>> from bansugoroku_fast import Position
     >>> positions = np.stack([Position.initial().array] * 5)
@@ -293,13 +374,14 @@ def iter_plays(positions, dice, rules=None, *, chunk_size=CHUNK_SIZE,
     [(0, 14), (2, 14), (4, 7)]
     """
     items = _Items.of(positions, dice, rules, threads)
+    wanted = _fields(fields)
     if not _is_positive_int(chunk_size):
         raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
-    arena = _OutputArena() if reuse else None
+    arena = _OutputArena(wanted) if reuse else None
 
     def chunks():
         for start in range(0, len(items.positions), chunk_size):
-            yield start, _generate(items.chunk(start, start + chunk_size), arena)
+            yield start, _generate(items.chunk(start, start + chunk_size), wanted, arena=arena)
 
     return chunks()
 

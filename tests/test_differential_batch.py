@@ -5,6 +5,8 @@ API (``bansugoroku_fast.api``), which ``test_differential.py`` holds to the orac
 * ``generate_plays``: per item the children, steps, dice and hits of the
   single call's plays, in the same order, padded with -1 / False;
 * ``iter_plays`` chunks concatenate to ``generate_plays``;
+* ``generate_plays(fields=...)``, ``out=`` buffers and ``iter_plays(reuse=True,
+  fields=...)`` write exactly what the full call writes, in those fields;
 * ``threads=1`` and ``threads=2`` give identical arrays;
 * the vectorised queries (``outcome``, ``blocked_points``, ``blots``,
   ``closure_holds``, ``pip_counts``, ``shots``) == the single queries;
@@ -156,6 +158,61 @@ def test_iter_plays_concatenates_to_generate_plays(corpus, chunk_size, reuse):
         np.concatenate([p.hits for p in parts]),
     )
     assert_batches_equal(joined, whole, f"iter_plays(chunk_size={chunk_size})")
+
+
+FIELD_CHOICES = [("children",), ("children", "hits"), ("children", "steps", "dice")]
+
+
+@pytest.mark.parametrize("fields", FIELD_CHOICES, ids=lambda fields: "+".join(fields))
+def test_chosen_fields_equal_the_full_result(corpus, fields):
+    rules, positions, dice = corpus
+    whole = batch.generate_plays(positions, dice, rules)
+    chosen = batch.generate_plays(positions, dice, rules, fields=fields, threads=2)
+    for name in ("offsets", *batch.FIELDS):
+        got = getattr(chosen, name)
+        if name in fields or name == "offsets":
+            assert np.array_equal(got, getattr(whole, name)), f"fields={fields}: {name} differ"
+        else:
+            assert got is None, f"fields={fields}: {name} written"
+
+
+def test_out_buffers_hold_the_full_result(corpus):
+    rules, positions, dice = corpus
+    whole = batch.generate_plays(positions, dice, rules)
+    # Larger than needed and filled with garbage: only the rows written count.
+    buffers = batch.play_buffers(len(positions) + 3, len(whole.children) + 10)
+    for array in buffers:
+        array.view(np.uint8)[...] = 0x7F
+    into = batch.generate_plays(positions, dice, rules, out=buffers)
+    assert_batches_equal(into, whole, "generate_plays(out=...)")
+    assert np.shares_memory(into.children, buffers.children)
+    # The same buffers again, children only: the rows written are the same.
+    again = batch.generate_plays(positions, dice, rules, out=buffers, fields=("children",))
+    assert np.array_equal(again.children, whole.children) and again.hits is None
+
+
+def test_streamed_chosen_fields_equal_the_full_result(corpus):
+    rules, positions, dice = corpus
+    whole = batch.generate_plays(positions, dice, rules)
+    children = [np.array(part.children) for _, part in batch.iter_plays(
+        positions, dice, rules, chunk_size=997, reuse=True, fields=("children",))]
+    assert np.array_equal(np.concatenate(children), whole.children)
+
+
+def test_out_buffers_too_small_are_refused_before_writing():
+    start = np.stack([Position.initial().array] * 2)
+    small = batch.play_buffers(2, 13)  # 6-5 and 1-1 give 7 + 42 plays (README)
+    small.children[...] = 0
+    with pytest.raises(ValueError, match="room for 13 rows, 49 are needed"):
+        batch.generate_plays(start, [[6, 5], [1, 1]], "backgammon", out=small)
+    assert not small.children.any()
+
+
+@pytest.mark.parametrize("fields", [("steps",), "children", ("children", "moves"), ()])
+def test_bad_fields_are_refused(fields):
+    start = Position.initial().array[None]
+    with pytest.raises(ValueError, match="fields"):
+        batch.generate_plays(start, [[6, 5]], "backgammon", fields=fields)
 
 
 def test_thread_counts_give_identical_results(corpus):

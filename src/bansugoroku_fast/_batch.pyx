@@ -310,32 +310,21 @@ cdef object _first_problem(const int32_t[::1] status, Py_ssize_t problems):
     return None
 
 
-# One batch item as a kernel reads it: copied, then checked. Returned by
-# value, so that a prange loop that assigns it gives each thread its own.
-cdef struct Item:
-    Board board
-    int a, b
-    int status
-
-
-cdef inline Item _load_position_item(const signed char[:, :, ::1] positions, Py_ssize_t i,
-                                     RuleSet rules) noexcept nogil:
-    """The position of item ``i`` copied and checked (no dice)."""
-    cdef Item item
-    item.status = load_item(&item.board, &positions[i, 0, 0], rules)
-    item.a = item.b = 0
-    return item
-
-
-cdef inline Item _load_roll_item(const signed char[:, :, ::1] positions, const signed char[:, :] dice,
-                                 Py_ssize_t i, RuleSet rules) noexcept nogil:
-    """Item ``i`` copied and checked, position then dice."""
-    cdef Item item = _load_position_item(positions, i, rules)
-    item.a = dice[i, 0]
-    item.b = dice[i, 1]
-    if item.status == STATUS_OK:
-        item.status = dice_status(item.a, item.b)
-    return item
+cdef inline int _load_batch_item(Search* s, const signed char* rows, int a, int b,
+                                 RuleSet rules) noexcept nogil:
+    """Copy the position at ``rows`` and the roll ``a``, ``b`` to
+    ``s.item``, ``s.item_a``, ``s.item_b`` (the thread's own) and check
+    them, position first: a Status (STATUS_NO_MEMORY if the thread has no
+    search). A struct assigned in a prange loop would be made lastprivate,
+    which costs more than the count itself."""
+    if s == NULL:
+        return STATUS_NO_MEMORY
+    s.item_a = a
+    s.item_b = b
+    cdef int status = load_item(&s.item, rows, rules)
+    if status == STATUS_OK:
+        status = dice_status(a, b)
+    return status
 
 
 def count_batch(const signed char[:, :, ::1] positions, const signed char[:, :] dice,
@@ -346,7 +335,6 @@ def count_batch(const signed char[:, :, ::1] positions, const signed char[:, :] 
     cdef Py_ssize_t n = positions.shape[0], i, problems = 0
     cdef RuleSet rules = _rules(code)
     cdef Search* s
-    cdef Item item
     cdef int result
     if dice.shape[0] != n or out.shape[0] != n:
         raise ValueError("positions, dice and out must have the same length")
@@ -354,10 +342,9 @@ def count_batch(const signed char[:, :, ::1] positions, const signed char[:, :] 
     with nogil, parallel(num_threads=threads):
         s = search_new(rules, fast_counts)
         for i in prange(n, schedule="dynamic", chunksize=CHUNK):
-            item = _load_roll_item(positions, dice, i, rules)
-            result = item.status
+            result = _load_batch_item(s, &positions[i, 0, 0], dice[i, 0], dice[i, 1], rules)
             if result == STATUS_OK:
-                result = count_roll(s, &item.board, item.a, item.b) if s != NULL else STATUS_NO_MEMORY
+                result = count_roll(s, &s.item, s.item_a, s.item_b)
             if result < 0:
                 problems += 1
             out[i] = result
@@ -371,47 +358,51 @@ def generate_batch(const signed char[:, :, ::1] positions, const signed char[:, 
                    signed char[:, ::1] step_dice, uint8_t[:, ::1] hits, int32_t[::1] status):
     """Write the plays of item i to rows ``offsets[i]:offsets[i+1]`` of the
     outputs (as ``count_batch`` counted them), each item's plays by
-    descending canonical key. ``status[i]``: 0, or the Status of item i
+    descending canonical key; ``steps``, ``step_dice`` and ``hits`` may be
+    None (not wanted). ``status[i]``: 0, or the Status of item i
     (STATUS_CHANGED: its play count differs from the offsets, so the input
     changed since it was counted); returns the first problem or None."""
     cdef Py_ssize_t n = positions.shape[0], i, problems = 0
     cdef RuleSet rules = _rules(code)
     cdef Search* s
-    cdef Item item
     cdef int result, k
     cdef Leaf* leaf
     if dice.shape[0] != n or offsets.shape[0] != n + 1 or status.shape[0] != n:
         raise ValueError("positions, dice, offsets and status lengths disagree")
-    if not (steps.shape[0] == step_dice.shape[0] == hits.shape[0] == children.shape[0]
-            and steps.shape[1] == step_dice.shape[1] == hits.shape[1] == MAX_STEPS
-            and steps.shape[2] == 2 and children.shape[1] == 2):
-        raise ValueError("output arrays of mismatched shapes")
-    if n and (offsets[0] != 0 or offsets[n] > children.shape[0]):
-        raise ValueError("offsets do not fit the output arrays")
+    cdef Py_ssize_t rows = offsets[n] if n else 0
+    if n and offsets[0] != 0:
+        raise ValueError("offsets must start at 0")
+    if children.shape[0] < rows or children.shape[1] != 2:
+        raise ValueError("children too short for the offsets")
+    if steps is not None and (steps.shape[0] < rows or steps.shape[1] != MAX_STEPS or steps.shape[2] != 2):
+        raise ValueError("steps too short for the offsets")
+    if step_dice is not None and (step_dice.shape[0] < rows or step_dice.shape[1] != MAX_STEPS):
+        raise ValueError("dice too short for the offsets")
+    if hits is not None and (hits.shape[0] < rows or hits.shape[1] != MAX_STEPS):
+        raise ValueError("hits too short for the offsets")
     # Every output row (none when no item has a play: nothing is written)
     cdef OutputRows all_rows
     memset(&all_rows, 0, sizeof(OutputRows))
-    if children.shape[0]:
-        all_rows.children, all_rows.steps = &children[0, 0, 0], &steps[0, 0, 0]
-        all_rows.dice, all_rows.hits = &step_dice[0, 0], &hits[0, 0]
-        all_rows.room = children.shape[0]
+    if rows:
+        all_rows.children = &children[0, 0, 0]
+        all_rows.steps = &steps[0, 0, 0] if steps is not None else NULL
+        all_rows.dice = &step_dice[0, 0] if step_dice is not None else NULL
+        all_rows.hits = &hits[0, 0] if hits is not None else NULL
+        all_rows.room = rows
     s = NULL
     with nogil, parallel(num_threads=threads):
         s = search_new(rules, True)
         for i in prange(n, schedule="dynamic", chunksize=CHUNK):
-            item = _load_roll_item(positions, dice, i, rules)
-            result = item.status
-            if result == STATUS_OK and s == NULL:
-                result = STATUS_NO_MEMORY
+            result = _load_batch_item(s, &positions[i, 0, 0], dice[i, 0], dice[i, 1], rules)
             if result == STATUS_OK:
                 # (outcome_of's winner and value go to the thread's search)
-                k = outcome_of(&item.board, rules, &s.winner, &s.value)
+                k = outcome_of(&s.item, rules, &s.winner, &s.value)
                 result = 0
                 if k == KIND_BOTH_WON:
                     result = STATUS_BOTH_WON
                 elif k == KIND_NONE:
                     s.rows = rows_slice(&all_rows, offsets[i], offsets[i + 1] - offsets[i])
-                    result = run_turn(s, &item.board, item.a, item.b, MODE_PLAYS)
+                    result = run_turn(s, &s.item, s.item_a, s.item_b, MODE_PLAYS)
                     if result == s.rows.room and not s.wrote_out:
                         for k in range(result):
                             leaf = &s.found.leaves[s.found.sorted_index[k]]
@@ -462,7 +453,6 @@ def shots_batch(const signed char[:, :, ::1] positions, int code, int threads, s
     cdef Py_ssize_t n = positions.shape[0], i, problems = 0
     cdef RuleSet rules = _rules(code)
     cdef Search* s
-    cdef Item item
     cdef int result
     if out.shape[0] != n:
         raise ValueError("positions and out must have the same length")
@@ -470,10 +460,11 @@ def shots_batch(const signed char[:, :, ::1] positions, int code, int threads, s
     with nogil, parallel(num_threads=threads):
         s = search_new(rules, True)
         for i in prange(n, schedule="dynamic", chunksize=CHUNK):
-            item = _load_position_item(positions, i, rules)
-            result = item.status
-            if result == STATUS_OK:
-                result = shots_of(s, &item.board) if s != NULL else STATUS_NO_MEMORY
+            result = STATUS_NO_MEMORY
+            if s != NULL:
+                result = load_item(&s.item, &positions[i, 0, 0], rules)
+                if result == STATUS_OK:
+                    result = shots_of(s, &s.item)
             if result < 0:
                 problems += 1
             out[i] = result

@@ -43,7 +43,8 @@ cdef struct PlaySet:
     bint failed           # out of memory
 
 # The batch output cursor: the rows a batch lends for one item's plays
-# (``children`` NULL: none lent).
+# (``children`` NULL: none lent; ``steps``, ``dice``, ``hits`` NULL: that
+# field is not wanted).
 cdef struct OutputRows:
     signed char* children # Board rows
     signed char* steps    # 2 * MAX_STEPS bytes a row
@@ -79,6 +80,8 @@ cdef struct Search:
     bint stop             # early exit (shots, out of memory)
     bint hit_best, hit_large, hit_small
     int winner, value     # scratch for outcome_of in parallel loops
+    Board item            # scratch: the batch item being read, copied (thread-private)
+    int item_a, item_b    # and its roll
     PlaySet found
     # The two-move generator and the search of a presorted double write
     # their plays to ``rows`` directly when a batch lends some (at most
@@ -167,10 +170,10 @@ cdef inline void record_many(Search* s, int used, int count) noexcept nogil:
 cdef inline OutputRows rows_slice(const OutputRows* rows, int64_t first, int64_t count) noexcept nogil:
     """Rows ``first:first + count`` of ``rows`` (the rows of one batch item)."""
     cdef OutputRows part
-    part.children = rows.children + first * sizeof(Board)
-    part.steps = rows.steps + first * 2 * MAX_STEPS
-    part.dice = rows.dice + first * MAX_STEPS
-    part.hits = rows.hits + first * MAX_STEPS
+    part.children = rows.children + first * sizeof(Board) if rows.children != NULL else NULL
+    part.steps = rows.steps + first * 2 * MAX_STEPS if rows.steps != NULL else NULL
+    part.dice = rows.dice + first * MAX_STEPS if rows.dice != NULL else NULL
+    part.hits = rows.hits + first * MAX_STEPS if rows.hits != NULL else NULL
     part.room = count
     return part
 
@@ -179,7 +182,7 @@ cdef inline void write_steps(const OutputRows* rows, int64_t row, int nsteps,
                              const signed char* origin, const signed char* target,
                              const signed char* die, const signed char* hit) noexcept nogil:
     """The steps, dice and hits of output row ``row`` (padded with -1, hits
-    with 0), each field written once from a local copy."""
+    with 0), each field wanted written once from a local copy."""
     cdef signed char steps[2 * MAX_STEPS]
     cdef signed char dice[MAX_STEPS]
     cdef unsigned char hits[MAX_STEPS]
@@ -193,9 +196,12 @@ cdef inline void write_steps(const OutputRows* rows, int64_t row, int nsteps,
         else:
             steps[2 * k] = steps[2 * k + 1] = dice[k] = -1
             hits[k] = 0
-    memcpy(rows.steps + row * 2 * MAX_STEPS, steps, 2 * MAX_STEPS)
-    memcpy(rows.dice + row * MAX_STEPS, dice, MAX_STEPS)
-    memcpy(rows.hits + row * MAX_STEPS, hits, MAX_STEPS)
+    if rows.steps != NULL:
+        memcpy(rows.steps + row * 2 * MAX_STEPS, steps, 2 * MAX_STEPS)
+    if rows.dice != NULL:
+        memcpy(rows.dice + row * MAX_STEPS, dice, MAX_STEPS)
+    if rows.hits != NULL:
+        memcpy(rows.hits + row * MAX_STEPS, hits, MAX_STEPS)
 
 
 cdef inline void write_row(const OutputRows* rows, int64_t row, const Board* board, int nsteps,

@@ -28,13 +28,13 @@ write to the search's result set or lent rows through the inline helpers
 of ``_search.pxd``, so this module calls nothing of ``_search`` at run time.
 """
 from libc.stdint cimport int64_t, uint32_t
-from libc.string cimport memcpy, memset
+from libc.string cimport memcpy
 
 from ._board cimport (
     BAR, Board, CLOSURE_IMMEDIATE, HOME_TOP, MAX_STEPS, RuleSet,
     board_masks, board_more_masks, count_outside, highest_bit, popcount,
 )
-from ._search cimport Leaf, Search, new_leaf, record_many
+from ._search cimport Leaf, Search, new_leaf, record_many, write_steps
 
 
 # --- counting without a search -------------------------------------------------
@@ -217,17 +217,6 @@ cdef inline void _play_step(Leaf* leaf, int k, int origin, int die) noexcept nog
     leaf.hit[k] = hit
 
 
-cdef inline void _play_step_out(Board* board, signed char* steps, signed char* dice,
-                                unsigned char* hits, int k, int origin, int die) noexcept nogil:
-    """_play_step writing to batch output rows."""
-    cdef int target = origin - die
-    cdef bint hit = _apply_step(board, origin, target)
-    steps[2 * k] = origin
-    steps[2 * k + 1] = target
-    dice[k] = die
-    hits[k] = hit
-
-
 cdef inline void _emit_out(Search* s, const Board* start, int origin1, int die1,
                            int origin2, int die2) noexcept nogil:
     """_emit into the output rows the batch lent (counting past the room
@@ -237,16 +226,17 @@ cdef inline void _emit_out(Search* s, const Board* start, int origin1, int die1,
     if row >= s.rows.room:
         return
     cdef Board* board = <Board*> (s.rows.children + row * sizeof(Board))
-    cdef signed char* steps = s.rows.steps + row * 2 * MAX_STEPS
-    cdef signed char* dice = s.rows.dice + row * MAX_STEPS
-    cdef unsigned char* hits = s.rows.hits + row * MAX_STEPS
+    cdef signed char origin[2]
+    cdef signed char target[2]
+    cdef signed char die[2]
+    cdef signed char hit[2]
     memcpy(board, start, sizeof(Board))
-    memset(steps, -1, 2 * MAX_STEPS)
-    memset(dice, -1, MAX_STEPS)
-    memset(hits, 0, MAX_STEPS)
-    _play_step_out(board, steps, dice, hits, 0, origin1, die1)
+    origin[0], target[0], die[0] = origin1, origin1 - die1, die1
+    hit[0] = _apply_step(board, origin1, origin1 - die1)
     if origin2:
-        _play_step_out(board, steps, dice, hits, 1, origin2, die2)
+        origin[1], target[1], die[1] = origin2, origin2 - die2, die2
+        hit[1] = _apply_step(board, origin2, origin2 - die2)
+    write_steps(&s.rows, row, 2 if origin2 else 1, origin, target, die, hit)
 
 
 cdef inline void _emit(Search* s, const Board* start, int origin1, int die1,
