@@ -11,7 +11,7 @@ from bansugoroku_fast.cli import main
 from tests.boards import board
 
 # The mover's last stone is on its 1-point: every roll bears it off and wins.
-# The opponent has borne off one stone, so the win is a single (RULES.md 3).
+# The opponent has borne off one stone, so the win is a single (docs/rules.md §4.2).
 LAST_STONE = board(mover={1: 1}, opponent_at={24: 14}, opponent_off=1)
 
 

@@ -1,4 +1,4 @@
-"""The rules of RULES.md written for reading: the reference the kernels are
+"""The rules of docs/rules.md written for reading: the reference the kernels are
 tested against.
 
 Plain Python on lists of ints: no numpy, no bit tricks, no caching. Every
@@ -45,7 +45,7 @@ def _home_counts(row) -> tuple[int, ...]:
 
 def _closure_holds(own, other) -> bool:
     """``own``'s six home points each hold two or more while ``other`` has a
-    stone on the bar (RULES.md 3: the closure, muji)."""
+    stone on the bar (docs/rules.md §3.3: the closure, muji)."""
     return other[BAR] >= 1 and all(count >= 2 for count in _home_counts(own))
 
 
