@@ -13,6 +13,10 @@ Environment switches (read at build time):
   instead of silently misbehaving.
 * ``BANSUGOROKU_NO_OPENMP=1`` builds without OpenMP (batches then run on one
   thread whatever ``threads=`` says).
+* ``BANSUGOROKU_SANITIZE=1`` compiles and links with AddressSanitizer and
+  UndefinedBehaviorSanitizer (``-O1 -g``, frame pointers kept): an
+  out-of-bounds access or undefined behaviour in a kernel is reported where it
+  happens. Run Python with the ASan runtime preloaded (see ``.ci/sanitize``).
 """
 import os
 import sys
@@ -22,6 +26,8 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 DEBUG = os.environ.get("BANSUGOROKU_DEBUG") == "1"
+SANITIZE = os.environ.get("BANSUGOROKU_SANITIZE") == "1"
+SANITIZER_FLAGS = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=all"]
 OPENMP = os.environ.get("BANSUGOROKU_NO_OPENMP") != "1" and sys.platform != "darwin"
 
 compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
@@ -29,6 +35,9 @@ compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
 # do (src/bansugoroku_fast/_games.pyx): no fused multiply-add.
 compile_args.append("-ffp-contract=off")
 link_args = []
+if SANITIZE:
+    compile_args = ["-O1", "-g", *SANITIZER_FLAGS]
+    link_args = list(SANITIZER_FLAGS)
 if OPENMP:
     compile_args.append("-fopenmp")
     link_args.append("-fopenmp")

@@ -1,0 +1,1 @@
+"""Fuzz targets for every public entry point; see fuzz/README.md."""

@@ -1,0 +1,24 @@
+"""Every input kept in ``fuzz/corpus/<target>/`` replayed through its fuzz
+target: the inputs that once found a bug (or new code) stay regression tests.
+
+Needs the ``fuzz`` extra (atheris), which CI installs."""
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("atheris")
+
+from fuzz.targets import TARGETS  # noqa: E402 (after the skip)
+
+CORPUS = Path(__file__).parent.parent / "fuzz" / "corpus"
+
+
+def test_every_target_has_a_corpus():
+    assert sorted(path.name for path in CORPUS.iterdir() if any(path.iterdir())) == sorted(TARGETS)
+
+
+@pytest.mark.parametrize("name", sorted(TARGETS))
+def test_corpus_replays_without_a_finding(name):
+    inputs = sorted((CORPUS / name).iterdir())
+    for path in inputs:
+        TARGETS[name](path.read_bytes())  # a finding raises (an AssertionError or an unexpected error)
