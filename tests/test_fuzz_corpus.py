@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("atheris")
 
-from fuzz.targets import TARGETS  # noqa: E402 (after the skip)
+from fuzz.targets import TARGETS
 
 CORPUS = Path(__file__).parent.parent / "fuzz" / "corpus"
 

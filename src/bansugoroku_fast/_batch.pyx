@@ -23,7 +23,11 @@ opp). Single calls keep the GIL (they take microseconds) and share one
 search per rule code; ``plays`` returns one object per play holding a byte
 record (layout: ``RECORD_OFFSETS``). Batches run without the GIL, items
 spread over OpenMP threads with a dynamic schedule, each thread with its
-own search; results depend only on the item, never on the thread.
+own search; results depend only on the item, never on the thread. The
+calling thread looks for signals every few items, once per
+``SIGNAL_CHECK_SECONDS`` at most, taking the GIL briefly (``_stopped``): on
+Ctrl-C every thread skips its remaining items and the call raises
+``KeyboardInterrupt``.
 
 Why it is fast: the batch passes check each item while it is in cache (a
 52-byte copy and a few SIMD compares), so a count makes no separate
@@ -41,6 +45,7 @@ from cython.parallel cimport parallel, prange
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.object cimport PyTypeObject
@@ -62,6 +67,22 @@ from ._search cimport (
 cdef extern from "Python.h":
     object PyType_GenericAlloc(PyTypeObject* type, Py_ssize_t nitems)
     int PyObject_GenericSetAttr(object obj, object name, object value) except -1
+    int PyErr_CheckSignals()
+
+cdef extern from *:
+    """
+    #ifdef _OPENMP
+    #include <omp.h>
+    static int bsf_thread_number(void) { return omp_get_thread_num(); }
+    #else
+    static int bsf_thread_number(void) { return 0; }
+    #endif
+    static int bsf_load_flag(int *flag) { return __atomic_load_n(flag, __ATOMIC_RELAXED); }
+    static void bsf_raise_flag(int *flag) { __atomic_store_n(flag, 1, __ATOMIC_RELAXED); }
+    """
+    int thread_number "bsf_thread_number"() noexcept nogil
+    int load_flag "bsf_load_flag"(int* flag) noexcept nogil
+    void raise_flag "bsf_raise_flag"(int* flag) noexcept nogil
 
 #: Byte offsets in the record of a play that ``plays`` returns: the board
 #: (``board_bytes`` long), the number of steps, then per step ``step_bytes``
@@ -299,6 +320,52 @@ def perft(bytes key, int depth, int code, int a=0, int b=0, *, bint fast_counts=
 cdef enum:
     CHUNK = 32      # items a thread takes at a time
 
+# The longest the calling thread goes without looking for signals (Ctrl-C),
+# besides the items it is working on.
+cdef double signal_check_seconds = 0.02
+SIGNAL_CHECK_SECONDS = signal_check_seconds
+# How often the calling thread reads the clock: at items whose index has
+# these low bits clear (each chunk of CHUNK items has some), so that reading
+# the clock costs nothing next to the cheapest items.
+cdef enum:
+    EVERY_ITEM = 0
+    EVERY_16_ITEMS = 15
+    EVERY_64_ITEMS = 63
+
+
+cdef struct Interrupt:
+    int stop            # raised once a signal handler failed (KeyboardInterrupt)
+    double next_check   # when the calling thread next looks for signals
+
+
+cdef inline double _now() noexcept nogil:
+    cdef timespec now
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return now.tv_sec + 1e-9 * now.tv_nsec
+
+
+cdef Interrupt _interrupt_ready():
+    return Interrupt(stop=0, next_check=_now() + signal_check_seconds)
+
+
+cdef inline bint _stopped(Interrupt* interrupt, Py_ssize_t item, int clock_mask) noexcept nogil:
+    """Whether the batch must stop. Thread 0 (the calling thread, the only
+    one Python runs signal handlers in) looks for signals when it is time,
+    taking the GIL briefly; the others only read the flag it raises."""
+    if (item & clock_mask) == 0 and thread_number() == 0 and _now() >= interrupt.next_check:
+        with gil:
+            if PyErr_CheckSignals() < 0:    # the handler raised: keep its exception for the end
+                raise_flag(&interrupt.stop)
+        interrupt.next_check = _now() + signal_check_seconds
+    return load_flag(&interrupt.stop)
+
+
+cdef int _raise_if_stopped(const Interrupt* interrupt) except -1:
+    """After the loops: propagate the exception a signal handler raised."""
+    if interrupt.stop:
+        return -1   # the exception is set: Cython propagates it
+    return 0
+
 
 cdef object _first_problem(const int32_t[::1] status, Py_ssize_t problems):
     """``(item, status)`` of the first item whose status is < 0, or None."""
@@ -336,12 +403,16 @@ def count_batch(const signed char[:, :, ::1] positions, const signed char[:, :] 
     cdef RuleSet rules = _rules(code)
     cdef Search* s
     cdef int result
+    cdef Interrupt interrupt = _interrupt_ready()
+    cdef Interrupt* signals = &interrupt
     if dice.shape[0] != n or out.shape[0] != n:
         raise ValueError("positions, dice and out must have the same length")
     s = NULL
     with nogil, parallel(num_threads=threads):
         s = search_new(rules, fast_counts)
         for i in prange(n, schedule="dynamic", chunksize=CHUNK):
+            if _stopped(signals, i, EVERY_64_ITEMS):
+                continue
             result = _load_batch_item(s, &positions[i, 0, 0], dice[i, 0], dice[i, 1], rules)
             if result == STATUS_OK:
                 result = count_roll(s, &s.item, s.item_a, s.item_b)
@@ -349,6 +420,7 @@ def count_batch(const signed char[:, :, ::1] positions, const signed char[:, :] 
                 problems += 1
             out[i] = result
         search_free(s)
+    _raise_if_stopped(signals)
     return _first_problem(out, problems)
 
 
@@ -389,10 +461,14 @@ def generate_batch(const signed char[:, :, ::1] positions, const signed char[:, 
         all_rows.dice = &step_dice[0, 0] if step_dice is not None else NULL
         all_rows.hits = &hits[0, 0] if hits is not None else NULL
         all_rows.room = rows
+    cdef Interrupt interrupt = _interrupt_ready()
+    cdef Interrupt* signals = &interrupt
     s = NULL
     with nogil, parallel(num_threads=threads):
         s = search_new(rules, True)
         for i in prange(n, schedule="dynamic", chunksize=CHUNK):
+            if _stopped(signals, i, EVERY_16_ITEMS):
+                continue
             result = _load_batch_item(s, &positions[i, 0, 0], dice[i, 0], dice[i, 1], rules)
             if result == STATUS_OK:
                 # (outcome_of's winner and value go to the thread's search)
@@ -419,6 +495,7 @@ def generate_batch(const signed char[:, :, ::1] positions, const signed char[:, 
             else:
                 status[i] = STATUS_OK
         search_free(s)
+    _raise_if_stopped(signals)
     return _first_problem(status, problems)
 
 
@@ -430,10 +507,13 @@ def outcome_batch(const signed char[:, :, ::1] positions, int code, signed char[
     cdef RuleSet rules = _rules(code)
     cdef Board board
     cdef int item_winner, item_value, item_kind, problem = STATUS_OK
+    cdef Interrupt interrupt = _interrupt_ready()
     if not (winner.shape[0] == value.shape[0] == kind.shape[0] == n):
         raise ValueError("positions and outcome arrays must have the same length")
     with nogil:
         for i in range(n):
+            if _stopped(&interrupt, i, EVERY_64_ITEMS):
+                break
             problem = load_item(&board, &positions[i, 0, 0], rules)
             if problem != STATUS_OK:
                 break
@@ -444,6 +524,7 @@ def outcome_batch(const signed char[:, :, ::1] positions, int code, signed char[
             winner[i] = item_winner
             value[i] = item_value
             kind[i] = item_kind
+    _raise_if_stopped(&interrupt)
     return (i, problem) if problem != STATUS_OK else None
 
 
@@ -454,12 +535,16 @@ def shots_batch(const signed char[:, :, ::1] positions, int code, int threads, s
     cdef RuleSet rules = _rules(code)
     cdef Search* s
     cdef int result
+    cdef Interrupt interrupt = _interrupt_ready()
+    cdef Interrupt* signals = &interrupt
     if out.shape[0] != n:
         raise ValueError("positions and out must have the same length")
     s = NULL
     with nogil, parallel(num_threads=threads):
         s = search_new(rules, True)
         for i in prange(n, schedule="dynamic", chunksize=CHUNK):
+            if _stopped(signals, i, EVERY_ITEM):
+                continue
             result = STATUS_NO_MEMORY
             if s != NULL:
                 result = load_item(&s.item, &positions[i, 0, 0], rules)
@@ -469,6 +554,7 @@ def shots_batch(const signed char[:, :, ::1] positions, int code, int threads, s
                 problems += 1
             out[i] = result
         search_free(s)
+    _raise_if_stopped(signals)
     if problems:
         for i in range(n):
             if out[i] < 0:
