@@ -18,6 +18,8 @@ _Problem: TypeAlias = tuple[int, int] | None
 RECORD_OFFSETS: Final[dict[str, int]]
 #: Status values by name (the kernels' enum in _board.pxd).
 STATUS: Final[dict[str, int]]
+#: The calling thread of a batch looks for signals (Ctrl-C) once per this many seconds at most.
+SIGNAL_CHECK_SECONDS: Final[float]
 
 def outcome(key: bytes, code: int) -> tuple[int, int, int] | int | None:
     """``(winner, value, kind code)``, ``None`` while the game goes on, or a Status."""
