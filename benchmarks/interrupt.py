@@ -78,6 +78,9 @@ def interrupt_latency(call: Callable[[np.ndarray], object], positions: np.ndarra
         sent.append(time.perf_counter())
         os.kill(os.getpid(), signal.SIGINT)
 
+    # Started with SIGINT ignored (a background job), Python installs no
+    # KeyboardInterrupt handler: install it for the measurement.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(delay, send)
     timer.start()
     try:

@@ -421,6 +421,10 @@ _INTERRUPT_PROGRAM = """
     import numpy as np
     from bansugoroku_fast import count_plays, generate_plays, batch
     from benchmarks.interrupt import costly_position, seconds_per_item
+    # A process started with SIGINT ignored (a background job, some CI
+    # runners) passes that on, and Python then installs no KeyboardInterrupt
+    # handler: install it, since what is tested is the kernels' answer.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     # Over a thousand plays for 1-1, and every roll may hit: each item
     # costs a search of many microseconds.
     spread = costly_position()
