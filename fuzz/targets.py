@@ -23,10 +23,10 @@ import numpy as np
 
 import bansugoroku_fast as package
 from bansugoroku_fast import (
-    IllegalPlayError,
     InvalidDiceError,
     InvalidPositionError,
     InvalidRulesError,
+    PlayError,
     Position,
     Rules,
     oracle,
@@ -215,7 +215,7 @@ def rules(provider: atheris.FuzzedDataProvider) -> None:
 @target
 def notation(provider: atheris.FuzzedDataProvider) -> None:
     """parse_play: every legal play reads back from its own notation; any
-    other text is IllegalPlayError or one of the legal plays."""
+    other text is a PlayError (syntax, illegal or ambiguous) or one of the legal plays."""
     position = Position(valid_rows(provider))
     rules = provider.PickValueInList([r for r in RULE_SETS if r.bears_off])
     roll = (provider.ConsumeIntInRange(1, 6), provider.ConsumeIntInRange(1, 6))
@@ -232,7 +232,7 @@ def notation(provider: atheris.FuzzedDataProvider) -> None:
         text = "".join(provider.PickValueInList(TEXT_PIECES) for _ in range(provider.ConsumeIntInRange(0, 12)))
     try:
         found = package.parse_play(position, roll, text, rules)
-    except IllegalPlayError:
+    except PlayError:
         return
     assert found in plays
 
