@@ -30,7 +30,7 @@ from .games import GameRecords, _start
 from .policies import CALLABLE, FEATURE_NAMES, ResolvedPolicy
 from .rules import Rules
 
-__all__ = ["Candidates", "GameBatch", "segment_argmax"]
+__all__ = ["Candidates", "GameBatch", "choose", "roll_dice", "segment_argmax"]
 
 
 # --- many games stepped together ------------------------------------------------------
@@ -246,15 +246,9 @@ class GameBatch:
             slots = passing
 
     def _roll(self, slots: np.ndarray) -> None:
-        """The dice of each slot's game at its ply, from the counter-based
-        streams (one kernel call per distinct ply, on the slots sorted by ply)."""
-        order, runs = _ply_runs(self._plies[slots])
-        slots = slots[order]
-        games = np.ascontiguousarray(self._games[slots])
-        dice = np.empty((len(slots), 2), dtype=np.int8)
-        for ply, first, stop in runs:
-            _games.dice_batch(self.seed, games[first:stop], ply, self._opening, self._stratify, dice[first:stop])
-        self._dice[slots] = dice
+        """The dice of each slot's game at its ply."""
+        self._dice[slots] = roll_dice(self.seed, self._games[slots], self._plies[slots],
+                                      opening=self._opening, stratify=self._stratify)
 
     def _items(self, boards: np.ndarray, dice: np.ndarray) -> _Items:
         dice = np.ascontiguousarray(dice)
@@ -313,8 +307,34 @@ def _ply_runs(plies: np.ndarray) -> tuple[np.ndarray, list[tuple[int, int, int]]
     streams take one ply per call."""
     order = np.argsort(plies, kind="stable")
     ordered = plies[order]
+    if not len(plies):
+        return order, []
     bounds = np.concatenate([[0], np.flatnonzero(ordered[1:] != ordered[:-1]) + 1, [len(plies)]]).tolist()
     return order, [(int(ordered[first]), first, stop) for first, stop in itertools.pairwise(bounds)]
+
+
+def roll_dice(seed: int, games: np.ndarray, plies: np.ndarray, *, opening: bool = False,
+              stratify: int = 0) -> np.ndarray:
+    """``int8[N, 2]``: the roll of ply ``plies[i]`` of game ``games[i]`` of
+    ``seed``, from the counter-based dice (``oracle.games.roll`` is its
+    specification): what ``play_games`` rolls there. ``opening``: ply 0 is
+    the backgammon opening's non-double; ``stratify``: 0, 36 or 1296, as in
+    ``rollout``. Games may be at different plies (one kernel call per
+    distinct ply). Arguments are trusted (checked by the caller).
+
+    >>> from bansugoroku_fast.oracle.games import roll
+    >>> dice = roll_dice(3, np.array([0, 5, 5]), np.array([2, 0, 7]))
+    >>> dice.tolist() == [list(roll(3, 0, 2)), list(roll(3, 5, 0)), list(roll(3, 5, 7))]
+    True
+    """
+    order, runs = _ply_runs(np.asarray(plies, dtype=np.int64))
+    ordered_games = np.ascontiguousarray(np.asarray(games, dtype=np.int64)[order])
+    ordered_dice = np.empty((len(order), 2), dtype=np.int8)
+    for ply, first, stop in runs:
+        _games.dice_batch(seed, ordered_games[first:stop], ply, opening, stratify, ordered_dice[first:stop])
+    dice = np.empty_like(ordered_dice)
+    dice[order] = ordered_dice
+    return dice
 
 
 def _subwave(offsets: np.ndarray, children: np.ndarray, items: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -24,6 +24,8 @@ from bansugoroku_fast.errors import (
     PolicyOutputError,
     PolicyOutputTypeError,
 )
+from bansugoroku_fast.lockstep import roll_dice
+from bansugoroku_fast.oracle.games import roll
 from bansugoroku_fast.policies import FEATURE_NAMES, HEURISTIC_WEIGHTS, LinearPolicy
 from tests.boards import ALL_RULES, BACKGAMMON, rules_params
 
@@ -283,3 +285,15 @@ def test_too_long_names_game_and_seed():
     batch = GameBatch(BACKGAMMON, 2, seed=7, max_plies=3)
     with pytest.raises(GameTooLongError, match=r"game \d \(seed 7\) has not ended after 3 plies"):
         run_to_the_end(batch, first)
+
+
+@pytest.mark.parametrize(("opening", "stratify"), [(False, 0), (True, 0), (False, 36), (False, 1296)])
+def test_roll_dice_at_mixed_plies_is_the_oracles_roll(opening, stratify):
+    """Games at different plies, in no order, with repeats: each roll is the
+    specification's ``roll(seed, game, ply)`` (the vector environment's use)."""
+    rng = np.random.default_rng(4)
+    games = rng.integers(0, 3000, size=200)
+    plies = rng.integers(0, 5, size=200)
+    dice = roll_dice(11, games, plies, opening=opening, stratify=stratify)
+    expected = [list(roll(11, int(g), int(p), opening=opening, stratify=stratify)) for g, p in zip(games, plies)]
+    assert dice.dtype == np.int8 and dice.tolist() == expected
