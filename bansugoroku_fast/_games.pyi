@@ -50,6 +50,7 @@ def play_batch(
     start: _Int8,
     games: int,
     opening: bool,
+    stratify: int,
     codes: _Int32,
     weights: _Float64,
     code: int,

@@ -162,18 +162,26 @@ MAX_PLIES = 10_000
 BLOCK = 1296
 
 
-def as_stratify(stratify: object) -> int:
-    """``stratify`` as 0 (off), 36 or 1296 (``True`` means 36).
+def as_stratify(stratify: object, opening: bool = False) -> int:
+    """``stratify`` as 0 (off), 36 or 1296 (``True`` means 36). ``opening``:
+    ply 0 is the backgammon opening, which rolls no double, so that dealing
+    the 36 rolls evenly there is refused.
 
     >>> as_stratify(None), as_stratify(True), as_stratify(1296)
     (0, 36, 1296)
+    >>> as_stratify(36, opening=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: stratify needs a start: the backgammon opening (start=None) rolls no double
     """
     if stratify is None or stratify is False or (isinstance(stratify, int) and stratify == 0):
         return 0
     if stratify is True:
-        return 36
+        stratify = 36
     if not isinstance(stratify, numbers.Integral) or stratify not in STRATA:
         raise ValueError(f"stratify must be None, True, 36 or 1296, got {stratify!r}")
+    if opening:
+        raise ValueError("stratify needs a start: the backgammon opening (start=None) rolls no double")
     return int(stratify)
 
 

@@ -162,12 +162,16 @@ def _start(start: Any, rules: Rules) -> tuple[np.ndarray, bool]:
 
 
 def play_games(rules: Any, games: int, policy: Any = "random", seed: int = 0, start: Any = None,
-               threads: int | None = None, max_plies: int = MAX_PLIES) -> GameRecords:
+               threads: int | None = None, *, stratify: int | None = None,
+               max_plies: int = MAX_PLIES) -> GameRecords:
     """Play ``games`` whole games and record every ply (see :class:`GameRecords`).
 
     ``policy``: one policy for both seats or a pair ``(seat 0's, seat 1's)``;
     ``start``: a position (row 0 = seat 0, to roll; any roll) or None for the
     rules' start (in backgammon, ply 0 then plays the roll-off's non-double).
+    ``stratify``: 36 or 1296 deals the first roll (or two) evenly, as
+    :func:`rollout` does (a ``start`` is needed in backgammon), so that a
+    stratified rollout's games can be replayed and recorded.
     Raises :class:`~bansugoroku_fast.errors.GameTooLongError` naming the game
     and seed if a game has not ended after ``max_plies`` plies.
 
@@ -178,15 +182,16 @@ def play_games(rules: Any, games: int, policy: Any = "random", seed: int = 0, st
     rules, games, seed, max_plies, threads = run_arguments(rules, games, seed, max_plies, threads)
     threads = _threads(threads)
     policies = resolve_policies(policy, rules, callables=True)
+    start_array, opening = _start(start, rules)
+    strata = as_stratify(stratify, opening)
     if _has_callable(policies):
         from .lockstep import play_lockstep  # lockstep builds on this module
 
-        return play_lockstep(rules, games, policies, seed, start, max_plies, threads)
+        return play_lockstep(rules, games, policies, seed, start, strata, max_plies, threads)
     codes, weights = _policy_arrays(policies)
-    start_array, opening = _start(start, rules)
     ends = _Ends.empty(games)
     positions, dice, after = _games.play_batch(
-        np.ascontiguousarray(start_array), games, opening, codes, weights, rules.code, seed,
+        np.ascontiguousarray(start_array), games, opening, strata, codes, weights, rules.code, seed,
         max_plies, threads, *ends,
     )
     ends.check(seed, max_plies)

@@ -23,7 +23,7 @@ import numpy as np
 
 from . import _games
 from .batch import _count, _generate, _Items, _outcome, _threads
-from .checks import MAX_PLIES, run_arguments
+from .checks import MAX_PLIES, as_stratify, run_arguments
 from .choices import PolicyCallable, call_policy, segment_argmax, within_candidates
 from .errors import GameStateError, GameTooLongError, PolicyOutputError, PolicyOutputTypeError
 from .games import GameRecords, _start
@@ -86,13 +86,15 @@ class GameBatch:
     """
 
     def __init__(self, rules: Any, n: int, seed: int = 0, start: Any = None, *, restart: bool = False,
-                 record: bool = True, max_plies: int = MAX_PLIES, threads: int | None = None) -> None:
+                 record: bool = True, stratify: int | None = None, max_plies: int = MAX_PLIES,
+                 threads: int | None = None) -> None:
         rules, n, seed, max_plies, threads = run_arguments(rules, n, seed, max_plies, threads)
         start_array, opening = _start(start, rules)
+        strata = as_stratify(stratify, opening)
         if restart and _outcome(start_array[None], rules).winner[0] >= 0:
             raise GameStateError("start: the game is already over in this position; nothing to restart")
         self._setup(rules, np.repeat(start_array[None], n, axis=0), np.arange(n, dtype=np.int64), seed,
-                    opening=opening, stratify=0, restart=restart, record=record, max_plies=max_plies,
+                    opening=opening, stratify=strata, restart=restart, record=record, max_plies=max_plies,
                     threads=threads)
 
     @classmethod
@@ -393,9 +395,9 @@ def _play_out(batch: GameBatch, policies: tuple[ResolvedPolicy, ResolvedPolicy])
 
 
 def play_lockstep(rules: Rules, games: int, policies: tuple[ResolvedPolicy, ResolvedPolicy], seed: int,
-                  start: Any, max_plies: int, threads: int | None) -> GameRecords:
+                  start: Any, stratify: int, max_plies: int, threads: int | None) -> GameRecords:
     """``play_games`` for policies that include a callable (checked arguments)."""
-    batch = GameBatch(rules, games, seed, start, max_plies=max_plies, threads=threads)
+    batch = GameBatch(rules, games, seed, start, stratify=stratify, max_plies=max_plies, threads=threads)
     _play_out(batch, policies)
     return batch.records()
 

@@ -324,6 +324,20 @@ def test_rollout_equals_the_oracle(rules, stratify):
     assert kernel.gnubg == reference.gnubg
 
 
+@pytest.mark.parametrize("stratify", [36, 1296])
+def test_stratified_rollout_counts_equal_the_tally_of_stratified_games(stratify):
+    start = _middle_starts(BACKGAMMON, 1)[0]
+    records = games.play_games(BACKGAMMON, 1296, "heuristic", seed=6, start=start, stratify=stratify)
+    # Every first roll (of 36) is dealt once per 36 consecutive games: 36 times in 1,296.
+    first_dice = records.dice[records.offsets[:-1]]
+    rolls, times = np.unique(first_dice, axis=0, return_counts=True)
+    assert len(rolls) == 36 and (times == 36).all()
+    result = games.rollout(start, BACKGAMMON, 1296, "heuristic", seed=6, stratify=stratify)
+    assert np.array_equal(result.counts, _tally(records))
+    assert_same_games(games.play_games(BACKGAMMON, 3, "random", seed=6, start=start, stratify=stratify),
+                      oracle.play_games(BACKGAMMON, 3, "random", seed=6, start=start, stratify=stratify))
+
+
 def test_backgammon_figures_follow_from_the_counts():
     result = games.rollout(Position.initial(), BACKGAMMON, 2000, "random", seed=8)
     won, lost = result.counts[0], result.counts[1]

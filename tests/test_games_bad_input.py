@@ -114,6 +114,14 @@ def test_bad_stderr_target(engine, target):
 def test_bad_stratify(engine, stratify):
     with pytest.raises(ValueError, match="stratify must be None, True, 36 or 1296"):
         engine.rollout(Position.initial(), "backgammon", games=10, stratify=stratify)
+    with pytest.raises(ValueError, match="stratify must be None, True, 36 or 1296"):
+        engine.play_games("ban-sugoroku", 10, stratify=stratify)
+
+
+def test_stratified_backgammon_opening_is_refused(engine):
+    # The opening roll is never a double: the 36 rolls cannot be dealt there.
+    with pytest.raises(ValueError, match=r"stratify needs a start: the backgammon opening \(start=None\)"):
+        engine.play_games("backgammon", 36, stratify=36)
 
 
 def test_bad_start_position(engine):

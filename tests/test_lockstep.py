@@ -117,6 +117,14 @@ def test_from_a_start_position():
     assert_same_records(run_to_the_end(GameBatch(BACKGAMMON, 40, seed=9, start=start), first), expected)
 
 
+def test_stratified_games_in_lockstep_are_the_kernels():
+    start = Position.initial()
+    expected = play_games(BACKGAMMON, 72, policy="first", seed=9, start=start, stratify=1296)
+    assert_same_records(play_games(BACKGAMMON, 72, policy=first, seed=9, start=start, stratify=1296), expected)
+    batch = GameBatch(BACKGAMMON, 72, seed=9, start=start, stratify=1296)
+    assert_same_records(run_to_the_end(batch, first), expected)
+
+
 def test_a_start_that_is_already_over():
     # Seat 0 (row 0) has borne off all 15: games of no plies, won by seat 0
     # (a gammon: seat 1 has borne off none, none in seat 0's home), as the

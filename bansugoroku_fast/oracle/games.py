@@ -378,14 +378,16 @@ def _start(start: object, rules: Rules) -> tuple[Position, bool]:
 
 
 def play_games(rules: object, games: int, policy: object = "random", seed: int = 0,
-               start: object = None, threads: int | None = None,
+               start: object = None, threads: int | None = None, *, stratify: int | None = None,
                max_plies: int = MAX_PLIES) -> GameRecords:
     """Play ``games`` whole games and record every ply.
 
     ``policy`` is one policy for both seats or a pair ``(seat 0's, seat
     1's)`` (see :mod:`bansugoroku_fast.policies`); ``start`` a position (row
-    0 = seat 0 to roll, any roll) or None for the rules' start. ``threads``
-    is accepted for the package's signature and ignored here.
+    0 = seat 0 to roll, any roll) or None for the rules' start;
+    ``stratify`` deals the first roll (36) or two (1296) evenly, as
+    :func:`rollout` does (not with the backgammon opening). ``threads`` is
+    accepted for the package's signature and ignored here.
 
     >>> records = play_games("ban-sugoroku", games=3, policy=("heuristic", "random"), seed=1)
     >>> len(records.offsets), len(records.positions) == records.offsets[-1]
@@ -394,9 +396,10 @@ def play_games(rules: object, games: int, policy: object = "random", seed: int =
     rules, games, seed, max_plies, _ = run_arguments(rules, games, seed, max_plies, threads)
     policies = resolve_policies(policy, rules)
     position, opening = _start(start, rules)
+    strata = as_stratify(stratify, opening)
     records = GameRecords([0], [], [], [], [], [], [], [])
     for game in range(games):
-        played = _play_one(position, rules, policies, seed, game, opening=opening, stratify=0,
+        played = _play_one(position, rules, policies, seed, game, opening=opening, stratify=strata,
                            max_plies=max_plies, keep=True)
         for board, dice, after in played.records:
             records.positions.append(board)

@@ -517,7 +517,7 @@ cdef void _free_all(void* a, void* b, void* c) noexcept nogil:
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-def play_batch(const signed char[:, ::1] start, int64_t games, bint opening,
+def play_batch(const signed char[:, ::1] start, int64_t games, bint opening, int stratify,
                const int32_t[::1] codes, const double[:, ::1] weights, int code, uint64_t seed,
                int64_t max_plies, int threads, int8_t[::1] winner, int8_t[::1] value,
                int8_t[::1] kind, int32_t[::1] plies, int8_t[::1] status):
@@ -550,7 +550,7 @@ def play_batch(const signed char[:, ::1] start, int64_t games, bint opening,
             thread_of[game] = threadid()
             first_ply[game] = logs[threadid()].used
             status[game] = play_game(s, <const Board*> &start[0, 0], policies, seed, game, opening,
-                                     0, max_plies, &logs[threadid()], end)
+                                     stratify, max_plies, &logs[threadid()], end)
             winner[game], value[game], kind[game] = end.winner, end.value, end.kind
             plies[game] = <int32_t> end.plies
         search_free(s)
