@@ -325,9 +325,10 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
     26]``) or a batch ``int8[N, 2, 26]`` (every field then gains a leading
     ``N`` axis; game ``g`` of every position rolls the same dice). Game ``g``
     is game ``g`` of ``play_games(rules, games, policy, seed,
-    start=position)`` -- except that ``stratify=36`` (or ``1296``) deals the
-    first roll (or two) evenly over each 36 (or 1,296) consecutive games.
-    ``stderr_target``: play blocks of 1,296 games and stop after the first
+    start=position, stratify=stratify)``; ``stratify=36`` (or ``1296``) deals
+    the first roll (or two) evenly over each 36 (or 1,296) consecutive
+    games, and the standard errors stay the plain, conservative formula (see
+    :mod:`bansugoroku_fast.tallies`). ``stderr_target``: play blocks of 1,296 games and stop after the first
     block at which every figure's standard error (of every position) is at
     most the target. ``progress``: a progress bar (tqdm) on stderr.
     ``first_game``: play games ``first_game .. first_game + games - 1`` of

@@ -9,9 +9,17 @@ game's signed value (seat 0's view) is ``+value`` or ``-value``.
 
 Standard errors are those of a mean of independent games, ``sqrt(s^2 / n)``
 with the sample variance ``s^2`` (``n - 1`` in the denominator; NaN for one
-game). With stratified first rolls the games are not independent draws, and
-these figures overstate the error (see ``benchmarks/README.md`` for the
-measured reduction).
+game). **Stratified rollouts report this same plain formula**, computed from
+the tallies as if the games were independent draws; it is not the standard
+error of a stratified mean. Over whole cycles (a multiple of 36, or 1,296,
+games) each stratum (first roll, or first two) holds the same number of
+games, so the plain ``s^2`` estimates the within-strata variance *plus* the
+variance between the strata's means, while the stratified mean's variance
+is the within-strata part alone divided by ``n``: the reported figures are
+conservative (at least the true error, in expectation), and
+``stderr_target`` stops no earlier than the true error would let it. The
+reduction actually bought is measured by repeating seeds
+(``python -m benchmarks.games``, ``benchmarks/README.md``).
 
 >>> result = summarize([[0, 3, 1, 0], [0, 2, 0, 0]], [[0] * 8, [0] * 8], plies=120)
 >>> result.games, result.equity, result.win_probability, result.mean_plies

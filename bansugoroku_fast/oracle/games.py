@@ -450,8 +450,9 @@ def rollout(position: object, rules: object = None, games: int = 1296, policy: o
     tally them (see :class:`~bansugoroku_fast.tallies.RolloutResult`).
 
     Game ``g`` is game ``g`` of ``play_games(rules, games, policy, seed,
-    start=position)``, except that ``stratify=36`` (or ``1296``) deals the
-    first roll (or two) evenly. ``stderr_target``: play blocks of
+    start=position, stratify=stratify)``; ``stratify=36`` (or ``1296``) deals
+    the first roll (or two) evenly, and the standard errors stay the plain,
+    conservative formula (see :mod:`bansugoroku_fast.tallies`). ``stderr_target``: play blocks of
     :data:`BLOCK` games and stop after the first block at which every
     figure's standard error is at most the target. The oracle takes one
     position (the package also a batch); ``threads`` and ``progress`` are
