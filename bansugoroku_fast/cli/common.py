@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import TypeAlias
 
 from .. import errors
@@ -53,3 +54,32 @@ def add_rules_argument(parser: argparse.ArgumentParser) -> None:
 
 def add_position_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--position", metavar="ID", help=POSITION_HELP)
+
+
+def whole_number(name: str, low: int, high: int | None = None, *, out_of_range: str) -> Callable[[str], int]:
+    """An argparse ``type`` reading a whole number in ``low .. high`` (no
+    upper bound if None); ``out_of_range`` is the complaint about another
+    number (``{}`` stands for it).
+
+    >>> depth = whole_number("depth", 0, out_of_range="depth must be 0 or more, got {}")
+    >>> depth("3")
+    3
+    >>> depth("-1")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: depth must be 0 or more, got -1
+    >>> depth("x")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: depth must be a whole number, got 'x'
+    """
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a whole number, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(out_of_range.format(value))
+        return value
+
+    return parse

@@ -7,27 +7,24 @@ import time
 from .. import api
 from ..checks import check_position_for_rules
 from ..rules import Rules
-from .common import Commands, add_position_argument, add_rules_argument, position_arg, rules_name
+from .common import (
+    Commands,
+    add_position_argument,
+    add_rules_argument,
+    position_arg,
+    rules_name,
+    whole_number,
+)
 
 
 def add_parser(commands: Commands) -> None:
     perft = commands.add_parser("perft", help="count the plays over all 21 rolls for N plies")
-    perft.add_argument("--depth", type=_depth, required=True, metavar="N")
+    depth = whole_number("depth", 0, out_of_range="depth must be 0 or more, got {}")
+    perft.add_argument("--depth", type=depth, required=True, metavar="N")
     add_position_argument(perft)
     add_rules_argument(perft)
     perft.add_argument("--divide", action="store_true", help="print the count of each first roll")
     perft.set_defaults(run=run_perft)
-
-
-def _depth(text: str) -> int:
-    try:
-        depth = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"depth must be a whole number, got {text!r}") from None
-    if depth < 0:
-        raise argparse.ArgumentTypeError(f"depth must be 0 or more, got {depth}")
-    return depth
-
 
 
 def run_perft(args: argparse.Namespace) -> int:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -23,24 +24,28 @@ from ..policies import resolve_policies
 from ..tallies import KINDS, RolloutResult, summarize
 from .common import (
     SIDE_NAMES,
+    Commands,
     add_position_argument,
     add_rules_argument,
     position_arg,
     rules_name,
+    whole_number,
 )
 
 Z95 = 1.96
 
 
-def add_parser(commands: Any) -> None:
+def add_parser(commands: Commands) -> None:
     rollout = commands.add_parser("rollout", help="roll out a position: outcome rates and equity")
     add_position_argument(rollout)
     add_rules_argument(rollout)
-    rollout.add_argument("--games", type=_positive, default=1296, metavar="N", help="games to play (default 1296)")
+    rollout.add_argument("--games", type=_positive("games"), default=1296, metavar="N",
+                         help="games to play (default 1296)")
     rollout.add_argument("--policy", default="random",
                          help="random, first, heuristic, pubeval, or a pair for the two sides: 'heuristic,random'")
-    rollout.add_argument("--seed", type=_seed, default=0, metavar="S")
-    rollout.add_argument("--threads", type=_positive, metavar="T", help="OpenMP threads (default: every core)")
+    rollout.add_argument("--seed", type=_SEED, default=0, metavar="S")
+    rollout.add_argument("--threads", type=_positive("threads"), metavar="T",
+                         help="OpenMP threads (default: every core)")
     rollout.add_argument("--stratify", nargs="?", const=36, type=int, choices=(36, 1296),
                          help="deal the first roll (36) or first two rolls (1296) evenly")
     rollout.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -49,24 +54,11 @@ def add_parser(commands: Any) -> None:
     rollout.set_defaults(run=run_rollout)
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {value}")
-    return value
+def _positive(name: str) -> Callable[[str], int]:
+    return whole_number(name, 1, out_of_range=name + ": expected a positive whole number, got {}")
 
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"seed must be a whole number, got {text!r}") from None
-    if not 0 <= value < 2**64:
-        raise argparse.ArgumentTypeError(f"seed must be in 0 .. 2**64 - 1, got {value}")
-    return value
+_SEED = whole_number("seed", 0, 2**64 - 1, out_of_range="seed must be in 0 .. 2**64 - 1, got {}")
 
 
 def _policy(text: str) -> str | tuple[str, ...]:
