@@ -232,12 +232,16 @@ def _blocks(games: int, in_blocks: bool) -> Iterator[tuple[int, int]]:
         yield first, min(first + size, games)
 
 
-def _rollout_values(positions: np.ndarray, rules: Rules, games: int, policy: Any, seed: int,
-                    stratify: int, max_plies: int, threads: int, stop_at: float | None,
-                    progress: bool, first_game: int = 0) -> tuple[_Tally, np.ndarray]:
-    """Tallies and seat 0's signed value of every game ``[position, game]``."""
-    policies = resolve_policies(policy, rules, callables=True)
+def _rollout_values(positions: np.ndarray, rules: Rules, games: int,
+                    policies: tuple[ResolvedPolicy, ResolvedPolicy], seed: int, stratify: int,
+                    max_plies: int, threads: int, stop_at: float | None, progress: bool,
+                    first_game: int = 0) -> tuple[_Tally, np.ndarray]:
+    """Tallies and seat 0's signed value of every game ``[position, game]``
+    (checked arguments)."""
     codes, weights = _policy_arrays(policies)
+    lockstep = _has_callable(policies)
+    if lockstep:
+        from .lockstep import rollout_lockstep  # lockstep builds on this module
     n = len(positions)
     tally = _Tally(n)
     values = []
@@ -245,9 +249,7 @@ def _rollout_values(positions: np.ndarray, rules: Rules, games: int, policy: Any
         for first, stop in _blocks(games, stop_at is not None or progress):
             count = stop - first
             ends = _Ends.empty(n * count)
-            if _has_callable(policies):
-                from .lockstep import rollout_lockstep  # lockstep builds on this module
-
+            if lockstep:
                 for end, value in zip(ends, rollout_lockstep(positions, first_game + first, count, policies, rules,
                                                              seed, stratify, max_plies, threads)):
                     end[:] = value
@@ -304,14 +306,11 @@ def _unstacked(result: RolloutResult) -> RolloutResult:
 
 def _rollout_positions(position: Any, rules: Rules) -> tuple[np.ndarray, bool]:
     """``int8[N, 2, 26]`` positions, and whether one position was given."""
-    if isinstance(position, Position) or (not isinstance(position, np.ndarray) and isinstance(position, str)):
-        position = as_position(position).array[None]
-        single = True
-    else:
-        array = np.asarray(position) if not isinstance(position, np.ndarray) else position
-        single = array.ndim == 2
-        position = array[None] if single else array
-    return _checked_positions(position, rules), single
+    if isinstance(position, (Position, str)):
+        return _checked_positions(as_position(position).array[None], rules), True
+    array = np.asarray(position)
+    single = array.ndim == 2
+    return _checked_positions(array[None] if single else array, rules), single
 
 
 def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "random",
@@ -346,11 +345,11 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
     threads = _threads(threads)
     strata = as_stratify(stratify)
     stop_at = as_stderr_target(stderr_target)
-    resolve_policies(policy, rules, callables=True)
+    policies = resolve_policies(policy, rules, callables=True)
     positions, single = _rollout_positions(position, rules)
     if isinstance(first_game, bool) or not isinstance(first_game, (int, np.integer)) or first_game < 0:
         raise ValueError(f"first_game must be a non-negative integer, got {first_game!r}")
-    tally, _ = _rollout_values(positions, rules, games, policy, seed, strata, max_plies, threads,
+    tally, _ = _rollout_values(positions, rules, games, policies, seed, strata, max_plies, threads,
                                stop_at, progress, int(first_game))
     result = _stacked(tally.results(rules.is_backgammon))
     return _unstacked(result) if single else result
@@ -374,11 +373,11 @@ def rank_plays(position: Any, dice: Any, rules: Any = None, games: int = 1296,
     rules, games, seed, max_plies, threads = run_arguments(rules, games, seed, max_plies, threads)
     threads = _threads(threads)
     strata = as_stratify(stratify)
-    resolve_policies(policy, rules, callables=True)
+    policies = resolve_policies(policy, rules, callables=True)
     plays = legal_plays(position, dice, rules)
     if not plays:
         return []
     children = np.stack([play.position.swapped().array for play in plays])
-    _, values = _rollout_values(children, rules, games, policy, seed, strata, max_plies, threads,
+    _, values = _rollout_values(children, rules, games, policies, seed, strata, max_plies, threads,
                                 None, progress)
     return rank(plays, (-values.astype(np.int64)).tolist())

@@ -85,7 +85,7 @@ def _rate(count: int, games: int) -> dict[str, float]:
     return {"rate": rate, "low": max(rate - margin, 0.0), "high": min(rate + margin, 1.0)}
 
 
-def figures(result: RolloutResult, rules: Any) -> dict[str, Any]:
+def figures(result: RolloutResult, rules: Any, stratify: int = 0) -> dict[str, Any]:
     """The machine-readable figures of one rollout (what ``--json`` prints)."""
     games = int(result.games)
     kinds = np.asarray(result.kind_counts)
@@ -95,7 +95,7 @@ def figures(result: RolloutResult, rules: Any) -> dict[str, Any]:
         for kind in _kinds_of(rules):
             sides[side][KINDS[kind].value] = _rate(int(kinds[seat, kind]), games)
     output: dict[str, Any] = {
-        "rules": rules.short_name, "games": games, "counts": np.asarray(result.counts).tolist(),
+        "rules": rules.short_name, "games": games, "stratify": stratify, "counts": np.asarray(result.counts).tolist(),
         "outcomes": sides, "equity": float(result.equity), "stderr": float(result.stderr),
         "mean_plies": float(result.mean_plies),
     }
@@ -113,7 +113,8 @@ def _print_table(output: dict[str, Any], title: str) -> None:
         for kind, rate in outcomes.items():
             label = f"{name} wins" if kind == "wins" else f"  {kind}"
             print(f"{label:<30} {100 * rate['rate']:7.2f}%   {100 * rate['low']:6.2f}% .. {100 * rate['high']:6.2f}%")
-    print(f"equity (side to move, cubeless): {output['equity']:+.4f} +- {output['stderr']:.4f} (standard error)")
+    print(f"equity (side to move, cubeless): {output['equity']:+.4f} +- {output['stderr']:.4f} (standard error"
+          + (", the plain formula: conservative for a stratified rollout)" if output["stratify"] else ")"))
     print(f"mean plies per game: {output['mean_plies']:.1f}")
 
 
@@ -147,15 +148,15 @@ def run_rollout(args: argparse.Namespace) -> int:
     """Roll out the position and print the figures."""
     rules = as_rules(args.rules)
     position = position_arg(args.position)
-    policy = _policy(args.policy)
-    resolve_policies(policy, rules)
+    policies = resolve_policies(_policy(args.policy), rules)
     positions, _ = _rollout_positions(position, rules)
     progress = not args.no_progress and sys.stderr.isatty()
-    tally, values = _rollout_values(positions, rules, args.games, policy, args.seed,
-                                    as_stratify(args.stratify), MAX_PLIES, _threads(args.threads), None, progress)
+    strata = as_stratify(args.stratify)
+    tally, values = _rollout_values(positions, rules, args.games, policies, args.seed, strata, MAX_PLIES,
+                                    _threads(args.threads), None, progress)
     result = summarize(tally.counts[0].tolist(), tally.kind_counts[0].tolist(),
                        plies=int(tally.plies[0]), backgammon=rules.is_backgammon)
-    output = figures(result, rules)
+    output = figures(result, rules, strata)
     title = (f"Rollout of {position.id}, {rules_name(rules)} rules: {args.games:,} games, "
              f"policy {args.policy}, seed {args.seed}" + (f", stratified {args.stratify}" if args.stratify else ""))
     if args.json:
