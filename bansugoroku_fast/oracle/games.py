@@ -65,6 +65,7 @@ from ..checks import (
     run_arguments,
 )
 from ..errors import GameTooLongError
+from ..layout import BAR, OFF
 from ..play import Play
 from ..policies import (
     FIRST,
@@ -80,7 +81,8 @@ from ..policies import (
 from ..position import Position
 from ..rules import Rules
 from ..tallies import KINDS, RankedPlay, RolloutResult, rank, summarize
-from .moves import BAR, OFF, _win, legal_plays, outcome
+from ..typing import DiceLike, PositionLike
+from .moves import _win, legal_plays, outcome
 
 MASK64 = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
@@ -472,7 +474,7 @@ def rollout(position: object, rules: object = None, games: int = 1296, policy: o
     return summarize(counts, kind_counts, plies=plies, backgammon=rules.is_backgammon)
 
 
-def rank_plays(position: object, dice: object, rules: object = None, games: int = 1296,
+def rank_plays(position: PositionLike, dice: DiceLike, rules: object = None, games: int = 1296,
                policy: object = "random", seed: int = 0, threads: int | None = None,
                progress: bool = False, *, stratify: int | None = None,
                max_plies: int = MAX_PLIES) -> list[RankedPlay]:

@@ -18,16 +18,23 @@ A board, inside this module, is a pair of lists ``[mover, opponent]``, each
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TypeAlias
+
 from ..checks import BOTH_WON, as_dice, as_position, as_rules, check_position_for_rules
 from ..errors import InvalidPositionError
+from ..layout import BAR, OFF, STONES
 from ..play import Outcome, OutcomeKind, Play, Step
 from ..position import Position
+from ..rules import Rules
+from ..typing import DiceLike, PositionLike, RulesLike
 
-OFF = 0
-BAR = 25
+Row: TypeAlias = Sequence[int]  # one side's 26 counts, in its own numbering
+Board: TypeAlias = list[list[int]]  # [mover, opponent]
+MoveSequence: TypeAlias = tuple[list[Step], int, Board]  # (steps, dice used, final board)
+
 HOME = range(1, 7)  # points 1..6
 OUTSIDE_HOME = range(7, 26)  # points 7..24 and the bar
-STONES = 15
 TRIPLE_HOMES = ((2, 2, 2, 3, 3, 3), (2, 3, 2, 3, 2, 3))  # points 1..6
 ALL_ROLLS = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
 
@@ -35,28 +42,28 @@ ALL_ROLLS = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
 # --- reading a board ------------------------------------------------------
 
 
-def _board(position: Position) -> list[list[int]]:
+def _board(position: Position) -> Board:
     return [list(row) for row in position.rows]
 
 
-def _home_counts(row) -> tuple[int, ...]:
+def _home_counts(row: Row) -> tuple[int, ...]:
     return tuple(row[point] for point in HOME)
 
 
-def _closure_holds(own, other) -> bool:
+def _closure_holds(own: Row, other: Row) -> bool:
     """``own``'s six home points each hold two or more while ``other`` has a
     stone on the bar (docs/rules.md §3.3: the closure, muji)."""
     return other[BAR] >= 1 and all(count >= 2 for count in _home_counts(own))
 
 
-def _finished(own, rules) -> bool:
+def _finished(own: Row, rules: Rules) -> bool:
     """``own`` has reached the goal of its finish (15 home, or 15 off)."""
     if rules.bears_off:
         return own[OFF] == STONES
     return sum(_home_counts(own)) == STONES
 
 
-def _win(own, other, rules) -> Outcome | None:
+def _win(own: Row, other: Row, rules: Rules) -> Outcome | None:
     """How ``own`` has won against ``other`` (winner left as 0), or None."""
     if rules.is_backgammon:
         if own[OFF] != STONES:
@@ -86,7 +93,7 @@ def _win(own, other, rules) -> Outcome | None:
     return Outcome(0, 1, finish_kind)
 
 
-def _outcome_of_board(board, rules) -> Outcome | None:
+def _outcome_of_board(board: Board, rules: Rules) -> Outcome | None:
     mover, opponent = board
     mover_win = _win(mover, opponent, rules)
     opponent_win = _win(opponent, mover, rules)
@@ -102,12 +109,12 @@ def _outcome_of_board(board, rules) -> Outcome | None:
 # --- single moves ---------------------------------------------------------
 
 
-def _may_bear_off(mover) -> bool:
+def _may_bear_off(mover: Row) -> bool:
     """All of the mover's stones still on the board are on points 1..6."""
     return all(mover[place] == 0 for place in OUTSIDE_HOME)
 
 
-def _target(mover, opponent, origin, die, rules) -> int | None:
+def _target(mover: Row, opponent: Row, origin: int, die: int, rules: Rules) -> int | None:
     """Where a stone from ``origin`` goes with ``die``, or None if it may not."""
     target = origin - die
     if target >= 1:
@@ -122,11 +129,11 @@ def _target(mover, opponent, origin, die, rules) -> int | None:
     return None if higher_stones else OFF
 
 
-def _single_moves(board, die, rules) -> list[Step]:
+def _single_moves(board: Board, die: int, rules: Rules) -> list[Step]:
     """Every single move with ``die``; from the bar only while stones are there."""
     mover, opponent = board
     origins = [BAR] if mover[BAR] > 0 else [p for p in range(24, 0, -1) if mover[p] > 0]
-    moves = []
+    moves: list[Step] = []
     for origin in origins:
         target = _target(mover, opponent, origin, die, rules)
         if target is not None:
@@ -135,7 +142,7 @@ def _single_moves(board, die, rules) -> list[Step]:
     return moves
 
 
-def _apply(board, step: Step) -> list[list[int]]:
+def _apply(board: Board, step: Step) -> Board:
     """The board after ``step`` (a new board; the old one is left as it was)."""
     mover, opponent = list(board[0]), list(board[1])
     mover[step.origin] -= 1
@@ -146,19 +153,21 @@ def _apply(board, step: Step) -> list[list[int]]:
     return [mover, opponent]
 
 
-def _mover_has_won(board, rules) -> bool:
+def _mover_has_won(board: Board, rules: Rules) -> bool:
     return rules.win_stops_turn and _win(board[0], board[1], rules) is not None
 
 
 # --- sequences and the must-play rules ----------------------------------------
 
 
-def _dice_to_play(dice, rules) -> list[int]:
+def _dice_to_play(dice: tuple[int, int], rules: Rules) -> list[int]:
     a, b = dice
     return [a] * rules.doubles_moves if a == b else [a, b]
 
 
-def _sequences(board, dice_left, rules, steps, out):
+def _sequences(
+    board: Board, dice_left: Sequence[int], rules: Rules, steps: list[Step], out: list[MoveSequence]
+) -> None:
     """Append to ``out`` every maximal sequence from ``board`` as
     ``(steps, dice used, final board)``; a Ban-sugoroku win ends a sequence
     and counts as using every die."""
@@ -177,9 +186,9 @@ def _sequences(board, dice_left, rules, steps, out):
         out.append((steps, len(steps), board))
 
 
-def _legal_sequences(board, dice, rules):
+def _legal_sequences(board: Board, dice: tuple[int, int], rules: Rules) -> list[MoveSequence]:
     """The sequences the must-play rules allow: most dice, then the larger die."""
-    found = []
+    found: list[MoveSequence] = []
     _sequences(board, _dice_to_play(dice, rules), rules, [], found)
     if not found:
         return []
@@ -194,15 +203,15 @@ def _legal_sequences(board, dice, rules):
     return legal
 
 
-def _board_key(board) -> tuple:
+def _board_key(board: Board) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(board[0]), tuple(board[1])
 
 
-def _sequence_key(steps) -> tuple:
+def _sequence_key(steps: Sequence[Step]) -> tuple[tuple[int, int, int], ...]:
     return tuple((step.origin, step.target, step.die) for step in steps)
 
 
-def _play(steps, board) -> Play:
+def _play(steps: Sequence[Step], board: Board) -> Play:
     return Play(
         steps=[(step.origin, step.target) for step in steps],
         dice=[step.die for step in steps],
@@ -211,18 +220,20 @@ def _play(steps, board) -> Play:
     )
 
 
-def _checked(position, rules):
-    position = as_position(position)
-    rules = as_rules(rules)
-    check_position_for_rules(position, rules)
-    board = _board(position)
-    return board, rules, _outcome_of_board(board, rules)
+def _checked(position: PositionLike, rules: RulesLike) -> tuple[Board, Rules, Outcome | None]:
+    checked_position = as_position(position)
+    checked_rules = as_rules(rules)
+    check_position_for_rules(checked_position, checked_rules)
+    board = _board(checked_position)
+    return board, checked_rules, _outcome_of_board(board, checked_rules)
 
 
 # --- public functions (mirrored by the kernel API) ---------------------------
 
 
-def legal_plays(position, dice, rules=None, *, all_orderings=False) -> list[Play]:
+def legal_plays(
+    position: PositionLike, dice: DiceLike, rules: RulesLike = None, *, all_orderings: bool = False
+) -> list[Play]:
     """The legal plays of ``position`` (row 0 to move) with ``dice``.
 
     One play per distinct resulting position, each with its canonical step
@@ -235,12 +246,12 @@ def legal_plays(position, dice, rules=None, *, all_orderings=False) -> list[Play
     >>> [str(p) for p in legal_plays(Position.initial(), (1, 1), Rules())][:4]
     ['24/23(2)', '24/22', '24/23 8/7', '24/23 6/5']
     """
-    dice = as_dice(dice)
-    board, rules, over = _checked(position, rules)
+    roll = as_dice(dice)
+    board, checked_rules, over = _checked(position, rules)
     if over is not None:
         return []
-    sequences = _legal_sequences(board, dice, rules)
-    canonical: dict = {}
+    sequences = _legal_sequences(board, roll, checked_rules)
+    canonical: dict[tuple[tuple[int, ...], ...], tuple[list[Step], Board]] = {}
     for steps, _, final in sequences:
         identity = _sequence_key(steps) if all_orderings else _board_key(final)
         best = canonical.get(identity)
@@ -250,7 +261,7 @@ def legal_plays(position, dice, rules=None, *, all_orderings=False) -> list[Play
     return [_play(steps, final) for steps, final in ordered]
 
 
-def legal_first_steps(position, dice, rules=None) -> list[Step]:
+def legal_first_steps(position: PositionLike, dice: DiceLike, rules: RulesLike = None) -> list[Step]:
     """The single moves that start some legal play (for a step-by-step
     interface): a move that would leave a die unplayable is never offered.
 
@@ -258,15 +269,15 @@ def legal_first_steps(position, dice, rules=None) -> list[Step]:
     >>> [str(step) for step in legal_first_steps(Position.initial(), (6, 5), Rules())]
     ['24/18', '13/8', '13/7', '8/3', '8/2']
     """
-    dice = as_dice(dice)
-    board, rules, over = _checked(position, rules)
+    roll = as_dice(dice)
+    board, checked_rules, over = _checked(position, rules)
     if over is not None:
         return []
-    firsts = {steps[0] for steps, _, _ in _legal_sequences(board, dice, rules)}
+    firsts = {steps[0] for steps, _, _ in _legal_sequences(board, roll, checked_rules)}
     return sorted(firsts, key=lambda step: (step.origin, step.target, step.die), reverse=True)
 
 
-def outcome(position, rules=None) -> Outcome | None:
+def outcome(position: PositionLike, rules: RulesLike = None) -> Outcome | None:
     """Who has won in ``position`` (``winner`` 0 = row 0), how and for how
     much; None while the game goes on.
 
@@ -278,22 +289,24 @@ def outcome(position, rules=None) -> Outcome | None:
     return result
 
 
-def blocked_points(position) -> tuple[int, ...]:
+def blocked_points(position: PositionLike) -> tuple[int, ...]:
     """The mover's points (1..24) that the opponent holds with two or more."""
     opponent = _board(as_position(position))[1]
     return tuple(point for point in range(1, 25) if opponent[BAR - point] >= 2)
 
 
-def blots(position) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def blots(position: PositionLike) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Points holding exactly one stone: ``(mover's, opponent's)``, each side
     in its own numbering."""
-    board = _board(as_position(position))
-    return tuple(
-        tuple(point for point in range(1, 25) if row[point] == 1) for row in board
-    )
+    mover, opponent = _board(as_position(position))
+    return _blots_of(mover), _blots_of(opponent)
 
 
-def closure_holds(position, side: int = 0) -> bool:
+def _blots_of(row: Row) -> tuple[int, ...]:
+    return tuple(point for point in range(1, 25) if row[point] == 1)
+
+
+def closure_holds(position: PositionLike, side: int = 0) -> bool:
     """Whether ``side``'s home is closed (each of its points 1..6 holds two
     or more) while the other side has a stone on the bar."""
     if side not in (0, 1):
@@ -302,58 +315,62 @@ def closure_holds(position, side: int = 0) -> bool:
     return _closure_holds(board[side], board[1 - side])
 
 
-def pip_counts(position) -> tuple[int, int]:
+def pip_counts(position: PositionLike) -> tuple[int, int]:
     """``(mover, opponent)`` pip counts: the sum of point x stones, bar = 25."""
-    board = _board(as_position(position))
-    return tuple(sum(index * row[index] for index in range(1, 26)) for row in board)
+    mover, opponent = _board(as_position(position))
+    return _pips(mover), _pips(opponent)
 
 
-def shots(position, rules=None) -> int:
+def _pips(row: Row) -> int:
+    return sum(index * row[index] for index in range(1, 26))
+
+
+def shots(position: PositionLike, rules: RulesLike = None) -> int:
     """How many of the 36 rolls give the mover a legal play that hits."""
-    board, rules, over = _checked(position, rules)
+    board, checked_rules, over = _checked(position, rules)
     if over is not None:
         return 0
     total = 0
     for a, b in ALL_ROLLS:
-        sequences = _legal_sequences(board, (a, b), rules)
+        sequences = _legal_sequences(board, (a, b), checked_rules)
         if any(step.hit for steps, _, _ in sequences for step in steps):
             total += 1 if a == b else 2
     return total
 
 
-def perft(position, depth: int, rules=None) -> int:
+def perft(position: PositionLike, depth: int, rules: RulesLike = None) -> int:
     """Leaf count of the play tree ``depth`` plies deep over the 21 rolls.
 
     A roll with no play counts as one node, and so does a finished game.
     """
-    position = as_position(position)
-    rules = as_rules(rules)
+    checked_position = as_position(position)
+    checked_rules = as_rules(rules)
     _check_depth(depth, least=0)
-    if depth == 0 or outcome(position, rules) is not None:
+    if depth == 0 or outcome(checked_position, checked_rules) is not None:
         return 1
-    return sum(perft_divide(position, depth, rules).values())
+    return sum(perft_divide(checked_position, depth, checked_rules).values())
 
 
-def perft_divide(position, depth: int, rules=None) -> dict[tuple[int, int], int]:
+def perft_divide(position: PositionLike, depth: int, rules: RulesLike = None) -> dict[tuple[int, int], int]:
     """:func:`perft` split by the first roll: ``{(a, b): count}``.
 
     A finished game has no rolls to split by: ``{}`` (its perft is 1).
     """
-    position = as_position(position)
-    rules = as_rules(rules)
+    checked_position = as_position(position)
+    checked_rules = as_rules(rules)
     _check_depth(depth, least=1)
-    if outcome(position, rules) is not None:
+    if outcome(checked_position, checked_rules) is not None:
         return {}
-    counts = {}
+    counts: dict[tuple[int, int], int] = {}
     for roll in ALL_ROLLS:
-        plays = legal_plays(position, roll, rules)
+        plays = legal_plays(checked_position, roll, checked_rules)
         if not plays:
             counts[roll] = 1
         else:
-            counts[roll] = sum(perft(p.position.swapped(), depth - 1, rules) for p in plays)
+            counts[roll] = sum(perft(p.position.swapped(), depth - 1, checked_rules) for p in plays)
     return counts
 
 
-def _check_depth(depth, least: int) -> None:
+def _check_depth(depth: object, least: int) -> None:
     if isinstance(depth, bool) or not isinstance(depth, int) or depth < least:
         raise ValueError(f"depth must be an integer >= {least}, got {depth!r}")
