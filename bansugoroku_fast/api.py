@@ -21,10 +21,10 @@ from operator import attrgetter
 
 from . import _batch
 from ._status import raise_status
-from .checks import as_dice, as_position, as_rules
+from .checks import as_depth, as_dice, as_position, as_rules, as_side
 from .play import Outcome, OutcomeKind, Play, Step
 from .position import Position
-from .rules import Rules
+from .rules import ALL_ROLLS, Rules
 
 __all__ = [
     "legal_plays", "legal_first_steps", "outcome", "shots", "blocked_points", "blots",
@@ -32,7 +32,6 @@ __all__ = [
     "OUTCOME_KINDS",
 ]
 
-ALL_ROLLS = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
 
 #: The OutcomeKind of each kind code the kernels return (code = index).
 OUTCOME_KINDS = (
@@ -239,9 +238,7 @@ def closure_holds(position, side: int = 0) -> bool:
     >>> closure_holds(Position.initial())
     False
     """
-    if side not in (0, 1):
-        raise ValueError(f"side must be 0 or 1, got {side!r}")
-    return bool(_facts(position)[3] >> side & 1)
+    return bool(_facts(position)[3] >> as_side(side) & 1)
 
 
 def pip_counts(position) -> tuple[int, int]:
@@ -263,7 +260,7 @@ def perft(position, depth: int, rules=None) -> int:
     202782
     """
     position, rules = _prepare(position, rules)
-    depth = _depth(depth, 0)
+    depth = as_depth(depth, 0)
     return raise_status(_batch.perft(position.key, depth, rules.code), rules, position)
 
 
@@ -277,7 +274,7 @@ def perft_divide(position, depth: int, rules=None) -> dict[tuple[int, int], int]
     (7, 42, 4, 447)
     """
     position, rules = _prepare(position, rules)
-    depth = _depth(depth, 1)
+    depth = as_depth(depth, 1)
     if outcome(position, rules) is not None:
         return {}  # a finished game has no rolls to split by (its perft is 1)
     return {
@@ -285,8 +282,3 @@ def perft_divide(position, depth: int, rules=None) -> dict[tuple[int, int], int]
         for a, b in ALL_ROLLS
     }
 
-
-def _depth(depth, least: int) -> int:
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < least:
-        raise ValueError(f"depth must be an integer >= {least}, got {depth!r}")
-    return depth

@@ -131,6 +131,29 @@ def positive_int(value: object, name: str) -> int:
     return int(value)
 
 
+def as_depth(depth: object, least: int) -> int:
+    """``depth`` (a perft depth) as an int >= ``least``, or ValueError.
+
+    >>> as_depth(2, 0)
+    2
+    >>> as_depth(0, 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: depth must be an integer >= 1, got 0
+    """
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < least:
+        raise ValueError(f"depth must be an integer >= {least}, got {depth!r}")
+    return depth
+
+
+def as_side(side: object) -> int:
+    """``side`` (0 = the side to move, 1 = its opponent) as an int, or
+    ValueError; like a depth, a bool or a float is not a side."""
+    if isinstance(side, bool) or not isinstance(side, numbers.Integral) or side not in (0, 1):
+        raise ValueError(f"side must be 0 or 1, got {side!r}")
+    return int(side)
+
+
 def as_seed(seed: object) -> int:
     """``seed`` as an int in 0 .. 2**64 - 1 (the key of the counter-based dice).
 

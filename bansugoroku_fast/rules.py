@@ -21,6 +21,10 @@ from .errors import InvalidRulesError, RulesTypeError
 BAN_SUGOROKU = "ban-sugoroku"
 BACKGAMMON = "backgammon"
 
+#: The 21 distinct rolls, larger die first, ordered 6-6, 6-5, ..., 1-1: the
+#: order of perft_divide and of every table indexed by roll.
+ALL_ROLLS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
+
 #: For each variant and option: the accepted values, the first being the default.
 OPTIONS: dict[str, dict[str, tuple[str, ...]]] = {
     BAN_SUGOROKU: {

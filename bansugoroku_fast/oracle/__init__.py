@@ -13,9 +13,9 @@ numpy and no kernel code (nothing here may import ``src/`` modules):
 >>> len(oracle.legal_plays(Position.initial(), (6, 5), Rules(variant="backgammon")))
 7
 """
+from ..rules import ALL_ROLLS
 from .games import GameRecords, features, play_games, rank_plays, rollout
 from .moves import (
-    ALL_ROLLS,
     blocked_points,
     blots,
     closure_holds,

@@ -21,12 +21,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeAlias
 
-from ..checks import BOTH_WON, as_dice, as_position, as_rules, check_position_for_rules
+from ..checks import BOTH_WON, as_depth, as_dice, as_position, as_rules, as_side, check_position_for_rules
 from ..errors import InvalidPositionError
 from ..layout import BAR, OFF, STONES
 from ..play import Outcome, OutcomeKind, Play, Step
 from ..position import Position
-from ..rules import Rules
+from ..rules import ALL_ROLLS, Rules
 from ..typing import DiceLike, PositionLike, RulesLike
 
 Row: TypeAlias = Sequence[int]  # one side's 26 counts, in its own numbering
@@ -36,7 +36,6 @@ MoveSequence: TypeAlias = tuple[list[Step], int, Board]  # (steps, dice used, fi
 HOME = range(1, 7)  # points 1..6
 OUTSIDE_HOME = range(7, 26)  # points 7..24 and the bar
 TRIPLE_HOMES = ((2, 2, 2, 3, 3, 3), (2, 3, 2, 3, 2, 3))  # points 1..6
-ALL_ROLLS = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
 
 
 # --- reading a board ------------------------------------------------------
@@ -309,10 +308,9 @@ def _blots_of(row: Row) -> tuple[int, ...]:
 def closure_holds(position: PositionLike, side: int = 0) -> bool:
     """Whether ``side``'s home is closed (each of its points 1..6 holds two
     or more) while the other side has a stone on the bar."""
-    if side not in (0, 1):
-        raise ValueError(f"side must be 0 or 1, got {side!r}")
+    own = as_side(side)
     board = _board(as_position(position))
-    return _closure_holds(board[side], board[1 - side])
+    return _closure_holds(board[own], board[1 - own])
 
 
 def pip_counts(position: PositionLike) -> tuple[int, int]:
@@ -345,7 +343,7 @@ def perft(position: PositionLike, depth: int, rules: RulesLike = None) -> int:
     """
     checked_position = as_position(position)
     checked_rules = as_rules(rules)
-    _check_depth(depth, least=0)
+    as_depth(depth, least=0)
     if depth == 0 or outcome(checked_position, checked_rules) is not None:
         return 1
     return sum(perft_divide(checked_position, depth, checked_rules).values())
@@ -358,7 +356,7 @@ def perft_divide(position: PositionLike, depth: int, rules: RulesLike = None) ->
     """
     checked_position = as_position(position)
     checked_rules = as_rules(rules)
-    _check_depth(depth, least=1)
+    as_depth(depth, least=1)
     if outcome(checked_position, checked_rules) is not None:
         return {}
     counts: dict[tuple[int, int], int] = {}
@@ -370,7 +368,3 @@ def perft_divide(position: PositionLike, depth: int, rules: RulesLike = None) ->
             counts[roll] = sum(perft(p.position.swapped(), depth - 1, checked_rules) for p in plays)
     return counts
 
-
-def _check_depth(depth: object, least: int) -> None:
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < least:
-        raise ValueError(f"depth must be an integer >= {least}, got {depth!r}")
