@@ -84,3 +84,20 @@ def test_rules_are_frozen_and_hashable():
 @pytest.mark.parametrize("rules", Rules.all_combinations(), ids=lambda r: r.short_name)
 def test_rule_labels_round_trip(rules):
     assert Rules.parse(rules.short_name) == rules
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("side", [2, -1, True, 1.0, "0", None])
+def test_a_side_is_0_or_1(engine, side):
+    with pytest.raises(ValueError, match="side must be 0 or 1"):
+        engine.closure_holds(Position.initial(), side)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(
+    "function, least, depth",
+    [("perft", 0, -1), ("perft", 0, 0.5), ("perft", 0, True), ("perft_divide", 1, 0), ("perft_divide", 1, 1.5)],
+)
+def test_a_depth_is_an_integer_from_its_least(engine, function, least, depth):
+    with pytest.raises(ValueError, match=f"depth must be an integer >= {least}"):
+        getattr(engine, function)(Position.initial(), depth, "backgammon")
