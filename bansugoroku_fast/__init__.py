@@ -54,7 +54,11 @@ from .errors import (
     MatchFileError,
     MatchIdError,
     PlayError,
+    PlayTextTypeError,
+    PolicyOutputError,
+    PolicyOutputTypeError,
     PolicyTypeError,
+    RulesTypeError,
 )
 from .formats import MatchRecord, MatchState, decode_match_id, encode_match_id, read_match, write_match
 from .game import Game, Match, play_random_game
@@ -123,12 +127,14 @@ __all__ = [
     "write_match",
     "decode_match_id",
     "encode_match_id",
-    # errors
+    # errors (and the TypeError of each kind that has one)
     "InvalidRulesError",
+    "RulesTypeError",
     "InvalidPositionError",
     "InvalidDiceError",
     "PlayError",
     "InvalidNotationError",
+    "PlayTextTypeError",
     "IllegalPlayError",
     "AmbiguousPlayError",
     "GameStateError",
@@ -137,6 +143,8 @@ __all__ = [
     "GameTooLongError",
     "InvalidPolicyError",
     "PolicyTypeError",
+    "PolicyOutputError",
+    "PolicyOutputTypeError",
     # submodules
     "batch",
     "oracle",

@@ -11,7 +11,7 @@ import numbers
 
 import numpy as np
 
-from .errors import InvalidDiceError, InvalidPositionError, InvalidRulesError
+from .errors import InvalidDiceError, InvalidPositionError, RulesTypeError
 from .position import ROW_NAMES, Position, holds_integers
 from .rules import Rules
 
@@ -42,11 +42,11 @@ def as_rules(rules) -> Rules:
     if isinstance(rules, str):
         return Rules.parse(rules)
     if not isinstance(rules, Rules):
-        raise InvalidRulesError(f"rules must be a Rules (or a label such as 'backgammon'), got {rules!r}")
+        raise RulesTypeError(f"rules must be a Rules (or a label such as 'backgammon'), got {rules!r}")
     if type(rules) is not Rules:
         fields = (rules.variant, rules.finish, rules.closure, rules.start)
         if not all(isinstance(field, str) for field in fields):
-            raise InvalidRulesError(f"rules fields must be str, got {fields!r}")
+            raise RulesTypeError(f"rules fields must be str, got {fields!r}")
         return Rules(*fields)
     return rules
 

@@ -1,5 +1,8 @@
-"""Typed errors. Each subclasses :class:`ValueError`, so ``except ValueError``
-catches bad input of every kind, and each message says what is wrong.
+"""Typed errors. Each error of bad input subclasses :class:`ValueError`, so
+``except ValueError`` catches bad input of every kind, and each message says
+what is wrong; an argument of the wrong type raises the ``...TypeError`` of its
+kind, a :class:`TypeError` too. :class:`GameTooLongError`, not bad input, is a
+:class:`RuntimeError`.
 
 A play the caller names (notation for :func:`~bansugoroku_fast.parse_play`,
 :meth:`Turn.play <bansugoroku_fast.turn.Turn.play>` or
@@ -25,13 +28,20 @@ True
 __all__ = [
     "AmbiguousPlayError",
     "GameStateError",
+    "GameTooLongError",
     "IllegalPlayError",
     "InvalidDiceError",
     "InvalidNotationError",
+    "InvalidPolicyError",
     "InvalidPositionError",
     "InvalidRulesError",
+    "MatchFileError",
+    "MatchIdError",
     "PlayError",
     "PlayTextTypeError",
+    "PolicyOutputError",
+    "PolicyOutputTypeError",
+    "PolicyTypeError",
     "RulesTypeError",
 ]
 
@@ -111,6 +121,11 @@ class PolicyOutputTypeError(PolicyOutputError, TypeError):
     that is neither integer choices nor floating scores."""
 
 
+class PolicyTypeError(InvalidPolicyError, TypeError):
+    """A policy that is neither a name nor a LinearPolicy (nor a pair of
+    them), or LinearPolicy weights that are not a sequence."""
+
+
 class MatchIdError(ValueError):
     """A GNU Backgammon Match ID (or ``Position ID:Match ID`` pair) that is
     malformed or holds an impossible field; the message names the field."""
@@ -126,8 +141,3 @@ class MatchFileError(ValueError):
         self.column = column
         where = f"line {line}, column {column}: " if line else ""
         super().__init__(where + message)
-
-
-class PolicyTypeError(InvalidPolicyError, TypeError):
-    """A policy that is neither a name nor a LinearPolicy (nor a pair of
-    them), or LinearPolicy weights that are not a sequence."""

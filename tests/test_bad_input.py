@@ -68,8 +68,9 @@ def test_bad_rule_labels_raise(label):
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_rules_argument_of_the_wrong_type_raises(engine):
-    with pytest.raises(InvalidRulesError, match="rules must be a Rules"):
+    with pytest.raises(InvalidRulesError, match="rules must be a Rules") as raised:
         engine.legal_plays(Position.initial(), (6, 5), 42)
+    assert isinstance(raised.value, TypeError)  # a wrong type, as Python's own functions say
 
 
 def test_rules_are_frozen_and_hashable():

@@ -50,6 +50,18 @@ def test_all_names_exist_once(module):
     assert [name for name in imported.__all__ if not hasattr(imported, name)] == []
 
 
+def test_every_error_is_exported():
+    """Each exception errors.py defines is in its __all__ and the package's,
+    so that callers catch it as ``bansugoroku_fast.SomeError``."""
+    from bansugoroku_fast import errors
+
+    defined = {name for name, value in vars(errors).items()
+               if isinstance(value, type) and issubclass(value, Exception) and value.__module__ == errors.__name__}
+    assert len(defined) >= 17
+    assert sorted(errors.__all__) == sorted(defined)
+    assert sorted(defined - set(bansugoroku_fast.__all__)) == []
+
+
 def test_package_modules_never_import_the_package_itself():
     """Modules inside the package import each other directly (relative
     imports), never through bansugoroku_fast/__init__.py; doctests may."""
