@@ -1,11 +1,13 @@
 """docs/rules.md is the rules the code and tests cite by section
-("docs/rules.md §2.7"): every such citation must name a section it has."""
+("docs/rules.md §2.7", or "§2.8" further on in the same text): every section
+sign in the project must name a section the document has."""
 import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "docs" / "rules.md"
-CITED_IN = ["bansugoroku_fast", "tests", "src", "benchmarks"]
+CITED_IN = ["bansugoroku_fast", "tests", "src", "benchmarks", "examples", "fuzz", "docs"]
+SOURCES = ("*.py", "*.pyx", "*.pxd", "*.pyi", "*.md")
 
 
 def sections() -> set[str]:
@@ -13,17 +15,19 @@ def sections() -> set[str]:
     return set(re.findall(r"^#{2,3} §(\d+(?:\.\d+)?)\b", RULES.read_text(encoding="utf-8"), re.M))
 
 
-def citations() -> list[tuple[str, str]]:
-    """(file, section) for every 'docs/rules.md §x.y' (and the further
-    sections of a list: 'docs/rules.md §3.9, §4.4')."""
-    found = []
-    paths = [ROOT / "README.md", ROOT / "benchmarks" / "README.md"]
+def citations() -> list[tuple[str, int, str]]:
+    """(file, line, section) for every section sign followed by a number:
+    in this project a '§' always points into docs/rules.md (its own
+    cross-references included), with or without the file's name before it."""
+    paths = [ROOT / "README.md"]
     for folder in CITED_IN:
-        paths += sorted((ROOT / folder).rglob("*.py")) + sorted((ROOT / folder).rglob("*.p[yx][xd]"))
+        paths += sorted(path for pattern in SOURCES for path in (ROOT / folder).rglob(pattern))
+    found = []
     for path in paths:
         text = path.read_text(encoding="utf-8")
-        for cited in re.findall(r"docs/rules\.md\s+((?:§[\d.]*\d(?:,\s*|\s+and\s+)?)+)", text):
-            found += [(path.relative_to(ROOT).as_posix(), number) for number in re.findall(r"§([\d.]*\d)", cited)]
+        for cited in re.finditer(r"§([\d.]*\d)", text):
+            line = text.count("\n", 0, cited.start()) + 1
+            found.append((path.relative_to(ROOT).as_posix(), line, cited.group(1)))
     return found
 
 
@@ -33,6 +37,14 @@ def test_the_rules_document_has_numbered_sections():
 
 def test_every_citation_names_an_existing_section():
     cited = citations()
-    assert len(cited) >= 10  # the package and tests do cite it
-    missing = [(path, number) for path, number in cited if number not in sections()]
+    assert len({path for path, _, _ in cited}) >= 10  # the package, its tests and its documents do cite it
+    missing = [(path, line, number) for path, line, number in cited if number not in sections()]
     assert missing == []
+
+
+def test_the_decisions_name_test_files_that_exist():
+    """§7's table says where each decision is tested: those files exist."""
+    decisions = RULES.read_text(encoding="utf-8").split("## §7", 1)[1]
+    named = set(re.findall(r"`(tests/[\w/]+\.py)`", decisions))
+    assert len(named) >= 3
+    assert sorted(name for name in named if not (ROOT / name).is_file()) == []
