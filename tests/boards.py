@@ -22,9 +22,7 @@ from __future__ import annotations
 import pytest
 
 from bansugoroku_fast import Position, Rules
-
-STONES = 15
-BAR = 25
+from bansugoroku_fast.layout import BAR, STONES
 
 # --- rule sets ---------------------------------------------------------------
 

@@ -30,11 +30,9 @@ import numpy as np
 from hypothesis import assume
 from hypothesis import strategies as st
 
+from bansugoroku_fast.layout import BAR, OFF, STONES
 from bansugoroku_fast.rules import Rules
 
-OFF = 0
-BAR = 25
-STONES = 15
 HOME = tuple(range(1, 7))
 POINTS = tuple(range(1, 25))
 TRIPLE_HOMES = ((2, 2, 2, 3, 3, 3), (2, 3, 2, 3, 2, 3))
