@@ -20,6 +20,7 @@ from .errors import InvalidRulesError, RulesTypeError
 
 BAN_SUGOROKU = "ban-sugoroku"
 BACKGAMMON = "backgammon"
+SHORT_VARIANTS = {"ban": BAN_SUGOROKU, "bg": BACKGAMMON}  # the labels' short names
 
 #: The 21 distinct rolls, larger die first, ordered 6-6, 6-5, ..., 1-1: the
 #: order of perft_divide and of every table indexed by roll.
@@ -170,7 +171,7 @@ class Rules:
                 f"a rules label must be a str such as 'backgammon', got {type(text).__name__}"
             )
         text = text.strip()
-        if text in ("bg", "backgammon"):
+        if SHORT_VARIANTS.get(text, text) == BACKGAMMON:
             return cls(variant=BACKGAMMON)
         if "=" in text or "," in text:
             parts = [part.strip() for part in text.split(",")]
@@ -179,18 +180,15 @@ class Rules:
                     f"empty part in rules label {text!r}; write e.g. 'ban-sugoroku,finish=bear_off'"
                 )
             variant = BAN_SUGOROKU
-            if parts and "=" not in parts[0]:
-                variant = parts.pop(0)
-                if variant == "ban":
-                    variant = BAN_SUGOROKU
-                elif variant == "bg":
-                    variant = BACKGAMMON
+            if "=" not in parts[0]:
+                first = parts.pop(0)
+                variant = SHORT_VARIANTS.get(first, first)
             options = {}
             for part in parts:
                 key, equals, value = part.partition("=")
-                if key not in ("finish", "closure", "start"):
+                if key not in OPTIONS[BAN_SUGOROKU]:
                     raise InvalidRulesError(
-                        f"unknown rule option {key!r}; accepted: 'finish', 'closure', 'start'"
+                        f"unknown rule option {key!r}; accepted: {_accepted(OPTIONS[BAN_SUGOROKU])}"
                     )
                 if not equals:
                     raise InvalidRulesError(f"rule option {key!r} in {text!r} has no value; write {key}=value")
@@ -199,7 +197,7 @@ class Rules:
                 options[key] = value
             return cls(variant=variant, **options)
         head, *rest = text.split("/")
-        if head not in ("ban", BAN_SUGOROKU) or len(rest) > 3:
+        if SHORT_VARIANTS.get(head, head) != BAN_SUGOROKU or len(rest) > 3:
             raise InvalidRulesError(
                 f"cannot read rules {text!r}; write e.g. 'backgammon', "
                 "'ban/arrival/multiplied' or 'ban-sugoroku,finish=bear_off'"
