@@ -1,13 +1,21 @@
-"""The ``bansugoroku`` command: legal plays, perft counts and a demo game.
+"""The ``bansugoroku`` command: legal plays, perft counts, games in the
+terminal, match files, the conformance kit and rollouts (``--help`` of each
+subcommand for all its options).
 
     bansugoroku moves [--position ID] [--rules RULES] 6-5
     bansugoroku perft --depth N [--position ID] [--rules RULES] [--divide]
     bansugoroku play [--rules RULES] [--seed S] [--vs POLICY [--seat 0|1] | --seats P0,P1]
+    bansugoroku match show FILE [--game N [--move M]]
+    bansugoroku match check FILE
+    bansugoroku conformance export DIR
+    bansugoroku conformance check (--engine MODULE:FUNCTION | --command CMD) [--rules RULES]
     bansugoroku rollout [--position ID|XGID] [--rules RULES] [--games N] [--policy P] [--seed S]
                         [--threads T] [--stratify [36|1296]] [--json] [--plot FILE.png] [--no-progress]
 
-Bad input (an unreadable id, dice or rules label) ends with a one-line
-``error: ...`` on stderr and exit status 2, never a traceback.
+Bad input (an unreadable id, dice or rules label, an unreadable or illegal
+play) ends with a one-line ``error: ...`` on stderr and exit status 2, never
+a traceback; ``match check`` reports a problem in the file it checks with
+exit status 1.
 
 >>> main(["moves", "--rules", "backgammon", "6-5"])  # doctest: +ELLIPSIS
  13 14 15 16 17 18  | 19 20 21 22 23 24

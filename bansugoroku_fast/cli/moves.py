@@ -5,8 +5,8 @@ import argparse
 
 from .. import api
 from ..checks import as_dice
-from ..game import dice_text
 from ..rules import Rules
+from ..turn import dice_text
 from .common import (
     SIDE_NAMES,
     Commands,
