@@ -60,9 +60,20 @@ def test_bad_rules_raise_naming_accepted_values(options, message):
         Rules(**options)
 
 
-@pytest.mark.parametrize("label", ["chess", "ban/sprint", "ban-sugoroku,speed=9", "ban/arrival/multiplied/alternate/x"])
-def test_bad_rule_labels_raise(label):
-    with pytest.raises(InvalidRulesError):
+@pytest.mark.parametrize("label, message", [
+    ("chess", "cannot read rules 'chess'"),
+    ("ban/sprint", "unknown finish 'sprint'"),
+    ("ban-sugoroku,speed=9", "unknown rule option 'speed'"),
+    ("ban/arrival/multiplied/alternate/x", "cannot read rules"),
+    (",", "empty"),
+    (",,,", "empty"),
+    ("ban,,closure=off", "empty"),
+    ("ban,closure=off,closure=immediate", "twice"),
+    ("ban-sugoroku,finish=bear_off,finish=bear_off", "twice"),
+    ("ban,closure", "closure=value"),
+])
+def test_bad_rule_labels_raise(label, message):
+    with pytest.raises(InvalidRulesError, match=message):
         Rules.parse(label)
 
 

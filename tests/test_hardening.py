@@ -148,25 +148,8 @@ def test_input_changed_during_a_batch_cannot_crash(change):
 
 
 # --- 3. Position IDs: every malformed id is an InvalidPositionError -------------------
-
-
-@pytest.mark.parametrize("text", [
-    "AAAAAAAAAAAA==",   # padding inside the 14 characters: 9 bytes, not 10
-    "4HPwATDgc/AB==",
-    "4HPwATDgc/ABM=",
-    "=HPwATDgc/ABMA",
-    "4HPwATDgc/ABMB",   # the last character's 4 unused bits set
-    "4HPwATDgc/ABM\u0131",   # dotless i: not base64
-    "４HPwATDgc/ABMA",   # a full-width digit
-])
-def test_malformed_position_id_is_invalid_position(text):
-    with pytest.raises(InvalidPositionError, match="Position ID"):
-        Position.from_id(text)
-
-
-def test_every_valid_position_id_round_trips():
-    assert Position.from_id("4HPwATDgc/ABMA") == START
-    assert Position.from_id(START.id).id == START.id
+# Tested with the other malformed ids, in tests/test_position.py
+# (test_malformed_position_ids_raise).
 
 
 # --- 4. threads= is bounded --------------------------------------------------------------
@@ -235,6 +218,8 @@ def test_wrong_types_are_still_value_errors_of_their_kind():
 
 
 # --- 6. malformed input that used to be accepted ----------------------------------------
+# Play text and rules labels: with the other bad notation and labels, in
+# tests/test_notation.py and tests/test_bad_input.py.
 
 
 def test_xgid_with_non_ascii_letters_is_refused():
@@ -248,39 +233,6 @@ def test_xgid_with_non_ascii_letters_is_refused():
     for impostor in ("\u0131", "\u0130", "\uff49"):  # ı, İ, full-width i
         with pytest.raises(InvalidPositionError, match="XGID"):
             Position.from_xgid(xgid.replace("i", impostor))
-
-
-@pytest.mark.parametrize("text", [
-    "24/18/24/13",      # back up to 24
-    "24/13 8/3 3/8",    # 3/8 runs backwards
-    "24/18(0) 24/13",   # a move repeated zero times
-    "13/13",            # a move that goes nowhere
-    "off/6",
-    "6/bar",
-    "24/18(5)",         # a turn has at most four moves
-])
-def test_play_text_with_impossible_moves_is_refused(text):
-    with pytest.raises(InvalidNotationError, match=r"cannot|backward|repeat|nowhere"):
-        parse_play(START, (6, 5), text, BACKGAMMON)
-
-
-def test_lenient_play_text_still_reads():
-    assert str(parse_play(START, (6, 5), "24/18/13", BACKGAMMON)) == "24/13"
-    assert str(parse_play(START, (5, 5), "13/8 13/8 13-8 13/8", BACKGAMMON)) == "13/8(4)"
-    assert str(parse_play(START, (6, 5), "24-18 18-13", BACKGAMMON)) == "24/13"
-
-
-@pytest.mark.parametrize("label, message", [
-    (",", "empty"),
-    (",,,", "empty"),
-    ("ban,,closure=off", "empty"),
-    ("ban,closure=off,closure=immediate", "twice"),
-    ("ban-sugoroku,finish=bear_off,finish=bear_off", "twice"),
-    ("ban,closure", "closure=value"),
-])
-def test_malformed_rules_labels_are_refused(label, message):
-    with pytest.raises(InvalidRulesError, match=message):
-        Rules.parse(label)
 
 
 BAD_DICE_TYPES = {

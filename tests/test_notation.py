@@ -14,6 +14,8 @@ from bansugoroku_fast import (
 from bansugoroku_fast.notation import format_steps, parse_moves
 from tests.boards import board
 
+BACKGAMMON = Rules(variant="backgammon")
+
 
 @pytest.mark.parametrize(
     "steps, hits, text",
@@ -53,20 +55,34 @@ def test_parse_moves_is_lenient(text, hops):
     assert parse_moves(text) == sorted(hops, reverse=True)
 
 
-@pytest.mark.parametrize("text", ["24", "24/", "26/20", "x/3", "24/18/"])
-def test_parse_moves_rejects_nonsense(text):
-    with pytest.raises(InvalidNotationError):
-        parse_moves(text)
-
-
 @pytest.mark.parametrize(
     "text, message",
-    [("24/x", "cannot read 'x' in '24/x'"), ("26/20", "no point 26"), ("13", "a move needs 'from/to'")],
+    [
+        ("24", "a move needs 'from/to'"),
+        ("13", "a move needs 'from/to'"),
+        ("24/", "cannot read ''"),
+        ("24/18/", "cannot read ''"),
+        ("24/x", "cannot read 'x' in '24/x'"),
+        ("x/3", "cannot read 'x'"),
+        ("26/20", "no point 26"),
+        # Moves no stone can make: stones move from higher points to lower ones,
+        # and a turn has one to four moves.
+        ("24/18/24/13", "18/24 .* runs backward"),  # back up to 24
+        ("24/13 8/3 3/8", "3/8 .* runs backward"),
+        ("off/6", "off/6 .* runs backward"),
+        ("6/bar", "6/bar .* runs backward"),
+        ("13/13", "goes nowhere"),
+        ("24/18(0) 24/13", "cannot repeat '24/18' 0 times"),
+        ("24/18(5)", "cannot repeat '24/18' 5 times"),
+    ],
 )
 def test_unreadable_notation_is_a_syntax_error_everywhere(text, message):
-    """parse_play and Turn.play both say the text is unreadable, not illegal."""
+    """parse_moves, parse_play and Turn.play all say the text is not
+    notation (InvalidNotationError), not that it is illegal here."""
     with pytest.raises(InvalidNotationError, match=message):
-        parse_play(Position.initial(), (6, 5), text)
+        parse_moves(text)
+    with pytest.raises(InvalidNotationError, match=message):
+        parse_play(Position.initial(), (6, 5), text, BACKGAMMON)
     with pytest.raises(InvalidNotationError, match=message):
         Turn(Position.initial(), (6, 5)).play(text)
 
@@ -83,23 +99,23 @@ def test_parse_moves_reads_empty_text_as_no_moves():
     assert parse_moves("") == []
 
 
-BACKGAMMON = Rules(variant="backgammon")
-
 
 @pytest.mark.parametrize(
-    "text, expected",
+    "dice, text, expected",
     [
-        ("24/13", "24/13"),
-        ("24/18/13", "24/13"),
-        ("24/18 18/13", "24/13"),
-        ("13/8 8/2", "13/2"),  # two ways of writing one stone's journey
-        ("8/2 13/8", "13/2"),  # ... in any order
-        ("13/7 13/8", "13/8 13/7"),
-        ("8/3, 8/2", "8/3 8/2"),
+        ((6, 5), "24/13", "24/13"),
+        ((6, 5), "24/18/13", "24/13"),
+        ((6, 5), "24/18 18/13", "24/13"),
+        ((6, 5), "24-18 18-13", "24/13"),
+        ((6, 5), "13/8 8/2", "13/2"),  # two ways of writing one stone's journey
+        ((6, 5), "8/2 13/8", "13/2"),  # ... in any order
+        ((6, 5), "13/7 13/8", "13/8 13/7"),
+        ((6, 5), "8/3, 8/2", "8/3 8/2"),
+        ((5, 5), "13/8 13/8 13-8 13/8", "13/8(4)"),  # four equal moves, counted
     ],
 )
-def test_parse_play_finds_the_legal_play(text, expected):
-    assert str(parse_play(Position.initial(), (6, 5), text, BACKGAMMON)) == expected
+def test_parse_play_finds_the_legal_play(dice, text, expected):
+    assert str(parse_play(Position.initial(), dice, text, BACKGAMMON)) == expected
 
 
 def test_parse_play_rejects_an_illegal_play_listing_the_legal_ones():

@@ -85,6 +85,7 @@ def test_start_position_id():
     assert Position.initial().id == START_ID
     assert Position.from_id(START_ID) == Position.initial()
     assert Position(START_ID) == Position.initial()
+    assert Position.from_id(START_ID).id == START_ID
 
 
 def test_position_id_round_trips_random_positions():
@@ -112,6 +113,13 @@ def test_position_id_puts_the_side_not_on_roll_first():
         ("4HPwATDgc/AB!A", "base64"),
         ("//////////////", "50 places|stones"),  # all ones: no room for the separators
         (12345, "str"),
+        ("AAAAAAAAAAAA==", "Position ID"),  # padding inside the 14 characters: 9 bytes, not 10
+        ("4HPwATDgc/AB==", "Position ID"),
+        ("4HPwATDgc/ABM=", "Position ID"),
+        ("=HPwATDgc/ABMA", "Position ID"),
+        ("4HPwATDgc/ABMB", "Position ID"),  # the last character's 4 unused bits set
+        ("4HPwATDgc/ABM\u0131", "Position ID"),  # dotless i: not base64
+        ("\uff14HPwATDgc/ABMA", "Position ID"),  # a full-width digit
     ],
 )
 def test_malformed_position_ids_raise(bad_id, message):
