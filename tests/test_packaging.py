@@ -132,3 +132,22 @@ def test_the_readme_set_up_commands_are_what_ci_runs():
     ci_lines = {line.strip() for line in (root / ".ci" / "run").read_text(encoding="utf-8").splitlines()}
     assert commands == ["pip install . && bansugoroku moves 6-5", "pip install -e '.[test,lint]' && python -m pytest"]
     assert [command for command in commands if command not in ci_lines] == []
+
+
+def test_the_oracle_and_the_package_offer_the_same_single_position_functions():
+    """The oracle's single-position functions (oracle.moves) and the
+    package's kernel-backed ones are two parallel APIs: the same names, each
+    pair with the same parameters (names, defaults, kinds)."""
+    import inspect
+
+    from bansugoroku_fast import oracle
+    from bansugoroku_fast.oracle import moves
+
+    def parameters(function):
+        return [(p.name, p.default, p.kind) for p in inspect.signature(function).parameters.values()]
+
+    single = [name for name in oracle.__all__ if getattr(getattr(oracle, name), "__module__", None) == moves.__name__]
+    assert len(single) == 10
+    assert sorted(set(single) - set(bansugoroku_fast.__all__)) == []
+    for name in single:
+        assert parameters(getattr(bansugoroku_fast, name)) == parameters(getattr(oracle, name)), name
