@@ -11,8 +11,8 @@
 * :data:`RulesLike`: a :class:`~bansugoroku_fast.rules.Rules`, a label such as
   ``"backgammon"`` or ``"ban/bear_off/immediate"``, or ``None`` for the
   default rules;
-* :data:`Rows`: the two rows of the interchange layout as int sequences, the
-  oracle's view of a position;
+* :data:`Rows`: the two rows of the interchange layout as int sequences
+  (``Position.rows``), what the board drawings and the id encoders read;
 * :data:`BatchLike`: positions or dice for the batch functions, anything numpy
   reads as ``int8[N, 2, 26]`` (or ``int8[N, 2]``).
 
