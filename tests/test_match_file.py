@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bansugoroku_fast import Match, Position, Rules, oracle, play_random_game
+from bansugoroku_fast import GameRecords, Match, Position, Rules, oracle, play_games, play_random_game
 from bansugoroku_fast.errors import MatchFileError
 from bansugoroku_fast.formats import read_match, write_match
 from bansugoroku_fast.formats.mat import MAX_FILE_BYTES
@@ -246,35 +246,37 @@ def test_a_single_game_and_a_list_of_games_are_written_too():
     _same_games(games, read_match(write_match(games)))
 
 
-class _Records:
-    """Records shaped like play_games output, built from Game replays."""
-
-    def __init__(self, games):
-        positions, dice, after, offsets = [], [], [], [0]
-        for game in games:
-            position = Position.initial()
-            for turn in (r for r in game.history if hasattr(r, "play")):
-                positions.append(position.array)
-                dice.append(turn.dice)
-                result = turn.play.position if turn.play is not None else position
-                after.append(result.array)
-                position = result.swapped()
-            offsets.append(len(positions))
-        self.offsets = np.array(offsets, dtype=np.int64)
-        self.positions = np.array(positions, dtype=np.int8)
-        self.dice = np.array(dice, dtype=np.int8)
-        self.after = np.array(after, dtype=np.int8)
+def _records(games) -> GameRecords:
+    """The records play_games would give for these games (built from their
+    replays): seat 0 is the side that moved first in each game."""
+    positions, dice, after, offsets = [], [], [], [0]
+    for game in games:
+        position = Position.initial(game.rules)
+        for turn in (r for r in game.history if hasattr(r, "play")):
+            positions.append(position.array)
+            dice.append(turn.dice)
+            result = turn.play.position if turn.play is not None else position
+            after.append(result.array)
+            position = result.swapped()
+        offsets.append(len(positions))
+    offsets = np.array(offsets, dtype=np.int64)
+    return GameRecords(
+        offsets=offsets,
+        positions=np.array(positions, dtype=np.int8),
+        dice=np.array(dice, dtype=np.int8),
+        after=np.array(after, dtype=np.int8),
         # Seats relative to the side that moved first (seat 0 in the records).
-        self.winner = np.array([g.result.winner ^ g.starter for g in games], dtype=np.int8)
-        self.value = np.array([g.result.points for g in games], dtype=np.int8)
-        self.plies = np.diff(self.offsets).astype(np.int32)
+        winner=np.array([g.result.winner ^ g.starter for g in games], dtype=np.int8),
+        value=np.array([g.result.points for g in games], dtype=np.int8),
+        kind=np.zeros(len(games), dtype=np.int8),  # not written to a match file
+        plies=np.diff(offsets).astype(np.int32),
+    )
 
 
-@pytest.mark.parametrize("rules", [Rules(), Rules(finish="bear_off", closure="immediate"), BACKGAMMON], ids=str)
-def test_play_games_shaped_records_are_written(rules):
-    games = [play_random_game(rules, seed=seed) for seed in range(3)]
-    records = _Records(games)
-    record = read_match(write_match(records, rules=rules))
+def _assert_records_read_back(records: GameRecords, record) -> None:
+    """Each game of ``record`` (a match file read back) is the game of the
+    records: the same plies, seat 0 opening, the same winner and points."""
+    assert len(record.games) == len(records.offsets) - 1
     for index, read in enumerate(record.games):
         start, end = records.offsets[index], records.offsets[index + 1]
         assert read.starter == 0
@@ -283,11 +285,36 @@ def test_play_games_shaped_records_are_written(rules):
         assert (read.winner, read.points) == (records.winner[index], records.value[index])
 
 
+@pytest.mark.parametrize("rules", [Rules(), Rules(finish="bear_off", closure="immediate"), BACKGAMMON], ids=str)
+def test_play_games_shaped_records_are_written(rules):
+    games = [play_random_game(rules, seed=seed) for seed in range(3)]
+    records = _records(games)
+    _assert_records_read_back(records, read_match(write_match(records, rules=rules)))
+
+
+@pytest.mark.parametrize("rules", Rules.all_combinations(), ids=str)
+def test_play_games_records_round_trip(rules):
+    """Real play_games output (the kernels' games, their roll-off opening in
+    backgammon, gammons and closures) written and read back ply by ply."""
+    records = play_games(rules, games=6, policy="random", seed=11)
+    _assert_records_read_back(records, read_match(write_match(records, rules=rules)))
+
+
 def test_records_with_an_impossible_ply_are_refused():
-    records = _Records([play_random_game(BACKGAMMON, seed=1)])
-    records.after = records.after.copy()
-    records.after[3] = records.positions[3]  # "no movement", where the roll had legal plays
+    records = _records([play_random_game(BACKGAMMON, seed=1)])
+    after = records.after.copy()
+    after[3] = records.positions[3]  # "no movement", where the roll had legal plays
+    records = records._replace(after=after)
     with pytest.raises(ValueError, match="game 0, ply 3"):
+        write_match(records, rules=BACKGAMMON)
+
+
+def test_records_from_another_start_are_refused():
+    """A match file replays every game from the start position: records
+    played from elsewhere (play_games(start=...)) cannot be written."""
+    start = oracle.legal_plays(Position.initial(), (3, 1), BACKGAMMON)[0].position.swapped()
+    records = play_games(BACKGAMMON, games=1, seed=2, start=start)
+    with pytest.raises(ValueError, match=r"game 0, ply 0: starts from .*not the start position"):
         write_match(records, rules=BACKGAMMON)
 
 

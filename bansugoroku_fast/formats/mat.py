@@ -47,13 +47,14 @@ import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
 
 import numpy as np
 
 from .. import api
+from ..checks import as_rules
 from ..errors import GameStateError, InvalidRulesError, MatchFileError, PlayError
 from ..game import CubeRecord, Game, Match, TurnRecord
+from ..games import GameRecords
 from ..play import Play
 from ..position import Position
 from ..rules import Rules
@@ -552,17 +553,6 @@ def _replay(number: int, score: tuple[int, int], crawford: bool, actions: list[A
 # --- writing -----------------------------------------------------------------------------------
 
 
-class PlayRecords(Protocol):
-    """What :func:`write_match` needs of ``play_games`` records."""
-
-    offsets: np.ndarray
-    positions: np.ndarray
-    dice: np.ndarray
-    after: np.ndarray
-    winner: np.ndarray
-    value: np.ndarray
-
-
 def _step_text(origin: int, target: int, hit: bool) -> str:
     return f"{origin}/{target}" + ("*" if hit else "")
 
@@ -632,26 +622,33 @@ def _game_entries(game: Game) -> _GameText:
     return text
 
 
-def _record_entries(records: PlayRecords, index: int, rules: Rules) -> _GameText:
+def _record_entries(records: GameRecords, index: int, rules: Rules) -> _GameText:
+    """One game of ``play_games`` records; a match file starts every game
+    from the rules' start position, so the records must too."""
     start, end = int(records.offsets[index]), int(records.offsets[index + 1])
     text = _GameText(0)
+    expected = Position.initial(rules)
     for ply in range(start, end):
         seat = (ply - start) % 2
         before = Position(records.positions[ply])
+        if before != expected:
+            where = "the start position" if ply == start else "the position the ply before left"
+            raise ValueError(f"game {index}, ply {ply - start}: starts from {before.id}, not {where} ({expected.id})")
         after = Position(records.after[ply])
-        dice = tuple(int(d) for d in records.dice[ply])
+        dice = (int(records.dice[ply][0]), int(records.dice[ply][1]))
         plays = api.legal_plays(before, dice, rules)
         chosen = next((play for play in plays if play.position == after), None)
         if chosen is None and not (after == before and not plays):
             raise ValueError(f"game {index}, ply {ply - start}: no legal play of {dice} leads to {after.id}")
         text.entries.append((seat, f"{_dice_text(dice)} {play_text(chosen)}".rstrip() + ("" if chosen else " ")))
+        expected = after.swapped()
     winner, value = int(records.winner[index]), int(records.value[index])
     if winner in (0, 1) and value > 0:
         text.winner, text.points = winner, value
     return text
 
 
-def _games_of(source: object, rules: Rules | None) -> tuple[list[_GameText], Rules]:
+def _games_of(source: object, rules: Rules | str | None) -> tuple[list[_GameText], Rules]:
     if isinstance(source, MatchRecord):
         return [_game_entries(game.game) if game.ending != "resign" else _resigned(game)
                 for game in source.games], source.rules
@@ -659,12 +656,12 @@ def _games_of(source: object, rules: Rules | None) -> tuple[list[_GameText], Rul
         return [_game_entries(game) for game in source.games], source.rules
     if isinstance(source, Game):
         return [_game_entries(source)], source.rules
-    if all(hasattr(source, name) for name in ("offsets", "positions", "dice", "after", "winner", "value")):
-        records: PlayRecords = source  # type: ignore[assignment]
+    if isinstance(source, GameRecords):
         if rules is None:
             raise ValueError("write_match needs rules= for play_games records")
-        count = len(records.offsets) - 1
-        return [_record_entries(records, index, rules) for index in range(count)], rules
+        rules = as_rules(rules)
+        count = len(source.offsets) - 1
+        return [_record_entries(source, index, rules) for index in range(count)], rules
     games = list(source) if isinstance(source, Iterable) else None
     if games is None or not games or not all(isinstance(game, Game) for game in games):
         raise TypeError("write_match takes a Match, a Game, games, a MatchRecord or play_games records")
@@ -681,7 +678,7 @@ def _resigned(record: GameRecord) -> _GameText:
 
 
 def write_match(source: object, *, match_length: int = 0, players: Sequence[str] = ("Player 1", "Player 2"),
-                rules: Rules | None = None, headers: dict[str, str] | None = None) -> str:
+                rules: Rules | str | None = None, headers: dict[str, str] | None = None) -> str:
     """The match file text of ``source``: a :class:`Match`, a :class:`Game`
     or a list of games, a :class:`MatchRecord`, or ``play_games`` records
     (with ``rules=``; seat 0 moved first in each game). Ban-sugoroku files
@@ -693,6 +690,15 @@ def write_match(source: object, *, match_length: int = 0, players: Sequence[str]
     >>> print(text.splitlines()[4])
      Alice : 0                      Bob : 0
     >>> read_match(text).games[0].winner == game.result.winner
+    True
+
+    Games played by :func:`~bansugoroku_fast.play_games` (the side that
+    moved first is the player named first):
+
+    >>> from bansugoroku_fast import play_games
+    >>> records = play_games("ban-sugoroku", games=2, seed=1)
+    >>> read_back = read_match(write_match(records, rules="ban-sugoroku"))
+    >>> [game.winner for game in read_back.games] == records.winner.tolist()
     True
     """
     games, rules = _games_of(source, rules)
