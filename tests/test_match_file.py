@@ -239,6 +239,16 @@ def test_ban_sugoroku_games_round_trip_with_a_variant_header(rules):
     assert [game.starter for game in record.games] == [0, 1, 0]
 
 
+def test_a_first_name_longer_than_the_left_column_still_reads_back():
+    """The score line needs a space between the first player's score and the
+    second name (found by the match_file fuzz target)."""
+    game = play_random_game(BACKGAMMON, seed=4)
+    players = ("A" * 40, "Bob")
+    record = read_match(write_match(game, players=players))
+    assert record.players == players
+    _same_games([game], record)
+
+
 def test_a_single_game_and_a_list_of_games_are_written_too():
     game = play_random_game(BACKGAMMON, seed=4)
     _same_games([game], read_match(write_match(game)))

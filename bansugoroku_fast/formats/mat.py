@@ -587,8 +587,9 @@ class _GameText:
 
 
 def _layout(number: int, score: Sequence[int], players: Sequence[str], game: _GameText) -> list[str]:
-    lines = ["", f" Game {number}", f" {players[0]} : {score[0]}".ljust(WRITE_RIGHT_COLUMN - 1)
-             + f"{players[1]} : {score[1]}"]
+    # At least one space between the columns, however long the first name.
+    lines = ["", f" Game {number}", f" {players[0]} : {score[0]}".ljust(WRITE_RIGHT_COLUMN - 2)
+             + f" {players[1]} : {score[1]}"]
     slots: list[str] = [] if game.starter == 0 else [""]
     for _, text in game.entries:
         slots.append(text)
