@@ -111,6 +111,19 @@ def any_dice(provider: atheris.FuzzedDataProvider) -> Any:
     return (a, b)
 
 
+def nearly(provider: atheris.FuzzedDataProvider, valid: Callable[[], str], garbage_length: int,
+           replacement: tuple[int, int] = (1, 1)) -> str:
+    """Half the time ``valid()`` with one character replaced by fuzzed ones
+    (as many as ``replacement`` allows; 0 deletes it), else
+    ``garbage_length`` fuzzed characters."""
+    if not provider.ConsumeBool():
+        return str(provider.ConsumeUnicodeNoSurrogates(garbage_length))
+    text = valid()
+    spot = provider.ConsumeIntInRange(0, len(text) - 1)
+    length = provider.ConsumeIntInRange(*replacement)
+    return text[:spot] + str(provider.ConsumeUnicodeNoSurrogates(length)) + text[spot + 1:]
+
+
 def _same_outcome(run_kernel: Callable[[], Any], run_oracle: Callable[[], Any]) -> None:
     """Both raise the same error type, or both return equal results."""
     results = []
@@ -240,12 +253,7 @@ def notation(provider: atheris.FuzzedDataProvider) -> None:
 @target
 def position_id(provider: atheris.FuzzedDataProvider) -> None:
     """Position.from_id: InvalidPositionError, or a position whose id is the text."""
-    if provider.ConsumeBool():
-        text = Position(valid_rows(provider)).id
-        spot = provider.ConsumeIntInRange(0, len(text) - 1)
-        text = text[:spot] + provider.ConsumeUnicodeNoSurrogates(1) + text[spot + 1:]
-    else:
-        text = provider.ConsumeUnicodeNoSurrogates(16)
+    text = nearly(provider, lambda: Position(valid_rows(provider)).id, 16)
     try:
         position = Position.from_id(text)
     except InvalidPositionError:
@@ -257,15 +265,11 @@ def position_id(provider: atheris.FuzzedDataProvider) -> None:
 def xgid(provider: atheris.FuzzedDataProvider) -> None:
     """Position.from_xgid: InvalidPositionError, or a position that the XGID
     it writes reads back as."""
-    if provider.ConsumeBool():
-        text = Position(valid_rows(provider)).xgid
-        spot = provider.ConsumeIntInRange(0, 35)
-        text = text[:spot] + provider.ConsumeUnicodeNoSurrogates(provider.ConsumeIntInRange(0, 2)) + text[spot + 1:]
-    else:
-        text = provider.ConsumeUnicodeNoSurrogates(60)
+    text = nearly(provider, lambda: Position(valid_rows(provider)).xgid, 60, replacement=(0, 2))
     try:
         position = Position.from_xgid(text)
     except InvalidPositionError:
         return
     assert text.isascii()
     assert Position.from_xgid(position.xgid) == position
+
