@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 
 CORPUS = Path(__file__).parent / "corpus"
-TARGET_NAMES = ("positions", "batch", "dice", "rules", "notation", "position_id", "xgid")
+TARGET_NAMES = ("positions", "batch", "dice", "rules", "notation", "position_id", "xgid", "match_file", "match_id")
 
 
 def _fuzz_one(name: str, libfuzzer_args: list[str]) -> None:

@@ -10,7 +10,7 @@ check.
 
 >>> import atheris
 >>> sorted(TARGETS)[:3]
-['batch', 'dice', 'notation']
+['batch', 'dice', 'match_file']
 >>> TARGETS["position_id"](b"4HPwATDgc/ABMA")   # a valid id: no finding
 """
 from __future__ import annotations
@@ -32,6 +32,9 @@ from bansugoroku_fast import (
     oracle,
 )
 from bansugoroku_fast.checks import as_dice
+from bansugoroku_fast.errors import MatchFileError, MatchIdError
+from bansugoroku_fast.formats import MatchState, decode_match_id, encode_match_id, read_match, write_match
+from bansugoroku_fast.formats.match_id import GAME_STATES
 
 Target = Callable[[bytes], None]
 TARGETS: dict[str, Target] = {}
@@ -273,3 +276,62 @@ def xgid(provider: atheris.FuzzedDataProvider) -> None:
     assert text.isascii()
     assert Position.from_xgid(position.xgid) == position
 
+
+@target
+def match_file(provider: atheris.FuzzedDataProvider) -> None:
+    """read_match on any bytes (the seed corpus holds real match files):
+    MatchFileError, or a match whose written text reads back to the same games."""
+    data = provider.ConsumeBytes(provider.remaining_bytes())
+    try:
+        record = read_match(data)
+    except MatchFileError:
+        return
+    again = read_match(write_match(record))
+    assert (again.match_length, again.players, again.rules) == (record.match_length, record.players, record.rules)
+    assert len(again.games) == len(record.games)
+    for mine, theirs in zip(record.games, again.games):
+        assert (mine.winner, mine.points, mine.ending, mine.starter) == (
+            theirs.winner, theirs.points, theirs.ending, theirs.starter)
+        assert np.array_equal(mine.positions, theirs.positions) and np.array_equal(mine.after, theirs.after)
+
+
+def _match_state(provider: atheris.FuzzedDataProvider) -> MatchState:
+    """A MatchState from fuzzed fields, most of them in range (MatchIdError if not)."""
+    dice = (provider.ConsumeIntInRange(0, 7), provider.ConsumeIntInRange(0, 7))
+    return MatchState(
+        cube=provider.PickValueInList([1, 2, 4, 64, 2**15, 2**16, 3, 0, -2]),
+        cube_owner=provider.PickValueInList([None, 0, 1, 2]),
+        player_on_roll=provider.ConsumeIntInRange(0, 2),
+        crawford=provider.ConsumeBool(),
+        game_state=provider.PickValueInList(list(GAME_STATES) + ["other"]),
+        turn=provider.ConsumeIntInRange(0, 2),
+        double_offered=provider.ConsumeBool(),
+        resignation=provider.ConsumeIntInRange(0, 4),
+        dice=None if dice == (0, 0) else dice,
+        match_length=provider.ConsumeIntInRange(0, 2**15),
+        score=(provider.ConsumeIntInRange(0, 2**15), provider.ConsumeIntInRange(0, 25)),
+        jacoby=provider.ConsumeBool(),
+    )
+
+
+@target
+def match_id(provider: atheris.FuzzedDataProvider) -> None:
+    """MatchState, encode_match_id and decode_match_id: MatchIdError, or a
+    state whose id decodes back to it, and text that decodes to a state
+    whose id is the text (one id per state; only the order of two different
+    dice may differ, as the id is read either way and written larger first)."""
+    try:
+        state = _match_state(provider)
+    except MatchIdError:
+        state = None
+    if state is not None:
+        assert decode_match_id(encode_match_id(state)) == state
+    text = nearly(provider, lambda: encode_match_id(state or MatchState()), 12)
+    try:
+        decoded = decode_match_id(text)
+    except MatchIdError:
+        return
+    written = encode_match_id(decoded)
+    assert decode_match_id(written) == decoded
+    if decoded.dice is None or decoded.dice[0] == decoded.dice[1]:
+        assert written == text

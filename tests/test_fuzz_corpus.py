@@ -8,6 +8,7 @@ import pytest
 
 pytest.importorskip("atheris")
 
+from fuzz.__main__ import TARGET_NAMES
 from fuzz.targets import TARGETS
 
 CORPUS = Path(__file__).parent.parent / "fuzz" / "corpus"
@@ -15,6 +16,11 @@ CORPUS = Path(__file__).parent.parent / "fuzz" / "corpus"
 
 def test_every_target_has_a_corpus():
     assert sorted(path.name for path in CORPUS.iterdir() if any(path.iterdir())) == sorted(TARGETS)
+
+
+def test_the_runner_knows_every_target():
+    """``python -m fuzz --all`` names the targets without importing atheris."""
+    assert sorted(TARGET_NAMES) == sorted(TARGETS)
 
 
 @pytest.mark.parametrize("name", sorted(TARGETS))
