@@ -137,6 +137,7 @@ class MatchFileError(ValueError):
     and ``column`` (1-based; 0 when the whole file is at fault) say where."""
 
     def __init__(self, message: str, line: int = 0, column: int = 0):
+        self.message = message  # without the place
         self.line = line
         self.column = column
         where = f"line {line}, column {column}: " if line else ""

@@ -1,5 +1,6 @@
 """``bansugoroku match show`` and ``bansugoroku match check`` on GNU
 Backgammon's export (tests/data/gnubg/auto5.mat) and a broken copy."""
+import re
 from pathlib import Path
 
 import pytest
@@ -40,6 +41,8 @@ def test_show_lists_a_game_and_the_board_at_a_move(capsys):
 def test_check_accepts_gnubg_file(capsys):
     status, out, _ = run(capsys, "match", "check", str(AUTO5))
     assert status == 0
+    # 106 = the rolls written in the file ("52:" and the like), each one play.
+    assert len(re.findall(r"\b[1-6][1-6]:", AUTO5.read_text())) == 106
     assert "OK, 3 games, 106 plays" in out
 
 
@@ -61,3 +64,10 @@ def test_bad_arguments_end_with_status_2(capsys, argv):
         main(argv)
     assert stopped.value.code == 2
     assert capsys.readouterr().err.startswith("error: ")
+
+
+def test_check_of_a_file_that_cannot_be_read_names_it(capsys, tmp_path):
+    missing = tmp_path / "missing.mat"
+    status, _, err = run(capsys, "match", "check", str(missing))
+    assert status == 1
+    assert err.startswith(f"{missing}: cannot read {missing}: ")

@@ -113,8 +113,7 @@ def run_check(args: argparse.Namespace) -> int:
         record = _read(args.file)
     except MatchFileError as error:
         where = f"{error.line}:{error.column}:" if error.line else ""
-        message = str(error).split(": ", 1)[1] if error.line else str(error)
-        print(f"{args.file}:{where} {message}", file=sys.stderr)
+        print(f"{args.file}:{where} {error.message}", file=sys.stderr)
         return 1
     plays = sum(len(game.positions) for game in record.games)
     print(f"{args.file}: OK, {len(record.games)} games, {plays} plays, every move legal and every result right; "
