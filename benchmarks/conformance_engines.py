@@ -15,8 +15,7 @@ import importlib
 import numpy as np
 
 from bansugoroku_fast import Rules
-
-STONES = 15
+from bansugoroku_fast.layout import STONES
 
 
 def gnubg_nn_engine(position: np.ndarray, dice: tuple[int, int], rules: Rules) -> list[list[list[int]]]:

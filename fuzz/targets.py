@@ -35,12 +35,11 @@ from bansugoroku_fast.checks import as_dice
 from bansugoroku_fast.errors import MatchFileError, MatchIdError
 from bansugoroku_fast.formats import MatchState, decode_match_id, encode_match_id, read_match, write_match
 from bansugoroku_fast.formats.match_id import GAME_STATES
+from bansugoroku_fast.layout import BAR, STONES
 
 Target = Callable[[bytes], None]
 TARGETS: dict[str, Target] = {}
 RULE_SETS = Rules.all_combinations()
-STONES = 15
-BAR = 25
 TEXT_PIECES = ["/", " ", "*", "(", ")", "bar", "off", "b", "o", "-", ",", "2", "4", "13", "24", "25", "0", "6"]
 
 

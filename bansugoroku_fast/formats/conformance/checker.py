@@ -16,7 +16,7 @@ import gc
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from tqdm import tqdm
@@ -179,7 +179,7 @@ def _time_ours(position: Position, item: CorpusItem) -> int:
     return elapsed
 
 
-def check_engine(engine: Engine, items: list[CorpusItem], perfts: list[PerftItem] = (),  # type: ignore[assignment]
+def check_engine(engine: Engine, items: Sequence[CorpusItem], perfts: Sequence[PerftItem] = (),
                  *, progress: bool | None = None) -> Report:
     """Run ``engine`` over ``items`` and ``perfts``; stop at a crash or a hang."""
     report = Report(engine.name)
