@@ -52,8 +52,10 @@ def linear(weights, rules):
 
 
 def assert_same_records(actual, expected):
+    """Equal values and equal dtypes (assert_array_equal alone ignores dtypes)."""
     for field in expected._fields:
         np.testing.assert_array_equal(getattr(actual, field), getattr(expected, field), err_msg=field)
+        assert getattr(actual, field).dtype == getattr(expected, field).dtype, field
 
 
 def run_to_the_end(batch, policy):
