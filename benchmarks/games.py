@@ -15,8 +15,9 @@ rates, and what stratified first rolls buy.
   (and pubeval against heuristic), with a 95% interval.
 * **Stratification**: the spread (standard deviation over ``--seeds``
   independent seeds) of the equity of 1,296-game rollouts with and without
-  stratified first rolls, and the number of plain games that would give the
-  same spread.
+  stratified first rolls, the number of plain games that would give the
+  same spread, and the mean ``stderr`` the rollouts reported (the plain
+  formula, which a stratified rollout's spread should not exceed).
 """
 from __future__ import annotations
 
@@ -128,14 +129,18 @@ def stratification(seeds: int) -> None:
     """Equal cost (1,296 games a rollout); the spread of the estimate over seeds."""
     for name, position in (("the backgammon start", Position.initial()), ("a short bear-off race", RACE)):
         print(f"\nequity of 1,296-game heuristic rollouts from {name}, spread over {seeds} seeds")
-        spreads = {}
+        spreads, reported = {}, {}
         for stratify in (None, 36, 1296):
-            equities = [rollout(position, BACKGAMMON, 1296, "heuristic", seed=seed, stratify=stratify).equity
-                        for seed in range(seeds)]
-            spreads[stratify] = statistics.stdev(equities)
+            results = [rollout(position, BACKGAMMON, 1296, "heuristic", seed=seed, stratify=stratify)
+                       for seed in range(seeds)]
+            spreads[stratify] = statistics.stdev(result.equity for result in results)
+            reported[stratify] = statistics.fmean(result.stderr for result in results)
         for stratify, spread in spreads.items():
             equivalent = 1296 * (spreads[None] / spread) ** 2 if spread else math.inf
-            print(f"stratify={stratify!s:<5} stdev {spread:.4f}   worth {equivalent:,.0f} plain games")
+            # The reported stderr is the plain formula (tallies): at or above the
+            # spread for a stratified rollout, about equal to it for a plain one.
+            print(f"stratify={stratify!s:<5} stdev {spread:.4f}   worth {equivalent:,.0f} plain games   "
+                  f"mean reported stderr {reported[stratify]:.4f}")
 
 
 def main(argv: list[str] | None = None) -> None:
