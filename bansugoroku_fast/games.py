@@ -19,6 +19,7 @@ True
 """
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
@@ -269,39 +270,35 @@ def _rollout_values(positions: np.ndarray, rules: Rules, games: int,
 
 
 def _stacked(results: list[RolloutResult]) -> RolloutResult:
-    """One result whose fields gain a leading axis over ``results``."""
-    def stack(name: str) -> Any:
-        return np.array([getattr(result, name) for result in results])
-
-    def stack_figures(name: str) -> dict[str, Any] | None:
-        figures = [getattr(result, name) for result in results]
-        if figures[0] is None:
+    """One result whose fields gain a leading axis over ``results`` (the
+    values of the ``gnubg`` dicts too)."""
+    def stack(values: list[Any]) -> Any:
+        if values[0] is None:
             return None
-        return {key: np.array([one[key] for one in figures]) for key in figures[0]}
+        if isinstance(values[0], dict):
+            return {key: np.array([one[key] for one in values]) for key in values[0]}
+        return np.array(values)
 
-    return RolloutResult(
-        counts=stack("counts").astype(np.int64), kind_counts=stack("kind_counts").astype(np.int64),
-        games=stack("games"), equity=stack("equity"), stderr=stack("stderr"),
-        win_probability=stack("win_probability"), win_stderr=stack("win_stderr"),
-        mean_plies=stack("mean_plies"), gnubg=stack_figures("gnubg"),
-        gnubg_stderr=stack_figures("gnubg_stderr"),
-    )
+    fields = {field.name: stack([getattr(result, field.name) for result in results])
+              for field in dataclasses.fields(RolloutResult)}
+    for tally in ("counts", "kind_counts"):  # int64 whatever numpy's default integer
+        fields[tally] = fields[tally].astype(np.int64)
+    return RolloutResult(**fields)
 
 
 def _unstacked(result: RolloutResult) -> RolloutResult:
-    """The result of a one-position batch without its leading axis."""
+    """The result of a one-position batch without its leading axis (arrays
+    stay arrays, scalars become Python numbers)."""
     def first(value: Any) -> Any:
+        if value is None:
+            return None
+        if isinstance(value, dict):
+            return {key: first(one) for key, one in value.items()}
         item = value[0]
         return item if isinstance(item, np.ndarray) else item.item()
 
-    return RolloutResult(
-        counts=result.counts[0], kind_counts=result.kind_counts[0], games=first(result.games),
-        equity=first(result.equity), stderr=first(result.stderr),
-        win_probability=first(result.win_probability), win_stderr=first(result.win_stderr),
-        mean_plies=first(result.mean_plies),
-        gnubg=None if result.gnubg is None else {k: first(v) for k, v in result.gnubg.items()},
-        gnubg_stderr=None if result.gnubg_stderr is None else {k: first(v) for k, v in result.gnubg_stderr.items()},
-    )
+    return RolloutResult(**{field.name: first(getattr(result, field.name))
+                            for field in dataclasses.fields(RolloutResult)})
 
 
 def _rollout_positions(position: Any, rules: Rules) -> tuple[np.ndarray, bool]:
