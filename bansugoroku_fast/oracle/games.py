@@ -418,13 +418,13 @@ def play_games(rules: object, games: int, policy: object = "random", seed: int =
 # --- rollouts -------------------------------------------------------------------------
 
 
-def _signed_values(position: Position, rules: Rules, games: int, policy: object, seed: int,
-                   stratify: int, max_plies: int, stop_at: float | None
+def _signed_values(position: Position, rules: Rules, games: int,
+                   policies: tuple[ResolvedPolicy, ResolvedPolicy], seed: int, stratify: int,
+                   max_plies: int, stop_at: float | None
                    ) -> tuple[list[int], list[list[int]], list[list[int]], int]:
     """Seat 0's signed value of each game played, with the tallies and the
     total plies; with ``stop_at``, blocks of :data:`BLOCK` games until every
     figure's standard error is at most ``stop_at`` (or ``games`` are played)."""
-    policies = resolve_policies(policy, rules)
     values: list[int] = []
     counts = [[0] * 4, [0] * 4]
     kind_counts = [[0] * len(KINDS), [0] * len(KINDS)]
@@ -469,7 +469,8 @@ def rollout(position: object, rules: object = None, games: int = 1296, policy: o
     position = as_position(position)
     check_position_for_rules(position, rules)
     _, counts, kind_counts, plies = _signed_values(
-        position, rules, games, policy, seed, as_stratify(stratify), max_plies, as_stderr_target(stderr_target)
+        position, rules, games, resolve_policies(policy, rules), seed, as_stratify(stratify), max_plies,
+        as_stderr_target(stderr_target),
     )
     return summarize(counts, kind_counts, plies=plies, backgammon=rules.is_backgammon)
 
@@ -491,11 +492,11 @@ def rank_plays(position: PositionLike, dice: DiceLike, rules: object = None, gam
     """
     rules, games, seed, max_plies, _ = run_arguments(rules, games, seed, max_plies, threads)
     strata = as_stratify(stratify)
-    resolve_policies(policy, rules)
+    policies = resolve_policies(policy, rules)
     plays = legal_plays(position, dice, rules)
     values = []
     for play in plays:
-        signed, _, _, _ = _signed_values(play.position.swapped(), rules, games, policy, seed,
+        signed, _, _, _ = _signed_values(play.position.swapped(), rules, games, policies, seed,
                                          strata, max_plies, None)
         values.append([-value for value in signed])
     return rank(plays, values)
