@@ -41,6 +41,17 @@ def test_a_certain_single_win(capsys):
     assert "mean plies per game: 1.0" in lines
 
 
+def test_a_stratified_rollout_says_its_standard_error_is_the_plain_formula(capsys):
+    # A stratified rollout's stderr is the plain formula (bansugoroku_fast.tallies):
+    # the table says so, and the JSON names the stratification.
+    out = run(capsys, "rollout", "--rules", "backgammon", "--games", "72", "--stratify", "--no-progress")
+    assert "(standard error, the plain formula: conservative for a stratified rollout)" in out
+    figures = json.loads(run(capsys, "rollout", "--rules", "backgammon", "--games", "72", "--stratify", "1296",
+                             "--json"))
+    assert figures["stratify"] == 1296
+    assert json.loads(run(capsys, "rollout", "--games", "36", "--json"))["stratify"] == 0
+
+
 def test_json_equals_the_api_rollout(capsys):
     position = Position.initial()
     out = run(capsys, "rollout", "--rules", "backgammon", "--games", "300", "--policy", "heuristic,random",
