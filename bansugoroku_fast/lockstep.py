@@ -359,17 +359,20 @@ def choose(policy: ResolvedPolicy, parents: np.ndarray, offsets: np.ndarray, chi
     if policy.code == CALLABLE:
         return call_policy(policy.function, offsets, children, games)
     weights = np.array(policy.weights or (0.0,) * len(FEATURE_NAMES), dtype=np.float64)
-    choices = np.full(len(parents), -1, dtype=np.int64)
     order, runs = _ply_runs(plies)
+    if len(runs) > 1:  # the items in ply order, once: each run is then a slice of them
+        offsets, children = _subwave(offsets, children, order)
+        parents, games = parents[order], games[order]
+    parents, children = np.ascontiguousarray(parents), np.ascontiguousarray(children)
+    games = np.ascontiguousarray(games, dtype=np.int64)
+    ordered = np.empty(len(parents), dtype=np.int32)
+    code = rules.code
     for ply, first, stop in runs:
-        items = order[first:stop]
-        whole = len(items) == len(parents)
-        sub_offsets, sub_children = (offsets, children) if whole else _subwave(offsets, children, items)
-        out = np.empty(len(items), dtype=np.int32)
-        _games.choose_batch(policy.code, weights, np.ascontiguousarray(parents[items]), sub_offsets,
-                            np.ascontiguousarray(sub_children), rules.code, seed,
-                            np.ascontiguousarray(games[items]), ply, out)
-        choices[items] = out
+        # choose_batch reads the children of item i at row offsets[i]: a slice of the offsets serves.
+        _games.choose_batch(policy.code, weights, parents[first:stop], offsets[first:stop + 1], children,
+                            code, seed, games[first:stop], ply, ordered[first:stop])
+    choices = np.empty(len(parents), dtype=np.int64)
+    choices[order if len(runs) > 1 else slice(None)] = ordered
     return choices
 
 
