@@ -88,9 +88,12 @@ def test_illegal_actions_name_the_sub_environment():
         BanSugorokuVectorEnv(0)
 
 
-def test_the_batch_dice_are_the_oracles():
-    from bansugoroku_fast.envs._dice import random_choices, rolls
+def test_the_dice_and_random_choices_at_mixed_plies_are_the_oracles():
+    """The kernels' dice and "random" choices of games each at its own ply
+    (what the vector environment draws) are the specification's."""
+    from bansugoroku_fast.lockstep import choose, roll_dice
     from bansugoroku_fast.oracle import games as spec
+    from bansugoroku_fast.policies import resolve_policies
 
     games = np.arange(2000, dtype=np.int64) * 7919 % 100_003
     plies = np.arange(2000, dtype=np.int64) % 97
@@ -98,7 +101,12 @@ def test_the_batch_dice_are_the_oracles():
     seed = 2**64 - 5  # the full width of the key
     for opening in (False, True):
         expected = [spec.roll(seed, int(g), int(p), opening=opening) for g, p in zip(games, plies)]
-        assert rolls(seed, games, plies, opening).tolist() == [list(pair) for pair in expected]
+        assert roll_dice(seed, games, plies, opening=opening).tolist() == [list(pair) for pair in expected]
     expected_choices = [spec.below(spec.word(seed, int(g), int(p), spec.CHOICE_STREAM), int(n))
                         for g, p, n in zip(games, plies, counts)]
-    assert random_choices(seed, games, plies, counts).tolist() == expected_choices
+    # "random" draws its index from the choice stream alone: the children's content does not matter.
+    offsets = np.concatenate([[0], np.cumsum(counts)])
+    parents = np.zeros((len(games), 2, 26), dtype=np.int8)
+    children = np.zeros((int(offsets[-1]), 2, 26), dtype=np.int8)
+    random = resolve_policies("random", Rules())[0]
+    assert choose(random, parents, offsets, children, Rules(), seed, games, plies).tolist() == expected_choices

@@ -15,11 +15,6 @@ from .views import RENDER_MODES, check_observation, check_render_mode, observati
 AGENTS = ("seat_0", "seat_1")
 
 
-def new_seed(generator: np.random.Generator) -> int:
-    """A seed for the dice when ``reset`` was given none."""
-    return int(generator.integers(2**63))
-
-
 class BanSugorokuAEC(AECEnv[str, dict[str, np.ndarray], int]):
     """Ban-sugoroku or backgammon for two agents, ``"seat_0"`` (moves first)
     and ``"seat_1"``; build it with :func:`aec_env`.
@@ -43,10 +38,9 @@ class BanSugorokuAEC(AECEnv[str, dict[str, np.ndarray], int]):
         self.render_mode = check_render_mode(render_mode)
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
-        self._observation_space = observation_space(self.table, observation)
+        self._observation_space = observation_space(self.table.action_count, observation)
         self._action_space = spaces.Discrete(self.table.action_count)
-        self._seed: int | None = None
-        self._generator = np.random.default_rng()
+        self._generator = np.random.default_rng()  # draws a seed for a first reset() without one
         self._clear()
 
     def _clear(self) -> None:
@@ -63,16 +57,9 @@ class BanSugorokuAEC(AECEnv[str, dict[str, np.ndarray], int]):
         return self._action_space
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None:
-            self._seed, game = int(seed), 0
-            self._generator = np.random.default_rng(seed)
-        elif self._seed is None:
-            self._seed, game = new_seed(self._generator), 0
-        else:
-            game = self.table.game + 1
         self.agents = list(AGENTS)
         self._clear()
-        self.table.new_game(self._seed, game)
+        self.table.next_game(seed, self._generator)
         self._settle()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:

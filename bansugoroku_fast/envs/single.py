@@ -10,9 +10,9 @@ from gymnasium import spaces
 
 from ..checks import as_rules
 from ..errors import GameStateError, IllegalPlayError
+from ..policies import ResolvedPolicy
 from ..rules import Rules
-from .aec import new_seed
-from .opponents import WaveChooser, choose_play, opponent_of
+from .opponents import choose_play, opponent_of
 from .table import MAX_PLAYS, MAX_PLIES, SEATS, Table
 from .views import RENDER_MODES, check_observation, check_render_mode, observation_space, observe, render_table
 
@@ -59,14 +59,13 @@ class BanSugorokuEnv(gym.Env[dict[str, np.ndarray], int]):
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTIONS}, got {illegal_action!r}")
         rules = as_rules(rules)
         self.table = Table(rules, actions, max_plays, max_plies)
-        self.opponent: WaveChooser = opponent_of(opponent, rules)
+        self.opponent: ResolvedPolicy = opponent_of(opponent, rules)
         self.seat = seat
         self.illegal_action = illegal_action
         self.observation_kind = check_observation(observation)
         self.render_mode = check_render_mode(render_mode)
-        self.observation_space = observation_space(self.table, observation)
+        self.observation_space = observation_space(self.table.action_count, observation)
         self.action_space = spaces.Discrete(self.table.action_count)
-        self._seed: int | None = None
         self._forfeited = False
 
     @property
@@ -76,16 +75,9 @@ class BanSugorokuEnv(gym.Env[dict[str, np.ndarray], int]):
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         super().reset(seed=seed)
-        if seed is not None:
-            self._seed, game = int(seed), 0
-        elif self._seed is None:
-            self._seed, game = new_seed(self.np_random), 0
-        else:
-            game = self.table.game + 1
-        if options and "game" in options:
-            game = _game_index(options["game"])
+        game = _game_index(options["game"]) if options and "game" in options else None
         self._forfeited = False
-        self.table.new_game(self._seed, game)
+        self.table.next_game(seed, self.np_random, game)
         self._play_opponent()
         return self._observe(), self._info()
 

@@ -24,15 +24,15 @@ which actions are legal, and how an action changes the game.
   ``max_plays`` raises :class:`ValueError` (raise ``max_plays``) rather than
   hide plays from the agent.
 
-**Dice.** Game ``game`` of seed ``seed`` rolls the dice of the counter-based
-generator (:func:`bansugoroku_fast.oracle.games.roll`, its definition): ply ``p`` of an
-episode rolls exactly what ply ``p`` of game ``game`` rolls in
+**Dice.** Game ``game`` of seed ``seed`` rolls the kernels' counter-based
+dice (:func:`bansugoroku_fast.lockstep.roll_dice`): ply ``p`` of an episode
+rolls exactly what ply ``p`` of game ``game`` rolls in
 :func:`~bansugoroku_fast.play_games` with that seed (the backgammon opening
 included), so episodes are reproducible and comparable with whole-game runs.
 
-Seat 0 is the side that moves first. There is no doubling cube: a game is
-worth its outcome's value (1..3), to the winner, and the opposite to the
-loser.
+Seat 0 is the side that moves first, so seat ``ply % 2`` is to move (a pass
+is a ply). There is no doubling cube: a game is worth its outcome's value
+(1..3), to the winner, and the opposite to the loser.
 
 >>> from bansugoroku_fast import Rules
 >>> table = Table(Rules(variant="backgammon"), actions="step")
@@ -48,17 +48,19 @@ loser.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..api import legal_plays, outcome
+from ..checks import positive_int
 from ..errors import GameStateError, IllegalPlayError
-from ..game import Turn, dice_to_play
-from ..oracle.games import roll
-from ..play import Play, Step
+from ..lockstep import roll_dice
+from ..play import Play
 from ..position import Position
 from ..rules import Rules
+from ..turn import Turn
 
 #: Action count of the ``"step"`` encoding: 25 origins (1..24, 25 = bar) x 6 dice.
 STEP_ACTIONS = 25 * 6
@@ -92,6 +94,48 @@ def step_of_action(action: int) -> tuple[int, int]:
     return int(action) // 6 + 1, int(action) % 6 + 1
 
 
+@functools.lru_cache(maxsize=8)
+def _mask_rows(size: int) -> np.ndarray:
+    """``int8[size + 1, size]`` (a read-only view of ``2 * size`` bytes): row
+    ``size - k`` is the mask of ``k`` legal plays."""
+    strip = np.concatenate([np.ones(size, dtype=np.int8), np.zeros(size, dtype=np.int8)])
+    return np.lib.stride_tricks.sliding_window_view(strip, size)
+
+
+def play_masks(counts: np.ndarray, size: int) -> np.ndarray:
+    """``int8[N, size]``: the ``"play"`` masks of rolls with ``counts[i]``
+    legal plays (their first ``counts[i]`` indices).
+
+    >>> play_masks(np.array([2, 0]), 3).tolist()
+    [[1, 1, 0], [0, 0, 0]]
+    """
+    return _mask_rows(size)[size - np.asarray(counts)]  # a copy of the rows, one row gather
+
+
+def dice_slots(dice: np.ndarray, rules: Rules) -> np.ndarray:
+    """``int8[N, 4]``: the dice each roll ``dice[i]`` (``int8[N, 2]``) has to
+    play, highest first, 0 padding: both dice of a non-double, and
+    ``rules.doubles_moves`` copies of a double (what
+    :func:`~bansugoroku_fast.dice_to_play` says for one roll).
+
+    >>> from bansugoroku_fast import Rules
+    >>> dice_slots(np.array([[2, 5], [3, 3]]), Rules(variant="backgammon")).tolist()
+    [[5, 2, 0, 0], [3, 3, 3, 3]]
+    >>> dice_slots(np.array([[3, 3]]), Rules())[0].tolist()
+    [3, 3, 0, 0]
+    """
+    slots = np.zeros((len(dice), DICE_SLOTS), dtype=np.int8)
+    slots[:, 0], slots[:, 1] = dice.max(axis=1), dice.min(axis=1)
+    doubles = slots[:, 0] == slots[:, 1]
+    slots[doubles, 2:rules.doubles_moves] = slots[doubles, :1]
+    return slots
+
+
+def new_seed(generator: np.random.Generator) -> int:
+    """A seed for the dice when ``reset`` was given none."""
+    return int(generator.integers(2**63))
+
+
 @dataclass(frozen=True)
 class Result:
     """How a game ended, in seats; ``value`` is the outcome's value (1..3)."""
@@ -113,15 +157,13 @@ class Table:
                  max_plies: int = MAX_PLIES) -> None:
         if actions not in ACTION_KINDS:
             raise ValueError(f"actions must be one of {ACTION_KINDS}, got {actions!r}")
-        for name, value in (("max_plays", max_plays), ("max_plies", max_plies)):
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
         self.rules = rules
         self.actions = actions
-        self.max_plays = int(max_plays)
-        self.max_plies = int(max_plies)
+        self.max_plays = positive_int(max_plays, "max_plays")
+        self.max_plies = positive_int(max_plies, "max_plies")
         self.action_count = STEP_ACTIONS if actions == "step" else self.max_plays
-        self.seed = self.game = self.ply = self.seat = 0
+        self.seed: int | None = None  # None until the first game
+        self.game = self.ply = 0
         self.position = Position.initial(rules)
         self.dice: tuple[int, int] = (1, 1)
         self.result: Result | None = None
@@ -133,10 +175,25 @@ class Table:
 
     def new_game(self, seed: int, game: int) -> None:
         """Start game ``game`` of ``seed`` from the rules' start, seat 0 to roll."""
-        self.seed, self.game, self.ply, self.seat = int(seed), int(game), 0, 0
+        self.seed, self.game, self.ply = int(seed), int(game), 0
         self.position = Position.initial(self.rules)
         self.result, self.truncated = None, False
         self._roll()
+
+    def next_game(self, seed: int | None, generator: np.random.Generator, game: int | None = None) -> None:
+        """What ``reset(seed=seed)`` starts: game 0 of ``seed``; without a
+        seed, the next game of the seed played so far (a first one drawn
+        from ``generator``); ``game`` (given) picks the game instead."""
+        if seed is None and self.seed is not None:
+            next_one = self.game + 1
+        else:
+            seed, next_one = new_seed(generator) if seed is None else seed, 0
+        self.new_game(self.seed if seed is None else seed, next_one if game is None else game)
+
+    @property
+    def seat(self) -> int:
+        """The seat to move (or that has just won): seat 0 moves at even plies."""
+        return self.ply % 2
 
     @property
     def is_over(self) -> bool:
@@ -145,12 +202,14 @@ class Table:
 
     def _roll(self) -> None:
         """Roll for the side to move; pass every roll with no legal play."""
+        assert self.seed is not None
         while True:
             if self.ply >= self.max_plies:
                 self.truncated = True
                 return
-            opening = self.rules.is_backgammon and self.ply == 0
-            self.dice = roll(self.seed, self.game, self.ply, opening=opening)
+            dice = roll_dice(self.seed, np.array([self.game]), np.array([self.ply]),
+                             opening=self.rules.is_backgammon)[0]
+            self.dice = (int(dice[0]), int(dice[1]))
             self._plays = legal_plays(self.position, self.dice, self.rules)
             self._turn = None
             if len(self._plays) > self.max_plays and self.actions == "play":
@@ -164,7 +223,6 @@ class Table:
 
     def _next_ply(self, after: Position) -> None:
         self.position = after.swapped()
-        self.seat = 1 - self.seat
         self.ply += 1
 
     def play(self, play: Play) -> None:
@@ -201,6 +259,8 @@ class Table:
 
     def action_mask(self) -> np.ndarray:
         """``int8[action_count]``: 1 for each legal action of the mover."""
+        if self.actions == "play":
+            return play_masks(np.array([0 if self.is_over else len(self._plays)]), self.action_count)[0]
         mask = np.zeros(self.action_count, dtype=np.int8)
         mask[self.legal_actions()] = 1
         return mask
@@ -252,10 +312,8 @@ class Table:
         if self.is_over:
             return ()
         if self.actions == "step":
-            left = self.turn.dice_left
-        else:
-            left = dice_to_play(self.dice, self.rules)
-        return tuple(sorted(left, reverse=True))
+            return tuple(sorted(self.turn.dice_left, reverse=True))
+        return tuple(int(die) for die in dice_slots(np.array([self.dice]), self.rules)[0] if die)
 
     def dice_vector(self, seat: int) -> np.ndarray:
         """``int8[4]``: the dice left to ``seat`` if it is to move (0 padding)."""
@@ -264,7 +322,3 @@ class Table:
             left = self.dice_left()
             vector[: len(left)] = left
         return vector
-
-    def steps_played(self) -> tuple[Step, ...]:
-        """The single moves made so far this turn (``"step"`` encoding)."""
-        return self.turn.steps if self.actions == "step" and not self.is_over else ()

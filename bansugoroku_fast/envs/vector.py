@@ -1,5 +1,5 @@
-"""A native Gymnasium vector environment: ``num_envs`` games stepped together,
-one batch kernel call per wave of plies (see :class:`BanSugorokuVectorEnv`)."""
+"""A native Gymnasium vector environment: ``num_envs`` games stepped together
+by the batch kernels (see :class:`BanSugorokuVectorEnv`)."""
 from __future__ import annotations
 
 from typing import Any, ClassVar
@@ -9,108 +9,115 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .. import batch
-from ..checks import as_rules
+from ..batch import PlayBatch, _count, _generate, _Items, _outcome
+from ..checks import as_rules, positive_int
 from ..errors import IllegalPlayError
+from ..lockstep import choose, roll_dice
 from ..position import Position
 from ..rules import Rules
-from ._dice import rolls
-from .aec import new_seed
 from .opponents import opponent_of
-from .table import DICE_SLOTS, MAX_PLAYS, MAX_PLIES, SEATS, Table
-from .views import STONES
+from .table import MAX_PLAYS, MAX_PLIES, SEATS, dice_slots, new_seed, play_masks
+from .views import check_observation, observation_space, shown
 
 NO_WINNER = -1
+#: The only field of the plays the environment reads.
+CHILDREN = frozenset({"children"})
 
 
-class _Lockstep:
-    """``count`` games in numpy arrays, each at the turn of some seat.
+class _Games:
+    """``count`` games in numpy arrays, each at its own ply (seat ``ply % 2``
+    to move), moved by the batch kernels: the lockstep of
+    :class:`~bansugoroku_fast.GameBatch` (the same kernel entry points and
+    dice), except that a wave moves only the games it is given (the agent's
+    or the opponent's) and a game reaching ``max_plies`` is truncated.
 
-    Sub-environment ``i`` plays games ``i, i + count, i + 2 * count, ...`` of
-    the seed's counter-based dice in turn (so game ``g`` is the ``g //
-    count``-th episode of sub-environment ``g % count``), the same games as
-    :class:`~bansugoroku_fast.envs.BanSugorokuEnv` plays after
-    ``reset(seed=seed, options={"game": g})``.
+    Game ``g`` rolls what game ``g`` of the seed rolls in
+    :func:`~bansugoroku_fast.play_games` (and in the single environment).
     """
 
     def __init__(self, rules: Rules, count: int, max_plays: int, max_plies: int) -> None:
-        self.rules, self.count, self.max_plays, self.max_plies = rules, count, max_plays, max_plies
-        self.seed = 0
+        self.rules, self.max_plays, self.max_plies = rules, max_plays, max_plies
+        self.seed: int | None = None  # None until the first reset
         self.start = Position.initial(rules).array
+        #: Each game's board seen by the side to move (by the winner, once won).
         self.boards = np.empty((count, 2, 26), dtype=np.int8)
         self.dice = np.zeros((count, 2), dtype=np.int8)
-        self.seat = np.zeros(count, dtype=np.int8)
-        self.ply = np.zeros(count, dtype=np.int32)
+        self.ply = np.zeros(count, dtype=np.int64)
         self.game = np.arange(count, dtype=np.int64)
-        self.winner = np.full(count, NO_WINNER, dtype=np.int8)
+        self.winner = np.full(count, NO_WINNER, dtype=np.int8)  # a seat
         self.value = np.zeros(count, dtype=np.int8)
         self.truncated = np.zeros(count, dtype=bool)
-        #: Legal plays of each game's roll (0 for a game over).
-        self.counts = np.zeros(count, dtype=np.int64)
-
-    @property
-    def over(self) -> np.ndarray:
-        return (self.winner != NO_WINNER) | self.truncated
+        #: Legal plays of each game's roll (0 once the game is over).
+        self.counts = np.zeros(count, dtype=np.int32)
 
     def new_games(self, rows: np.ndarray, games: np.ndarray) -> None:
         """Start ``games`` (from the rules' start, seat 0 to roll) in ``rows``."""
         self.boards[rows] = self.start
-        self.seat[rows], self.ply[rows], self.game[rows] = 0, 0, games
+        self.ply[rows], self.game[rows] = 0, games
         self.winner[rows], self.value[rows], self.truncated[rows] = NO_WINNER, 0, False
         self._roll(rows)
 
     def _roll(self, rows: np.ndarray) -> None:
-        """Roll for ``rows``, count their plays, pass rolls with none."""
+        """Roll for ``rows`` and count their plays; a roll with none is a
+        pass, and the other side rolls; a game at ``max_plies`` is truncated."""
+        assert self.seed is not None
         while rows.size:
-            self.dice[rows] = rolls(self.seed, self.game[rows], self.ply[rows], self.rules.is_backgammon)
-            counts = batch.count_plays(self.boards[rows], self.dice[rows], self.rules, threads=1)
+            too_long = self.ply[rows] >= self.max_plies
+            self.truncated[rows[too_long]] = True
+            self.counts[rows[too_long]] = 0
+            rows = rows[~too_long]
+            self.dice[rows] = roll_dice(self.seed, self.game[rows], self.ply[rows], opening=self.rules.is_backgammon)
+            counts = _count(self._items(rows))
             if counts.max(initial=0) > self.max_plays:
                 row = int(rows[np.argmax(counts)])
-                raise ValueError(f"game {self.game[row]} (seed {self.seed}): {counts.max()} legal plays, "
-                                 f"more than max_plays={self.max_plays}; raise max_plays")
+                raise ValueError(f"game {self.game[row]} (seed {self.seed}) ply {self.ply[row]}: {counts.max()} "
+                                 f"legal plays, more than max_plays={self.max_plays}; raise max_plays")
             self.counts[rows] = counts
-            self.truncated[rows] |= self.ply[rows] >= self.max_plies
-            self.counts[rows[self.truncated[rows]]] = 0
-            passing = rows[(counts == 0) & ~self.truncated[rows]]
-            self._next_ply(passing, self.boards[passing])
-            rows = passing
+            rows = rows[counts == 0]
+            self.boards[rows] = self.boards[rows][:, ::-1]
+            self.ply[rows] += 1
 
-    def _next_ply(self, rows: np.ndarray, after: np.ndarray) -> None:
-        self.boards[rows] = after[:, ::-1]
-        self.seat[rows] ^= 1
-        self.ply[rows] += 1
+    def _items(self, rows: np.ndarray) -> _Items:
+        dice = self.dice[rows]  # fancy indexing: C-contiguous copies, as the kernels want
+        return _Items(self.boards[rows], dice, dice, self.rules, 1)
 
-    def plays(self, rows: np.ndarray) -> batch.PlayBatch:
-        """The legal plays of ``rows`` (offsets over ``rows``)."""
-        return batch.generate_plays(self.boards[rows], self.dice[rows], self.rules, threads=1)
+    def plays(self, rows: np.ndarray) -> PlayBatch:
+        """The children of the legal plays of ``rows`` (offsets over ``rows``)."""
+        return _generate(self._items(rows), CHILDREN, counts=self.counts[rows])  # a copy: the kernel writes it
 
-    def play(self, rows: np.ndarray, plays: batch.PlayBatch, choices: np.ndarray) -> None:
+    def play(self, rows: np.ndarray, plays: PlayBatch, choices: np.ndarray) -> None:
         """Play child ``choices[k]`` of ``plays`` in game ``rows[k]`` (checked by the caller)."""
         after = plays.children[plays.offsets[:-1] + choices]
-        found = batch.outcome(after, self.rules)
+        found = _outcome(after, self.rules)
         won = found.winner >= 0
         finished = rows[won]
-        self.winner[finished] = np.where(found.winner[won] == 0, self.seat[finished], 1 - self.seat[finished])
+        mover = (self.ply[finished] % 2).astype(np.int8)
+        self.winner[finished] = np.where(found.winner[won] == 0, mover, 1 - mover)
         self.value[finished] = found.value[won]
         self.boards[finished] = after[won]
         self.counts[finished] = 0
         going = rows[~won]
-        self._next_ply(going, after[~won])
+        self.boards[going] = after[~won][:, ::-1]
+        self.ply[going] += 1
         self._roll(going)
 
 
-class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
+class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):  # type: ignore[misc]
     """``num_envs`` copies of :class:`~bansugoroku_fast.envs.BanSugorokuEnv`
     with whole-play actions (``actions="play"``), stepped together: each
     :meth:`step` plays the agents' plays of every game in one batch call,
-    then the opponents' (``"random"``, ``"first"`` or a callable in the
-    lockstep convention, called once per wave for all games), and lists the
-    next plays of every game in one ``generate_plays`` call.
+    then the opponents' (any policy of the single environment, called once
+    per wave for all the games it has to move), and lists the next plays of
+    every game in one ``generate_plays`` call.
 
-    A finished game restarts in the same step (``AutoresetMode.SAME_STEP``):
-    ``info["final_obs"][i]`` is its last observation, ``info["_final_obs"]``
-    the mask of the sub-environments that finished. ``reset(seed=s)``: sub-
-    environment ``i`` plays games ``i, i + num_envs, ...`` of seed ``s``.
+    A finished game restarts in the same step (``AutoresetMode.SAME_STEP``,
+    as ``SyncVectorEnv`` does it): ``info["final_obs"][i]`` and
+    ``info["final_info"]`` are its last observation and info,
+    ``info["_final_obs"]`` the mask of the sub-environments that finished.
+    Sub-environment ``i`` plays games ``i, i + num_envs, ...`` of the seed
+    (game ``g`` as the single environment plays it after ``reset(seed=seed,
+    options={"game": g})``, whatever the other sub-environments do); a
+    ``reset()`` without a seed goes on with the next game of each.
     :meth:`candidates` gives the children of every legal play (for agents
     that score afterstates).
 
@@ -126,74 +133,64 @@ class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarr
     metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
     def __init__(self, num_envs: int, rules: object = None, *, opponent: object = "random", seat: int = 0,
-                 max_plays: int = MAX_PLAYS, max_plies: int = MAX_PLIES) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+                 observation: str = "board", max_plays: int = MAX_PLAYS, max_plies: int = MAX_PLIES) -> None:
+        self.num_envs = positive_int(num_envs, "num_envs")
         if seat not in SEATS:
             raise ValueError(f"seat must be 0 or 1, got {seat!r}")
-        rules = as_rules(rules)
-        template = Table(rules, "play", max_plays, max_plies)  # checks the options
-        self.num_envs = int(num_envs)
-        self.rules = rules
+        self.rules = as_rules(rules)
         self.seat = seat
-        self.opponent = opponent_of(opponent, rules)
-        self.games = _Lockstep(rules, self.num_envs, template.max_plays, template.max_plies)
-        self.single_action_space = spaces.Discrete(template.max_plays)
+        self.opponent = opponent_of(opponent, self.rules)
+        self.observation_kind = check_observation(observation)
+        self.max_plays = positive_int(max_plays, "max_plays")
+        self.games = _Games(self.rules, self.num_envs, self.max_plays, positive_int(max_plies, "max_plies"))
+        self.single_action_space = spaces.Discrete(self.max_plays)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self.single_observation_space = spaces.Dict({
-            "observation": spaces.Box(0, STONES, shape=(2, 26), dtype=np.int8),
-            "dice": spaces.Box(0, 6, shape=(DICE_SLOTS,), dtype=np.int8),
-            "action_mask": spaces.Box(0, 1, shape=(template.max_plays,), dtype=np.int8),
-        })
+        self.single_observation_space = observation_space(self.max_plays, observation)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
-        #: Row ``k``: the mask of a roll with ``k`` legal plays.
-        self._masks = np.tril(np.ones((template.max_plays + 1, template.max_plays), dtype=np.int8), -1)
-        self._seed: int | None = None
-        self._agent_plays = self.games.plays(np.arange(0))
+        self._everyone = np.arange(self.num_envs)
+        self._plays = self.games.plays(self._everyone[:0])  # the agents' plays (none before reset)
 
     # -- the Gymnasium API ------------------------------------------------------------
 
     def reset(self, *, seed: int | list[int] | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        super().reset(seed=seed)
         if isinstance(seed, list):
             raise ValueError("seed must be one integer for all sub-environments (sub-environment i plays "
                              "games i, i + num_envs, ... of it)")
-        if seed is not None:
-            self._seed = int(seed)
-        elif self._seed is None:
-            self._seed = new_seed(self.np_random)
-        self.games.seed = self._seed
-        rows = np.arange(self.num_envs)
-        self.games.new_games(rows, rows.astype(np.int64))
+        super().reset(seed=seed)
+        games = self.games
+        if seed is None and games.seed is not None:
+            first = games.game + self.num_envs
+        else:
+            games.seed = new_seed(self.np_random) if seed is None else int(seed)
+            first = self._everyone.astype(np.int64)
+        games.new_games(self._everyone, first)
         self._play_opponents()
-        self._agent_plays = self.games.plays(rows)
-        return self._observe(), self._info()
+        self._plays = games.plays(self._everyone)
+        return self._observe(self._everyone), self._info()
 
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray,
                                           dict[str, Any]]:
         games = self.games
-        rows = np.arange(self.num_envs)
-        choices = self._checked(actions)
-        games.play(rows, self._agent_plays, choices)
+        games.play(self._everyone, self._plays, self._checked(actions))
         self._play_opponents()
-        over = games.over
-        rewards = np.zeros(self.num_envs, dtype=np.float64)
-        won = games.winner != NO_WINNER
-        rewards[won] = np.where(games.winner[won] == self.seat, 1, -1) * games.value[won]
-        terminated, truncated = won.copy(), games.truncated.copy()
-        info = self._info()
+        terminated, truncated = games.winner != NO_WINNER, games.truncated.copy()
+        sign = np.where(games.winner == self.seat, 1, -1)
+        rewards = (sign * games.value).astype(np.float64)  # value 0 before the end
+        over = terminated | truncated
+        final: dict[str, Any] = {}
         if over.any():
-            info["final_obs"] = np.full(self.num_envs, None, dtype=object)
-            finals = self._observe()
-            for row in np.flatnonzero(over).tolist():
-                info["final_obs"][row] = {key: value[row] for key, value in finals.items()}
-            info["_final_obs"] = over
-            restarted = np.flatnonzero(over)
-            games.new_games(restarted, games.game[restarted] + self.num_envs)
+            rows = np.flatnonzero(over)
+            last = self._observe(rows)
+            final_obs = np.full(self.num_envs, None, dtype=object)
+            for k, row in enumerate(rows.tolist()):
+                final_obs[row] = {key: value[k] for key, value in last.items()}
+            final = {"final_obs": final_obs, "_final_obs": over,
+                     "final_info": self._info(), "_final_info": over}
+            games.new_games(rows, games.game[rows] + self.num_envs)
             self._play_opponents()
-        self._agent_plays = games.plays(rows)
-        return self._observe(), rewards, terminated, truncated, info
+        self._plays = games.plays(self._everyone)
+        return self._observe(self._everyone), rewards, terminated, truncated, self._info() | final
 
     # -- waves ----------------------------------------------------------------------
 
@@ -211,15 +208,17 @@ class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarr
         return values.astype(np.int64)
 
     def _play_opponents(self) -> None:
-        """Let the opponent play every game waiting for it, wave after wave."""
+        """Let the opponent play every game waiting for it, wave after wave
+        (a pass or a restart can leave it to move again)."""
         games = self.games
+        assert games.seed is not None
         while True:
-            rows = np.flatnonzero((games.seat != self.seat) & ~games.over)
+            rows = np.flatnonzero((games.ply % 2 != self.seat) & (games.counts > 0))
             if not rows.size:
                 return
-            parents = games.boards[rows]
             plays = games.plays(rows)
-            choices = self.opponent(games.seed, games.game[rows], games.ply[rows].astype(np.int64), parents, plays)
+            choices = choose(self.opponent, games.boards[rows], plays.offsets, plays.children, self.rules,
+                             games.seed, games.game[rows], games.ply[rows])
             games.play(rows, plays, choices)
 
     # -- what the agent sees ----------------------------------------------------------
@@ -228,25 +227,19 @@ class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarr
         """``(offsets int64[num_envs + 1], children int8[M, 2, 26])``: the
         position after each legal play of sub-environment ``i`` (rows
         ``offsets[i]:offsets[i + 1]``, in action order), seen by the agent."""
-        return self._agent_plays.offsets.copy(), self._agent_plays.children.copy()
+        return self._plays.offsets.copy(), self._plays.children.copy()
 
-    def _observe(self) -> dict[str, np.ndarray]:
+    def _observe(self, rows: np.ndarray) -> dict[str, np.ndarray]:
+        """The observations of ``rows``: the agent's turn in a live game,
+        the last position (from the agent's side) in a finished one."""
         games = self.games
-        mask = self._masks[self.games.counts]
-        boards = games.boards.copy()
-        # A finished game shows its last position from the agent's side.
-        theirs = games.seat != self.seat
+        boards = games.boards[rows]
+        theirs = games.ply[rows] % 2 != self.seat
         boards[theirs] = boards[theirs][:, ::-1]
-        return {"observation": boards, "dice": self._dice_left(games.counts > 0), "action_mask": mask}
-
-    def _dice_left(self, to_move: np.ndarray) -> np.ndarray:
-        dice = np.zeros((self.num_envs, DICE_SLOTS), dtype=np.int8)
-        high, low = self.games.dice.max(axis=1), self.games.dice.min(axis=1)
-        dice[:, 0], dice[:, 1] = high, low
-        doubles = high == low
-        dice[doubles, 2:] = high[doubles, None] if self.rules.is_backgammon else 0
-        dice[~to_move] = 0
-        return dice
+        counts = games.counts[rows]
+        dice = dice_slots(games.dice[rows], self.rules)
+        dice[counts == 0] = 0
+        return shown(boards, dice, play_masks(counts, self.max_plays), self.rules, self.observation_kind)
 
     def _info(self) -> dict[str, Any]:
         games = self.games

@@ -27,6 +27,7 @@ from gymnasium import spaces
 from .. import render
 from ..games import features
 from ..policies import FEATURE_NAMES
+from ..rules import Rules
 from .table import DICE_SLOTS, Table
 
 OBSERVATION_KINDS = ("board", "features")
@@ -48,30 +49,34 @@ def check_render_mode(render_mode: str | None) -> str | None:
     return render_mode
 
 
-def observation_space(table: Table, observation: str) -> spaces.Dict:
-    """The space of what :func:`observe` returns for ``table``."""
+def observation_space(action_count: int, observation: str) -> spaces.Dict:
+    """The space of one observation (see the module docstring)."""
     parts: dict[str, spaces.Space[Any]] = {
         "observation": spaces.Box(0, STONES, shape=(2, 26), dtype=np.int8),
         "dice": spaces.Box(0, 6, shape=(DICE_SLOTS,), dtype=np.int8),
-        "action_mask": spaces.Box(0, 1, shape=(table.action_count,), dtype=np.int8),
+        "action_mask": spaces.Box(0, 1, shape=(action_count,), dtype=np.int8),
     }
     if observation == "features":
         parts["features"] = spaces.Box(0.0, FEATURE_CEILING, shape=(len(FEATURE_NAMES),), dtype=np.float32)
     return spaces.Dict(parts)
 
 
+def shown(boards: np.ndarray, dice: np.ndarray, masks: np.ndarray, rules: Rules,
+          observation: str) -> dict[str, np.ndarray]:
+    """The observation of ``boards`` seen by the observer (``int8[2, 26]``,
+    or ``int8[N, 2, 26]`` for a batch), its dice left and its action mask
+    (with ``observation="features"`` also the features of the boards)."""
+    parts = {"observation": boards, "dice": dice, "action_mask": masks}
+    if observation == "features":
+        scored = features(boards.reshape(-1, 2, 26), rules)
+        parts["features"] = scored.reshape(*boards.shape[:-2], scored.shape[-1])
+    return parts
+
+
 def observe(table: Table, seat: int, observation: str) -> dict[str, np.ndarray]:
     """What ``seat`` sees of ``table`` (fresh arrays every call)."""
-    board = table.board(seat)
-    to_move = seat == table.seat and not table.is_over
-    shown = {
-        "observation": board,
-        "dice": table.dice_vector(seat) if to_move else np.zeros(DICE_SLOTS, dtype=np.int8),
-        "action_mask": table.action_mask() if to_move else np.zeros(table.action_count, dtype=np.int8),
-    }
-    if observation == "features":
-        shown["features"] = features(board[None], table.rules)[0]
-    return shown
+    mask = table.action_mask() if seat == table.seat else np.zeros(table.action_count, dtype=np.int8)
+    return shown(table.board(seat), table.dice_vector(seat), mask, table.rules, observation)
 
 
 def render_table(table: Table, mode: str | None) -> str | np.ndarray | None:
