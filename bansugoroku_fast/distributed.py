@@ -215,7 +215,7 @@ def _summed(parts: Sequence[_Tallies], chunks: int, blocks: int, backgammon: boo
     results = []
     for chunk in range(chunks):
         mine = parts[chunk * blocks:(chunk + 1) * blocks]
-        counts, kind_counts, plies = (sum(column) for column in zip(*mine))
+        counts, kind_counts, plies = (np.sum(column, axis=0) for column in zip(*mine))
         results += [
             summarize(counts[i].tolist(), kind_counts[i].tolist(), plies=int(plies[i]), backgammon=backgammon)
             for i in range(len(plies))

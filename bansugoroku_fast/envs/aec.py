@@ -15,7 +15,7 @@ from .views import RENDER_MODES, check_observation, check_render_mode, observati
 AGENTS = ("seat_0", "seat_1")
 
 
-class BanSugorokuAEC(AECEnv[str, dict[str, np.ndarray], int]):
+class BanSugorokuAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]  # pettingzoo is untyped
     """Ban-sugoroku or backgammon for two agents, ``"seat_0"`` (moves first)
     and ``"seat_1"``; build it with :func:`aec_env`.
 

@@ -2,7 +2,7 @@
 policy the other (see :class:`BanSugorokuEnv`)."""
 from __future__ import annotations
 
-from typing import Any, ClassVar, SupportsFloat
+from typing import Any, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
@@ -19,7 +19,7 @@ from .views import RENDER_MODES, check_observation, check_render_mode, observati
 ILLEGAL_ACTIONS = ("raise", "lose")
 
 
-class BanSugorokuEnv(gym.Env[dict[str, np.ndarray], int]):
+class BanSugorokuEnv(gym.Env[dict[str, Any], np.int64]):
     """One seat of a game against ``opponent``, a policy name (``"random"``,
     ``"first"``, ``"heuristic"``, ``"pubeval"``), a
     :class:`~bansugoroku_fast.LinearPolicy` or a callable (see
@@ -47,7 +47,7 @@ class BanSugorokuEnv(gym.Env[dict[str, np.ndarray], int]):
     ((2, 26), [3, 2, 0, 0])
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012 (as Env declares it)
 
     def __init__(self, rules: object = None, *, opponent: object = "random", seat: int = 0,
                  actions: str = "step", max_plays: int = MAX_PLAYS, observation: str = "board",
@@ -81,7 +81,7 @@ class BanSugorokuEnv(gym.Env[dict[str, np.ndarray], int]):
         self._play_opponent()
         return self._observe(), self._info()
 
-    def step(self, action: int) -> tuple[dict[str, np.ndarray], SupportsFloat, bool, bool, dict[str, Any]]:
+    def step(self, action: object) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
         table = self.table
         if table.is_over or self._forfeited:
             raise GameStateError("the episode has ended; call reset() before step()")
@@ -108,7 +108,7 @@ class BanSugorokuEnv(gym.Env[dict[str, np.ndarray], int]):
         table = self.table
         return {"ply": table.ply, "game": table.game, "seed": table.seed}
 
-    def render(self) -> str | np.ndarray | None:  # type: ignore[override]
+    def render(self) -> str | np.ndarray | None:
         return render_table(self.table, self.render_mode)
 
 

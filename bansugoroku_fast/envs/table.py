@@ -99,7 +99,8 @@ def _mask_rows(size: int) -> np.ndarray:
     """``int8[size + 1, size]`` (a read-only view of ``2 * size`` bytes): row
     ``size - k`` is the mask of ``k`` legal plays."""
     strip = np.concatenate([np.ones(size, dtype=np.int8), np.zeros(size, dtype=np.int8)])
-    return np.lib.stride_tricks.sliding_window_view(strip, size)
+    rows: np.ndarray = np.lib.stride_tricks.sliding_window_view(strip, size)
+    return rows
 
 
 def play_masks(counts: np.ndarray, size: int) -> np.ndarray:
@@ -109,7 +110,8 @@ def play_masks(counts: np.ndarray, size: int) -> np.ndarray:
     >>> play_masks(np.array([2, 0]), 3).tolist()
     [[1, 1, 0], [0, 0, 0]]
     """
-    return _mask_rows(size)[size - np.asarray(counts)]  # a copy of the rows, one row gather
+    masks: np.ndarray = _mask_rows(size)[size - np.asarray(counts)]  # a copy of the rows, one row gather
+    return masks
 
 
 def dice_slots(dice: np.ndarray, rules: Rules) -> np.ndarray:
@@ -185,10 +187,10 @@ class Table:
         seed, the next game of the seed played so far (a first one drawn
         from ``generator``); ``game`` (given) picks the game instead."""
         if seed is None and self.seed is not None:
-            next_one = self.game + 1
+            seed, next_one = self.seed, self.game + 1
         else:
             seed, next_one = new_seed(generator) if seed is None else seed, 0
-        self.new_game(self.seed if seed is None else seed, next_one if game is None else game)
+        self.new_game(seed, next_one if game is None else game)
 
     @property
     def seat(self) -> int:
@@ -260,7 +262,7 @@ class Table:
     def action_mask(self) -> np.ndarray:
         """``int8[action_count]``: 1 for each legal action of the mover."""
         if self.actions == "play":
-            return play_masks(np.array([0 if self.is_over else len(self._plays)]), self.action_count)[0]
+            return play_masks(np.array([0 if self.is_over else len(self._plays)]), self.action_count).reshape(-1)
         mask = np.zeros(self.action_count, dtype=np.int8)
         mask[self.legal_actions()] = 1
         return mask
@@ -305,7 +307,8 @@ class Table:
     def board(self, seat: int) -> np.ndarray:
         """``int8[2, 26]``, the board seen by ``seat`` (row 0 = that seat)."""
         array = self.position.array  # seen by the mover (the winner's last move, once won)
-        return np.array(array if seat == self.seat else array[::-1])
+        board: np.ndarray = np.array(array if seat == self.seat else array[::-1])
+        return board
 
     def dice_left(self) -> tuple[int, ...]:
         """The dice the mover still has to play, highest first."""

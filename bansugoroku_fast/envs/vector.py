@@ -2,7 +2,7 @@
 by the batch kernels (see :class:`BanSugorokuVectorEnv`)."""
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -102,7 +102,7 @@ class _Games:
         self._roll(going)
 
 
-class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):  # type: ignore[misc]
+class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
     """``num_envs`` copies of :class:`~bansugoroku_fast.envs.BanSugorokuEnv`
     with whole-play actions (``actions="play"``), stepped together: each
     :meth:`step` plays the agents' plays of every game in one batch call,
@@ -130,7 +130,7 @@ class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarr
     ([0.0, 0.0, 0.0, 0.0], [2, 2, 2, 2])
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": AutoresetMode.SAME_STEP}
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 (as VectorEnv declares it)
 
     def __init__(self, num_envs: int, rules: object = None, *, opponent: object = "random", seat: int = 0,
                  observation: str = "board", max_plays: int = MAX_PLAYS, max_plies: int = MAX_PLIES) -> None:

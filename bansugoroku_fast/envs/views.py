@@ -105,4 +105,5 @@ def _rasterise(svg: str) -> np.ndarray:
 
     png = cairosvg.svg2png(bytestring=svg.encode())
     with Image.open(io.BytesIO(png)) as image:
-        return np.asarray(image.convert("RGB"), dtype=np.uint8).copy()
+        pixels: np.ndarray = np.array(image.convert("RGB"), dtype=np.uint8)
+        return pixels
