@@ -82,7 +82,7 @@ class BanSugorokuAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[m
         table = self.table
         self.agent_selection = AGENTS[table.seat]
         for agent in self.agents:
-            self.infos[agent] = {"ply": table.ply, "game": table.game, "seed": table.seed}
+            self.infos[agent] = table.info()
         if table.result is not None:
             for seat in SEATS:
                 self.rewards[AGENTS[seat]] = float(table.result.points(seat))

@@ -13,7 +13,7 @@ from ..errors import GameStateError, IllegalPlayError
 from ..policies import ResolvedPolicy
 from ..rules import Rules
 from .opponents import choose_play, opponent_of
-from .table import MAX_PLAYS, MAX_PLIES, SEATS, Table
+from .table import MAX_PLAYS, MAX_PLIES, Table, check_seat
 from .views import RENDER_MODES, check_observation, check_render_mode, observation_space, observe, render_table
 
 ILLEGAL_ACTIONS = ("raise", "lose")
@@ -53,14 +53,12 @@ class BanSugorokuEnv(gym.Env[dict[str, Any], np.int64]):
                  actions: str = "step", max_plays: int = MAX_PLAYS, observation: str = "board",
                  render_mode: str | None = None, max_plies: int = MAX_PLIES,
                  illegal_action: str = "raise") -> None:
-        if seat not in SEATS:
-            raise ValueError(f"seat must be 0 or 1, got {seat!r}")
         if illegal_action not in ILLEGAL_ACTIONS:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTIONS}, got {illegal_action!r}")
         rules = as_rules(rules)
         self.table = Table(rules, actions, max_plays, max_plies)
         self.opponent: ResolvedPolicy = opponent_of(opponent, rules)
-        self.seat = seat
+        self.seat = check_seat(seat)
         self.illegal_action = illegal_action
         self.observation_kind = check_observation(observation)
         self.render_mode = check_render_mode(render_mode)
@@ -105,8 +103,7 @@ class BanSugorokuEnv(gym.Env[dict[str, Any], np.int64]):
         return observe(self.table, self.seat, self.observation_kind)
 
     def _info(self) -> dict[str, Any]:
-        table = self.table
-        return {"ply": table.ply, "game": table.game, "seed": table.seed}
+        return self.table.info()
 
     def render(self) -> str | np.ndarray | None:
         return render_table(self.table, self.render_mode)

@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -131,6 +132,13 @@ def dice_slots(dice: np.ndarray, rules: Rules) -> np.ndarray:
     doubles = slots[:, 0] == slots[:, 1]
     slots[doubles, 2:rules.doubles_moves] = slots[doubles, :1]
     return slots
+
+
+def check_seat(seat: object) -> int:
+    """``seat`` (the agent's) checked: 0 or 1."""
+    if seat not in SEATS:
+        raise ValueError(f"seat must be 0 or 1, got {seat!r}")
+    return SEATS.index(seat)
 
 
 def new_seed(generator: np.random.Generator) -> int:
@@ -237,6 +245,10 @@ class Table:
             return
         self._next_ply(play.position)
         self._roll()
+
+    def info(self) -> dict[str, Any]:
+        """The ``info`` of a step: which game of which seed, at which ply."""
+        return {"ply": self.ply, "game": self.game, "seed": self.seed}
 
     def legal_plays(self) -> list[Play]:
         """The mover's legal plays with :attr:`dice`, in ``legal_plays`` order."""

@@ -16,7 +16,7 @@ from ..lockstep import choose, roll_dice
 from ..position import Position
 from ..rules import Rules
 from .opponents import opponent_of
-from .table import MAX_PLAYS, MAX_PLIES, SEATS, dice_slots, new_seed, play_masks
+from .table import MAX_PLAYS, MAX_PLIES, check_seat, dice_slots, new_seed, play_masks
 from .views import check_observation, observation_space, shown
 
 NO_WINNER = -1
@@ -135,10 +135,8 @@ class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarr
     def __init__(self, num_envs: int, rules: object = None, *, opponent: object = "random", seat: int = 0,
                  observation: str = "board", max_plays: int = MAX_PLAYS, max_plies: int = MAX_PLIES) -> None:
         self.num_envs = positive_int(num_envs, "num_envs")
-        if seat not in SEATS:
-            raise ValueError(f"seat must be 0 or 1, got {seat!r}")
         self.rules = as_rules(rules)
-        self.seat = seat
+        self.seat = check_seat(seat)
         self.opponent = opponent_of(opponent, self.rules)
         self.observation_kind = check_observation(observation)
         self.max_plays = positive_int(max_plays, "max_plays")
