@@ -15,7 +15,7 @@ distributed = pytest.importorskip("dask.distributed")
 
 from dask.utils import key_split  # noqa: E402
 
-from bansugoroku_fast import InvalidDiceError, InvalidPositionError, Position, Rules, batch, count_plays, rollout  # noqa: E402  # noqa: E402
+from bansugoroku_fast import InvalidDiceError, InvalidPositionError, Position, Rules, batch, count_plays, rollout  # noqa: E402
 from bansugoroku_fast import distributed as bulk  # noqa: E402
 from tests.playouts import playout_items  # noqa: E402
 
@@ -99,8 +99,6 @@ def test_bad_dice_are_refused():
 
 def test_rollouts_over_consecutive_game_ranges_add_up():
     # Games 0..71 are games 0..35 and 36..71: the tallies of the two ranges add up.
-    from bansugoroku_fast import Position, rollout
-
     whole = rollout(Position.initial(), "backgammon", games=72, policy="random", seed=3, stratify=36)
     head = rollout(Position.initial(), "backgammon", games=36, policy="random", seed=3, stratify=36)
     tail = rollout(Position.initial(), "backgammon", games=36, policy="random", seed=3, stratify=36,

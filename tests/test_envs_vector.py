@@ -6,7 +6,7 @@ import pytest
 
 gymnasium = pytest.importorskip("gymnasium")
 
-from bansugoroku_fast import IllegalPlayError, Position, Rules, outcome  # noqa: E402
+from bansugoroku_fast import GameStateError, IllegalPlayError, Position, Rules, features, outcome  # noqa: E402
 from bansugoroku_fast.envs import BanSugorokuEnv, BanSugorokuVectorEnv  # noqa: E402
 
 BACKGAMMON = Rules(variant="backgammon")
@@ -67,6 +67,34 @@ def test_rewards_are_the_outcome_of_the_final_position():
             checked += 1
 
 
+def test_reset_without_a_seed_goes_on_with_the_next_games():
+    vector = BanSugorokuVectorEnv(3, Rules())
+    _, infos = vector.reset(seed=4)
+    assert infos["game"].tolist() == [0, 1, 2]
+    observations, infos = vector.reset()
+    assert infos["game"].tolist() == [3, 4, 5]
+    single, _ = BanSugorokuEnv(Rules(), actions="play").reset(seed=4, options={"game": 4})
+    assert_same_observation(observations, 1, single)
+
+
+def test_games_are_truncated_at_max_plies_with_features_shown():
+    # No backgammon game ends within 6 plies (3 turns a side move at most
+    # 3 x 24 pips of the 167 to bear off): every game is truncated when it
+    # reaches ply 6, with no reward, and restarts.
+    vector = BanSugorokuVectorEnv(4, BACKGAMMON, observation="features", max_plies=6)
+    observations, _ = vector.reset(seed=1)
+    truncated_once = np.zeros(4, dtype=bool)
+    for _ in range(3):  # a step moves each game 2 plies or more
+        assert np.array_equal(observations["features"], features(observations["observation"], BACKGAMMON))
+        observations, rewards, terminated, truncated, infos = vector.step(np.zeros(4, dtype=np.int64))
+        assert not terminated.any() and not rewards.any()
+        if truncated.any():
+            assert infos["final_info"]["ply"][truncated].tolist() == [6] * int(truncated.sum())
+            assert infos["game"][truncated].tolist() == (infos["final_info"]["game"][truncated] + 4).tolist()
+        truncated_once |= truncated
+    assert truncated_once.all()
+
+
 def test_candidates_are_the_children_of_the_masked_actions():
     vector = BanSugorokuVectorEnv(3, Rules())
     observations, _ = vector.reset(seed=5)
@@ -77,6 +105,8 @@ def test_candidates_are_the_children_of_the_masked_actions():
 
 def test_illegal_actions_name_the_sub_environment():
     vector = BanSugorokuVectorEnv(3, Rules())
+    with pytest.raises(GameStateError, match=r"call reset\(\) before step\(\)"):
+        vector.step(np.zeros(3, dtype=np.int64))
     observations, _ = vector.reset(seed=5)
     actions = np.zeros(3, dtype=np.int64)
     actions[1] = observations["action_mask"][1].sum()  # one past its last legal play

@@ -22,7 +22,7 @@ def load(name: str):
 
 
 @pytest.mark.parametrize("rules", ["backgammon", "ban-sugoroku"])
-def test_td_linear_learns_and_draws_its_curve(tmp_path, capsys, rules):
+def test_td_linear_trains_evaluates_and_draws_its_curve(tmp_path, capsys, rules):
     pytest.importorskip("matplotlib")
     td_linear = load("td_linear")
     path = tmp_path / "curve.png"

@@ -93,9 +93,6 @@ class BanSugorokuAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[m
     def render(self) -> str | np.ndarray | None:
         return render_table(self.table, self.render_mode)
 
-    def close(self) -> None:
-        pass
-
 
 def aec_env(rules: object = None, **options: Any) -> BanSugorokuAEC:
     """A two-player PettingZoo AEC environment for ``rules`` (a

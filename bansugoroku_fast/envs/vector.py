@@ -11,7 +11,7 @@ from gymnasium.vector.utils import batch_space
 
 from ..batch import PlayBatch, _count, _generate, _Items, _outcome
 from ..checks import as_rules, positive_int
-from ..errors import IllegalPlayError
+from ..errors import GameStateError, IllegalPlayError
 from ..lockstep import choose, roll_dice
 from ..position import Position
 from ..rules import Rules
@@ -170,6 +170,8 @@ class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarr
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray,
                                           dict[str, Any]]:
         games = self.games
+        if games.seed is None:
+            raise GameStateError("call reset() before step()")
         games.play(self._everyone, self._plays, self._checked(actions))
         self._play_opponents()
         terminated, truncated = games.winner != NO_WINNER, games.truncated.copy()
