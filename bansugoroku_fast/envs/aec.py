@@ -93,6 +93,10 @@ class BanSugorokuAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[m
     def render(self) -> str | np.ndarray | None:
         return render_table(self.table, self.render_mode)
 
+    def close(self) -> None:
+        """Nothing to release; PettingZoo's api_test requires an environment
+        that renders to define its own close()."""
+
 
 def aec_env(rules: object = None, **options: Any) -> BanSugorokuAEC:
     """A two-player PettingZoo AEC environment for ``rules`` (a
