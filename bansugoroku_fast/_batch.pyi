@@ -54,12 +54,13 @@ def generate_batch(
     threads: int,
     offsets: npt.NDArray[np.int64],
     children: _Int8,
-    steps: _Int8,
-    step_dice: _Int8,
-    hits: npt.NDArray[np.uint8],
+    steps: _Int8 | None,
+    step_dice: _Int8 | None,
+    hits: npt.NDArray[np.uint8] | None,
     status: _Int32,
 ) -> _Problem:
-    """Write the plays of item i to rows ``offsets[i]:offsets[i+1]``; ``status[i]``
+    """Write the plays of item i to rows ``offsets[i]:offsets[i+1]`` (None: a field
+    not wanted); ``status[i]``
     0 or its Status; the first problem or None."""
 
 def outcome_batch(positions: _Int8, code: int, winner: _Int8, value: _Int8, kind: _Int8) -> _Problem:

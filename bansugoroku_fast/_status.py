@@ -12,7 +12,7 @@ InvalidPositionError('position 3: both sides have won in this position; no game 
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -21,6 +21,8 @@ from .checks import BOTH_WON, borne_off_problem
 from .errors import InvalidDiceError, InvalidPositionError
 from .position import describe_problem
 from .rules import Rules
+
+_Result = TypeVar("_Result")
 
 #: Status values by name (the kernels' enum).
 STATUS: dict[str, int] = _batch.STATUS
@@ -40,6 +42,7 @@ def status_error(status: int, rules: Rules | None, *, item: int | None = None,
     if status in (STATUS["invalid_position"], STATUS["borne_off"]):
         array = np.ascontiguousarray(getattr(position, "array", position), dtype=np.int8).reshape(2, 26)
         problem = _validate.first_invalid(array[None])
+        text: str | None
         if problem:
             text = describe_problem(*problem[1:])
         else:
@@ -56,12 +59,12 @@ def status_error(status: int, rules: Rules | None, *, item: int | None = None,
     raise AssertionError(f"unknown kernel status {status}")
 
 
-def raise_status(result: Any, rules: Rules, position: Any = None, dice: Any = None) -> Any:
+def raise_status(result: _Result | int, rules: Rules, position: Any = None, dice: Any = None) -> _Result:
     """``result`` of a single-call kernel entry point, or raise its error
     if it is a Status (an int below 0)."""
     if type(result) is int and result < 0:
         raise status_error(result, rules, position=position, dice=dice)
-    return result
+    return cast(_Result, result)
 
 
 def raise_first_problem(problem: tuple[int, int] | None, rules: Rules | None, positions: np.ndarray,

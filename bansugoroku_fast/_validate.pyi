@@ -1,4 +1,4 @@
-# Stub of the compiled module src/_validate.pyx (hand-written: real types).
+# Stub of the compiled module src/bansugoroku_fast/_validate.pyx (hand-written: real types).
 import enum
 
 import numpy as np

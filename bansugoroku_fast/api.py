@@ -17,6 +17,7 @@ and position from it only when asked.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from operator import attrgetter
 
 from . import _batch
@@ -25,6 +26,7 @@ from .checks import as_depth, as_dice, as_position, as_rules, as_side
 from .play import Outcome, OutcomeKind, Play, Step
 from .position import Position
 from .rules import ALL_ROLLS, Rules
+from .typing import DiceLike, PositionLike, RulesLike
 
 __all__ = [
     "legal_plays", "legal_first_steps", "outcome", "shots", "blocked_points", "blots",
@@ -51,12 +53,12 @@ _STEPS = _RECORD["steps"]
 _STEP_BYTES = _RECORD["step_bytes"]
 
 
-def _decoded(slot: str, decode) -> property:
+def _decoded(slot: str, decode: Callable[[_KernelPlay], None]) -> property:
     """A read-only property returning the slot ``slot``, filled by
     ``decode(self)`` on first access."""
     fetch = attrgetter(slot)
 
-    def get(self):
+    def get(self: _KernelPlay) -> object:
         try:
             return fetch(self)
         except AttributeError:
@@ -76,15 +78,16 @@ class _KernelPlay(Play):
     """
 
     __slots__ = ("_record",)
+    _record: bytes
 
-    def _decode_steps(self):
+    def _decode_steps(self) -> None:
         record = self._record
         fields = range(_STEPS, _STEPS + _STEP_BYTES * record[_NSTEPS], _STEP_BYTES)
         self._steps = tuple((record[i], record[i + 1]) for i in fields)
         self._dice = tuple(record[i + 2] for i in fields)
         self._hits = tuple(record[i + 3] == 1 for i in fields)
 
-    def _decode_position(self):
+    def _decode_position(self) -> None:
         self._position = Position._from_key(self._record[_BOARD_START:_BOARD_STOP])
 
     steps = _decoded("_steps", _decode_steps)
@@ -93,7 +96,7 @@ class _KernelPlay(Play):
     position = _decoded("_position", _decode_position)
 
 
-def _prepare(position, rules) -> tuple[Position, Rules]:
+def _prepare(position: PositionLike, rules: RulesLike) -> tuple[Position, Rules]:
     """A valid Position and a canonical Rules (what the rules themselves
     refuse in a position, the kernel reports as it reads it)."""
     if type(position) is not Position:
@@ -105,7 +108,7 @@ def _prepare(position, rules) -> tuple[Position, Rules]:
     return position, rules
 
 
-def _dice(dice) -> tuple[int, int]:
+def _dice(dice: DiceLike) -> tuple[int, int]:
     if type(dice) is tuple and len(dice) == 2:
         a, b = dice
         if type(a) is int and type(b) is int and 1 <= a <= 6 and 1 <= b <= 6:
@@ -113,7 +116,8 @@ def _dice(dice) -> tuple[int, int]:
     return as_dice(dice)
 
 
-def legal_plays(position, dice, rules=None, *, all_orderings=False) -> list[Play]:
+def legal_plays(position: PositionLike, dice: DiceLike, rules: RulesLike = None, *,
+                all_orderings: bool = False) -> list[Play]:
     """The legal plays of ``position`` (row 0 to move) with ``dice``.
 
     One play per distinct resulting position, with its canonical step list
@@ -130,11 +134,12 @@ def legal_plays(position, dice, rules=None, *, all_orderings=False) -> list[Play
     """
     a, b = _dice(dice)
     position, rules = _prepare(position, rules)
-    plays = _batch.plays(position.key, a, b, rules.code, all_orderings, _KernelPlay)
+    plays: list[Play] | int = _batch.plays(position.key, a, b, rules.code, all_orderings, _KernelPlay)
     return raise_status(plays, rules, position)
 
 
-def legal_play_count(position, dice, rules=None, *, fast_counts: bool = True) -> int:
+def legal_play_count(position: PositionLike, dice: DiceLike, rules: RulesLike = None, *,
+                     fast_counts: bool = True) -> int:
     """``len(legal_plays(position, dice, rules))`` without building the plays
     (the batch :func:`~bansugoroku_fast.batch.count_plays` counts many).
 
@@ -150,7 +155,7 @@ def legal_play_count(position, dice, rules=None, *, fast_counts: bool = True) ->
     return raise_status(count, rules, position)
 
 
-def legal_first_steps(position, dice, rules=None) -> list[Step]:
+def legal_first_steps(position: PositionLike, dice: DiceLike, rules: RulesLike = None) -> list[Step]:
     """The single moves that start some legal play, greatest
     ``(origin, target, die)`` first: a move that would leave a die
     unplayable is never offered.
@@ -165,7 +170,7 @@ def legal_first_steps(position, dice, rules=None) -> list[Step]:
     return [Step(*step) for step in steps]
 
 
-def outcome(position, rules=None) -> Outcome | None:
+def outcome(position: PositionLike, rules: RulesLike = None) -> Outcome | None:
     """Who has won in ``position`` (``winner`` 0 = row 0), how and for how
     much; None while the game goes on.
 
@@ -185,7 +190,7 @@ def outcome(position, rules=None) -> Outcome | None:
     return Outcome(winner, value, OUTCOME_KINDS[kind])
 
 
-def shots(position, rules=None) -> int:
+def shots(position: PositionLike, rules: RulesLike = None) -> int:
     """How many of the 36 rolls give the mover a legal play that hits
     (non-doubles count twice; 0 once the game is over).
 
@@ -197,7 +202,7 @@ def shots(position, rules=None) -> int:
     return raise_status(_batch.shots(position.key, rules.code), rules, position)
 
 
-def _facts(position) -> tuple[int, int, int, int]:
+def _facts(position: PositionLike) -> tuple[int, int, int, int]:
     """The kernel's masks of ``position`` (see ``_batch.board_facts``)."""
     position = position if type(position) is Position else as_position(position)
     return raise_status(_batch.board_facts(position.key), _DEFAULT_RULES, position)
@@ -208,7 +213,7 @@ def _points(mask: int) -> tuple[int, ...]:
     return tuple(point for point in range(1, 25) if mask >> point & 1)
 
 
-def blocked_points(position) -> tuple[int, ...]:
+def blocked_points(position: PositionLike) -> tuple[int, ...]:
     """The mover's points (1..24) that the opponent holds with two or more.
 
     >>> from bansugoroku_fast import Position
@@ -218,7 +223,7 @@ def blocked_points(position) -> tuple[int, ...]:
     return _points(_facts(position)[0])
 
 
-def blots(position) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def blots(position: PositionLike) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Points holding exactly one stone: ``(mover's, opponent's)``, each side
     in its own numbering.
 
@@ -230,7 +235,7 @@ def blots(position) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return _points(mover), _points(opponent)
 
 
-def closure_holds(position, side: int = 0) -> bool:
+def closure_holds(position: PositionLike, side: int = 0) -> bool:
     """Whether ``side``'s home is closed (each of its points 1..6 holds two
     or more) while the other side has a stone on the bar.
 
@@ -241,7 +246,7 @@ def closure_holds(position, side: int = 0) -> bool:
     return bool(_facts(position)[3] >> as_side(side) & 1)
 
 
-def pip_counts(position) -> tuple[int, int]:
+def pip_counts(position: PositionLike) -> tuple[int, int]:
     """``(mover, opponent)`` pip counts: the sum of point x stones, bar = 25.
 
     >>> from bansugoroku_fast import Position
@@ -251,7 +256,7 @@ def pip_counts(position) -> tuple[int, int]:
     return as_position(position).pip_counts
 
 
-def perft(position, depth: int, rules=None) -> int:
+def perft(position: PositionLike, depth: int, rules: RulesLike = None) -> int:
     """Leaf count of the play tree ``depth`` plies deep over the 21 rolls; a
     roll with no play counts as one node, and so does a finished game.
 
@@ -264,7 +269,7 @@ def perft(position, depth: int, rules=None) -> int:
     return raise_status(_batch.perft(position.key, depth, rules.code), rules, position)
 
 
-def perft_divide(position, depth: int, rules=None) -> dict[tuple[int, int], int]:
+def perft_divide(position: PositionLike, depth: int, rules: RulesLike = None) -> dict[tuple[int, int], int]:
     """:func:`perft` split by the first roll: ``{(a, b): count}``, rolls
     ordered as the oracle orders them (6-6, 6-5, ..., 1-1).
 
@@ -281,4 +286,3 @@ def perft_divide(position, depth: int, rules=None) -> dict[tuple[int, int], int]
         (a, b): raise_status(_batch.perft(position.key, depth, rules.code, a, b), rules, position)
         for a, b in ALL_ROLLS
     }
-

@@ -31,7 +31,7 @@ array([ 0,  7, 49, 53])
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
@@ -40,11 +40,12 @@ import numpy as np
 from . import _batch, _validate
 from ._status import STATUS, raise_first_problem
 from .api import OUTCOME_KINDS
-from .checks import DICE_CONTAINERS, as_rules
+from .checks import DICE_CONTAINERS, as_rules, is_positive_int, positive_int
 from .errors import InvalidDiceError, InvalidPositionError
 from .play import OutcomeKind
 from .position import as_int8_array, holds_integers
 from .rules import Rules
+from .typing import BatchLike, RulesLike
 
 __all__ = [
     "PlayBatch", "OutcomeBatch", "FIELDS", "count_plays", "generate_plays", "play_buffers",
@@ -87,7 +88,7 @@ class PlayBatch(NamedTuple):
 FIELDS = ("children", "steps", "dice", "hits")
 
 #: Shape of one row and dtype of each field.
-_ROW_LAYOUT = {
+_ROW_LAYOUT: dict[str, tuple[tuple[int, ...], type[np.generic]]] = {
     "children": ((2, 26), np.int8), "steps": ((4, 2), np.int8),
     "dice": ((4,), np.int8), "hits": ((4,), np.bool_),
 }
@@ -110,16 +111,12 @@ class OutcomeBatch(NamedTuple):
 # --- argument checks -----------------------------------------------------------
 
 
-def _is_positive_int(value) -> bool:
-    return not isinstance(value, bool) and isinstance(value, (int, np.integer)) and value >= 1
-
-
 #: The most threads a batch call takes: more than four per CPU never helps,
 #: and each thread costs a stack (libgomp ends the process if it cannot make one).
 MAX_THREADS = 4 * (os.cpu_count() or 1)
 
 
-def _threads(threads) -> int:
+def _threads(threads: object) -> int:
     """``threads`` checked: None = every CPU this process may run on, else
     an integer in 1..:data:`MAX_THREADS`."""
     if threads is None:
@@ -127,14 +124,14 @@ def _threads(threads) -> int:
             return len(os.sched_getaffinity(0))
         except AttributeError:  # not on Linux
             return os.cpu_count() or 1
-    if not _is_positive_int(threads) or threads > MAX_THREADS:
+    if not is_positive_int(threads) or int(threads) > MAX_THREADS:
         raise ValueError(
             f"threads must be an integer in 1..{MAX_THREADS} (4 per CPU) or None, got {threads!r}"
         )
     return int(threads)
 
 
-def _positions_array(positions) -> np.ndarray:
+def _positions_array(positions: BatchLike) -> np.ndarray:
     """``positions`` as an ``int8[N, 2, 26]`` C-contiguous array, content
     unchecked: the kernels check each item as they read it."""
     if not (isinstance(positions, np.ndarray) and positions.dtype == np.int8
@@ -147,7 +144,7 @@ def _positions_array(positions) -> np.ndarray:
     return positions
 
 
-def _valid_positions(positions) -> np.ndarray:
+def _valid_positions(positions: BatchLike) -> np.ndarray:
     """``positions`` as a valid ``int8[N, 2, 26]`` array, for the queries
     numpy answers (the kernels check their items themselves)."""
     positions = _positions_array(positions)
@@ -157,7 +154,7 @@ def _valid_positions(positions) -> np.ndarray:
     return positions
 
 
-def _dice(dice, count: int) -> tuple[np.ndarray, np.ndarray]:
+def _dice(dice: BatchLike, count: int) -> tuple[np.ndarray, np.ndarray]:
     """``dice`` as an ``int8[N, 2]`` array with C-contiguous rows for the
     kernels, which check the values, and the caller's values for messages.
     One pair is used for every position (a view with stride 0: no copy).
@@ -184,7 +181,8 @@ def _dice(dice, count: int) -> tuple[np.ndarray, np.ndarray]:
 # --- plays -------------------------------------------------------------------------
 
 
-def count_plays(positions, dice, rules=None, *, threads=None) -> np.ndarray:
+def count_plays(positions: BatchLike, dice: BatchLike, rules: RulesLike = None, *,
+                threads: int | None = None) -> np.ndarray:
     """The number of legal plays (distinct resulting positions) of each
     (position, roll) as ``int32[N]``; 0 for a pass or a finished game.
 
@@ -213,7 +211,7 @@ class _Items:
     first_item: int = 0  # index of positions[0] in the caller's whole input
 
     @classmethod
-    def of(cls, positions, dice, rules, threads) -> _Items:
+    def of(cls, positions: BatchLike, dice: BatchLike, rules: RulesLike, threads: int | None) -> _Items:
         rules = as_rules(rules)
         positions = _positions_array(positions)
         dice, given = _dice(dice, len(positions))
@@ -224,7 +222,7 @@ class _Items:
         return replace(self, positions=self.positions[start:stop], dice=self.dice[start:stop],
                        dice_given=self.dice_given[start:stop], first_item=self.first_item + start)
 
-    def raise_problem(self, problem) -> None:
+    def raise_problem(self, problem: tuple[int, int] | None) -> None:
         raise_first_problem(problem, self.rules, self.positions, self.dice_given, self.first_item)
 
 
@@ -237,7 +235,8 @@ def _count(items: _Items, *, fast_counts: bool = True) -> np.ndarray:
     return counts
 
 
-def generate_plays(positions, dice, rules=None, *, threads=None, fields=FIELDS,
+def generate_plays(positions: BatchLike, dice: BatchLike, rules: RulesLike = None, *,
+                   threads: int | None = None, fields: Iterable[str] = FIELDS,
                    out: PlayBatch | None = None) -> PlayBatch:
     """Every legal play of each (position, roll), as a :class:`PlayBatch`
     (arguments and errors as :func:`count_plays`).
@@ -262,7 +261,7 @@ def generate_plays(positions, dice, rules=None, *, threads=None, fields=FIELDS,
     return _generate(_Items.of(positions, dice, rules, threads), _fields(fields), out)
 
 
-def _fields(fields) -> frozenset[str]:
+def _fields(fields: Iterable[str]) -> frozenset[str]:
     """``fields`` checked: a collection of names from :data:`FIELDS`, children included."""
     if isinstance(fields, str) or not all(isinstance(field, str) for field in fields):
         raise ValueError(f"fields must be a collection of names among {FIELDS}, got {fields!r}")
@@ -272,7 +271,7 @@ def _fields(fields) -> frozenset[str]:
     return wanted
 
 
-def play_buffers(items: int, plays: int, fields=FIELDS) -> PlayBatch:
+def play_buffers(items: int, plays: int, fields: Iterable[str] = FIELDS) -> PlayBatch:
     """Empty buffers for ``generate_plays(..., out=...)``: room for ``items``
     items and ``plays`` plays in the ``fields`` named (the others None).
 
@@ -281,9 +280,13 @@ def play_buffers(items: int, plays: int, fields=FIELDS) -> PlayBatch:
     ((11,), (1000, 2, 26), None)
     """
     wanted = _fields(fields)
-    arrays = {name: np.empty((plays, *shape), dtype=dtype) if name in wanted else None
-              for name, (shape, dtype) in _ROW_LAYOUT.items()}
-    return PlayBatch(np.empty(items + 1, dtype=np.int64), **arrays)
+
+    def rows(name: str) -> np.ndarray:
+        shape, dtype = _ROW_LAYOUT[name]
+        return np.empty((plays, *shape), dtype=dtype)
+
+    optional = {name: rows(name) if name in wanted else None for name in FIELDS[1:]}
+    return PlayBatch(np.empty(items + 1, dtype=np.int64), rows("children"), **optional)
 
 
 def _output(out: PlayBatch | None, fields: frozenset[str], items: int, plays: int) -> PlayBatch:
@@ -293,13 +296,15 @@ def _output(out: PlayBatch | None, fields: frozenset[str], items: int, plays: in
         return play_buffers(items, plays, fields)
     if not isinstance(out, PlayBatch):
         raise ValueError(f"out must be a PlayBatch of buffers (see play_buffers), got {type(out).__name__}")
-    views = {"offsets": _buffer(out.offsets, "offsets", items + 1, (), np.int64)}
-    for name, (shape, dtype) in _ROW_LAYOUT.items():
-        views[name] = _buffer(getattr(out, name), name, plays, shape, dtype) if name in fields else None
-    return PlayBatch(**views)
+
+    def rows(name: str) -> np.ndarray:
+        return _buffer(getattr(out, name), name, plays, *_ROW_LAYOUT[name])
+
+    optional = {name: rows(name) if name in fields else None for name in FIELDS[1:]}
+    return PlayBatch(_buffer(out.offsets, "offsets", items + 1, (), np.int64), rows("children"), **optional)
 
 
-def _buffer(array, name: str, rows: int, shape: tuple, dtype) -> np.ndarray:
+def _buffer(array: object, name: str, rows: int, shape: tuple[int, ...], dtype: type[np.generic]) -> np.ndarray:
     """The first ``rows`` rows of the buffer ``array``, checked."""
     if not (isinstance(array, np.ndarray) and array.dtype == dtype and array.shape[1:] == shape
             and array.flags.c_contiguous and array.flags.writeable):
@@ -315,7 +320,7 @@ class _OutputArena:
     only when a chunk needs more: fresh memory must be zeroed by the OS page
     by page, which costs about as much as generating the plays that fill it."""
 
-    def __init__(self, fields: frozenset[str]):
+    def __init__(self, fields: frozenset[str]) -> None:
         self.fields = fields
         self.buffers = play_buffers(0, 0, fields)
 
@@ -327,8 +332,8 @@ class _OutputArena:
         return self.buffers
 
 
-def _generate(items: _Items, fields: frozenset[str] = frozenset(FIELDS), out=None,
-              arena: _OutputArena | None = None, counts=None) -> PlayBatch:
+def _generate(items: _Items, fields: frozenset[str] = frozenset(FIELDS), out: PlayBatch | None = None,
+              arena: _OutputArena | None = None, counts: np.ndarray | None = None) -> PlayBatch:
     """Count, then generate into ``out`` (or the arena's buffers, or fresh
     arrays of exactly the size counted); the kernels check each item in
     both passes (an item changed in between is refused, never misread).
@@ -350,8 +355,9 @@ def _generate(items: _Items, fields: frozenset[str] = frozenset(FIELDS), out=Non
     return result
 
 
-def iter_plays(positions, dice, rules=None, *, chunk_size=CHUNK_SIZE,
-               threads=None, reuse=False, fields=FIELDS) -> Iterator[tuple[int, PlayBatch]]:
+def iter_plays(positions: BatchLike, dice: BatchLike, rules: RulesLike = None, *, chunk_size: int = CHUNK_SIZE,
+               threads: int | None = None, reuse: bool = False,
+               fields: Iterable[str] = FIELDS) -> Iterator[tuple[int, PlayBatch]]:
     """:func:`generate_plays` chunk by chunk: yields ``(start, batch)`` where
     ``batch`` holds the plays of items ``start:start + chunk_size`` (its
     offsets count from 0). Only one chunk's children are held at a time.
@@ -375,11 +381,10 @@ def iter_plays(positions, dice, rules=None, *, chunk_size=CHUNK_SIZE,
     """
     items = _Items.of(positions, dice, rules, threads)
     wanted = _fields(fields)
-    if not _is_positive_int(chunk_size):
-        raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
+    chunk_size = positive_int(chunk_size, "chunk_size")
     arena = _OutputArena(wanted) if reuse else None
 
-    def chunks():
+    def chunks() -> Iterator[tuple[int, PlayBatch]]:
         for start in range(0, len(items.positions), chunk_size):
             yield start, _generate(items.chunk(start, start + chunk_size), wanted, arena=arena)
 
@@ -389,7 +394,7 @@ def iter_plays(positions, dice, rules=None, *, chunk_size=CHUNK_SIZE,
 # --- queries -------------------------------------------------------------------------
 
 
-def outcome(positions, rules=None) -> OutcomeBatch:
+def outcome(positions: BatchLike, rules: RulesLike = None) -> OutcomeBatch:
     """The outcome of each position, as an :class:`OutcomeBatch`.
 
     >>> from bansugoroku_fast import Position
@@ -401,7 +406,7 @@ def outcome(positions, rules=None) -> OutcomeBatch:
     return _outcome(_positions_array(positions), rules)
 
 
-def _outcome(positions: np.ndarray, rules) -> OutcomeBatch:
+def _outcome(positions: np.ndarray, rules: Rules) -> OutcomeBatch:
     """:func:`outcome` of an ``int8[N, 2, 26]`` array (the kernel checks each item)."""
     count = len(positions)
     winner = np.empty(count, dtype=np.int8)
@@ -412,7 +417,7 @@ def _outcome(positions: np.ndarray, rules) -> OutcomeBatch:
     return OutcomeBatch(winner, value, kind)
 
 
-def shots(positions, rules=None, *, threads=None) -> np.ndarray:
+def shots(positions: BatchLike, rules: RulesLike = None, *, threads: int | None = None) -> np.ndarray:
     """For each position, how many of the 36 rolls give the mover a legal
     play that hits (``int8[N]``; 0 once the game is over).
 
@@ -428,7 +433,7 @@ def shots(positions, rules=None, *, threads=None) -> np.ndarray:
     return result
 
 
-def blocked_points(positions) -> np.ndarray:
+def blocked_points(positions: BatchLike) -> np.ndarray:
     """``bool[N, 25]``: ``[i, p]`` says the opponent holds the mover's point
     ``p`` (1..24) with two or more; column 0 is always False.
 
@@ -442,7 +447,7 @@ def blocked_points(positions) -> np.ndarray:
     return mask
 
 
-def blots(positions) -> np.ndarray:
+def blots(positions: BatchLike) -> np.ndarray:
     """``bool[N, 2, 25]``: ``[i, row, p]`` says ``row`` has exactly one stone
     on its point ``p`` (1..24, its own numbering); column 0 is always False."""
     positions = _valid_positions(positions)
@@ -451,7 +456,7 @@ def blots(positions) -> np.ndarray:
     return mask
 
 
-def closure_holds(positions) -> np.ndarray:
+def closure_holds(positions: BatchLike) -> np.ndarray:
     """``bool[N, 2]``: ``[i, side]`` says ``side``'s points 1..6 each hold
     two or more while the other side has a stone on the bar."""
     positions = _valid_positions(positions)
@@ -460,7 +465,7 @@ def closure_holds(positions) -> np.ndarray:
     return home_held & other_on_bar
 
 
-def pip_counts(positions) -> np.ndarray:
+def pip_counts(positions: BatchLike) -> np.ndarray:
     """``int32[N, 2]``: each row's pip count (sum of point x stones, bar = 25).
 
     >>> from bansugoroku_fast import Position

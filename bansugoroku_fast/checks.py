@@ -8,24 +8,27 @@ from __future__ import annotations
 
 import math
 import numbers
+from typing import TypeGuard, cast
 
 import numpy as np
 
 from .errors import InvalidDiceError, InvalidPositionError, RulesTypeError
 from .position import ROW_NAMES, Position, holds_integers
 from .rules import Rules
+from .typing import PositionLike
 
 #: What holds dice, besides text: sets, dicts, bytes and ranges would be read
 #: in an order or a sense nobody meant.
 DICE_CONTAINERS = (tuple, list, np.ndarray)
 
 
-def as_position(position) -> Position:
-    """``position`` as a :class:`Position` (array-likes and ids are validated)."""
-    return position if isinstance(position, Position) else Position(position)
+def as_position(position: object) -> Position:
+    """``position`` as a :class:`Position` (array-likes and ids are validated;
+    anything else is refused by ``Position`` itself)."""
+    return position if isinstance(position, Position) else Position(cast(PositionLike, position))
 
 
-def as_rules(rules) -> Rules:
+def as_rules(rules: object) -> Rules:
     """``rules`` as a :class:`Rules` of exactly that class.
 
     A subclass is rebuilt from its four fields (and checked again), so that
@@ -51,7 +54,7 @@ def as_rules(rules) -> Rules:
     return rules
 
 
-def as_dice(dice) -> tuple[int, int]:
+def as_dice(dice: object) -> tuple[int, int]:
     """``dice`` as a pair of ints in 1..6, or :class:`InvalidDiceError`.
 
     >>> as_dice((6, 5)), as_dice("3-1")
@@ -83,13 +86,13 @@ def as_dice(dice) -> tuple[int, int]:
     return int(pair[0]), int(pair[1])
 
 
-def _is_die(value) -> bool:
+def _is_die(value: object) -> bool:
     """An integer in 1..6 (not a bool, not a numpy timedelta, which numpy
     counts among its integers)."""
     return (
         isinstance(value, numbers.Integral)
         and not isinstance(value, (bool, np.timedelta64))
-        and 1 <= value <= 6
+        and 1 <= int(value) <= 6
     )
 
 
@@ -116,6 +119,11 @@ def check_position_for_rules(position: Position, rules: Rules) -> None:
         raise InvalidPositionError(problem)
 
 
+def is_positive_int(value: object) -> TypeGuard[numbers.Integral]:
+    """Whether ``value`` is an integer >= 1 (numpy integers too, not a bool)."""
+    return not isinstance(value, bool) and isinstance(value, numbers.Integral) and int(value) >= 1
+
+
 def positive_int(value: object, name: str) -> int:
     """``value`` as an int >= 1 (numpy integers accepted), or ValueError naming ``name``.
 
@@ -126,7 +134,7 @@ def positive_int(value: object, name: str) -> int:
     ...
     ValueError: games must be a positive integer, got 0
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or int(value) < 1:
+    if not is_positive_int(value):
         raise ValueError(f"{name} must be a positive integer, got {value!r}")
     return int(value)
 
