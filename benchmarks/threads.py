@@ -13,17 +13,13 @@ both cores idle: the load average is printed before and after.
 """
 from __future__ import annotations
 
-import argparse
-import os
-from datetime import date
-
 import numpy as np
 
 from bansugoroku_fast import Rules, _batch, batch, oracle
 
 from .corpus import DEFAULT_SIZE, load_corpus
 from .engines import stream
-from .timing import interleaved_figures
+from .timing import interleaved_figures, load_noted, script_parser
 
 ROLLS = np.array(oracle.ALL_ROLLS, dtype=np.int8)
 
@@ -51,26 +47,27 @@ def runners(positions, dice, rules) -> dict:
     }
 
 
-def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--size", type=int, default=DEFAULT_SIZE, help="corpus positions")
-    parser.add_argument("--repeats", type=int, default=7)
-    args = parser.parse_args(argv)
-    print(f"{date.today().isoformat()}; load average before: {os.getloadavg()}", flush=True)
-    for rules in (Rules(), Rules(variant="backgammon")):
-        positions, dice = every_roll(load_corpus(rules, args.size).positions)
-        expected = batch.count_plays(positions, dice, rules, threads=1)  # also checks the arrays
-        if not np.array_equal(kernel_count(positions, dice, rules, 2), expected):
-            raise AssertionError("count_batch disagrees with count_plays")
-        kinds = runners(positions, dice, rules)
-        measures = {(kind, threads): (lambda f=function, t=threads: f(t), len(positions))
-                    for kind, function in kinds.items() for threads in (1, 2)}
-        figures = interleaved_figures(measures, repeats=args.repeats)
-        print(f"{rules.short_name}: {len(positions):,} items", flush=True)
-        for kind in kinds:
-            one, two = figures[kind, 1].wall, figures[kind, 2].wall
-            print(f"  {kind:6} 1 thread {one:6.1f} ns, 2 threads {two:6.1f} ns: x{one / two:.2f}", flush=True)
-    print(f"load average after: {os.getloadavg()}")
+def main(argv: list[str] | None = None) -> None:
+    args = script_parser(__doc__, size=DEFAULT_SIZE).parse_args(argv)
+    with load_noted():
+        for rules in (Rules(), Rules(variant="backgammon")):
+            report(rules, args.size, args.repeats)
+
+
+def report(rules: Rules, size: int, repeats: int) -> None:
+    """Check the kernel against ``count_plays``, then time and print 1 against 2 threads."""
+    positions, dice = every_roll(load_corpus(rules, size).positions)
+    expected = batch.count_plays(positions, dice, rules, threads=1)  # also checks the arrays
+    if not np.array_equal(kernel_count(positions, dice, rules, 2), expected):
+        raise AssertionError("count_batch disagrees with count_plays")
+    kinds = runners(positions, dice, rules)
+    measures = {(kind, threads): (lambda f=function, t=threads: f(t), len(positions))
+                for kind, function in kinds.items() for threads in (1, 2)}
+    figures = interleaved_figures(measures, repeats=repeats)
+    print(f"{rules.short_name}: {len(positions):,} items", flush=True)
+    for kind in kinds:
+        one, two = figures[kind, 1].wall, figures[kind, 2].wall
+        print(f"  {kind:6} 1 thread {one:6.1f} ns, 2 threads {two:6.1f} ns: x{one / two:.2f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -10,10 +10,14 @@ then hit every measure alike, and ratios between them stay fair.
 """
 from __future__ import annotations
 
+import argparse
+import contextlib
 import gc
+import os
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from datetime import date
 from typing import NamedTuple
 
 
@@ -80,3 +84,23 @@ def loop_over(function: Callable, items) -> Callable[[], None]:
             function(*item)
 
     return run
+
+
+def script_parser(doc: str | None, *, size: int | None = None, repeats: int = 7) -> argparse.ArgumentParser:
+    """The options every timing script takes: ``--repeats``, and ``--size``
+    (corpus items) when ``size`` is its default; the description is the
+    first line of ``doc`` (the script's docstring)."""
+    parser = argparse.ArgumentParser(description=(doc or "").splitlines()[0] if doc else None)
+    if size is not None:
+        parser.add_argument("--size", type=int, default=size, help="corpus items")
+    parser.add_argument("--repeats", type=int, default=repeats)
+    return parser
+
+
+@contextlib.contextmanager
+def load_noted() -> Iterator[None]:
+    """Print the date and the load average before the body and after it:
+    figures taken on a busy machine say so."""
+    print(f"{date.today().isoformat()}; load average before: {os.getloadavg()}", flush=True)
+    yield
+    print(f"load average after: {os.getloadavg()}", flush=True)
