@@ -37,7 +37,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import _batch, _validate
+from . import _batch, _validate, layout
 from ._status import STATUS, raise_first_problem
 from .api import OUTCOME_KINDS
 from .checks import DICE_CONTAINERS, as_rules, is_positive_int, positive_int
@@ -472,5 +472,4 @@ def pip_counts(positions: BatchLike) -> np.ndarray:
     >>> pip_counts(Position.initial().array[None]).tolist()
     [[167, 167]]
     """
-    positions = _valid_positions(positions)
-    return positions.astype(np.int32) @ np.arange(26, dtype=np.int32)
+    return layout.pip_counts(_valid_positions(positions))

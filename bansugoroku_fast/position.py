@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 from . import _validate, position_id, render
 from .errors import InvalidPositionError
-from .layout import BAR, OFF, STONES
+from .layout import BAR, OFF, STONES, pip_counts
 from .typing import PositionLike, RulesLike
 
 __all__ = ["INITIAL_ROW", "Position"]
@@ -203,8 +203,7 @@ class Position:
 
     def pip_count(self, side: int = 0) -> int:
         """Pips ``side`` (0 = to move) needs to bear everything off; bar = 25."""
-        row = self._array[side].astype(np.int64)
-        return int(row @ np.arange(26))
+        return int(pip_counts(self._array[side]))
 
     @property
     def pip_counts(self) -> tuple[int, int]:
