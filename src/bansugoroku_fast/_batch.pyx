@@ -367,31 +367,188 @@ cdef int _raise_if_stopped(const Interrupt* interrupt) except -1:
     return 0
 
 
-cdef object _first_problem(const int32_t[::1] status, Py_ssize_t problems):
-    """``(item, status)`` of the first item whose status is < 0, or None."""
-    cdef Py_ssize_t i
-    if problems:
-        for i in range(status.shape[0]):
-            if status[i] < 0:
-                return i, status[i]
-    return None
+# --- the parallel driver -----------------------------------------------------------
+#
+# count_batch, generate_batch and shots_batch share one loop (``_drive``):
+# items spread over the threads, each thread with its own search, signals
+# looked for between items, problems counted. What is done with one item is
+# the job's (``_run_item``). The jobs are a fused type, so ``_drive`` is
+# compiled once per job with its item function inlined: no call through a
+# pointer per item.
+
+# The items a batch reads, as the entry point checked their shapes.
+cdef struct Items:
+    const signed char* positions    # int8[n, 2, 26], C-contiguous
+    const signed char* dice         # int8[n, 2] (NULL: no dice), strides below
+    Py_ssize_t dice_item_stride     # 0: one roll for every item
+    Py_ssize_t dice_die_stride
+    Py_ssize_t n
+    RuleSet rules
 
 
-cdef inline int _load_batch_item(Search* s, const signed char* rows, int a, int b,
-                                 RuleSet rules) noexcept nogil:
-    """Copy the position at ``rows`` and the roll ``a``, ``b`` to
-    ``s.item``, ``s.item_a``, ``s.item_b`` (the thread's own) and check
-    them, position first: a Status (STATUS_NO_MEMORY if the thread has no
-    search). A struct assigned in a prange loop would be made lastprivate,
-    which costs more than the count itself."""
+cdef struct CountJob:
+    Items items
+    int32_t* out                    # plays of item i, or its Status
+
+
+cdef struct GenerateJob:
+    Items items
+    const int64_t* offsets          # item i's plays go to rows offsets[i]:offsets[i + 1]
+    OutputRows rows                 # every output row
+    int32_t* out                    # 0, or the Status of item i
+
+
+cdef struct ShotsJob:
+    Items items
+    signed char* out                # shots of item i, or its Status
+
+
+ctypedef fused Job:
+    CountJob
+    GenerateJob
+    ShotsJob
+
+
+cdef Items _items(const signed char[:, :, ::1] positions, const signed char[:, :] dice,
+                  RuleSet rules) noexcept:
+    """The items of ``positions`` (and ``dice``, if not None; same length,
+    as the entry point checked)."""
+    cdef Items items
+    memset(&items, 0, sizeof(Items))
+    items.n = positions.shape[0]
+    items.rules = rules
+    if items.n:
+        items.positions = &positions[0, 0, 0]
+        if dice is not None:
+            items.dice = &dice[0, 0]
+            items.dice_item_stride = dice.strides[0]
+            items.dice_die_stride = dice.strides[1]
+    return items
+
+
+cdef inline int _load_position(Board* board, Search* s, const Items* items, Py_ssize_t i) noexcept nogil:
+    """Copy position i to ``board`` (memory of this thread) and check it
+    there: a Status (STATUS_NO_MEMORY if the thread has no search)."""
     if s == NULL:
         return STATUS_NO_MEMORY
-    s.item_a = a
-    s.item_b = b
-    cdef int status = load_item(&s.item, rows, rules)
-    if status == STATUS_OK:
-        status = dice_status(a, b)
-    return status
+    return load_item(board, items.positions + i * sizeof(Board), items.rules)
+
+
+cdef inline int _load_item_roll(Board* board, int* a, int* b, Search* s, const Items* items,
+                                Py_ssize_t i) noexcept nogil:
+    """_load_position, then copy roll i to ``a``, ``b`` and check it."""
+    cdef const signed char* roll = items.dice + i * items.dice_item_stride
+    a[0] = roll[0]
+    b[0] = roll[items.dice_die_stride]
+    cdef int status = _load_position(board, s, items, i)
+    return dice_status(a[0], b[0]) if status == STATUS_OK else status
+
+
+cdef inline int _count_item(CountJob* job, Search* s, Py_ssize_t i) noexcept nogil:
+    cdef Board board
+    cdef int a, b
+    cdef int result = _load_item_roll(&board, &a, &b, s, &job.items, i)
+    if result == STATUS_OK:
+        result = count_roll(s, &board, a, b)
+    job.out[i] = result
+    return result
+
+
+cdef inline int _write_plays(Search* s, const Board* board, int a, int b, RuleSet rules,
+                             OutputRows* all_rows, int64_t first, int64_t count) noexcept nogil:
+    """Write the plays of ``board`` with ``a``, ``b`` to rows ``first`` ..
+    ``first + count`` of ``all_rows`` if there are ``count`` of them (0 if
+    the game is over): how many there are, or a Status."""
+    cdef int winner, value, k, found
+    cdef const Leaf* leaf
+    cdef int kind = outcome_of(board, rules, &winner, &value)
+    if kind == KIND_BOTH_WON:
+        return STATUS_BOTH_WON
+    if kind != KIND_NONE:
+        return 0
+    s.rows = rows_slice(all_rows, first, count)
+    found = run_turn(s, board, a, b, MODE_PLAYS)
+    if found == s.rows.room and not s.wrote_out:    # plays found in another order: sorted now
+        for k in range(found):
+            leaf = &s.found.leaves[s.found.sorted_index[k]]
+            write_row(&s.rows, k, &leaf.board, leaf.nsteps, leaf.origin, leaf.target, leaf.die, leaf.hit)
+    s.rows.children = NULL
+    return STATUS_NO_MEMORY if found < 0 else found
+
+
+cdef inline int _generate_item(GenerateJob* job, Search* s, Py_ssize_t i) noexcept nogil:
+    cdef Board board
+    cdef int a, b
+    cdef int64_t first = job.offsets[i], count = job.offsets[i + 1] - first
+    cdef int result = _load_item_roll(&board, &a, &b, s, &job.items, i)
+    if result == STATUS_OK:
+        result = _write_plays(s, &board, a, b, job.items.rules, &job.rows, first, count)
+        if result >= 0 and result != count:    # the input changed since it was counted
+            result = STATUS_CHANGED
+    job.out[i] = result if result < 0 else STATUS_OK
+    return result
+
+
+cdef inline int _shots_item(ShotsJob* job, Search* s, Py_ssize_t i) noexcept nogil:
+    cdef Board board
+    cdef int result = _load_position(&board, s, &job.items, i)
+    if result == STATUS_OK:
+        result = shots_of(s, &board)
+    job.out[i] = result
+    return result
+
+
+cdef inline int _run_item(Job* job, Search* s, Py_ssize_t i) noexcept nogil:
+    """Do item i of the job, write its result: its Status if < 0."""
+    if Job is CountJob:
+        return _count_item(job, s, i)
+    elif Job is GenerateJob:
+        return _generate_item(job, s, i)
+    else:
+        return _shots_item(job, s, i)
+
+
+cdef inline int _clock_mask(Job* job) noexcept nogil:
+    """How often the calling thread reads the clock, by the cost of an item."""
+    if Job is CountJob:
+        return EVERY_64_ITEMS
+    elif Job is GenerateJob:
+        return EVERY_16_ITEMS
+    else:
+        return EVERY_ITEM
+
+
+cdef Py_ssize_t _drive(Job* job, int threads, bint fast_counts, Interrupt* signals) noexcept nogil:
+    """Run every item of ``job`` over ``threads`` threads (each with its own
+    search; items a thread skips once ``signals`` says stop): the number of
+    items with a problem."""
+    cdef Py_ssize_t i, problems = 0
+    cdef int clock_mask = _clock_mask(job)
+    cdef Search* s = NULL
+    with parallel(num_threads=threads):
+        s = search_new(job.items.rules, fast_counts)
+        for i in prange(job.items.n, schedule="dynamic", chunksize=CHUNK):
+            if _stopped(signals, i, clock_mask):
+                continue
+            if _run_item(job, s, i) < 0:
+                problems += 1
+        search_free(s)
+    return problems
+
+
+cdef object _run(Job* job, int threads, bint fast_counts):
+    """``_drive`` the job, then raise what a signal handler raised, or
+    return the first problem ``(item, status)`` or None."""
+    cdef Interrupt interrupt = _interrupt_ready()
+    cdef Py_ssize_t i, problems
+    with nogil:
+        problems = _drive(job, threads, fast_counts, &interrupt)
+    _raise_if_stopped(&interrupt)
+    if problems:
+        for i in range(job.items.n):
+            if job.out[i] < 0:
+                return i, job.out[i]
+    return None
 
 
 def count_batch(const signed char[:, :, ::1] positions, const signed char[:, :] dice,
@@ -399,29 +556,13 @@ def count_batch(const signed char[:, :, ::1] positions, const signed char[:, :] 
     """``out[i]`` = distinct plays of item i, or its Status; returns the
     first problem ``(item, status)`` or None. Each item is checked as it is
     read (no separate pass)."""
-    cdef Py_ssize_t n = positions.shape[0], i, problems = 0
-    cdef RuleSet rules = _rules(code)
-    cdef Search* s
-    cdef int result
-    cdef Interrupt interrupt = _interrupt_ready()
-    cdef Interrupt* signals = &interrupt
+    cdef CountJob job
+    cdef Py_ssize_t n = positions.shape[0]
     if dice.shape[0] != n or out.shape[0] != n:
         raise ValueError("positions, dice and out must have the same length")
-    s = NULL
-    with nogil, parallel(num_threads=threads):
-        s = search_new(rules, fast_counts)
-        for i in prange(n, schedule="dynamic", chunksize=CHUNK):
-            if _stopped(signals, i, EVERY_64_ITEMS):
-                continue
-            result = _load_batch_item(s, &positions[i, 0, 0], dice[i, 0], dice[i, 1], rules)
-            if result == STATUS_OK:
-                result = count_roll(s, &s.item, s.item_a, s.item_b)
-            if result < 0:
-                problems += 1
-            out[i] = result
-        search_free(s)
-    _raise_if_stopped(signals)
-    return _first_problem(out, problems)
+    job.items = _items(positions, dice, _rules(code))
+    job.out = &out[0] if n else NULL
+    return _run(&job, threads, fast_counts)
 
 
 def generate_batch(const signed char[:, :, ::1] positions, const signed char[:, :] dice,
@@ -434,11 +575,8 @@ def generate_batch(const signed char[:, :, ::1] positions, const signed char[:, 
     None (not wanted). ``status[i]``: 0, or the Status of item i
     (STATUS_CHANGED: its play count differs from the offsets, so the input
     changed since it was counted); returns the first problem or None."""
-    cdef Py_ssize_t n = positions.shape[0], i, problems = 0
-    cdef RuleSet rules = _rules(code)
-    cdef Search* s
-    cdef int result, k
-    cdef Leaf* leaf
+    cdef GenerateJob job
+    cdef Py_ssize_t n = positions.shape[0]
     if dice.shape[0] != n or offsets.shape[0] != n + 1 or status.shape[0] != n:
         raise ValueError("positions, dice, offsets and status lengths disagree")
     cdef Py_ssize_t rows = offsets[n] if n else 0
@@ -452,51 +590,18 @@ def generate_batch(const signed char[:, :, ::1] positions, const signed char[:, 
         raise ValueError("dice too short for the offsets")
     if hits is not None and (hits.shape[0] < rows or hits.shape[1] != MAX_STEPS):
         raise ValueError("hits too short for the offsets")
+    job.items = _items(positions, dice, _rules(code))
+    job.offsets = &offsets[0]
+    job.out = &status[0] if n else NULL
     # Every output row (none when no item has a play: nothing is written)
-    cdef OutputRows all_rows
-    memset(&all_rows, 0, sizeof(OutputRows))
+    memset(&job.rows, 0, sizeof(OutputRows))
     if rows:
-        all_rows.children = &children[0, 0, 0]
-        all_rows.steps = &steps[0, 0, 0] if steps is not None else NULL
-        all_rows.dice = &step_dice[0, 0] if step_dice is not None else NULL
-        all_rows.hits = &hits[0, 0] if hits is not None else NULL
-        all_rows.room = rows
-    cdef Interrupt interrupt = _interrupt_ready()
-    cdef Interrupt* signals = &interrupt
-    s = NULL
-    with nogil, parallel(num_threads=threads):
-        s = search_new(rules, True)
-        for i in prange(n, schedule="dynamic", chunksize=CHUNK):
-            if _stopped(signals, i, EVERY_16_ITEMS):
-                continue
-            result = _load_batch_item(s, &positions[i, 0, 0], dice[i, 0], dice[i, 1], rules)
-            if result == STATUS_OK:
-                # (outcome_of's winner and value go to the thread's search)
-                k = outcome_of(&s.item, rules, &s.winner, &s.value)
-                result = 0
-                if k == KIND_BOTH_WON:
-                    result = STATUS_BOTH_WON
-                elif k == KIND_NONE:
-                    s.rows = rows_slice(&all_rows, offsets[i], offsets[i + 1] - offsets[i])
-                    result = run_turn(s, &s.item, s.item_a, s.item_b, MODE_PLAYS)
-                    if result == s.rows.room and not s.wrote_out:
-                        for k in range(result):
-                            leaf = &s.found.leaves[s.found.sorted_index[k]]
-                            write_row(&s.rows, k, &leaf.board, leaf.nsteps, leaf.origin, leaf.target,
-                                      leaf.die, leaf.hit)
-                    s.rows.children = NULL
-                    if result < 0:
-                        result = STATUS_NO_MEMORY
-                if result >= 0 and result != offsets[i + 1] - offsets[i]:
-                    result = STATUS_CHANGED
-            if result < 0:
-                problems += 1
-                status[i] = result
-            else:
-                status[i] = STATUS_OK
-        search_free(s)
-    _raise_if_stopped(signals)
-    return _first_problem(status, problems)
+        job.rows.children = &children[0, 0, 0]
+        job.rows.steps = &steps[0, 0, 0] if steps is not None else NULL
+        job.rows.dice = &step_dice[0, 0] if step_dice is not None else NULL
+        job.rows.hits = &hits[0, 0] if hits is not None else NULL
+        job.rows.room = rows
+    return _run(&job, threads, True)
 
 
 def outcome_batch(const signed char[:, :, ::1] positions, int code, signed char[::1] winner,
@@ -531,32 +636,9 @@ def outcome_batch(const signed char[:, :, ::1] positions, int code, signed char[
 def shots_batch(const signed char[:, :, ::1] positions, int code, int threads, signed char[::1] out):
     """``out[i]`` = shots of item i, or its Status; returns the first
     problem ``(item, status)`` or None."""
-    cdef Py_ssize_t n = positions.shape[0], i, problems = 0
-    cdef RuleSet rules = _rules(code)
-    cdef Search* s
-    cdef int result
-    cdef Interrupt interrupt = _interrupt_ready()
-    cdef Interrupt* signals = &interrupt
-    if out.shape[0] != n:
+    cdef ShotsJob job
+    if out.shape[0] != positions.shape[0]:
         raise ValueError("positions and out must have the same length")
-    s = NULL
-    with nogil, parallel(num_threads=threads):
-        s = search_new(rules, True)
-        for i in prange(n, schedule="dynamic", chunksize=CHUNK):
-            if _stopped(signals, i, EVERY_ITEM):
-                continue
-            result = STATUS_NO_MEMORY
-            if s != NULL:
-                result = load_item(&s.item, &positions[i, 0, 0], rules)
-                if result == STATUS_OK:
-                    result = shots_of(s, &s.item)
-            if result < 0:
-                problems += 1
-            out[i] = result
-        search_free(s)
-    _raise_if_stopped(signals)
-    if problems:
-        for i in range(n):
-            if out[i] < 0:
-                return i, out[i]
-    return None
+    job.items = _items(positions, None, _rules(code))
+    job.out = &out[0] if positions.shape[0] else NULL
+    return _run(&job, threads, True)

@@ -79,9 +79,6 @@ cdef struct Search:
     bint any_large
     bint stop             # early exit (shots, out of memory)
     bint hit_best, hit_large, hit_small
-    int winner, value     # scratch for outcome_of in parallel loops
-    Board item            # scratch: the batch item being read, copied (thread-private)
-    int item_a, item_b    # and its roll
     PlaySet found
     # The two-move generator and the search of a presorted double write
     # their plays to ``rows`` directly when a batch lends some (at most
