@@ -16,7 +16,7 @@ PUBEVAL_RACE_WEIGHTS: Final[tuple[float, ...]]
 PUBEVAL_WIN_SCORE: Final[float]
 
 def features_batch(positions: _Int8, code: int, out: npt.NDArray[np.float32]) -> None: ...
-def dice_batch(seed: int, games: _Int64, ply: int, opening: bool, stratify: int, out: _Int8) -> None: ...
+def dice_batch(seed: int, games: _Int64, plies: _Int64, opening: bool, stratify: int, out: _Int8) -> None: ...
 def choose_batch(
     policy_code: int,
     weights: _Float64,
@@ -26,7 +26,7 @@ def choose_batch(
     code: int,
     seed: int,
     games: _Int64,
-    ply: int,
+    plies: _Int64,
     out: _Int32,
 ) -> None: ...
 def rollout_batch(

@@ -16,7 +16,6 @@ returns.
 """
 from __future__ import annotations
 
-import itertools
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -303,40 +302,28 @@ class GameBatch:
 # --- policies of every kind in lockstep ---------------------------------------------------
 
 
-def _ply_runs(plies: np.ndarray) -> tuple[np.ndarray, list[tuple[int, int, int]]]:
-    """``order`` sorting ``plies``, and ``(ply, first, stop)`` for each run
-    ``order[first:stop]`` of equal plies: the kernels' dice and choice
-    streams take one ply per call."""
-    order = np.argsort(plies, kind="stable")
-    ordered = plies[order]
-    if not len(plies):
-        return order, []
-    bounds = np.concatenate([[0], np.flatnonzero(ordered[1:] != ordered[:-1]) + 1, [len(plies)]]).tolist()
-    return order, [(int(ordered[first]), first, stop) for first, stop in itertools.pairwise(bounds)]
-
-
 def roll_dice(seed: int, games: np.ndarray, plies: np.ndarray, *, opening: bool = False,
               stratify: int = 0) -> np.ndarray:
     """``int8[N, 2]``: the roll of ply ``plies[i]`` of game ``games[i]`` of
     ``seed``, from the counter-based dice (``oracle.games.roll`` is its
     specification): what ``play_games`` rolls there. ``opening``: ply 0 is
     the backgammon opening's non-double; ``stratify``: 0, 36 or 1296, as in
-    ``rollout``. Games may be at different plies (one kernel call per
-    distinct ply). Arguments are trusted (checked by the caller).
+    ``rollout``. Games may be at different plies (one kernel call for all).
+    Arguments are trusted (checked by the caller).
 
     >>> from bansugoroku_fast.oracle.games import roll
     >>> dice = roll_dice(3, np.array([0, 5, 5]), np.array([2, 0, 7]))
     >>> dice.tolist() == [list(roll(3, 0, 2)), list(roll(3, 5, 0)), list(roll(3, 5, 7))]
     True
     """
-    order, runs = _ply_runs(np.asarray(plies, dtype=np.int64))
-    ordered_games = np.ascontiguousarray(np.asarray(games, dtype=np.int64)[order])
-    ordered_dice = np.empty((len(order), 2), dtype=np.int8)
-    for ply, first, stop in runs:
-        _games.dice_batch(seed, ordered_games[first:stop], ply, opening, stratify, ordered_dice[first:stop])
-    dice = np.empty_like(ordered_dice)
-    dice[order] = ordered_dice
+    games, plies = _int64(games), _int64(plies)
+    dice = np.empty((len(games), 2), dtype=np.int8)
+    _games.dice_batch(seed, games, plies, opening, stratify, dice)
     return dice
+
+
+def _int64(values: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(values, dtype=np.int64)
 
 
 def _subwave(offsets: np.ndarray, children: np.ndarray, items: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -353,27 +340,15 @@ def choose(policy: ResolvedPolicy, parents: np.ndarray, offsets: np.ndarray, chi
     """``int64[N]``: the index of the play ``policy`` picks for each parent
     among its children ``offsets[i]:offsets[i + 1]`` (-1 with none), at ply
     ``plies[i]`` of game ``games[i]``: a callable once for the whole wave, a
-    kernel policy by ``choose_batch`` (once per distinct ply: ``"random"``
-    draws from the choice stream of ``(seed, game, ply)``, as in
-    ``play_games``)."""
+    kernel policy by ``choose_batch`` (``"random"`` draws from the choice
+    stream of ``(seed, game, ply)``, as in ``play_games``)."""
     if policy.code == CALLABLE:
         return call_policy(policy.function, offsets, children, games)
     weights = np.array(policy.weights or (0.0,) * len(FEATURE_NAMES), dtype=np.float64)
-    order, runs = _ply_runs(plies)
-    if len(runs) > 1:  # the items in ply order, once: each run is then a slice of them
-        offsets, children = _subwave(offsets, children, order)
-        parents, games = parents[order], games[order]
-    parents, children = np.ascontiguousarray(parents), np.ascontiguousarray(children)
-    games = np.ascontiguousarray(games, dtype=np.int64)
-    ordered = np.empty(len(parents), dtype=np.int32)
-    code = rules.code
-    for ply, first, stop in runs:
-        # choose_batch reads the children of item i at row offsets[i]: a slice of the offsets serves.
-        _games.choose_batch(policy.code, weights, parents[first:stop], offsets[first:stop + 1], children,
-                            code, seed, games[first:stop], ply, ordered[first:stop])
-    choices = np.empty(len(parents), dtype=np.int64)
-    choices[order if len(runs) > 1 else slice(None)] = ordered
-    return choices
+    choices = np.empty(len(parents), dtype=np.int32)
+    _games.choose_batch(policy.code, weights, np.ascontiguousarray(parents), _int64(offsets),
+                        np.ascontiguousarray(children), rules.code, seed, _int64(games), _int64(plies), choices)
+    return choices.astype(np.int64)
 
 
 def _play_out(batch: GameBatch, policies: tuple[ResolvedPolicy, ResolvedPolicy]) -> None:

@@ -28,7 +28,7 @@ import pytest
 import bansugoroku_fast as package
 from bansugoroku_fast import LinearPolicy, Position, Rules, _games, batch, games, oracle
 from bansugoroku_fast.oracle import games as oracle_games
-from bansugoroku_fast.policies import FEATURE_NAMES, HEURISTIC_WEIGHTS
+from bansugoroku_fast.policies import FEATURE_NAMES, HEURISTIC_WEIGHTS, RANDOM
 from bansugoroku_fast.tallies import KINDS
 
 from .boards import board
@@ -103,9 +103,44 @@ def test_kernel_dice_equal_the_oracle_dice(opening, stratify):
         games_index = np.array([0, 1, 35, 36, 1295, 1296, 2**40, rng.getrandbits(62)], dtype=np.int64)
         for ply in (0, 1, 2, 9_999):
             out = np.empty((len(games_index), 2), dtype=np.int8)
-            _games.dice_batch(seed, games_index, ply, opening, stratify, out)
+            _games.dice_batch(seed, games_index, np.full(len(games_index), ply), opening, stratify, out)
             expected = [oracle_games.roll(seed, int(g), ply, opening=opening, stratify=stratify) for g in games_index]
             assert [tuple(row) for row in out.tolist()] == expected
+
+
+def test_kernel_dice_and_choices_take_each_item_at_its_own_ply():
+    # A lockstep wave mixes plies: one call gives each item the roll and the
+    # random choice of its own (game, ply), as a call per ply does.
+    games_index = np.array([4, 4, 9, 0], dtype=np.int64)
+    plies = np.array([3, 0, 3, 11], dtype=np.int64)
+    mixed = np.empty((4, 2), dtype=np.int8)
+    _games.dice_batch(7, games_index, plies, False, 0, mixed)
+    assert [tuple(row) for row in mixed.tolist()] == [oracle_games.roll(7, int(g), int(p))
+                                                       for g, p in zip(games_index, plies)]
+    parents = np.repeat(Position.initial().array[None], 4, axis=0)
+    found = batch.generate_plays(parents, mixed, Rules(), fields=("children",))
+    choices = np.empty(4, dtype=np.int32)
+    code, weights = RANDOM, np.zeros(len(FEATURE_NAMES))
+    _games.choose_batch(code, weights, parents, found.offsets, found.children, Rules().code, 7, games_index, plies,
+                        choices)
+    for k in range(4):
+        one = np.empty(1, dtype=np.int32)
+        _games.choose_batch(code, weights, parents[k:k + 1], found.offsets[k:k + 2], found.children, Rules().code,
+                            7, games_index[k:k + 1], plies[k:k + 1], one)
+        assert one[0] == choices[k]
+
+
+def test_kernel_dice_and_choices_refuse_arrays_of_different_lengths():
+    with pytest.raises(ValueError, match="same length"):
+        _games.dice_batch(0, np.zeros(3, dtype=np.int64), np.zeros(2, dtype=np.int64), False, 0,
+                          np.empty((3, 2), dtype=np.int8))
+    parents = Position.initial().array[None]
+    with pytest.raises(ValueError, match="disagree"):
+        _games.choose_batch(0, np.zeros(1), parents, np.zeros(2, dtype=np.int64), parents, 0, 0,
+                            np.zeros(1, dtype=np.int64), np.zeros(2, dtype=np.int64), np.empty(1, dtype=np.int32))
+    with pytest.raises(ValueError, match="outside children"):
+        _games.choose_batch(0, np.zeros(1), parents, np.array([0, 5]), parents, 0, 0,
+                            np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), np.empty(1, dtype=np.int32))
 
 
 def test_dice_are_uniform():

@@ -435,14 +435,17 @@ def features_batch(const signed char[:, :, ::1] positions, int code, float[:, ::
 
 @cython.boundscheck(False)
 @cython.wraparound(False)
-def dice_batch(uint64_t seed, const int64_t[::1] games, int64_t ply, bint opening, int stratify,
-               signed char[:, ::1] out):
-    """``out[i]`` = the roll of ``ply`` of game ``games[i]``."""
+def dice_batch(uint64_t seed, const int64_t[::1] games, const int64_t[::1] plies, bint opening,
+               int stratify, signed char[:, ::1] out):
+    """``out[i]`` = the roll of ply ``plies[i]`` of game ``games[i]`` (games
+    at any plies: a lockstep wave or a vector environment mixes them)."""
     cdef Py_ssize_t i
     cdef int a, b
+    if plies.shape[0] != games.shape[0] or out.shape[0] != games.shape[0] or out.shape[1] != 2:
+        raise ValueError("games, plies and out (n x 2) must have the same length")
     with nogil:
         for i in range(games.shape[0]):
-            roll_dice(game_key(seed, <uint64_t> games[i]), games[i], ply, opening, stratify, &a, &b)
+            roll_dice(game_key(seed, <uint64_t> games[i]), games[i], plies[i], opening, stratify, &a, &b)
             out[i, 0] = a
             out[i, 1] = b
 
@@ -451,13 +454,19 @@ def dice_batch(uint64_t seed, const int64_t[::1] games, int64_t ply, bint openin
 @cython.wraparound(False)
 def choose_batch(int policy_code, const double[::1] weights, const signed char[:, :, ::1] parents,
                  const int64_t[::1] offsets, const signed char[:, :, ::1] children, int code,
-                 uint64_t seed, const int64_t[::1] games, int64_t ply, int32_t[::1] out):
+                 uint64_t seed, const int64_t[::1] games, const int64_t[::1] plies, int32_t[::1] out):
     """``out[i]`` = the index (within item i's plays, rows
     ``offsets[i]:offsets[i + 1]`` of ``children``, in ``legal_plays`` order)
-    of the play the policy picks at ``ply`` of game ``games[i]``; -1 for an
-    item with no play. For lockstep drivers that generate the plays
-    themselves (``weights``: FEATURES values, used by POLICY_LINEAR)."""
-    cdef Py_ssize_t i
+    of the play the policy picks at ply ``plies[i]`` of game ``games[i]``;
+    -1 for an item with no play. For lockstep drivers that generate the
+    plays themselves (``weights``: FEATURES values, used by POLICY_LINEAR).
+    The offsets must rise within ``children`` (the caller's own arrays)."""
+    cdef Py_ssize_t i, n = parents.shape[0]
+    if (games.shape[0] != n or plies.shape[0] != n or out.shape[0] != n or offsets.shape[0] != n + 1
+            or weights.shape[0] > FEATURES):
+        raise ValueError("parents, games, plies, out and offsets (n + 1) disagree in length")
+    if n and (offsets[0] < 0 or offsets[n] > children.shape[0]):
+        raise ValueError("offsets outside children")
     cdef Policy policy
     cdef Children plays
     cdef RuleSet rules = rules_from_code(code)
@@ -474,7 +483,7 @@ def choose_batch(int policy_code, const double[::1] weights, const signed char[:
                 continue
             plays.base = <const char*> &children[offsets[i], 0, 0]
             out[i] = choose_play(&policy, <const Board*> &parents[i, 0, 0], &plays, rules,
-                                 game_key(seed, <uint64_t> games[i]), ply)
+                                 game_key(seed, <uint64_t> games[i]), plies[i])
 
 
 @cython.boundscheck(False)
