@@ -26,15 +26,15 @@ from gymnasium import spaces
 
 from .. import render
 from ..games import features
+from ..layout import BAR, STONES
 from ..policies import FEATURE_NAMES
 from ..rules import Rules
 from .table import DICE_SLOTS, Table
 
 OBSERVATION_KINDS = ("board", "features")
 RENDER_MODES = ("ansi", "rgb_array")
-#: Upper bound of every feature (the largest is a pip count, at most 15 x 25).
-FEATURE_CEILING = 375.0
-STONES = 15
+#: Upper bound of every feature (the largest is a pip count: every stone on the bar).
+FEATURE_CEILING = float(STONES * BAR)
 
 
 def check_observation(observation: str) -> str:
