@@ -108,7 +108,7 @@ class Corpus:
 # --- building ---------------------------------------------------------------
 
 
-def _sorted_child_order(offsets: np.ndarray, children: np.ndarray) -> np.ndarray:
+def sorted_child_order(offsets: np.ndarray, children: np.ndarray) -> np.ndarray:
     """Indices of ``children`` sorted by item, then by the 52 bytes of each child."""
     count = len(children)
     padded = np.zeros((count, 56), dtype=np.uint8)
@@ -140,7 +140,7 @@ def _choose_children(rng, boards, dice, rules, backend):
     after = boards.copy()
     moved = counts > 0
     if moved.any():
-        order = _sorted_child_order(offsets, children)
+        order = sorted_child_order(offsets, children)
         after[moved] = children[order[offsets[:-1][moved] + picks[moved]]]
     return after, counts
 

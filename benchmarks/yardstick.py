@@ -1,5 +1,9 @@
-"""Build ``benchmarks/_yardstick.pyx`` (the plain C loop of whole random
-games) on the fly into ``build/benchmarks`` and import it.
+"""Build the plain C yardsticks in ``benchmarks/`` on the fly into
+``build/benchmarks`` and import them: ``_yardstick.pyx`` (the plain C loop
+of whole random games) and ``_plain_movegen.pyx`` (a plain C move generator,
+``plain_movegen.c``). A module is rebuilt when one of its sources is newer
+than the built file. The compiler flags are the package's (setup.py):
+``-O3 -ffp-contract=off``, no ``-march``.
 
 >>> from bansugoroku_fast import Position, Rules
 >>> yardstick = load()
@@ -8,42 +12,122 @@ True
 """
 from __future__ import annotations
 
+import glob
 import importlib
 import os
 import sys
 from types import ModuleType
 
+import numpy as np
+
+from bansugoroku_fast import Rules, batch
+
+from .corpus import sorted_child_order
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 BUILD = os.path.join(ROOT, "build", "benchmarks")
+#: The package's optimisation flags (setup.py), so the yardsticks are compiled alike.
+COMPILE_ARGS = ["-O3", "-ffp-contract=off"]
+#: Each yardstick module and the C sources it includes besides its ``.pyx``.
+INCLUDED_SOURCES = {"_yardstick": (), "_plain_movegen": ("plain_movegen.c",)}
 
 
-def load() -> ModuleType:
-    """The compiled yardstick module (built once, then reused)."""
+def load(name: str = "_yardstick") -> ModuleType:
+    """The compiled yardstick module ``name`` (built once, then reused while
+    its sources are unchanged)."""
     if BUILD not in sys.path:
         sys.path.insert(0, BUILD)
-    try:
-        return importlib.import_module("_yardstick")
-    except ImportError:
-        _build()
+    if name in sys.modules:
+        return sys.modules[name]
+    if _stale(name):
+        _build(name)
         importlib.invalidate_caches()
-        return importlib.import_module("_yardstick")
+    return importlib.import_module(name)
 
 
-def _build() -> None:
+def _sources(name: str) -> list[str]:
+    return [os.path.join(HERE, source) for source in (f"{name}.pyx", *INCLUDED_SOURCES[name])]
+
+
+def _stale(name: str) -> bool:
+    """No built module ``name``, or one older than a source."""
+    built = glob.glob(os.path.join(BUILD, f"{name}.*.so")) + glob.glob(os.path.join(BUILD, f"{name}.*.pyd"))
+    if not built:
+        return True
+    return max(os.path.getmtime(source) for source in _sources(name)) > min(map(os.path.getmtime, built))
+
+
+def _build(name: str) -> None:
     import numpy
     from Cython.Build import cythonize
     from setuptools import Distribution, Extension
 
     extension = Extension(
-        "_yardstick", [os.path.join(HERE, "_yardstick.pyx")],
-        include_dirs=[numpy.get_include(), os.path.join(ROOT, "src")],
-        extra_compile_args=["-O3"],
+        name, [os.path.join(HERE, f"{name}.pyx")],
+        include_dirs=[numpy.get_include(), os.path.join(ROOT, "src"), HERE],
+        extra_compile_args=COMPILE_ARGS,
     )
     distribution = Distribution({"ext_modules": cythonize(
-        [extension], include_path=[os.path.join(ROOT, "src")], build_dir=BUILD, quiet=True,
+        [extension], include_path=[os.path.join(ROOT, "src")], build_dir=BUILD, quiet=True, force=True,
     )})
     command = distribution.get_command_obj("build_ext")
     command.build_lib = BUILD
     command.build_temp = os.path.join(BUILD, "temp")
+    command.force = True
     distribution.run_command("build_ext")
+
+
+# --- the plain C move generator ------------------------------------------------
+
+
+def plain_variant(rules: Rules) -> int:
+    """The plain generator's code for ``rules``: it knows Ban-sugoroku's
+    defaults (``Rules()``) and backgammon only.
+
+    >>> plain_variant(Rules(variant="backgammon")) == load("_plain_movegen").VARIANTS["backgammon"]
+    True
+    """
+    if rules not in (Rules(), Rules(variant="backgammon")):
+        raise ValueError(f"the plain C generator knows Rules() and backgammon only, not {rules.short_name}")
+    return int(load("_plain_movegen").VARIANTS[rules.variant])
+
+
+def plain_count(positions: np.ndarray, dice: np.ndarray, rules: Rules) -> np.ndarray:
+    """``int32[n]``: the plain C generator's play counts (as ``count_plays``)."""
+    return load("_plain_movegen").count(positions, dice, plain_variant(rules))  # type: ignore[no-any-return]
+
+
+def plain_generate(positions: np.ndarray, dice: np.ndarray, rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """``(offsets int64[n + 1], children int8[m, 2, 26])``: the plain C
+    generator's plays (as ``generate_plays(..., fields=("children",))``,
+    in its own order within each item)."""
+    return load("_plain_movegen").generate(positions, dice, plain_variant(rules))  # type: ignore[no-any-return]
+
+
+def disagreement(positions: np.ndarray, dice: np.ndarray, rules: Rules) -> str | None:
+    """None if the plain C generator and ``bansugoroku_fast.batch`` give
+    every item the same count and the same set of children; else which item
+    differs first, and how.
+
+    >>> from bansugoroku_fast import Position
+    >>> start = Position.initial().array[None]
+    >>> disagreement(start, np.array([[6, 5]], dtype=np.int8), Rules()) is None
+    True
+    """
+    counts = batch.count_plays(positions, dice, rules, threads=1)
+    plain_counts = plain_count(positions, dice, rules)
+    if not np.array_equal(counts, plain_counts):
+        item = int(np.flatnonzero(counts != plain_counts)[0])
+        return f"{rules.short_name} item {item}: {plain_counts[item]} plays in C, {counts[item]} in the kernels"
+    offsets, children = plain_generate(positions, dice, rules)
+    ours = batch.generate_plays(positions, dice, rules, threads=1, fields=("children",))
+    if not np.array_equal(offsets, ours.offsets):
+        return f"{rules.short_name}: the plain C generator's offsets disagree with its counts"
+    plain_sorted = children[sorted_child_order(offsets, children)]
+    ours_sorted = ours.children[sorted_child_order(ours.offsets, ours.children)]
+    differs = np.flatnonzero((plain_sorted != ours_sorted).reshape(len(children), -1).any(axis=1))
+    if len(differs):
+        item = int(np.searchsorted(offsets, differs[0], side="right") - 1)
+        return f"{rules.short_name} item {item}: the plain C generator's children differ from the kernels'"
+    return None
