@@ -1,0 +1,88 @@
+"""The plain C move generator of issue 10's yardstick (``benchmarks/plain_movegen.c``)
+agrees with the batch kernels: the same count and the same set of children
+for every item, on random-playout items and on the differential tests' edge
+positions (game-over ones included), for Ban-sugoroku's defaults and for
+backgammon. The kernels are differentially tested against the oracle on
+millions of items, so a disagreement here is a bug in the C yardstick, whose
+speed figures would then mean nothing.
+
+The generator is compiled on the fly (a few seconds, once); the test is
+skipped only where there is no C compiler.
+"""
+from __future__ import annotations
+
+import shutil
+import sysconfig
+
+import numpy as np
+import pytest
+
+from bansugoroku_fast import Position, Rules
+
+from . import playouts, strategies
+
+PLAYOUT_ITEMS = 3_000
+EDGE_ITEMS = 2_000
+
+compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+pytestmark = pytest.mark.skipif(shutil.which(compiler) is None, reason=f"no C compiler ({compiler})")
+
+
+@pytest.fixture(scope="module")
+def yardstick():
+    from benchmarks import yardstick
+
+    yardstick.load("_plain_movegen")  # compiled here, once
+    return yardstick
+
+
+def items(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    """Playout items, then edge positions with random rolls."""
+    positions, dice = playouts.playout_items(rules, PLAYOUT_ITEMS, seed=7)
+    edge = strategies.edge_positions(rules, EDGE_ITEMS, seed=4)
+    edge_dice = np.random.default_rng([4, rules.code]).integers(1, 7, size=(EDGE_ITEMS, 2), dtype=np.int8)
+    return np.concatenate([positions, edge]), np.concatenate([dice, edge_dice])
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(variant="backgammon")], ids=lambda rules: rules.short_name)
+def test_plain_generator_agrees_with_the_kernels(yardstick, rules):
+    positions, dice = items(rules)
+    assert yardstick.disagreement(positions, dice, rules) is None
+
+
+def test_a_won_game_has_no_plays(yardstick):
+    # Ban-sugoroku's arrival finish: all fifteen of row 1's stones on its
+    # points 1..6 is a won game (docs/rules.md §3), so the mover has no play
+    # although 24/18 would be open.
+    position = np.zeros((1, 2, 26), dtype=np.int8)
+    position[0, 0, 24] = 15
+    position[0, 1, 1:4] = 5
+    assert yardstick.plain_count(position, np.array([[6, 5]], dtype=np.int8), Rules()).tolist() == [0]
+
+
+def test_ban_sugoroku_double_played_in_either_order(yardstick):
+    # Roll 2-2, X on 7 and 3 with the rest home: 7/5 wins at once and ends
+    # the turn, but 3/1 then 7/5 is a full play too (the win comes with the
+    # last die), so there are two plays (docs/rules.md §2.7, the win-stop
+    # decision); a search that took only non-increasing origins finds one.
+    row, opponent = [0] * 26, [0] * 26
+    row[7], row[3], row[2], row[1] = 1, 1, 9, 4
+    opponent[13] = 15  # on X's 12, out of the way
+    position = np.array([[row, opponent]], dtype=np.int8)
+    Position(position[0])  # a valid position
+    assert yardstick.plain_count(position, np.array([[2, 2]], dtype=np.int8), Rules()).tolist() == [2]
+
+
+def test_disagreement_is_found(yardstick, monkeypatch):
+    # The check itself: one child of the C generator changed is reported.
+    positions, dice = playouts.playout_items(Rules(), 200, seed=7)
+    generate = yardstick.plain_generate
+
+    def one_child_wrong(*args):
+        offsets, children = generate(*args)
+        children = children.copy()
+        children[-1, 1, 25] += 1
+        return offsets, children
+
+    monkeypatch.setattr(yardstick, "plain_generate", one_child_wrong)
+    assert "children differ" in yardstick.disagreement(positions, dice, Rules())
