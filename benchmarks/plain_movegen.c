@@ -153,21 +153,19 @@ static int pm_grow(pm_search* s)
     return 1;
 }
 
-/* Keep the current board as a leaf reached with ``used`` dice; -1 if out of memory. */
-static int pm_record(pm_search* s, int used)
+/* Keep ``board`` (its hash ``hash``) as a leaf reached with ``used`` dice; -1 if out of memory. */
+static int pm_record(pm_search* s, const pm_board* board, uint64_t hash, int used)
 {
     int slot, leaf;
-    uint64_t hash;
     if (used < s->best_used)
         return 0;
     if (used > s->best_used) {  /* plays using fewer dice are not legal */
         s->best_used = used;
         pm_clear_leaves(s);
     }
-    hash = s->hash;
     for (slot = (int) (hash & (uint64_t) s->table_mask); s->slots[slot]; slot = (slot + 1) & s->table_mask) {
         leaf = s->slots[slot] - 1;
-        if (s->slot_hashes[slot] == hash && pm_same(&s->leaves[leaf], &s->board)) {
+        if (s->slot_hashes[slot] == hash && pm_same(&s->leaves[leaf], board)) {
             s->used_larger[leaf] |= (uint8_t) s->larger_first;
             return 0;
         }
@@ -179,7 +177,7 @@ static int pm_record(pm_search* s, int used)
             ;
     }
     leaf = s->count++;
-    s->leaves[leaf] = s->board;
+    s->leaves[leaf] = *board;
     s->used_larger[leaf] = (uint8_t) s->larger_first;
     s->slots[slot] = leaf + 1;
     s->slot_hashes[slot] = hash;
@@ -240,6 +238,21 @@ static inline void pm_unmake(pm_search* s, int origin, int target, int hit)
         s->outside++;
 }
 
+/* Record the last move of a play from a copy of the board (nothing to unmake). */
+static inline int pm_record_last_move(pm_search* s, int origin, int target)
+{
+    pm_board child = s->board;
+    uint64_t hash = s->hash + ZOBRIST[target] - ZOBRIST[origin];
+    child.me[origin]--;
+    child.me[target]++;
+    if (target != PM_OFF && child.opp[PM_BAR - target] == 1) {
+        child.opp[PM_BAR - target] = 0;
+        child.opp[PM_BAR]++;
+        hash += ZOBRIST[PM_PLACES + PM_BAR] - ZOBRIST[PM_PLACES + PM_BAR - target];
+    }
+    return pm_record(s, &child, hash, s->ndice);
+}
+
 /* Every legal continuation from move ``depth`` on; origins at most
  * ``max_origin`` (a double's moves in non-increasing origin order). */
 static int pm_search_moves(pm_search* s, int depth, int max_origin)
@@ -254,17 +267,21 @@ static int pm_search_moves(pm_search* s, int depth, int max_origin)
         if ((target = pm_target(s, origin, die)) < 0)
             continue;
         moved = 1;
+        if (depth + 1 == s->ndice) {
+            status = pm_record_last_move(s, origin, target);
+            continue;
+        }
         hash = s->hash;
         hit = pm_make(s, origin, target);
-        if (depth + 1 == s->ndice || (s->win_stops && s->outside == 0))
-            status = pm_record(s, s->ndice);  /* a Ban-sugoroku win counts as using every die */
+        if (s->win_stops && s->outside == 0)
+            status = pm_record(s, &s->board, s->hash, s->ndice);  /* a Ban-sugoroku win counts as using every die */
         else
             status = pm_search_moves(s, depth + 1, s->any_order ? PM_BAR : origin);
         pm_unmake(s, origin, target, hit);
         s->hash = hash;
     }
     if (!moved && depth > 0)
-        status = pm_record(s, depth);
+        status = pm_record(s, &s->board, s->hash, depth);
     return status;
 }
 

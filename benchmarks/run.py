@@ -113,7 +113,7 @@ def measure_variant(rules, args) -> VariantResult:
     """Load the corpus of ``rules`` and take every measure on it."""
     corpus = corpus_module.load_corpus(rules, args.size, args.seed)
     measures, items = variant_measures(corpus, args.single_items, args.oracle_items)
-    bar = progress_bar(args.repeats * len(measures), not args.no_progress)
+    bar = timing.progress_bar(args.repeats * len(measures), not args.no_progress)
     try:
         figures = timing.interleaved_figures(measures, repeats=args.repeats,
                                              progress=(lambda _: bar.update()) if bar else None)
@@ -311,17 +311,6 @@ def write_readme(markdown: str, path: Path = README) -> None:
     text = path.read_text()
     start, end = text.index(RESULTS_START) + len(RESULTS_START), text.index(RESULTS_END)
     path.write_text(text[:start] + "\n" + markdown + text[end:])
-
-
-def progress_bar(total: int, enabled: bool):
-    """A tqdm bar when tqdm is importable and ``enabled``, else None."""
-    if not enabled:
-        return None
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        return None
-    return tqdm(total=total, unit="run", file=sys.stderr, leave=False)
 
 
 def parse_args(argv=None):

@@ -15,10 +15,14 @@ import contextlib
 import gc
 import os
 import statistics
+import sys
 import time
 from collections.abc import Callable, Iterator
 from datetime import date
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
+
+#: What names a measure: a string, or a tuple such as (rules, measure).
+Name = TypeVar("Name")
 
 
 def seconds_of(function: Callable[[], object]) -> tuple[float, float]:
@@ -38,24 +42,27 @@ def seconds_of(function: Callable[[], object]) -> tuple[float, float]:
 
 
 class Figure(NamedTuple):
-    """Median ns per item of one measure: wall clock and process CPU time."""
+    """Ns per item of one measure (the median of the repeats, or what
+    ``summary`` made of them): wall clock and process CPU time."""
 
     wall: float
     cpu: float
 
 
-def interleaved_figures(measures: dict[str, tuple[Callable[[], object], int]], repeats: int = 5,
-                        warmup: int = 1, progress=None) -> dict[str, Figure]:
+def interleaved_figures(measures: dict[Name, tuple[Callable[[], object], int]], repeats: int = 5,
+                        warmup: int = 1, progress=None,
+                        summary: Callable[[list[float]], float] = statistics.median) -> dict[Name, Figure]:
     """``{name: Figure}`` for ``measures = {name: (function, items)}``.
 
     Each function does all its items in one call; it runs ``warmup`` times
-    untimed, then ``repeats`` times, interleaved with the others.
+    untimed, then ``repeats`` times, interleaved with the others. ``summary``
+    makes one figure of the repeats: the median, or ``min`` for the best.
     """
     for function, _ in measures.values():
         for _ in range(warmup):
             function()
-    walls: dict[str, list[float]] = {name: [] for name in measures}
-    cpus: dict[str, list[float]] = {name: [] for name in measures}
+    walls: dict[Name, list[float]] = {name: [] for name in measures}
+    cpus: dict[Name, list[float]] = {name: [] for name in measures}
     for _ in range(repeats):
         for name, (function, items) in measures.items():
             wall, cpu = seconds_of(function)
@@ -63,8 +70,7 @@ def interleaved_figures(measures: dict[str, tuple[Callable[[], object], int]], r
             cpus[name].append(cpu * 1e9 / items)
             if progress is not None:
                 progress(name)
-    return {name: Figure(statistics.median(walls[name]), statistics.median(cpus[name]))
-            for name in measures}
+    return {name: Figure(summary(walls[name]), summary(cpus[name])) for name in measures}
 
 
 def interleaved_medians(measures, repeats: int = 5, warmup: int = 1, progress=None) -> dict[str, float]:
@@ -95,6 +101,16 @@ def script_parser(doc: str | None, *, size: int | None = None, repeats: int = 7)
         parser.add_argument("--size", type=int, default=size, help="corpus items")
     parser.add_argument("--repeats", type=int, default=repeats)
     return parser
+
+
+def progress_bar(total: int, enabled: bool = True):
+    """A tqdm bar on stderr when ``enabled`` and stderr is a terminal, else
+    None (``tqdm`` is a dependency of the package)."""
+    if not (enabled and sys.stderr.isatty()):
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="run", file=sys.stderr, leave=False)
 
 
 @contextlib.contextmanager

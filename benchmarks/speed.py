@@ -1,0 +1,172 @@
+"""Issue 10's speed table: the batch kernels against a plain C move generator, in one run.
+
+    python -m benchmarks.speed [--size 50000] [--repeats 5] [--json FILE]
+
+Per rule set (Ban-sugoroku's defaults, backgammon), on the corpus of random
+playout items (``benchmarks/corpus.py``), one process, every call into
+fresh output arrays, interleaved, best of the repeats (wall ns per item):
+
+* the plain C generator (``benchmarks/plain_movegen.c``, built on the fly by
+  ``yardstick.py``) counting, and generating the children only;
+* our ``count_plays``, ``generate_plays(fields=("children",))`` and
+  ``generate_plays()`` (every field), one thread;
+* our ``count_plays`` and ``generate_plays()`` on two threads.
+
+Nothing is timed unless the plain generator and the kernels agree on every
+item (counts and child sets: ``yardstick.disagreement``). The table gives
+each figure's ratio to the C figure of the same run (for two threads, the
+speed-up over one) against the issue's targets, met or missed.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from collections.abc import Callable
+from typing import NamedTuple
+
+from bansugoroku_fast import Rules, batch
+
+from .corpus import load_corpus
+from .timing import interleaved_figures, load_noted, progress_bar, script_parser
+from .yardstick import disagreement, plain_count, plain_generate
+
+SIZE = 50_000
+VARIANTS = (Rules(), Rules(variant="backgammon"))
+CHILDREN = ("children",)
+
+
+class Row(NamedTuple):
+    """One line of the table: a measure, the measure it is compared with
+    (None for a yardstick), and the target on the ratio."""
+
+    name: str
+    against: str | None = None
+    target: str = ""
+
+
+#: The table, in order. A ratio is ns / ns of ``against`` (at most the
+#: target), except for two threads: the speed-up ns of ``against`` / ns (at least).
+ROWS = (
+    Row("plain C count"),
+    Row("count_plays", "plain C count", "<= 1.3"),
+    Row("plain C generate (children)"),
+    Row("generate_plays, children only", "plain C generate (children)", "<= 1.3"),
+    Row("generate_plays, every field", "plain C generate (children)", "<= 1.6"),
+    Row("count_plays, 2 threads", "count_plays", ">= 1.8"),
+    Row("generate_plays, every field, 2 threads", "generate_plays, every field", ">= 1.8"),
+)
+
+
+def measures(rules: Rules, size: int) -> dict[str, tuple[Callable[[], object], int]]:
+    """The timed calls of :data:`ROWS` on the corpus of ``rules``, after
+    checking that the plain generator agrees with the kernels on it."""
+    corpus = load_corpus(rules, size)
+    positions, dice = corpus.positions, corpus.dice
+    problem = disagreement(positions, dice, rules)
+    if problem is not None:
+        raise SystemExit(f"not timed: the plain C generator disagrees with the kernels ({problem})")
+
+    def generate(fields: tuple[str, ...], threads: int) -> Callable[[], object]:
+        return lambda: batch.generate_plays(positions, dice, rules, threads=threads, fields=fields)
+
+    calls = {
+        "plain C count": lambda: plain_count(positions, dice, rules),
+        "count_plays": lambda: batch.count_plays(positions, dice, rules, threads=1),
+        "plain C generate (children)": lambda: plain_generate(positions, dice, rules),
+        "generate_plays, children only": generate(CHILDREN, 1),
+        "generate_plays, every field": generate(batch.FIELDS, 1),
+        "count_plays, 2 threads": lambda: batch.count_plays(positions, dice, rules, threads=2),
+        "generate_plays, every field, 2 threads": generate(batch.FIELDS, 2),
+    }
+    return {name: (call, len(positions)) for name, call in calls.items()}
+
+
+#: The C figures the issue quotes (its author's C, ns per item, another
+#: run): shown beside ours as an indication only, as this run's plain C
+#: generator is much slower (benchmarks/README.md says why).
+ISSUE_C = {
+    Rules().short_name: {"plain C count": 22.0, "plain C generate (children)": 235.0},
+    Rules(variant="backgammon").short_name: {"plain C count": 58.0, "plain C generate (children)": 360.0},
+}
+
+
+def ratio(row: Row, figures: dict[str, float]) -> float | None:
+    """The ratio ``row`` is judged on (None for a yardstick)."""
+    if row.against is None:
+        return None
+    if row.target.startswith(">="):
+        return figures[row.against] / figures[row.name]
+    return figures[row.name] / figures[row.against]
+
+
+def issue_ratio(row: Row, rules_name: str, figures: dict[str, float]) -> str:
+    """The row's figure over the issue's C figure for the row's yardstick
+    (for a yardstick, its own; "" where the issue has none)."""
+    issue = ISSUE_C[rules_name].get(row.against or row.name)
+    return "" if issue is None else f"{figures[row.name] / issue:.2f}x"
+
+
+def met(row: Row, value: float | None) -> str:
+    """``met`` or ``missed`` against the row's target ("" without one).
+
+    >>> met(ROWS[1], 1.2), met(ROWS[5], 1.2), met(ROWS[0], None)
+    ('met', 'missed', '')
+    """
+    if value is None:
+        return ""
+    bound = float(row.target[2:])
+    return "met" if (value >= bound if row.target.startswith(">=") else value <= bound) else "missed"
+
+
+def markdown(figures: dict[str, dict[str, float]]) -> str:
+    """The table: ns per item, ratio and verdict per rule set, one row per measure."""
+    header = "| measure | target |" + "".join(f" {name} ns | ratio | | vs issue's C |" for name in figures)
+    lines = [header, "|---|---|" + "---:|---:|---|---:|" * len(figures)]
+    for row in ROWS:
+        cells = ""
+        for rules_name, per_rules in figures.items():
+            value = ratio(row, per_rules)
+            shown = "1.00x (yardstick)" if value is None else f"{value:.2f}x"
+            cells += (f" {per_rules[row.name]:,.0f} | {shown} | {met(row, value)} |"
+                      f" {issue_ratio(row, rules_name, per_rules)} |")
+        lines.append(f"| {row.name} | {row.target and row.target + 'x'} |{cells}")
+    return "\n".join(lines)
+
+
+def commit() -> str:
+    """The checked-out commit (short hash), or "unknown"."""
+    try:
+        result = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                                cwd=os.path.dirname(os.path.abspath(__file__)), check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return result.stdout.strip()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = script_parser(__doc__, size=SIZE, repeats=5)
+    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON to FILE")
+    args = parser.parse_args(argv)
+    with load_noted():
+        calls = {(rules.short_name, name): call
+                 for rules in VARIANTS for name, call in measures(rules, args.size).items()}
+        bar = progress_bar(len(calls) * args.repeats)
+        found = interleaved_figures(calls, repeats=args.repeats, summary=min,
+                                    progress=(lambda _: bar.update()) if bar is not None else None)
+        if bar is not None:
+            bar.close()
+        load_after = os.getloadavg()
+    figures: dict[str, dict[str, float]] = {rules.short_name: {} for rules in VARIANTS}
+    for (rules_name, name), figure in found.items():
+        figures[rules_name][name] = figure.wall
+    print(f"commit {commit()}; {args.size:,} items per rule set, best of {args.repeats}, wall ns per item\n")
+    print(markdown(figures))
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump({"commit": commit(), "size": args.size, "repeats": args.repeats,
+                       "load_average_after": load_after, "ns_per_item": figures}, out, indent=1)
+
+
+if __name__ == "__main__":
+    main()
