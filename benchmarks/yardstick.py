@@ -1,8 +1,9 @@
 """Build the plain C yardsticks in ``benchmarks/`` on the fly into
 ``build/benchmarks`` and import them: ``_yardstick.pyx`` (the plain C loop
 of whole random games) and ``_plain_movegen.pyx`` (a plain C move generator,
-``plain_movegen.c``). A module is rebuilt when one of its sources is newer
-than the built file. The compiler flags are the package's (setup.py):
+``plain_movegen.c``). A module is rebuilt when one of its sources (for
+``_yardstick``, also the kernels' ``.pxd`` declarations) is newer than the
+built file. The compiler flags are the package's (setup.py):
 ``-O3 -ffp-contract=off``, no ``-march``.
 
 >>> from bansugoroku_fast import Position, Rules
@@ -29,8 +30,13 @@ ROOT = os.path.dirname(HERE)
 BUILD = os.path.join(ROOT, "build", "benchmarks")
 #: The package's optimisation flags (setup.py), so the yardsticks are compiled alike.
 COMPILE_ARGS = ["-O3", "-ffp-contract=off"]
-#: Each yardstick module and the C sources it includes besides its ``.pyx``.
-INCLUDED_SOURCES = {"_yardstick": (), "_plain_movegen": ("plain_movegen.c",)}
+#: Each yardstick module and what it is built from besides its ``.pyx``
+#: (glob patterns under the repository root): ``_yardstick`` cimports the
+#: kernels' declarations, ``_plain_movegen`` includes its C file.
+INCLUDED_SOURCES = {
+    "_yardstick": ("src/bansugoroku_fast/*.pxd",),
+    "_plain_movegen": ("benchmarks/plain_movegen.c",),
+}
 
 
 def load(name: str = "_yardstick") -> ModuleType:
@@ -47,7 +53,9 @@ def load(name: str = "_yardstick") -> ModuleType:
 
 
 def _sources(name: str) -> list[str]:
-    return [os.path.join(HERE, source) for source in (f"{name}.pyx", *INCLUDED_SOURCES[name])]
+    """The files module ``name`` is built from."""
+    patterns = (f"benchmarks/{name}.pyx", *INCLUDED_SOURCES[name])
+    return [path for pattern in patterns for path in glob.glob(os.path.join(ROOT, pattern))]
 
 
 def _stale(name: str) -> bool:
