@@ -4,11 +4,13 @@
  * (docs/rules.md §2), written the straightforward way and independently of
  * the package's kernels (src/bansugoroku_fast/): a depth-first search over
  * the single moves of each die order (a then b, b then a; a double as two or
- * four moves of one die, origins non-increasing so that each set of moves is
- * tried once), each leaf hashed and kept once in an open-addressing table,
- * then the rules that compare sequences ("as many dice as possible", "the
- * larger die") applied to the leaves. Counting uses the same search (no
- * closed forms): the count is the number of distinct leaves.
+ * four moves of one die, in backgammon with origins non-increasing so that
+ * each set of moves is tried once), origins taken from a bit mask of the
+ * occupied points, each leaf kept once in an open-addressing table keyed by
+ * an additive Zobrist hash kept up to date move by move (and confirmed on
+ * all 52 bytes), then the rules that compare sequences ("as many dice as
+ * possible", "the larger die") applied to the leaves. Counting uses the same
+ * search (no closed forms): the count is the number of distinct leaves.
  *
  * Two rule sets: Ban-sugoroku's defaults (two moves for a double, arrival
  * finish: stones never leave the board, and a sequence stops the moment all
