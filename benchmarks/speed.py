@@ -119,17 +119,22 @@ def met(row: Row, value: float | None) -> str:
     return "met" if (value >= bound if row.target.startswith(">=") else value <= bound) else "missed"
 
 
+def cell(row: Row, rules_name: str, figures: dict[str, float]) -> str:
+    """One rule set's figures for ``row``, as benchmarks/README.md's table
+    has them: "ns, ratio verdict, vs issue's C"."""
+    value = ratio(row, figures)
+    parts = [f"{figures[row.name]:,.0f}", "1.00x" if value is None else f"{value:.2f}x {met(row, value)}"]
+    issue = issue_ratio(row, rules_name, figures)
+    return ", ".join(parts + [issue] if issue else parts)
+
+
 def markdown(figures: dict[str, dict[str, float]]) -> str:
-    """The table: ns per item, ratio and verdict per rule set, one row per measure."""
-    header = "| measure | target |" + "".join(f" {name} ns | ratio | | vs issue's C |" for name in figures)
-    lines = [header, "|---|---|" + "---:|---:|---|---:|" * len(figures)]
+    """The table, one row per measure, one column per rule set (cells as
+    :func:`cell`), to paste into benchmarks/README.md column by column."""
+    lines = ["| measure | target |" + "".join(f" {name}: ns, ratio, vs issue's C |" for name in figures),
+             "|---|---|" + "---|" * len(figures)]
     for row in ROWS:
-        cells = ""
-        for rules_name, per_rules in figures.items():
-            value = ratio(row, per_rules)
-            shown = "1.00x (yardstick)" if value is None else f"{value:.2f}x"
-            cells += (f" {per_rules[row.name]:,.0f} | {shown} | {met(row, value)} |"
-                      f" {issue_ratio(row, rules_name, per_rules)} |")
+        cells = "".join(f" {cell(row, name, per_rules)} |" for name, per_rules in figures.items())
         lines.append(f"| {row.name} | {row.target and row.target + 'x'} |{cells}")
     return "\n".join(lines)
 
