@@ -29,6 +29,26 @@ def choose_batch(
     plies: _Int64,
     out: _Int32,
 ) -> None: ...
+def advance_batch(
+    rows: _Int64,
+    choices: _Int64,
+    boards: _Int8,
+    dice: _Int8,
+    plies: _Int64,
+    games: _Int64,
+    counts: _Int32,
+    winner: _Int8,
+    value: _Int8,
+    truncated: npt.NDArray[np.uint8],
+    agent_seat: int,
+    policy_code: int,
+    weights: _Float64,
+    code: int,
+    seed: int,
+    opening: bool,
+    max_plies: int,
+    max_plays: int,
+) -> None: ...
 def rollout_batch(
     positions: _Int8,
     first_game: int,

@@ -335,6 +335,12 @@ def _subwave(offsets: np.ndarray, children: np.ndarray, items: np.ndarray) -> tu
     return sub_offsets, children[rows]
 
 
+def policy_weights(policy: ResolvedPolicy) -> np.ndarray:
+    """``float64[FEATURES]``: the weights the kernels read for ``policy``
+    (a ``LinearPolicy``'s; zeros for the others, which ignore them)."""
+    return np.array(policy.weights or (0.0,) * len(FEATURE_NAMES), dtype=np.float64)
+
+
 def choose(policy: ResolvedPolicy, parents: np.ndarray, offsets: np.ndarray, children: np.ndarray,
            rules: Rules, seed: int, games: np.ndarray, plies: np.ndarray) -> np.ndarray:
     """``int64[N]``: the index of the play ``policy`` picks for each parent
@@ -344,9 +350,8 @@ def choose(policy: ResolvedPolicy, parents: np.ndarray, offsets: np.ndarray, chi
     stream of ``(seed, game, ply)``, as in ``play_games``)."""
     if policy.code == CALLABLE:
         return call_policy(policy.function, offsets, children, games)
-    weights = np.array(policy.weights or (0.0,) * len(FEATURE_NAMES), dtype=np.float64)
     choices = np.empty(len(parents), dtype=np.int32)
-    _games.choose_batch(policy.code, weights, np.ascontiguousarray(parents), _int64(offsets),
+    _games.choose_batch(policy.code, policy_weights(policy), np.ascontiguousarray(parents), _int64(offsets),
                         np.ascontiguousarray(children), rules.code, seed, _int64(games), _int64(plies), choices)
     return choices.astype(np.int64)
 

@@ -6,7 +6,16 @@ import pytest
 
 gymnasium = pytest.importorskip("gymnasium")
 
-from bansugoroku_fast import GameStateError, IllegalPlayError, Position, Rules, features, outcome  # noqa: E402
+from bansugoroku_fast import (  # noqa: E402
+    FEATURE_NAMES,
+    GameStateError,
+    IllegalPlayError,
+    LinearPolicy,
+    Position,
+    Rules,
+    features,
+    outcome,
+)
 from bansugoroku_fast.envs import BanSugorokuEnv, BanSugorokuVectorEnv  # noqa: E402
 
 BACKGAMMON = Rules(variant="backgammon")
@@ -21,20 +30,35 @@ def assert_same_observation(vector_observation: dict, index: int, single_observa
         assert np.array_equal(vector_observation[key][index], value), key
 
 
-@pytest.mark.parametrize("rules, opponent", [
-    (Rules(), "random"), (BACKGAMMON, "random"), (Rules(finish="bear_off", closure="immediate"), "random"),
-    (BACKGAMMON, "pubeval"), (Rules(), "heuristic"),
-], ids=["ban", "backgammon", "ban-bear-off-immediate", "backgammon-pubeval", "ban-heuristic"])
+def fewest_pips(children: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """A callable opponent: score each play by minus the pips it leaves the
+    opponent (row 0 of a child: the mover; the first play wins a tie)."""
+    return -(children[:, 0, 1:26] * np.arange(1, 26)).sum(axis=1).astype(np.float64)
+
+
+# Seeded weights of mixed signs: a LinearPolicy unlike "heuristic".
+SOME_WEIGHTS = LinearPolicy(np.random.default_rng(3).normal(size=len(FEATURE_NAMES)).tolist())
+
+
+@pytest.mark.parametrize("rules, opponent, max_plies", [
+    (Rules(), "random", None), (BACKGAMMON, "random", None),
+    (Rules(finish="bear_off", closure="immediate"), "random", None),
+    (BACKGAMMON, "pubeval", None), (Rules(), "heuristic", None), (Rules(), "first", None),
+    (BACKGAMMON, SOME_WEIGHTS, None), (Rules(), fewest_pips, None), (BACKGAMMON, "heuristic", 31),
+    (Rules(), fewest_pips, 20),
+], ids=["ban", "backgammon", "ban-bear-off-immediate", "backgammon-pubeval", "ban-heuristic", "ban-first",
+        "backgammon-linear", "ban-callable", "backgammon-heuristic-truncated", "ban-callable-truncated"])
 @pytest.mark.parametrize("seat", [0, 1])
-def test_sub_environments_play_the_games_of_single_environments(rules, opponent, seat):
+def test_sub_environments_play_the_games_of_single_environments(rules, opponent, max_plies, seat):
     count, seed = 4, 17
-    vector = BanSugorokuVectorEnv(count, rules, opponent=opponent, seat=seat)
-    singles = [BanSugorokuEnv(rules, opponent=opponent, seat=seat, actions="play") for _ in range(count)]
+    limit = {} if max_plies is None else {"max_plies": max_plies}
+    vector = BanSugorokuVectorEnv(count, rules, opponent=opponent, seat=seat, **limit)
+    singles = [BanSugorokuEnv(rules, opponent=opponent, seat=seat, actions="play", **limit) for _ in range(count)]
     observations, _ = vector.reset(seed=seed)
     # Sub-environment i plays games i, i + count, ... of the seed.
     expected = [env.reset(seed=seed, options={"game": i})[0] for i, env in enumerate(singles)]
     generator = np.random.default_rng(seat)
-    finished = 0
+    finished = truncations = 0
     for _ in range(250):
         for i in range(count):
             assert_same_observation(observations, i, expected[i])
@@ -45,10 +69,15 @@ def test_sub_environments_play_the_games_of_single_environments(rules, opponent,
             assert (rewards[i], terminated[i], truncated[i]) == (reward, single_terminated, single_truncated)
             if single_terminated or single_truncated:
                 finished += 1
+                truncations += single_truncated
                 assert infos["_final_obs"][i]
                 assert_same_observation({k: {i: v} for k, v in infos["final_obs"][i].items()}, i, single)
+                assert infos["final_info"]["ply"][i] == info["ply"]
                 single, info = env.reset(options={"game": info["game"] + count})
             expected[i] = single
+    assert finished >= 4  # the comparison covered whole games and restarts
+    # No game lasts as few as 20 or 31 plies here: some were truncated.
+    assert (truncations > 0) == (max_plies is not None)
     assert finished >= 4  # the comparison covered whole games and restarts
 
 
@@ -140,3 +169,18 @@ def test_the_dice_and_random_choices_at_mixed_plies_are_the_oracles():
     children = np.zeros((int(offsets[-1]), 2, 26), dtype=np.int8)
     random = resolve_policies("random", Rules())[0]
     assert choose(random, parents, offsets, children, Rules(), seed, games, plies).tolist() == expected_choices
+
+
+def test_a_roll_with_more_plays_than_max_plays_raises():
+    # Every backgammon opening roll has two plays at least: each die can
+    # move a stone from the 24-point or the 13-point to different points
+    # (the opponent blocks only our 19, 12 and 1-points within reach of
+    # one of them), so max_plays=1 cannot hold the first roll.
+    vector = BanSugorokuVectorEnv(2, BACKGAMMON, max_plays=1)
+    with pytest.raises(ValueError, match=r"game 0 \(seed 3\) ply 0: \d+ legal plays, more than max_plays=1"):
+        vector.reset(seed=3)
+
+
+def test_candidates_need_a_reset():
+    with pytest.raises(GameStateError, match=r"call reset\(\) before candidates\(\)"):
+        BanSugorokuVectorEnv(2).candidates()

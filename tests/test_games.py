@@ -27,8 +27,9 @@ import pytest
 
 import bansugoroku_fast as package
 from bansugoroku_fast import LinearPolicy, Position, Rules, _games, batch, games, oracle
+from bansugoroku_fast.lockstep import policy_weights
 from bansugoroku_fast.oracle import games as oracle_games
-from bansugoroku_fast.policies import FEATURE_NAMES, HEURISTIC_WEIGHTS, RANDOM
+from bansugoroku_fast.policies import FEATURE_NAMES, HEURISTIC_WEIGHTS, RANDOM, resolve_policies
 from bansugoroku_fast.tallies import KINDS
 
 from .boards import board
@@ -141,6 +142,85 @@ def test_kernel_dice_and_choices_refuse_arrays_of_different_lengths():
     with pytest.raises(ValueError, match="outside children"):
         _games.choose_batch(0, np.zeros(1), parents, np.array([0, 5]), parents, 0, 0,
                             np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), np.empty(1, dtype=np.int32))
+
+
+class EnvState:
+    """The arrays of ``n`` vector-environment games that ``advance_batch``
+    moves in place, each at the rules' start (seat 0 to roll)."""
+
+    def __init__(self, rules: Rules, n: int) -> None:
+        self.boards = np.repeat(Position.initial(rules).array[None], n, axis=0)
+        self.dice = np.zeros((n, 2), dtype=np.int8)
+        self.plies = np.zeros(n, dtype=np.int64)
+        self.games = np.arange(n, dtype=np.int64)
+        self.counts = np.zeros(n, dtype=np.int32)
+        self.winner = np.full(n, -1, dtype=np.int8)
+        self.value = np.zeros(n, dtype=np.int8)
+        self.truncated = np.zeros(n, dtype=np.uint8)
+
+    def advance(self, rows, choices, agent_seat, policy, rules, seed, max_plies=10_000, max_plays=10_000,
+                **changed) -> None:
+        arrays = {name: getattr(self, name) for name in
+                  ("boards", "dice", "plies", "games", "counts", "winner", "value", "truncated")} | changed
+        _games.advance_batch(np.asarray(rows, dtype=np.int64), np.asarray(choices, dtype=np.int64),
+                             *arrays.values(), agent_seat, policy.code, policy_weights(policy), rules.code, seed,
+                             rules.is_backgammon, max_plies, max_plays)
+
+
+@pytest.mark.parametrize("rules, policy", [
+    (Rules(), "heuristic"), (Rules(variant="backgammon"), "random"), (Rules(variant="backgammon"), "pubeval"),
+    (Rules(finish="bear_off", closure="immediate"), "first"),
+])
+def test_advancing_games_with_no_agent_plays_them_as_play_games(rules, policy):
+    # Agent seat 2 is neither seat: advance_batch plays both seats with the
+    # policy from the start to the end, so each game must be game g of
+    # play_games with the same seed (same dice, choices, passes, end).
+    n, seed = 12, 5
+    records = games.play_games(rules, n, policy, seed=seed)
+    state = EnvState(rules, n)
+    state.advance(np.arange(n), np.full(n, -1), 2, resolve_policies(policy, rules)[0], rules, seed)
+    assert state.winner.tolist() == records.winner.tolist()
+    assert state.value.tolist() == records.value.tolist()
+    assert state.plies.tolist() == (records.plies - 1).tolist()  # the winning ply is not counted past
+    assert np.array_equal(state.boards, records.after[records.offsets[1:] - 1])  # seen by the last mover
+    assert not state.counts.any() and not state.truncated.any()
+
+
+def test_advancing_stops_at_the_agents_roll_and_at_max_plies():
+    # Agent in seat 1, "first" in seat 0: ply 0 is the opponent's (played
+    # in the kernel), ply 1 the agent's; it stops there with its roll, the
+    # dice of (seed, game, 1), and their count of plays. Playing its first
+    # play with max_plies 3 then truncates every game at ply 3 (no game of
+    # Ban-sugoroku ends in 3 plies: 15 stones to bring home first).
+    rules, n, seed = Rules(), 6, 9
+    first = resolve_policies("first", rules)[0]
+    state = EnvState(rules, n)
+    state.advance(np.arange(n), np.full(n, -1), 1, first, rules, seed)
+    assert state.plies.tolist() == [1] * n
+    assert [tuple(roll) for roll in state.dice.tolist()] == [oracle_games.roll(seed, g, 1) for g in range(n)]
+    expected = batch.count_plays(state.boards, state.dice, rules)
+    assert state.counts.tolist() == np.asarray(expected).tolist() and state.counts.min() > 0
+    state.advance(np.arange(n), np.zeros(n), 1, first, rules, seed, max_plies=3)
+    assert state.truncated.all() and not state.counts.any() and state.plies.tolist() == [3] * n
+    assert (state.winner == -1).all()
+
+
+def test_advancing_refuses_bad_rows_choices_and_lengths():
+    rules = Rules()
+    random_policy = resolve_policies("random", rules)[0]
+    state = EnvState(rules, 3)
+    with pytest.raises(ValueError, match=r"rows\[1\] = 3 is not a game \(0..2\)"):
+        state.advance([0, 3], [-1, -1], 0, random_policy, rules, 1)
+    with pytest.raises(ValueError, match="disagree in length"):
+        state.advance([0, 1], [-1], 0, random_policy, rules, 1)
+    with pytest.raises(ValueError, match="disagree in length"):
+        state.advance([0], [-1], 0, random_policy, rules, 1, counts=np.zeros(2, dtype=np.int32))
+    state.advance([0, 1, 2], [-1, -1, -1], 0, random_policy, rules, 1)  # each stops at the agent's roll
+    with pytest.raises(ValueError, match=r"choices\[0\] = .*: game row 2 has .* plays"):
+        state.advance([2], [state.counts[2]], 0, random_policy, rules, 1)
+    # A row listed twice: its second choice would meet a game already moved on.
+    with pytest.raises(ValueError, match=r"rows\[1\] = 1 is listed twice"):
+        state.advance([1, 1], [state.counts[1] - 1] * 2, 0, random_policy, rules, 1)
 
 
 def test_dice_are_uniform():

@@ -9,10 +9,12 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..batch import PlayBatch, _count, _generate, _Items, _outcome
+from .. import _games
+from ..batch import PlayBatch, _generate, _Items
 from ..checks import as_rules, positive_int
 from ..errors import GameStateError, IllegalPlayError
-from ..lockstep import choose, roll_dice
+from ..lockstep import choose, policy_weights
+from ..policies import CALLABLE, ResolvedPolicy
 from ..position import Position
 from ..rules import Rules
 from .opponents import opponent_of
@@ -26,20 +28,27 @@ CHILDREN = frozenset({"children"})
 
 class _Games:
     """``count`` games in numpy arrays, each at its own ply (seat ``ply % 2``
-    to move), moved by the batch kernels: the lockstep of
-    :class:`~bansugoroku_fast.GameBatch` (the same kernel entry points and
-    dice), except that a wave moves only the games it is given (the agent's
-    or the opponent's) and a game reaching ``max_plies`` is truncated.
+    to move), advanced by one kernel call (``_games.advance_batch``) from
+    the agent's choices to the agent's next choice: the opponent's plays
+    (a kernel policy: exactly its choices in
+    :func:`~bansugoroku_fast.play_games`), the passes, the ends, and the
+    truncation of a game reaching ``max_plies``. A callable opponent chooses
+    in Python: the kernel then stops at its turns too, and
+    :meth:`play_callable_opponent` gives it every game waiting for it, wave
+    after wave.
 
     Game ``g`` rolls what game ``g`` of the seed rolls in
     :func:`~bansugoroku_fast.play_games` (and in the single environment).
     """
 
-    def __init__(self, rules: Rules, count: int, max_plays: int, max_plies: int) -> None:
+    def __init__(self, rules: Rules, count: int, agent_seat: int, opponent: ResolvedPolicy, max_plays: int,
+                 max_plies: int) -> None:
         self.rules, self.max_plays, self.max_plies = rules, max_plays, max_plies
+        self.agent_seat, self.opponent = agent_seat, opponent
+        self._opponent_weights = policy_weights(opponent)
         self.seed: int | None = None  # None until the first reset
         self.start = Position.initial(rules).array
-        #: Each game's board seen by the side to move (by the winner, once won).
+        #: Each game's board seen by the side to move (by the last mover, once over).
         self.boards = np.empty((count, 2, 26), dtype=np.int8)
         self.dice = np.zeros((count, 2), dtype=np.int8)
         self.ply = np.zeros(count, dtype=np.int64)
@@ -55,60 +64,51 @@ class _Games:
         self.boards[rows] = self.start
         self.ply[rows], self.game[rows] = 0, games
         self.winner[rows], self.value[rows], self.truncated[rows] = NO_WINNER, 0, False
-        self._roll(rows)
+        self.advance(rows, np.full(len(rows), -1, dtype=np.int64))
 
-    def _roll(self, rows: np.ndarray) -> None:
-        """Roll for ``rows`` and count their plays; a roll with none is a
-        pass, and the other side rolls; a game at ``max_plies`` is truncated."""
+    def advance(self, rows: np.ndarray, choices: np.ndarray) -> None:
+        """Play child ``choices[k]`` (checked by the caller; -1: roll first)
+        in game ``rows[k]``, then play each game on until a seat that
+        chooses in Python has a choice (see the class docstring)."""
         assert self.seed is not None
-        while rows.size:
-            too_long = self.ply[rows] >= self.max_plies
-            self.truncated[rows[too_long]] = True
-            self.counts[rows[too_long]] = 0
-            rows = rows[~too_long]
-            self.dice[rows] = roll_dice(self.seed, self.game[rows], self.ply[rows], opening=self.rules.is_backgammon)
-            counts = _count(self._items(rows))
-            if counts.max(initial=0) > self.max_plays:
-                row = int(rows[np.argmax(counts)])
-                raise ValueError(f"game {self.game[row]} (seed {self.seed}) ply {self.ply[row]}: {counts.max()} "
-                                 f"legal plays, more than max_plays={self.max_plays}; raise max_plays")
-            self.counts[rows] = counts
-            rows = rows[counts == 0]
-            self.boards[rows] = self.boards[rows][:, ::-1]
-            self.ply[rows] += 1
+        _games.advance_batch(
+            np.ascontiguousarray(rows, dtype=np.int64), np.ascontiguousarray(choices, dtype=np.int64),
+            self.boards, self.dice, self.ply, self.game, self.counts, self.winner, self.value,
+            self.truncated.view(np.uint8), self.agent_seat, self.opponent.code, self._opponent_weights,
+            self.rules.code, self.seed, self.rules.is_backgammon, self.max_plies, self.max_plays)
+        if self.counts.max(initial=0) > self.max_plays:
+            row = int(np.argmax(self.counts))
+            raise ValueError(f"game {self.game[row]} (seed {self.seed}) ply {self.ply[row]}: {self.counts[row]} "
+                             f"legal plays, more than max_plays={self.max_plays}; raise max_plays")
 
-    def _items(self, rows: np.ndarray) -> _Items:
-        dice = self.dice[rows]  # fancy indexing: C-contiguous copies, as the kernels want
-        return _Items(self.boards[rows], dice, dice, self.rules, 1)
+    def play_callable_opponent(self) -> None:
+        """Let a callable opponent play every game waiting for it, wave after
+        wave (its play can leave it to move again, after a pass)."""
+        assert self.seed is not None
+        while True:
+            rows = np.flatnonzero((self.ply % 2 != self.agent_seat) & (self.counts > 0))
+            if not rows.size:
+                return
+            plays = self.plays(rows)
+            self.advance(rows, choose(self.opponent, self.boards[rows], plays.offsets, plays.children,
+                                      self.rules, self.seed, self.game[rows], self.ply[rows]))
 
     def plays(self, rows: np.ndarray) -> PlayBatch:
         """The children of the legal plays of ``rows`` (offsets over ``rows``)."""
-        return _generate(self._items(rows), CHILDREN, counts=self.counts[rows])  # a copy: the kernel writes it
-
-    def play(self, rows: np.ndarray, plays: PlayBatch, choices: np.ndarray) -> None:
-        """Play child ``choices[k]`` of ``plays`` in game ``rows[k]`` (checked by the caller)."""
-        after = plays.children[plays.offsets[:-1] + choices]
-        found = _outcome(after, self.rules)
-        won = found.winner >= 0
-        finished = rows[won]
-        mover = (self.ply[finished] % 2).astype(np.int8)
-        self.winner[finished] = np.where(found.winner[won] == 0, mover, 1 - mover)
-        self.value[finished] = found.value[won]
-        self.boards[finished] = after[won]
-        self.counts[finished] = 0
-        going = rows[~won]
-        self.boards[going] = after[~won][:, ::-1]
-        self.ply[going] += 1
-        self._roll(going)
+        dice = self.dice[rows]  # fancy indexing: C-contiguous copies, as the kernels want
+        items = _Items(self.boards[rows], dice, dice, self.rules, 1)
+        return _generate(items, CHILDREN, counts=self.counts[rows])  # a copy: the kernel writes it
 
 
 class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
     """``num_envs`` copies of :class:`~bansugoroku_fast.envs.BanSugorokuEnv`
     with whole-play actions (``actions="play"``), stepped together: each
-    :meth:`step` plays the agents' plays of every game in one batch call,
-    then the opponents' (any policy of the single environment, called once
-    per wave for all the games it has to move), and lists the next plays of
-    every game in one ``generate_plays`` call.
+    :meth:`step` is one kernel call for all the sub-environments, which
+    plays the agent's play, then the opponent's plies and passes (a policy
+    of :mod:`bansugoroku_fast.policies`), up to the agent's next roll with
+    a play; a finished game restarts with a second call. A callable
+    opponent is called in Python, once per wave for all the games it has
+    to move.
 
     A finished game restarts in the same step (``AutoresetMode.SAME_STEP``,
     as ``SyncVectorEnv`` does it): ``info["final_obs"][i]`` and
@@ -140,13 +140,14 @@ class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarr
         self.opponent = opponent_of(opponent, self.rules)
         self.observation_kind = check_observation(observation)
         self.max_plays = positive_int(max_plays, "max_plays")
-        self.games = _Games(self.rules, self.num_envs, self.max_plays, positive_int(max_plies, "max_plies"))
+        self.games = _Games(self.rules, self.num_envs, self.seat, self.opponent, self.max_plays,
+                            positive_int(max_plies, "max_plies"))
         self.single_action_space = spaces.Discrete(self.max_plays)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.single_observation_space = observation_space(self.max_plays, observation)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self._everyone = np.arange(self.num_envs)
-        self._plays = self.games.plays(self._everyone[:0])  # the agents' plays (none before reset)
+        self._plays: PlayBatch | None = None  # the agents' plays, generated when asked for
 
     # -- the Gymnasium API ------------------------------------------------------------
 
@@ -163,8 +164,8 @@ class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarr
             games.seed = new_seed(self.np_random) if seed is None else int(seed)
             first = self._everyone.astype(np.int64)
         games.new_games(self._everyone, first)
-        self._play_opponents()
-        self._plays = games.plays(self._everyone)
+        self._play_callable_opponent()
+        self._plays = None
         return self._observe(self._everyone), self._info()
 
     def step(self, actions: Any) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray,
@@ -172,8 +173,8 @@ class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarr
         games = self.games
         if games.seed is None:
             raise GameStateError("call reset() before step()")
-        games.play(self._everyone, self._plays, self._checked(actions))
-        self._play_opponents()
+        games.advance(self._everyone, self._checked(actions))
+        self._play_callable_opponent()
         terminated, truncated = games.winner != NO_WINNER, games.truncated.copy()
         sign = np.where(games.winner == self.seat, 1, -1)
         rewards = (sign * games.value).astype(np.float64)  # value 0 before the end
@@ -188,8 +189,8 @@ class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarr
             final = {"final_obs": final_obs, "_final_obs": over,
                      "final_info": self._info(), "_final_info": over}
             games.new_games(rows, games.game[rows] + self.num_envs)
-            self._play_opponents()
-        self._plays = games.plays(self._everyone)
+            self._play_callable_opponent()
+        self._plays = None
         return self._observe(self._everyone), rewards, terminated, truncated, self._info() | final
 
     # -- waves ----------------------------------------------------------------------
@@ -207,19 +208,9 @@ class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarr
                                    f"it has {counts[row]} legal plays")
         return values.astype(np.int64)
 
-    def _play_opponents(self) -> None:
-        """Let the opponent play every game waiting for it, wave after wave
-        (a pass or a restart can leave it to move again)."""
-        games = self.games
-        assert games.seed is not None
-        while True:
-            rows = np.flatnonzero((games.ply % 2 != self.seat) & (games.counts > 0))
-            if not rows.size:
-                return
-            plays = games.plays(rows)
-            choices = choose(self.opponent, games.boards[rows], plays.offsets, plays.children, self.rules,
-                             games.seed, games.game[rows], games.ply[rows])
-            games.play(rows, plays, choices)
+    def _play_callable_opponent(self) -> None:
+        if self.opponent.code == CALLABLE:  # a kernel policy has played in games.advance
+            self.games.play_callable_opponent()
 
     # -- what the agent sees ----------------------------------------------------------
 
@@ -227,6 +218,10 @@ class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarr
         """``(offsets int64[num_envs + 1], children int8[M, 2, 26])``: the
         position after each legal play of sub-environment ``i`` (rows
         ``offsets[i]:offsets[i + 1]``, in action order), seen by the agent."""
+        if self.games.seed is None:
+            raise GameStateError("call reset() before candidates()")
+        if self._plays is None:
+            self._plays = self.games.plays(self._everyone)
         return self._plays.offsets.copy(), self._plays.children.copy()
 
     def _observe(self, rows: np.ndarray) -> dict[str, np.ndarray]:

@@ -12,7 +12,7 @@ The Python layer validates every argument; the loops here trust them.
 """
 cimport cython
 from cython.parallel cimport parallel, prange, threadid
-from libc.stdint cimport int8_t, int32_t, int64_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy
 
@@ -44,6 +44,7 @@ cdef enum:
     POLICY_FIRST = 1
     POLICY_LINEAR = 2
     POLICY_PUBEVAL = 3
+    POLICY_OUTSIDE = -1     # chosen by the caller (policies.CALLABLE): the kernel stops there
     DICE_STREAM = 0
     CHOICE_STREAM = 1
 
@@ -322,6 +323,7 @@ cdef enum GameStatus:
     GAME_OK = 0
     GAME_TOO_LONG = 1       # not over after max_plies
     GAME_NO_MEMORY = 2
+    GAME_BAD_CHOICE = 3     # a choice beyond the plays of the roll (a guard: callers check)
 
 cdef enum:
     PLY_BYTES = 106         # a logged ply: position (52), dice (2), after (52)
@@ -360,6 +362,38 @@ cdef bint log_ply(PlyLog* log, const Board* before, int a, int b, const Board* a
     return True
 
 
+cdef inline int roll_turn(Search* s, const Board* board, uint64_t key, int64_t game, int64_t ply,
+                          bint opening, int stratify, int* a, int* b) noexcept nogil:
+    """Roll ply ``ply`` of ``game`` and search its plays (MODE_PLAYS): their
+    count, -1 if out of memory."""
+    roll_dice(key, game, ply, opening, stratify, a, b)
+    return run_turn(s, board, a[0], b[0], MODE_PLAYS)
+
+
+cdef inline int play_ply(const Search* s, const Board* board, int count, int choice, int seat,
+                         Board* after, int* winner, int* value) noexcept nogil:
+    """``after`` = ``board`` after play ``choice`` of the last ``run_turn``
+    (its ``count`` plays; ``board`` itself on a pass, count 0), seen by the
+    mover, ``seat``. Returns its outcome's kind; ``winner`` (a seat) and
+    ``value`` if it ended the game."""
+    cdef Children children
+    cdef int kind, won
+    if count == 0:
+        memcpy(after, board, sizeof(Board))
+    else:
+        children = found_children(s, count)
+        memcpy(after, child_at(&children, choice), sizeof(Board))
+    kind = outcome_of(after, s.rules, &won, value)
+    winner[0] = seat if won == 0 else 1 - seat
+    return kind
+
+
+cdef inline void pass_the_dice(Board* board, const Board* after) noexcept nogil:
+    """``board`` = ``after`` seen by the other side, to move next."""
+    memcpy(board.me, after.opp, 26)
+    memcpy(board.opp, after.me, 26)
+
+
 cdef int play_game(Search* s, const Board* start, const Policy* policies, uint64_t seed,
                    int64_t game, bint opening, int stratify, int64_t max_plies, PlyLog* log,
                    GameEnd* end) noexcept nogil:
@@ -367,7 +401,7 @@ cdef int play_game(Search* s, const Board* start, const Policy* policies, uint64
     log its plies if ``log`` is not NULL. Returns a GameStatus."""
     cdef Board board, after
     cdef Children children
-    cdef int winner, value, kind, a, b, count, seat
+    cdef int winner, value, kind, a, b, count, seat, choice
     cdef int64_t ply
     cdef uint64_t key = game_key(seed, game)
     cdef RuleSet rules = s.rules
@@ -379,26 +413,81 @@ cdef int play_game(Search* s, const Board* start, const Policy* policies, uint64
         return GAME_OK
     for ply in range(max_plies):
         seat = ply & 1
-        roll_dice(key, game, ply, opening, stratify, &a, &b)
-        count = run_turn(s, &board, a, b, MODE_PLAYS)
+        count = roll_turn(s, &board, key, game, ply, opening, stratify, &a, &b)
         if count < 0:
             return GAME_NO_MEMORY
-        if count == 0:
-            memcpy(&after, &board, sizeof(Board))
-        else:
+        choice = -1
+        if count:
             children = found_children(s, count)
-            memcpy(&after, child_at(&children, choose_play(&policies[seat], &board, &children, rules, key, ply)),
-                   sizeof(Board))
+            choice = choose_play(&policies[seat], &board, &children, rules, key, ply)
+        kind = play_ply(s, &board, count, choice, seat, &after, &winner, &value)
         if log != NULL and not log_ply(log, &board, a, b, &after):
             return GAME_NO_MEMORY
-        kind = outcome_of(&after, rules, &winner, &value)
-        if kind != KIND_NONE:   # ``after`` is seen by the mover, ``seat``
-            end.winner = seat if winner == 0 else 1 - seat
-            end.value, end.kind, end.plies = value, kind, ply + 1
+        if kind != KIND_NONE:
+            end.winner, end.value, end.kind, end.plies = winner, value, kind, ply + 1
             return GAME_OK
-        memcpy(board.me, after.opp, 26)
-        memcpy(board.opp, after.me, 26)
+        pass_the_dice(&board, &after)
     return GAME_TOO_LONG
+
+
+# --- the sub-environments of a vector environment -----------------------------------------
+
+
+# One game of a vector environment: pointers to its row of the caller's arrays.
+cdef struct EnvGame:
+    Board* board            # seen by the side to move (by the last mover once over)
+    signed char* dice       # the mover's roll (kept from the last roll once over)
+    int64_t* ply
+    int32_t* count          # legal plays of the roll; 0 once over or truncated
+    int8_t* winner          # a seat, set when the game ends
+    int8_t* value
+    uint8_t* truncated
+    int64_t game
+
+
+cdef int advance_game(Search* s, EnvGame* g, int64_t choice, int agent_seat, const Policy* opponent,
+                      uint64_t seed, bint opening, int64_t max_plies, int max_plays) noexcept nogil:
+    """Play the game on until a seat that chooses outside the kernels (the
+    agent's; the opponent's too if its policy is POLICY_OUTSIDE) has a roll
+    with plays to choose from, or the game ends, or reaches ``max_plies``
+    (truncated); the opponent's plays are ``choose_play``'s, passes are
+    plies. ``choice`` >= 0: first play that play of the current roll (rolled
+    by an earlier call; the mover's ``count`` plays); -1: the mover has not
+    rolled. Stops also at a roll of more than ``max_plays`` plays (the
+    caller raises). Returns a GameStatus."""
+    cdef Board after
+    cdef Children children
+    cdef uint64_t key = game_key(seed, g.game)
+    cdef int a, b, count = 0, seat, kind, winner, value
+    if choice >= 0:
+        count = run_turn(s, g.board, g.dice[0], g.dice[1], MODE_PLAYS)
+        if count < 0:
+            return GAME_NO_MEMORY
+        if choice >= count:
+            return GAME_BAD_CHOICE
+    while True:
+        seat = <int> (g.ply[0] & 1)
+        if choice < 0:
+            if g.ply[0] >= max_plies:
+                g.truncated[0], g.count[0] = True, 0
+                return GAME_OK
+            count = roll_turn(s, g.board, key, g.game, g.ply[0], opening, 0, &a, &b)
+            if count < 0:
+                return GAME_NO_MEMORY
+            g.dice[0], g.dice[1], g.count[0] = a, b, count
+            if count > max_plays or (count and (seat == agent_seat or opponent.code == POLICY_OUTSIDE)):
+                return GAME_OK
+            if count:
+                children = found_children(s, count)
+                choice = choose_play(opponent, g.board, &children, s.rules, key, g.ply[0])
+        kind = play_ply(s, g.board, count, choice, seat, &after, &winner, &value)
+        if kind != KIND_NONE:
+            memcpy(g.board, &after, sizeof(Board))
+            g.winner[0], g.value[0], g.count[0] = winner, value, 0
+            return GAME_OK
+        pass_the_dice(g.board, &after)
+        g.ply[0] += 1
+        choice = -1
 
 
 cdef void load_policies(const int32_t[::1] codes, const double[:, ::1] weights, Policy* policies):
@@ -484,6 +573,68 @@ def choose_batch(int policy_code, const double[::1] weights, const signed char[:
             plays.base = <const char*> &children[offsets[i], 0, 0]
             out[i] = choose_play(&policy, <const Board*> &parents[i, 0, 0], &plays, rules,
                                  game_key(seed, <uint64_t> games[i]), plies[i])
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def advance_batch(const int64_t[::1] rows, const int64_t[::1] choices, signed char[:, :, ::1] boards,
+                  signed char[:, ::1] dice, int64_t[::1] plies, const int64_t[::1] games,
+                  int32_t[::1] counts, int8_t[::1] winner, int8_t[::1] value, uint8_t[::1] truncated,
+                  int agent_seat, int policy_code, const double[::1] weights, int code, uint64_t seed,
+                  bint opening, int64_t max_plies, int max_plays):
+    """Advance the games ``rows`` of a vector environment (row i: its board
+    seen by the mover, dice, ply, game id, play count, winner seat, value,
+    truncated flag), each until the agent (seat ``agent_seat``) must choose
+    or the game ends or is truncated at ``max_plies``: ``choices[k]`` >= 0
+    plays that play of row ``rows[k]``'s roll first, -1 starts by rolling.
+    The opponent plays ``policy_code`` (``weights``: FEATURES values, for
+    POLICY_LINEAR) as ``play_games`` plays it, or chooses outside
+    (POLICY_OUTSIDE: stops at its choices too). A roll of more than
+    ``max_plays`` plays stops its game (the caller checks ``counts``)."""
+    cdef Py_ssize_t n = boards.shape[0], k, row
+    cdef int status = GAME_OK
+    if (choices.shape[0] != rows.shape[0] or boards.shape[1] != 2 or boards.shape[2] != 26
+            or dice.shape[0] != n or dice.shape[1] != 2 or plies.shape[0] != n or games.shape[0] != n
+            or counts.shape[0] != n or winner.shape[0] != n or value.shape[0] != n
+            or truncated.shape[0] != n or weights.shape[0] > FEATURES):
+        raise ValueError("choices and rows, or the game arrays (boards n x 2 x 26, dice n x 2, plies, "
+                         "games, counts, winner, value, truncated), disagree in length")
+    listed = np.zeros(n, dtype=np.uint8)
+    cdef uint8_t[::1] seen = listed
+    for k in range(rows.shape[0]):
+        row = rows[k]
+        if row < 0 or row >= n:
+            raise ValueError(f"rows[{k}] = {row} is not a game (0..{n - 1})")
+        if seen[row]:
+            raise ValueError(f"rows[{k}] = {row} is listed twice")
+        seen[row] = True
+        if choices[k] != -1 and not 0 <= choices[k] < counts[row]:
+            raise ValueError(f"choices[{k}] = {choices[k]}: game row {row} has {counts[row]} plays")
+    cdef Policy opponent
+    cdef EnvGame g
+    cdef RuleSet rules = rules_from_code(code)
+    opponent.code = policy_code
+    for k in range(weights.shape[0]):
+        opponent.weights[k] = weights[k]
+    cdef Search* s = search_new(rules, True)
+    if s == NULL:
+        raise MemoryError("out of memory while advancing games")
+    with nogil:
+        for k in range(rows.shape[0]):
+            row = rows[k]
+            g.board = <Board*> &boards[row, 0, 0]
+            g.dice = &dice[row, 0]
+            g.ply, g.count, g.game = &plies[row], &counts[row], games[row]
+            g.winner, g.value, g.truncated = &winner[row], &value[row], &truncated[row]
+            status = advance_game(s, &g, choices[k], agent_seat, &opponent, seed, opening, max_plies,
+                                  max_plays)
+            if status != GAME_OK:
+                break
+        search_free(s)
+    if status == GAME_NO_MEMORY:
+        raise MemoryError("out of memory while advancing games")
+    if status == GAME_BAD_CHOICE:    # not reached: the checks above exclude it
+        raise ValueError(f"choices[{k}]: game row {rows[k]} has fewer plays")
 
 
 @cython.boundscheck(False)
