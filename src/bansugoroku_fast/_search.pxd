@@ -175,30 +175,59 @@ cdef inline OutputRows rows_slice(const OutputRows* rows, int64_t first, int64_t
     return part
 
 
+cdef extern from *:
+    """
+    /* The step fields are written as packed integers (byte k of a field =
+       step k), which assumes the byte order of every target we build for. */
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+    #error "bansugoroku_fast packs step bytes little-endian"
+    #endif
+    """
+
+
+cdef inline uint64_t spread_bytes(uint32_t x) noexcept nogil:
+    """Byte k of ``x`` to byte 2k of the result (the others 0)."""
+    cdef uint64_t wide = x
+    wide = (wide | (wide << 16)) & 0x0000FFFF0000FFFFULL
+    return (wide | (wide << 8)) & 0x00FF00FF00FF00FFULL
+
+
+cdef inline void write_packed_steps(const OutputRows* rows, int64_t row, int nsteps, uint64_t pairs,
+                                    uint32_t die, uint32_t hit) noexcept nogil:
+    """The steps, dice and hits of output row ``row`` from packed fields:
+    bytes 2k, 2k + 1 of ``pairs`` the origin and target of step k, byte k
+    of ``die`` and ``hit`` its die and hit (bytes of steps from ``nsteps``
+    on are ignored). Padded with -1, hits with 0, each field wanted one
+    store, with no branch per step."""
+    cdef uint32_t keep = <uint32_t> (((<uint64_t> 1) << (8 * nsteps)) - 1)   # bytes of the steps
+    cdef uint64_t keep_pairs, steps
+    cdef uint32_t dice, hits
+    if rows.steps != NULL:
+        keep_pairs = spread_bytes(keep) * 0x101      # both bytes of each kept step
+        steps = (pairs & keep_pairs) | ~keep_pairs
+        memcpy(rows.steps + row * 2 * MAX_STEPS, &steps, 2 * MAX_STEPS)
+    if rows.dice != NULL:
+        dice = (die & keep) | ~keep
+        memcpy(rows.dice + row * MAX_STEPS, &dice, MAX_STEPS)
+    if rows.hits != NULL:
+        hits = hit & keep
+        memcpy(rows.hits + row * MAX_STEPS, &hits, MAX_STEPS)
+
+
+cdef inline uint32_t packed(const signed char* field) noexcept nogil:
+    """The 4 bytes of a step field (MAX_STEPS long) as one integer."""
+    cdef uint32_t value
+    memcpy(&value, field, MAX_STEPS)
+    return value
+
+
 cdef inline void write_steps(const OutputRows* rows, int64_t row, int nsteps,
                              const signed char* origin, const signed char* target,
                              const signed char* die, const signed char* hit) noexcept nogil:
-    """The steps, dice and hits of output row ``row`` (padded with -1, hits
-    with 0), each field wanted written once from a local copy."""
-    cdef signed char steps[2 * MAX_STEPS]
-    cdef signed char dice[MAX_STEPS]
-    cdef unsigned char hits[MAX_STEPS]
-    cdef int k
-    for k in range(MAX_STEPS):
-        if k < nsteps:
-            steps[2 * k] = origin[k]
-            steps[2 * k + 1] = target[k]
-            dice[k] = die[k]
-            hits[k] = hit[k]
-        else:
-            steps[2 * k] = steps[2 * k + 1] = dice[k] = -1
-            hits[k] = 0
-    if rows.steps != NULL:
-        memcpy(rows.steps + row * 2 * MAX_STEPS, steps, 2 * MAX_STEPS)
-    if rows.dice != NULL:
-        memcpy(rows.dice + row * MAX_STEPS, dice, MAX_STEPS)
-    if rows.hits != NULL:
-        memcpy(rows.hits + row * MAX_STEPS, hits, MAX_STEPS)
+    """The steps, dice and hits of output row ``row`` from step arrays
+    (MAX_STEPS bytes each; see write_packed_steps)."""
+    write_packed_steps(rows, row, nsteps, spread_bytes(packed(origin)) | (spread_bytes(packed(target)) << 8),
+                       packed(die), packed(hit))
 
 
 cdef inline void write_row(const OutputRows* rows, int64_t row, const Board* board, int nsteps,

@@ -27,14 +27,14 @@ Declared in ``_shortcuts.pxd``; the search calls these directly. They
 write to the search's result set or lent rows through the inline helpers
 of ``_search.pxd``, so this module calls nothing of ``_search`` at run time.
 """
-from libc.stdint cimport int64_t, uint32_t
+from libc.stdint cimport int64_t, uint8_t, uint32_t
 from libc.string cimport memcpy
 
 from ._board cimport (
     BAR, Board, CLOSURE_IMMEDIATE, HOME_TOP, MAX_STEPS, RuleSet,
     board_masks, board_more_masks, count_outside, highest_bit, popcount,
 )
-from ._search cimport Leaf, Search, new_leaf, record_many, write_steps
+from ._search cimport Leaf, Search, new_leaf, record_many, write_packed_steps
 
 
 # --- counting without a search -------------------------------------------------
@@ -220,23 +220,36 @@ cdef inline void _play_step(Leaf* leaf, int k, int origin, int die) noexcept nog
 cdef inline void _emit_out(Search* s, const Board* start, int origin1, int die1,
                            int origin2, int die2) noexcept nogil:
     """_emit into the output rows the batch lent (counting past the room
-    without writing, so a disagreement with the count shows)."""
+    without writing, so a disagreement with the count shows): the row is
+    the start copied once and patched, the hits read from the blot mask
+    (not from the row just written), the steps written packed."""
     cdef int64_t row = s.found.count
     s.found.count += 1
     if row >= s.rows.room:
         return
     cdef Board* board = <Board*> (s.rows.children + row * sizeof(Board))
-    cdef signed char origin[2]
-    cdef signed char target[2]
-    cdef signed char die[2]
-    cdef signed char hit[2]
+    cdef int target1 = origin1 - die1, target2 = origin2 - die2
+    cdef uint32_t hit1 = (s.blots >> target1) & 1, hit2 = 0
     memcpy(board, start, sizeof(Board))
-    origin[0], target[0], die[0] = origin1, origin1 - die1, die1
-    hit[0] = _apply_step(board, origin1, origin1 - die1)
+    _patch_step(board, origin1, target1, hit1)
     if origin2:
-        origin[1], target[1], die[1] = origin2, origin2 - die2, die2
-        hit[1] = _apply_step(board, origin2, origin2 - die2)
-    write_steps(&s.rows, row, 2 if origin2 else 1, origin, target, die, hit)
+        # A blot hit by the first step is gone: the second cannot hit it again.
+        hit2 = ((s.blots & ~((<uint32_t> 1) << target1)) >> target2) & 1
+        _patch_step(board, origin2, target2, hit2)
+    write_packed_steps(&s.rows, row, 2 if origin2 else 1,
+                       <uint8_t> origin1 | (<uint32_t> <uint8_t> target1) << 8
+                       | (<uint32_t> <uint8_t> origin2) << 16 | (<uint32_t> <uint8_t> target2) << 24,
+                       <uint8_t> die1 | (<uint32_t> <uint8_t> die2) << 8, hit1 | hit2 << 8)
+
+
+cdef inline void _patch_step(Board* board, int origin, int target, bint hit) noexcept nogil:
+    """Move a mover stone from ``origin`` to the point ``target`` on ``board``,
+    hitting the blot there if ``hit``."""
+    board.me[origin] -= 1
+    board.me[target] += 1
+    if hit:
+        board.opp[BAR - target] = 0
+        board.opp[BAR] += 1
 
 
 cdef inline void _emit(Search* s, const Board* start, int origin1, int die1,
@@ -276,7 +289,7 @@ cdef int plays_two_moves(Search* s, const Board* start, int a, int b) noexcept n
     as leaves in descending canonical order (``s.presorted``); -1 where
     only a search will do."""
     cdef int small = a if a < b else b, large = a if a > b else b
-    cdef int origin1, origin2, die1, die2, target1, k, bar = start.me[BAR]
+    cdef int origin1, origin2, die1, die2, target1, k, limit, bar = start.me[BAR]
     cdef uint32_t first_origins, second_origins, after
     if not _two_moves_decided(start, s.rules):
         return -1
@@ -304,21 +317,19 @@ cdef int plays_two_moves(Search* s, const Board* start, int a, int b) noexcept n
             after = s.occupied | ((<uint32_t> 1) << target1)
             if start.me[origin1] == 1:
                 after &= ~((<uint32_t> 1) << origin1)
-            second_origins = after & (s.open_points << die2)
-            if small == large:      # origins non-increasing: each multiset once, greatest order
-                second_origins &= ((<uint32_t> 2) << origin1) - 1
+            # Second origins at most origin1 (below it once die1 is the
+            # larger): a pair of independent moves is taken once, in the
+            # order of the greater key (smaller die first from one point),
+            # and a stone from above origin1 through it is the other
+            # stone's play, taken with that origin first.
+            limit = origin1 if k == 0 else origin1 - 1
+            second_origins = after & (s.open_points << die2) & (((<uint32_t> 2) << limit) - 1)
             while second_origins:
                 origin2 = highest_bit(second_origins)
                 second_origins ^= (<uint32_t> 1) << origin2
-                if small != large:
-                    if origin2 == target1:
-                        # One stone on through target1; via the smaller die first is greater.
-                        if die2 < die1 and _routes_merge(s, origin1, die1, die2):
-                            continue
-                    elif origin2 - die2 == origin1:
-                        continue    # = the stone from origin2 through origin1: greater key
-                    elif origin2 > origin1 or (origin2 == origin1 and die1 == large):
-                        continue    # independent moves: the other order is greater
+                # One stone on through target1; via the smaller die first is greater.
+                if origin2 == target1 and die2 < die1 and _routes_merge(s, origin1, die1, die2):
+                    continue
                 _emit(s, start, origin1, die1, origin2, die2)
     if s.found.count == 0:      # no two-move play: one die, the larger if it plays
         for k in range(2):
