@@ -21,7 +21,11 @@ Why it is fast: a two-move play is a multiset of two single moves, and
 distinct multisets reach distinct positions except when one stone moves
 through an intermediate point that hits nothing; so the count is the
 number of pairs of legal origins, corrected for those merges, each term a
-popcount of a mask expression (see ``_count_plain``).
+popcount of a mask expression (see ``_count_plain``). Listing them, the
+mask of second origins stops at the first origin, so the pair loop visits
+only the pairs it keeps (bar one chain check) and writes each child into a
+lent row as the start copied once and patched, its hits read from the
+blot mask.
 
 Declared in ``_shortcuts.pxd``; the search calls these directly. They
 write to the search's result set or lent rows through the inline helpers
