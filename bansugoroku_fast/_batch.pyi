@@ -4,12 +4,13 @@
 # ``Rules.code``; batches as int8 arrays. A problem is a Status (an int < 0,
 # named in STATUS): single entry points return it instead of their result,
 # batch entry points return the first ``(item, status)`` or None.
-from typing import Final, TypeAlias, TypeVar
+from collections.abc import Iterator
+from typing import Any, ClassVar, Final, SupportsIndex, TypeAlias, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
-_PlayT = TypeVar("_PlayT")
 _Int8: TypeAlias = npt.NDArray[np.int8]
 _Int32: TypeAlias = npt.NDArray[np.int32]
 _Problem: TypeAlias = tuple[int, int] | None
@@ -21,11 +22,34 @@ STATUS: Final[dict[str, int]]
 #: The calling thread of a batch looks for signals (Ctrl-C) once per this many seconds at most.
 SIGNAL_CHECK_SECONDS: Final[float]
 
+@disjoint_base
+class PlayRecords:
+    """The plays of one ``plays`` call as records, each play made when read."""
+
+    @property
+    def records(self) -> bytes: ...
+    def __len__(self) -> int: ...
+    @overload
+    def __getitem__(self, index: SupportsIndex, /) -> Any: ...
+    @overload
+    def __getitem__(self, index: slice, /) -> list[Any]: ...
+    def __iter__(self) -> Iterator[Any]: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
+    def __reduce__(self) -> tuple[type[list[Any]], tuple[list[Any]]]: ...
+
 def outcome(key: bytes, code: int) -> tuple[int, int, int] | int | None:
     """``(winner, value, kind code)``, ``None`` while the game goes on, or a Status."""
 
-def plays(key: bytes, a: int, b: int, code: int, all_orderings: bool, play_class: type[_PlayT]) -> list[_PlayT] | int:
-    """The plays as ``play_class`` objects (each with a ``_record``), or a Status."""
+_SequenceT = TypeVar("_SequenceT", bound=PlayRecords)
+
+def plays(
+    key: bytes, a: int, b: int, code: int, all_orderings: bool, sequence_class: type[_SequenceT]
+) -> _SequenceT | int:
+    """The plays as a ``sequence_class`` (a PlayRecords), or a Status."""
+
+def set_play_class(play_class: type) -> None:
+    """Make PlayRecords' plays ``play_class`` objects (slots ``_records``, ``_index``)."""
 
 def count_roll_plays(key: bytes, a: int, b: int, code: int, *, fast_counts: bool = True) -> int:
     """Distinct plays of one position and roll (0: a pass or a finished game), or a Status."""

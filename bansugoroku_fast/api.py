@@ -2,8 +2,9 @@
 
 Same signatures, results and errors as :mod:`bansugoroku_fast.oracle`; only
 faster. A call checks its arguments, runs one kernel that fills one buffer,
-and wraps that buffer: the :class:`Play` objects it returns read their steps
-and position from it only when asked.
+and wraps that buffer: :func:`legal_plays` returns a :class:`Plays` sequence
+that makes each :class:`Play` only when it is read, and a play reads its
+steps and position from its record only when asked.
 
 >>> from bansugoroku_fast import Position, Rules
 >>> backgammon = Rules(variant="backgammon")
@@ -17,11 +18,12 @@ and position from it only when asked.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from operator import attrgetter
+from typing import TYPE_CHECKING, SupportsIndex, overload
 
 from . import _batch
-from ._status import raise_status
+from ._status import raise_status, status_error
 from .checks import as_depth, as_dice, as_position, as_rules, as_side
 from .play import Outcome, OutcomeKind, Play, Step
 from .position import Position
@@ -31,7 +33,7 @@ from .typing import DiceLike, PositionLike, RulesLike
 __all__ = [
     "legal_plays", "legal_first_steps", "outcome", "shots", "blocked_points", "blots",
     "closure_holds", "pip_counts", "perft", "perft_divide", "legal_play_count", "ALL_ROLLS",
-    "OUTCOME_KINDS",
+    "OUTCOME_KINDS", "Plays",
 ]
 
 
@@ -46,8 +48,9 @@ _DEFAULT_RULES = Rules()
 
 # Where the fields of a kernel play record are (see _KernelPlay).
 _RECORD = _batch.RECORD_OFFSETS
+_RECORD_BYTES = _RECORD["bytes"]
 _BOARD_START = _RECORD["board"]
-_BOARD_STOP = _BOARD_START + _RECORD["board_bytes"]
+_BOARD_BYTES = _RECORD["board_bytes"]
 _NSTEPS = _RECORD["nsteps"]
 _STEPS = _RECORD["steps"]
 _STEP_BYTES = _RECORD["step_bytes"]
@@ -72,28 +75,68 @@ class _KernelPlay(Play):
     """A :class:`Play` over one kernel record, decoded on first access.
 
     Behaves exactly like a Play built from its values (equality, hashing,
-    ``str``); the record holds the board bytes, the step count, then
+    ``str``); its record is record ``_index`` of the bytes ``_records`` (the
+    records of its :class:`Plays`): the board bytes, the step count, then
     ``(origin, target, die, hit)`` per step (``_batch.RECORD_OFFSETS``).
-    The kernel creates these without calling ``__init__`` (see ``_batch.plays``).
+    The kernel creates these without calling ``__init__`` (see
+    ``_batch.set_play_class``).
     """
 
-    __slots__ = ("_record",)
-    _record: bytes
+    __slots__ = ("_records", "_index")
+    _records: bytes
+    _index: int
 
     def _decode_steps(self) -> None:
-        record = self._record
-        fields = range(_STEPS, _STEPS + _STEP_BYTES * record[_NSTEPS], _STEP_BYTES)
-        self._steps = tuple((record[i], record[i + 1]) for i in fields)
-        self._dice = tuple(record[i + 2] for i in fields)
-        self._hits = tuple(record[i + 3] == 1 for i in fields)
+        records, start = self._records, self._index * _RECORD_BYTES
+        first_step = start + _STEPS
+        fields = range(first_step, first_step + _STEP_BYTES * records[start + _NSTEPS], _STEP_BYTES)
+        self._steps = tuple((records[i], records[i + 1]) for i in fields)
+        self._dice = tuple(records[i + 2] for i in fields)
+        self._hits = tuple(records[i + 3] == 1 for i in fields)
 
     def _decode_position(self) -> None:
-        self._position = Position._from_key(self._record[_BOARD_START:_BOARD_STOP])
+        board = self._index * _RECORD_BYTES + _BOARD_START
+        self._position = Position._from_key(self._records[board:board + _BOARD_BYTES])
 
     steps = _decoded("_steps", _decode_steps)
     dice = _decoded("_dice", _decode_steps)
     hits = _decoded("_hits", _decode_steps)
     position = _decoded("_position", _decode_position)
+
+
+_batch.set_play_class(_KernelPlay)
+
+
+class Plays(_batch.PlayRecords, Sequence[Play]):
+    """What :func:`legal_plays` returns: an immutable sequence of its plays,
+    each :class:`Play` made when it is read (``len`` makes none).
+
+    It behaves as the list of its plays: indexing (negative too; a slice
+    gives a list), iteration, ``in``, ``index``, ``count``, ``reversed``,
+    ``repr``, and equality with that list; it is not hashable, and it
+    pickles as a list. Reading an item twice gives equal plays, not the
+    same object; ``list(plays)`` keeps them.
+
+    >>> from bansugoroku_fast import Position
+    >>> plays = legal_plays(Position.initial(), (6, 5), "backgammon")
+    >>> len(plays), plays[-1], plays[1:3]
+    (7, <Play 8/3 8/2>, [<Play 24/18 13/8>, <Play 24/18 8/3>])
+    >>> plays == list(plays), plays[0] == plays[0]
+    (True, True)
+    """
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:  # the plays' type, for the type checker (PlayRecords holds any class)
+        def __iter__(self) -> Iterator[Play]: ...
+
+        @overload
+        def __getitem__(self, index: SupportsIndex) -> Play: ...
+
+        @overload
+        def __getitem__(self, index: slice) -> list[Play]: ...
+
+        def __getitem__(self, index: SupportsIndex | slice) -> Play | list[Play]: ...
 
 
 def _prepare(position: PositionLike, rules: RulesLike) -> tuple[Position, Rules]:
@@ -117,14 +160,15 @@ def _dice(dice: DiceLike) -> tuple[int, int]:
 
 
 def legal_plays(position: PositionLike, dice: DiceLike, rules: RulesLike = None, *,
-                all_orderings: bool = False) -> list[Play]:
+                all_orderings: bool = False) -> Plays:
     """The legal plays of ``position`` (row 0 to move) with ``dice``.
 
     One play per distinct resulting position, with its canonical step list
     (the greatest ``(from, to, die)`` key among the legal orders reaching
     it), sorted by that key, greatest first; with ``all_orderings=True`` one
     play per distinct legal order. An empty list is a pass, or a game already
-    over (see :func:`outcome`).
+    over (see :func:`outcome`). The result is a :class:`Plays`, which
+    behaves as the list of the plays and makes each play only when read.
 
     >>> from bansugoroku_fast import Position, Rules
     >>> [str(p) for p in legal_plays(Position.initial(), (1, 1), Rules())][:4]
@@ -134,8 +178,10 @@ def legal_plays(position: PositionLike, dice: DiceLike, rules: RulesLike = None,
     """
     a, b = _dice(dice)
     position, rules = _prepare(position, rules)
-    plays: list[Play] | int = _batch.plays(position.key, a, b, rules.code, all_orderings, _KernelPlay)
-    return raise_status(plays, rules, position)
+    plays = _batch.plays(position._key, a, b, rules.code, all_orderings, Plays)
+    if isinstance(plays, int):  # a Status (raise_status, written out: this call is the hot one)
+        raise status_error(plays, rules, position=position)
+    return plays
 
 
 def legal_play_count(position: PositionLike, dice: DiceLike, rules: RulesLike = None, *,

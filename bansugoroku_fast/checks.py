@@ -25,6 +25,8 @@ DICE_CONTAINERS = (tuple, list, np.ndarray)
 def as_position(position: object) -> Position:
     """``position`` as a :class:`Position` (array-likes and ids are validated;
     anything else is refused by ``Position`` itself)."""
+    if type(position) is Position:  # the common case first: a type test alone
+        return position
     return position if isinstance(position, Position) else Position(cast(PositionLike, position))
 
 
@@ -40,6 +42,8 @@ def as_rules(rules: object) -> Rules:
     >>> type(as_rules(Odd())) is Rules, as_rules(Odd()).code
     (True, 2)
     """
+    if type(rules) is Rules:  # the common case first: a type test alone
+        return rules
     if rules is None:
         return Rules()
     if isinstance(rules, str):

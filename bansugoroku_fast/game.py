@@ -19,7 +19,7 @@ here too.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol, SupportsIndex, TypeAlias
 
@@ -324,7 +324,7 @@ class Game:
             and self.cube_owner in (None, self.seat_to_move)
         )
 
-    def legal_plays(self) -> list[Play]:
+    def legal_plays(self) -> Sequence[Play]:
         """The legal plays with the dice rolled."""
         return legal_plays(self.position, self._require_rolled(), self.rules)
 

@@ -144,8 +144,14 @@ class Position:
 
     @classmethod
     def _from_key(cls, key: bytes) -> Position:
-        """Rebuild from the 52 bytes of :attr:`key` (trusted)."""
-        return cls._trusted(np.frombuffer(key, dtype=np.int8))
+        """Rebuild from the 52 bytes of :attr:`key` (trusted), copying
+        nothing: the array is a read-only view of the key's bytes, which
+        are immutable (anything but a bytes object is copied to one)."""
+        key = bytes(key)
+        position = cls.__new__(cls)
+        position._array = np.frombuffer(key, dtype=np.int8).reshape(SHAPE)
+        position._key = key
+        return position
 
     @classmethod
     def initial(cls, rules: RulesLike = None) -> Position:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
 from .errors import InvalidRulesError, RulesTypeError
 
@@ -111,9 +112,10 @@ class Rules:
         """Ban-sugoroku: a sequence ends the moment its side wins (docs/rules.md §2.8)."""
         return not self.is_backgammon
 
-    @property
+    @cached_property
     def code(self) -> int:
-        """A small integer naming the combination, as the kernels take it.
+        """A small integer naming the combination, as the kernels take it
+        (computed once per Rules: a single kernel call reads it).
 
         Bit 0: bear-off finish; bits 1-2: closure (0 off, 1 multiplied,
         2 immediate); bit 3: backgammon.

@@ -239,7 +239,7 @@ def notation(provider: atheris.FuzzedDataProvider) -> None:
     except InvalidPositionError:  # both sides have won
         return
     if plays:
-        play = provider.PickValueInList(plays)
+        play = provider.PickValueInList(list(plays))  # atheris takes a list, not a sequence
         assert package.parse_play(position, roll, str(play), rules) == play
     if provider.ConsumeBool():
         text = provider.ConsumeUnicodeNoSurrogates(30)

@@ -49,6 +49,7 @@ is a ply). There is no doubling cube: a game is worth its outcome's value
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -178,7 +179,7 @@ class Table:
         self.dice: tuple[int, int] = (1, 1)
         self.result: Result | None = None
         self.truncated = False
-        self._plays: list[Play] = []
+        self._plays: Sequence[Play] = ()
         self._turn: Turn | None = None
 
     # -- the game ------------------------------------------------------------------
@@ -250,7 +251,7 @@ class Table:
         """The ``info`` of a step: which game of which seed, at which ply."""
         return {"ply": self.ply, "game": self.game, "seed": self.seed}
 
-    def legal_plays(self) -> list[Play]:
+    def legal_plays(self) -> Sequence[Play]:
         """The mover's legal plays with :attr:`dice`, in ``legal_plays`` order."""
         return self._plays
 

@@ -20,8 +20,9 @@ Everything here converts arguments and drives the kernels of ``_search``,
 
 Single positions cross as the 52 bytes of ``Position.key`` (row me then row
 opp). Single calls keep the GIL (they take microseconds) and share one
-search per rule code; ``plays`` returns one object per play holding a byte
-record (layout: ``RECORD_OFFSETS``). Batches run without the GIL, items
+search per rule code; ``plays`` returns a ``PlayRecords`` sequence holding
+one byte record per play (layout: ``RECORD_OFFSETS``), which makes a play
+object only when it is read. Batches run without the GIL, items
 spread over OpenMP threads with a dynamic schedule, each thread with its
 own search; results depend only on the item, never on the thread. The
 calling thread looks for signals every few items, once per
@@ -41,14 +42,17 @@ Names other kernels cimport (declared in the .pxd files): ``Board``,
 (MODE_PLAYS: distinct positions in ``legal_plays`` order), ``found_board``
 (``_search``); ``outcome_of``, ``count_roll`` (``_queries``).
 """
+cimport cython
 from cython.parallel cimport parallel, prange
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
-from cpython.bytes cimport PyBytes_FromStringAndSize
-from cpython.list cimport PyList_New, PyList_SET_ITEM
-from cpython.object cimport PyTypeObject
+from types import MemberDescriptorType
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
+from cpython.number cimport PyIndex_Check, PyNumber_AsSsize_t
+from cpython.object cimport PyObject, PyTypeObject
+from cpython.type cimport PyType_Check, PyType_IsSubtype
 from cpython.ref cimport Py_INCREF
 
 from ._board cimport (
@@ -66,8 +70,20 @@ from ._search cimport (
 
 cdef extern from "Python.h":
     object PyType_GenericAlloc(PyTypeObject* type, Py_ssize_t nitems)
-    int PyObject_GenericSetAttr(object obj, object name, object value) except -1
     int PyErr_CheckSignals()
+    # A __slots__ entry: its descriptor's member (CPython's descrobject.h
+    # and structmember.h; stable since Python 2.2).
+    ctypedef struct PyMemberDef:
+        int type
+        Py_ssize_t offset
+        int flags
+    ctypedef struct PyMemberDescrObject:
+        PyMemberDef* d_member
+
+cdef extern from "structmember.h":
+    enum:
+        T_OBJECT_EX     # the type of a __slots__ member
+        READONLY
 
 cdef extern from *:
     """
@@ -79,10 +95,19 @@ cdef extern from *:
     #endif
     static int bsf_load_flag(int *flag) { return __atomic_load_n(flag, __ATOMIC_RELAXED); }
     static void bsf_raise_flag(int *flag) { __atomic_store_n(flag, 1, __ATOMIC_RELAXED); }
+    /* cls() without __init__, through its tp_new slot (no lookup of __new__). */
+    static PyObject* bsf_new_object(PyObject *cls) {
+        PyObject *no_arguments = PyTuple_New(0), *made;
+        if (no_arguments == NULL) return NULL;
+        made = ((PyTypeObject*) cls)->tp_new((PyTypeObject*) cls, no_arguments, NULL);
+        Py_DECREF(no_arguments);
+        return made;
+    }
     """
     int thread_number "bsf_thread_number"() noexcept nogil
     int load_flag "bsf_load_flag"(int* flag) noexcept nogil
     void raise_flag "bsf_raise_flag"(int* flag) noexcept nogil
+    object new_object "bsf_new_object"(object cls)
 
 #: Byte offsets in the record of a play that ``plays`` returns: the board
 #: (``board_bytes`` long), the number of steps, then per step ``step_bytes``
@@ -174,38 +199,138 @@ def outcome(bytes key, int code):
     return winner, value, kind
 
 
-def plays(bytes key, int a, int b, int code, bint all_orderings, type play_class):
-    """The plays of one position as a list of ``play_class`` objects, or a
-    Status. Each object gets a record (layout: ``RECORD_OFFSETS``) in its
-    slot ``_record`` and nothing else: it is allocated as ``object.__new__``
-    would, without ``__init__``, which would cost more than the search."""
+def plays(bytes key, int a, int b, int code, bint all_orderings, sequence_class):
+    """The plays of one position as a ``sequence_class`` (a subclass of
+    :class:`PlayRecords`), or a Status."""
+    if not (PyType_Check(sequence_class)
+            and PyType_IsSubtype(<type> sequence_class, PlayRecords)):
+        raise TypeError(f"sequence_class must be a subclass of PlayRecords, got {sequence_class!r}")
     cdef Search* s = _single_search(code, True)
-    cdef int k
+    cdef Py_ssize_t k
     cdef unsigned char* out
-    cdef list result
     cdef int n = _single_turn(s, key, code, a, b, MODE_SEQUENCES if all_orderings else MODE_PLAYS)
     if n < 0:
         return n
-    if n == 0:
-        return []
-    # Every record first, with no Python call that could re-enter and reuse
-    # the search, then the objects.
-    out = <unsigned char*> malloc(n * RECORD_BYTES)
-    if out == NULL:
-        raise MemoryError()
-    try:
-        for k in range(n):
-            _write_record(out + k * RECORD_BYTES, &s.found.leaves[s.found.sorted_index[k]])
-        result = PyList_New(n)
-        for k in range(n):
-            play = PyType_GenericAlloc(<PyTypeObject*> play_class, 0)
-            PyObject_GenericSetAttr(play, "_record",
-                                    PyBytes_FromStringAndSize(<char*> out + k * RECORD_BYTES, RECORD_BYTES))
-            Py_INCREF(play)     # the list steals a reference
-            PyList_SET_ITEM(result, k, play)
-        return result
-    finally:
-        free(out)
+    # The records are copied out of the shared search before any Python code
+    # can run (a bytes object is not tracked by the garbage collector, so
+    # making it runs no finalizer): a call that re-enters (a finalizer, a
+    # signal handler, another thread) may then reuse the search freely.
+    cdef bytes records = PyBytes_FromStringAndSize(NULL, n * RECORD_BYTES)
+    out = <unsigned char*> PyBytes_AS_STRING(records)
+    for k in range(n):
+        _write_record(out + k * RECORD_BYTES, &s.found.leaves[s.found.sorted_index[k]])
+    cdef PlayRecords sequence = new_object(sequence_class)
+    sequence.records = records
+    sequence.count = n
+    return sequence
+
+
+# What PlayRecords makes its plays of (``set_play_class``): the class, and
+# where its slots ``_records`` and ``_index`` are in its objects.
+cdef type _play_class = None
+cdef Py_ssize_t _records_offset = 0, _index_offset = 0
+
+
+cdef Py_ssize_t _slot_offset(type cls, str name) except -1:
+    """Where the ``__slots__`` entry ``name`` of ``cls`` (its own, holding
+    any object) is in its objects."""
+    descriptor = cls.__dict__.get(name)
+    if type(descriptor) is not MemberDescriptorType or descriptor.__objclass__ is not cls:
+        raise TypeError(f"{cls.__name__} must have its own slot {name!r}")
+    cdef PyMemberDef* member = (<PyMemberDescrObject*> descriptor).d_member
+    if member.type != T_OBJECT_EX or member.flags & READONLY:
+        raise TypeError(f"{cls.__name__}.{name} must be a writable object slot")
+    return member.offset
+
+
+def set_play_class(type play_class):
+    """Make the plays of every ``PlayRecords`` ``play_class`` objects: each
+    allocated as ``object.__new__`` would, without ``__init__`` (which
+    would cost more than the search), its slot ``_records`` the records of
+    its sequence and ``_index`` its index there. Called once, by ``api``."""
+    global _play_class, _records_offset, _index_offset
+    cdef Py_ssize_t records_offset = _slot_offset(play_class, "_records")
+    cdef Py_ssize_t index_offset = _slot_offset(play_class, "_index")
+    _play_class, _records_offset, _index_offset = play_class, records_offset, index_offset
+
+
+cdef inline void _set_slot(object obj, Py_ssize_t offset, object value) noexcept:
+    """Fill the empty object slot at ``offset`` of ``obj`` (new reference)."""
+    Py_INCREF(value)
+    (<PyObject**> (<char*> <PyObject*> obj + offset))[0] = <PyObject*> value
+
+
+cdef class PlayRecords:
+    """The plays of one ``plays`` call: their records (layout
+    ``RECORD_OFFSETS``), one play object (``set_play_class``) made per play
+    only when it is read. Immutable: the records are its own, so that no
+    later call changes them. Indexing (negative too; a slice gives a list),
+    ``len``, iteration and equality behave as on a list of the plays."""
+
+    cdef readonly bytes records
+    cdef Py_ssize_t count
+
+    def __len__(self):
+        return self.count
+
+    cdef object _play(self, Py_ssize_t k):
+        if _play_class is None:
+            raise TypeError("no play class: call set_play_class first")
+        play = PyType_GenericAlloc(<PyTypeObject*> _play_class, 0)
+        _set_slot(play, _records_offset, self.records)
+        _set_slot(play, _index_offset, k)
+        return play
+
+    def __getitem__(self, index):
+        cdef Py_ssize_t k
+        if isinstance(index, slice):
+            return [self._play(k) for k in range(*index.indices(self.count))]
+        if not PyIndex_Check(index):
+            raise TypeError(f"play indices must be integers or slices, not {type(index).__name__}")
+        k = PyNumber_AsSsize_t(index, IndexError)
+        if k < 0:
+            k += self.count
+        if not 0 <= k < self.count:
+            raise IndexError("play index out of range")
+        return self._play(k)
+
+    def __iter__(self):
+        return _PlayIterator(self)
+
+    def __eq__(self, other):
+        if isinstance(other, PlayRecords):
+            return (<PlayRecords> other).records == self.records or list(other) == list(self)
+        if isinstance(other, list):
+            return other == list(self)
+        return NotImplemented
+
+    __hash__ = None     # equal to a list of its plays, and as unhashable
+
+    def __repr__(self):
+        return repr(list(self))
+
+    def __reduce__(self):
+        return list, (list(self),)
+
+
+@cython.auto_pickle(False)
+cdef class _PlayIterator:
+    """Iterates a PlayRecords, making each play as it is reached."""
+
+    cdef PlayRecords plays
+    cdef Py_ssize_t next_index
+
+    def __cinit__(self, PlayRecords plays):
+        self.plays = plays
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self.next_index >= self.plays.count:
+            raise StopIteration
+        self.next_index += 1
+        return self.plays._play(self.next_index - 1)
 
 
 cdef inline void _write_record(unsigned char* out, const Leaf* leaf) noexcept nogil:

@@ -1,0 +1,286 @@
+"""``legal_plays`` returns a lazy sequence (issue 10 item 3): it must behave
+as the list of its plays (the oracle's list), make a play only when one is
+read, never change once returned (whatever runs meanwhile: finalizers,
+signal handlers, other threads calling ``legal_plays`` on the same shared
+search), and its arguments' fast paths must give what the general checks
+give, results and errors alike.
+"""
+from __future__ import annotations
+
+import gc
+import pickle
+import signal
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+from bansugoroku_fast import InvalidDiceError, InvalidPositionError, Position, Rules, api, oracle
+from bansugoroku_fast.api import Plays, legal_plays
+
+from . import playouts
+
+BACKGAMMON = Rules(variant="backgammon")
+BAN = Rules()
+START = Position.initial()
+
+
+def values(plays) -> list[tuple]:
+    """Everything a play says, for exact comparison."""
+    return [(play.steps, play.dice, play.hits, play.position.key) for play in plays]
+
+
+def items(rules: Rules, count: int) -> list[tuple[Position, tuple[int, int]]]:
+    positions, dice = playouts.playout_items(rules, 400, seed=3)
+    return [(Position(position), (int(roll[0]), int(roll[1]))) for position, roll in zip(positions[:count], dice)]
+
+
+def kernel_plays_alive() -> int:
+    """How many play objects the kernel sequence has made that still exist."""
+    return sum(type(obj) is api._KernelPlay for obj in gc.get_objects())
+
+
+@pytest.mark.parametrize("rules", [BAN, BACKGAMMON], ids=["ban", "backgammon"])
+def test_sequence_behaves_as_the_oracle_list(rules):
+    for position, roll in items(rules, 60):
+        lazy = legal_plays(position, roll, rules)
+        eager = oracle.legal_plays(position, roll, rules)
+        assert isinstance(lazy, Plays) and len(lazy) == len(eager)
+        assert values(lazy) == values(eager)  # iteration
+        assert values(lazy[k] for k in range(len(eager))) == values(eager)
+        assert values(lazy[-k] for k in range(1, len(eager) + 1)) == values(eager[-k] for k in range(1, len(eager) + 1))
+        for chosen in (slice(None), slice(1, None), slice(None, -1), slice(None, None, -1), slice(1, 100, 3),
+                       slice(-3, None), slice(100, 200)):
+            assert type(lazy[chosen]) is list and values(lazy[chosen]) == values(eager[chosen])
+        assert values(reversed(lazy)) == values(reversed(eager))
+        assert lazy == eager and eager == lazy and (lazy != eager) is False
+        assert lazy == legal_plays(position, roll, rules)
+        assert repr(lazy) == repr(eager) and bool(lazy) == bool(eager)
+        if eager:
+            middle = eager[len(eager) // 2]
+            assert middle in lazy and lazy.index(middle) == eager.index(middle) and lazy.count(middle) == 1
+
+
+def test_sequence_differs_from_other_plays_and_other_types():
+    plays = legal_plays(START, (6, 5), BACKGAMMON)
+    other = legal_plays(START, (6, 4), BACKGAMMON)
+    assert plays != other and plays != list(other) and plays != tuple(plays) and plays != plays[:-1]
+    assert legal_plays(START, (6, 5), BACKGAMMON, all_orderings=True) != plays  # more plays: the orders too
+
+
+def test_len_makes_no_play_and_reading_makes_one_each_time():
+    gc.collect()
+    before = kernel_plays_alive()
+    plays = legal_plays(START, (1, 1), BACKGAMMON)
+    # 42 distinct plays of 1-1 from the start (README: perft_divide at depth 1)
+    assert len(plays) == 42 and kernel_plays_alive() == before
+    first = plays[0]
+    assert kernel_plays_alive() == before + 1
+    assert len(plays) == 42  # unchanged by reading
+    assert plays[0] == first and plays[0] is not first  # equal, made again
+    kept = list(plays)
+    assert len(kept) == 42 and kernel_plays_alive() == before + 43
+
+
+@pytest.mark.parametrize("index, error", [(7, IndexError), (-8, IndexError), (2**100, IndexError),
+                                          (-(2**100), IndexError), ("0", TypeError), (1.0, TypeError),
+                                          (None, TypeError)])
+def test_bad_indices_fail_as_on_a_list(index, error):
+    plays = legal_plays(START, (6, 5), BACKGAMMON)  # seven plays
+    with pytest.raises(error):
+        list(plays)[index]
+    with pytest.raises(error):
+        plays[index]
+
+
+def test_numpy_and_bool_indices_work_as_on_a_list():
+    plays = legal_plays(START, (6, 5), BACKGAMMON)
+    eager = list(plays)
+    for index in (np.int64(3), np.int8(-2), True, False):
+        assert plays[index] == eager[index]
+
+
+def test_sequence_is_immutable_unhashable_and_pickles_as_its_list():
+    plays = legal_plays(START, (6, 5), BACKGAMMON)
+    with pytest.raises(TypeError):
+        plays[0] = plays[1]  # type: ignore[index]
+    with pytest.raises(TypeError):
+        hash(plays)
+    restored = pickle.loads(pickle.dumps(plays))
+    assert type(restored) is list and restored == plays
+    assert values(restored) == values(plays)
+
+
+def test_play_class_must_have_its_own_object_slots():
+    # The kernel fills the slots _records and _index of the objects it makes
+    # without setattr: a class without them is refused, and nothing changes.
+    class NoSlots(api.Play):
+        pass
+
+    class OtherSlots(api.Play):
+        __slots__ = ("_records",)
+    from bansugoroku_fast import _batch
+
+    for wrong in (NoSlots, OtherSlots, int):
+        with pytest.raises(TypeError):
+            _batch.set_play_class(wrong)
+    assert values(legal_plays(START, (6, 5), BACKGAMMON)) == values(oracle.legal_plays(START, (6, 5), BACKGAMMON))
+
+
+# --- nothing changes a returned sequence, whatever re-enters ------------------------------------
+
+
+class CallsOnCollection:
+    """Garbage in a reference cycle whose finalizer runs ``legal_plays``
+    (on another item), whenever the collector happens to run."""
+
+    calls = 0
+
+    def __init__(self, item):
+        self.item, self.cycle = item, self
+
+    def __del__(self):
+        position, roll, rules = self.item
+        legal_plays(position, roll, rules)
+        type(self).calls += 1
+
+
+def test_finalizers_calling_legal_plays_mid_call_change_nothing():
+    # A collection at nearly every allocation: the finalizers run inside
+    # legal_plays (as it makes its sequence) and while we read the sequence,
+    # each searching another item with the same shared search.
+    cases = [(position, roll, rules) for rules in (BAN, BACKGAMMON) for position, roll in items(rules, 25)]
+    expected = [values(oracle.legal_plays(*case)) for case in cases]
+    thresholds = gc.get_threshold()
+    CallsOnCollection.calls = 0
+    gc.set_threshold(1, 1, 1)
+    try:
+        for k, case in enumerate(cases):
+            CallsOnCollection(cases[-1 - k])
+            held = legal_plays(*case)
+            CallsOnCollection(cases[k - 1])
+            assert values(held) == expected[k]
+            assert values(held) == expected[k]  # the plays made again read the same records
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.collect()
+    assert CallsOnCollection.calls > len(cases)
+
+
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="needs setitimer")
+def test_signal_handlers_calling_legal_plays_change_nothing():
+    cases = [(position, roll, BACKGAMMON) for position, roll in items(BACKGAMMON, 40)]
+    expected = [values(oracle.legal_plays(*case)) for case in cases]
+    handled = []
+
+    def handler(signum, frame):
+        position, roll, rules = cases[len(handled) % len(cases)]
+        handled.append(len(legal_plays(position, roll, rules)))
+
+    previous = signal.signal(signal.SIGALRM, handler)
+    signal.setitimer(signal.ITIMER_REAL, 0.0002, 0.0002)
+    try:
+        for _ in range(20):
+            for k, case in enumerate(cases):
+                assert values(legal_plays(*case)) == expected[k]
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert handled  # the handler did run amid the calls
+
+
+def test_threads_sharing_the_search_get_their_own_results():
+    cases = [(position, roll, rules) for rules in (BAN, BACKGAMMON) for position, roll in items(rules, 30)]
+    expected = [values(oracle.legal_plays(*case)) for case in cases]
+    held = [legal_plays(*case) for case in cases]  # held while the threads run
+    failures = []
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible
+
+    def work(offset):
+        for round_ in range(5):
+            for k in range(len(cases)):
+                item = (k + offset + round_) % len(cases)
+                if values(legal_plays(*cases[item])) != expected[item]:
+                    failures.append(item)
+
+    try:
+        threads = [threading.Thread(target=work, args=(offset,)) for offset in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert failures == []
+    assert [values(plays) for plays in held] == expected
+
+
+# --- the fast paths give what the general checks give -------------------------------------------
+
+
+class SubPosition(Position):
+    __slots__ = ()
+
+
+class SubRules(Rules):
+    pass
+
+
+class LooksLikePosition:
+    """Has what a Position has (key, array) but is not one."""
+
+    def __init__(self, position):
+        self.key, self._key, self.array, self._array = position.key, position.key, position.array, position.array
+
+
+def outcome_of_call(function, *args):
+    try:
+        return "ok", values(function(*args))
+    except Exception as error:
+        return "raised", type(error), str(error)
+
+
+@pytest.mark.parametrize("position", [
+    SubPosition(START.array), START.array, START.array.tolist(), START.id, LooksLikePosition(START),
+    np.zeros((2, 26), dtype=np.int8), "not an id",
+], ids=["subclass", "array", "list", "id", "lookalike", "invalid", "bad id"])
+@pytest.mark.parametrize("dice", [
+    (6, 5), [6, 5], (np.int8(6), np.int64(5)), np.array([6, 5]), "6-5", (True, 5), (6.0, 5), (0, 5), (6, 5, 1),
+], ids=["tuple", "list", "numpy ints", "array", "text", "bool", "float", "zero", "three"])
+@pytest.mark.parametrize("rules", [BACKGAMMON, SubRules("backgammon"), "backgammon", None, "chess", 9],
+                         ids=["rules", "subclass", "label", "default", "bad label", "code"])
+def test_fast_paths_give_the_general_results_and_errors(position, dice, rules):
+    # The oracle checks every argument through the general path (checks.py).
+    kernel = outcome_of_call(legal_plays, position, dice, rules)
+    assert kernel == outcome_of_call(oracle.legal_plays, position, dice, rules)
+    if kernel[0] == "raised":
+        assert issubclass(kernel[1], (ValueError, TypeError))
+
+
+def test_kernel_errors_after_the_fast_paths_match_the_oracle():
+    # Valid arguments that the rules refuse (a stone borne off under the
+    # arrival finish, where stones never leave the board) pass the fast
+    # paths and are refused by the kernel, with the general path's error.
+    rows = START.array.copy()
+    rows[0, 6] -= 1
+    rows[0, 0] = 1
+    position = Position(rows)
+    kernel = outcome_of_call(legal_plays, position, (6, 5), BAN)
+    assert kernel[:2] == ("raised", InvalidPositionError)
+    assert kernel == outcome_of_call(oracle.legal_plays, position, (6, 5), BAN)
+    with pytest.raises(InvalidDiceError):
+        legal_plays(position, (6, 7), BACKGAMMON)
+
+
+def test_play_positions_are_read_only_and_their_own():
+    # A play's position is a view of its own 52 bytes: it cannot be written,
+    # and no later call changes it.
+    first = legal_plays(START, (6, 5), BACKGAMMON)[0].position
+    expected = first.key
+    with pytest.raises(ValueError):
+        first.array[0, 6] = 0
+    legal_plays(START, (1, 1), BACKGAMMON)[0].position  # noqa: B018 (reads another record)
+    assert first.key == expected and first.array.tobytes() == expected
+    assert first == Position(first.array.tolist())
