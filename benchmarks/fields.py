@@ -11,17 +11,14 @@ import numpy as np
 
 from bansugoroku_fast import Rules, batch
 
-from .corpus import DEFAULT_SIZE, load_corpus
-from .timing import interleaved_figures, load_noted, script_parser
+from .corpus import load_corpus
+from .timing import interleaved_figures, report_each_default_variant
 
 CHILDREN = ("children",)
 
 
 def main(argv: list[str] | None = None) -> None:
-    args = script_parser(__doc__, size=DEFAULT_SIZE).parse_args(argv)
-    with load_noted():
-        for rules in (Rules(), Rules(variant="backgammon")):
-            report(rules, args.size, args.repeats)
+    report_each_default_variant(__doc__, report, argv)
 
 
 def report(rules: Rules, size: int, repeats: int) -> None:

@@ -17,9 +17,9 @@ import numpy as np
 
 from bansugoroku_fast import Rules, _batch, batch, oracle
 
-from .corpus import DEFAULT_SIZE, load_corpus
+from .corpus import load_corpus
 from .engines import stream
-from .timing import interleaved_figures, load_noted, script_parser
+from .timing import interleaved_figures, report_each_default_variant
 
 ROLLS = np.array(oracle.ALL_ROLLS, dtype=np.int8)
 
@@ -48,10 +48,7 @@ def runners(positions, dice, rules) -> dict:
 
 
 def main(argv: list[str] | None = None) -> None:
-    args = script_parser(__doc__, size=DEFAULT_SIZE).parse_args(argv)
-    with load_noted():
-        for rules in (Rules(), Rules(variant="backgammon")):
-            report(rules, args.size, args.repeats)
+    report_each_default_variant(__doc__, report, argv)
 
 
 def report(rules: Rules, size: int, repeats: int) -> None:

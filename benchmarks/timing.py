@@ -19,7 +19,10 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from datetime import date
-from typing import NamedTuple, TypeVar
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
+
+if TYPE_CHECKING:
+    from bansugoroku_fast import Rules
 
 #: What names a measure: a string, or a tuple such as (rules, measure).
 Name = TypeVar("Name")
@@ -111,6 +114,19 @@ def progress_bar(total: int, enabled: bool = True):
     from tqdm import tqdm
 
     return tqdm(total=total, unit="run", file=sys.stderr, leave=False)
+
+
+def report_each_default_variant(doc: str | None, report: Callable[[Rules, int, int], None],
+                                argv: list[str] | None = None) -> None:
+    """The ``main`` of a script that times each default rule set's corpus:
+    ``--size`` and ``--repeats`` parsed from ``argv``, the load noted, then
+    ``report(rules, size, repeats)`` for Ban-sugoroku's defaults and backgammon."""
+    from .corpus import DEFAULT_SIZE, DEFAULT_VARIANTS
+
+    args = script_parser(doc, size=DEFAULT_SIZE).parse_args(argv)
+    with load_noted():
+        for rules in DEFAULT_VARIANTS:
+            report(rules, args.size, args.repeats)
 
 
 @contextlib.contextmanager
