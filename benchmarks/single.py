@@ -82,14 +82,9 @@ def _loops(sample: corpus_module.Corpus) -> dict[str, Callable[[], None]]:
 def best_ns(loops: dict[str, Callable[[], None]], items: int, repeats: int) -> dict[str, float]:
     """The best (least) wall ns per item of each loop over ``repeats``
     interleaved rounds (one untimed round first)."""
-    best = {name: float("inf") for name in loops}
-    for loop in loops.values():
-        loop()
-    for _ in range(repeats):
-        for name, loop in loops.items():
-            wall, _cpu = timing.seconds_of(loop)
-            best[name] = min(best[name], wall * 1e9 / items)
-    return best
+    figures = timing.interleaved_figures({name: (loop, items) for name, loop in loops.items()},
+                                         repeats=repeats, summary=min)
+    return {name: figure.wall for name, figure in figures.items()}
 
 
 def markdown(best: dict[str, float]) -> str:
