@@ -30,6 +30,9 @@ from . import corpus as corpus_module
 from . import timing
 
 BACKGAMMON = Rules(variant="backgammon")
+#: Issue 10's target: ``legal_plays`` with ``len()`` and iteration at most
+#: this times gnubg-nn's ``moves()`` with the same.
+TARGET = 0.6
 
 
 def _loops(sample: corpus_module.Corpus) -> dict[str, Callable[[], None]]:
@@ -92,6 +95,9 @@ def markdown(best: dict[str, float]) -> str:
     yardstick = best["gnubg-nn moves() + iteration"]
     lines = ["| measure | ns per item | time / gnubg-nn's |", "|---|---:|---:|"]
     lines += [f"| {name} | {ns:,.0f} | {ns / yardstick:.2f}x |" for name, ns in best.items()]
+    ratio = best["legal_plays + iteration"] / yardstick
+    lines += ["", f"Target: legal_plays + iteration at most {TARGET}x gnubg-nn's: "
+                  f"{'met' if ratio <= TARGET else 'missed'} ({ratio:.2f}x)."]
     return "\n".join(lines)
 
 
