@@ -27,12 +27,11 @@ from typing import NamedTuple
 
 from bansugoroku_fast import Rules, batch
 
-from .corpus import load_corpus
+from .corpus import DEFAULT_VARIANTS, load_corpus
 from .timing import interleaved_figures, load_noted, progress_bar, script_parser
 from .yardstick import disagreement, plain_count, plain_generate
 
 SIZE = 50_000
-VARIANTS = (Rules(), Rules(variant="backgammon"))
 CHILDREN = ("children",)
 
 
@@ -155,14 +154,14 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     with load_noted():
         calls = {(rules.short_name, name): call
-                 for rules in VARIANTS for name, call in measures(rules, args.size).items()}
+                 for rules in DEFAULT_VARIANTS for name, call in measures(rules, args.size).items()}
         bar = progress_bar(len(calls) * args.repeats)
         found = interleaved_figures(calls, repeats=args.repeats, summary=min,
                                     progress=(lambda _: bar.update()) if bar is not None else None)
         if bar is not None:
             bar.close()
         load_after = os.getloadavg()
-    figures: dict[str, dict[str, float]] = {rules.short_name: {} for rules in VARIANTS}
+    figures: dict[str, dict[str, float]] = {rules.short_name: {} for rules in DEFAULT_VARIANTS}
     for (rules_name, name), figure in found.items():
         figures[rules_name][name] = figure.wall
     print(f"commit {commit()}; {args.size:,} items per rule set, best of {args.repeats}, wall ns per item\n")

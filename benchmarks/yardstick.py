@@ -23,7 +23,7 @@ import numpy as np
 
 from bansugoroku_fast import Rules, batch
 
-from .corpus import sorted_child_order
+from .corpus import DEFAULT_VARIANTS, sorted_child_order
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -96,7 +96,7 @@ def plain_variant(rules: Rules) -> int:
     >>> plain_variant(Rules(variant="backgammon")) == load("_plain_movegen").VARIANTS["backgammon"]
     True
     """
-    if rules not in (Rules(), Rules(variant="backgammon")):
+    if rules not in DEFAULT_VARIANTS:
         raise ValueError(f"the plain C generator knows Rules() and backgammon only, not {rules.short_name}")
     return int(load("_plain_movegen").VARIANTS[rules.variant])
 
