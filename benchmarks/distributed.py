@@ -17,10 +17,6 @@ with both cores idle: the load average is printed before and after.
 """
 from __future__ import annotations
 
-import argparse
-import os
-from datetime import date
-
 import dask.array as da
 import numpy as np
 from dask.distributed import Client, LocalCluster
@@ -29,7 +25,7 @@ from bansugoroku_fast import Rules, batch, rollout
 from bansugoroku_fast import distributed as on_dask
 
 from .corpus import DEFAULT_SIZE, load_corpus
-from .timing import interleaved_figures
+from .timing import Figure, interleaved_figures, load_noted, script_parser
 
 CHUNK = 10_000
 
@@ -40,46 +36,47 @@ def cluster_client(workers: int) -> Client:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--size", type=int, default=DEFAULT_SIZE, help="corpus positions")
+    parser = script_parser(__doc__, size=DEFAULT_SIZE, repeats=5)
     parser.add_argument("--games", type=int, default=12_960, help="rollout games per position")
-    parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args(argv)
-    print(f"{date.today().isoformat()}; load average before: {os.getloadavg()}", flush=True)
+    with load_noted():
+        figures = one_against_two_workers(args.size, args.games, args.repeats)
+        for kind, unit in (("shots", "position"), ("rollout", "game")):
+            one, two = figures[kind, 1].wall, figures[kind, 2].wall
+            print(f"{kind:8} 1 worker {one / 1e3:8.1f} us/{unit}, 2 workers {two / 1e3:8.1f} us/{unit}: "
+                  f"x{one / two:.2f}", flush=True)
+
+
+def one_against_two_workers(size: int, games: int, repeats: int) -> dict[tuple[str, int], Figure]:
+    """``{(measure, workers): Figure}``, each result checked against the local one."""
     rules = Rules(variant="backgammon")
-    positions = load_corpus(rules, args.size).positions
+    positions = load_corpus(rules, size).positions
     lazy = da.from_array(positions, chunks=(CHUNK, 2, 26))
     starts = positions[:8]
     expected_shots = batch.shots(positions, rules, threads=1)
-    expected_rollout = rollout(starts, rules, games=args.games, policy="random", seed=1, threads=1)
+    expected_rollout = rollout(starts, rules, games=games, policy="random", seed=1, threads=1)
     clients = {workers: cluster_client(workers) for workers in (1, 2)}
     try:
         def run_shots(client: Client) -> None:
             assert np.array_equal(client.compute(on_dask.shots(lazy, rules), sync=True), expected_shots)
 
         def run_rollout(client: Client) -> None:
-            result = on_dask.rollout(starts, rules, args.games, "random", 1, client=client, block=1296)
+            result = on_dask.rollout(starts, rules, games, "random", 1, client=client, block=1296)
             assert np.array_equal(result.counts, expected_rollout.counts)
 
         measures = {
             ("shots", workers): (lambda c=client: run_shots(c), len(positions))
             for workers, client in clients.items()
         } | {
-            ("rollout", workers): (lambda c=client: run_rollout(c), len(starts) * args.games)
+            ("rollout", workers): (lambda c=client: run_rollout(c), len(starts) * games)
             for workers, client in clients.items()
         }
-        figures = interleaved_figures(measures, repeats=args.repeats)
+        return interleaved_figures(measures, repeats=repeats)
     finally:
         for client in clients.values():
             cluster = client.cluster
             client.close()
             cluster.close()
-    for kind, unit in (("shots", "position"), ("rollout", "game")):
-        one, two = figures[kind, 1].wall, figures[kind, 2].wall
-        print(f"{kind:8} 1 worker {one / 1e3:8.1f} us/{unit}, 2 workers {two / 1e3:8.1f} us/{unit}: "
-              f"x{one / two:.2f}", flush=True)
-    print(f"load average after: {os.getloadavg()}")
-
 
 if __name__ == "__main__":
     main()

@@ -11,17 +11,14 @@ same numpy draw of random actions per step.
 """
 from __future__ import annotations
 
-import argparse
-import os
-from datetime import date
-
 import gymnasium
 import numpy as np
 
 from bansugoroku_fast import Rules
 from bansugoroku_fast.envs import BanSugorokuEnv, BanSugorokuVectorEnv
 
-from .timing import interleaved_figures
+from .corpus import DEFAULT_VARIANTS
+from .timing import interleaved_figures, load_noted, script_parser
 
 
 def random_legal(masks: np.ndarray, generator: np.random.Generator) -> np.ndarray:
@@ -41,29 +38,31 @@ def runner(env: gymnasium.vector.VectorEnv, steps: int):
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = script_parser(__doc__, repeats=5)
     parser.add_argument("--envs", type=int, default=256, help="sub-environments")
     parser.add_argument("--steps", type=int, default=200, help="vector steps per repeat")
-    parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args(argv)
-    print(f"{date.today().isoformat()}; load average before: {os.getloadavg()}", flush=True)
-    for rules in (Rules(), Rules(variant="backgammon")):
-        native = BanSugorokuVectorEnv(args.envs, rules, opponent="random")
-        sync = gymnasium.vector.SyncVectorEnv(
-            [lambda r=rules: BanSugorokuEnv(r, opponent="random", actions="play")] * args.envs,
-            autoreset_mode=gymnasium.vector.AutoresetMode.SAME_STEP,
-        )
-        items = args.envs * args.steps
-        figures = interleaved_figures(
-            {"native": (runner(native, args.steps), items), "sync": (runner(sync, args.steps), items)},
-            repeats=args.repeats,
-        )
-        native_rate, sync_rate = 1e9 / figures["native"].wall, 1e9 / figures["sync"].wall
-        print(f"{rules.short_name}: {args.envs} sub-environments, sub-environment steps per second: "
-              f"native {native_rate:,.0f}, SyncVectorEnv {sync_rate:,.0f}: x{native_rate / sync_rate:.1f}",
-              flush=True)
-    print(f"load average after: {os.getloadavg()}")
+    with load_noted():
+        for rules in DEFAULT_VARIANTS:
+            report(rules, args.envs, args.steps, args.repeats)
 
+
+def report(rules: Rules, envs: int, steps: int, repeats: int) -> None:
+    """Time and print the native vector environment against SyncVectorEnv."""
+    native = BanSugorokuVectorEnv(envs, rules, opponent="random")
+    sync = gymnasium.vector.SyncVectorEnv(
+        [lambda: BanSugorokuEnv(rules, opponent="random", actions="play")] * envs,
+        autoreset_mode=gymnasium.vector.AutoresetMode.SAME_STEP,
+    )
+    items = envs * steps
+    figures = interleaved_figures(
+        {"native": (runner(native, steps), items), "sync": (runner(sync, steps), items)},
+        repeats=repeats,
+    )
+    native_rate, sync_rate = 1e9 / figures["native"].wall, 1e9 / figures["sync"].wall
+    print(f"{rules.short_name}: {envs} sub-environments, sub-environment steps per second: "
+          f"native {native_rate:,.0f}, SyncVectorEnv {sync_rate:,.0f}: x{native_rate / sync_rate:.1f}",
+          flush=True)
 
 if __name__ == "__main__":
     main()
