@@ -53,10 +53,12 @@ def test_plain_generator_agrees_with_the_kernels(yardstick, rules):
 def test_a_won_game_has_no_plays(yardstick):
     # Ban-sugoroku's arrival finish: all fifteen of row 1's stones on its
     # points 1..6 is a won game (docs/rules.md §3), so the mover has no play
-    # although 24/18 would be open.
+    # although 13/7 and 13/8 would be open. (Row 1's points 1..3 are the
+    # mover's 24..22: no point holds stones of both sides.)
     position = np.zeros((1, 2, 26), dtype=np.int8)
-    position[0, 0, 24] = 15
+    position[0, 0, 13] = 15
     position[0, 1, 1:4] = 5
+    Position(position[0])  # a valid position
     assert yardstick.plain_count(position, np.array([[6, 5]], dtype=np.int8), Rules()).tolist() == [0]
 
 
