@@ -17,7 +17,7 @@ import sysconfig
 import numpy as np
 import pytest
 
-from bansugoroku_fast import Position, Rules
+from bansugoroku_fast import Position, Rules, batch
 
 from . import playouts, strategies
 
@@ -59,7 +59,9 @@ def test_a_won_game_has_no_plays(yardstick):
     position[0, 0, 13] = 15
     position[0, 1, 1:4] = 5
     Position(position[0])  # a valid position
-    assert yardstick.plain_count(position, np.array([[6, 5]], dtype=np.int8), Rules()).tolist() == [0]
+    dice = np.array([[6, 5]], dtype=np.int8)
+    assert yardstick.plain_count(position, dice, Rules()).tolist() == [0]
+    assert batch.count_plays(position, dice, Rules()).tolist() == [0]
 
 
 def test_ban_sugoroku_double_played_in_either_order(yardstick):
@@ -72,7 +74,10 @@ def test_ban_sugoroku_double_played_in_either_order(yardstick):
     opponent[13] = 15  # on X's 12, out of the way
     position = np.array([[row, opponent]], dtype=np.int8)
     Position(position[0])  # a valid position
-    assert yardstick.plain_count(position, np.array([[2, 2]], dtype=np.int8), Rules()).tolist() == [2]
+    dice = np.array([[2, 2]], dtype=np.int8)
+    assert yardstick.plain_count(position, dice, Rules()).tolist() == [2]
+    assert batch.count_plays(position, dice, Rules()).tolist() == [2]
+    assert yardstick.disagreement(position, dice, Rules()) is None  # the same two children
 
 
 def test_disagreement_is_found(yardstick, monkeypatch):
