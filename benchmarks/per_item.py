@@ -86,13 +86,13 @@ def print_faults(size: int, repeats: int) -> None:
             print(f"| {name}, {label} | {cells[0]} | {cells[1]} | {best['fresh'][0] / best['out='][0]:.2f}x |")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = script_parser(__doc__, size=None, repeats=5)
     parser.add_argument("what", choices=("call", "faults"))
     parser.add_argument("call", nargs="?", choices=CALLS, default="generate")
     parser.add_argument("variant", nargs="?", choices=tuple(VARIANTS), default="ban")
     parser.add_argument("--size", type=int, default=None, help="corpus items (20,000 for call, 50,000 for faults)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.what == "call":
         one_call(args.call, load_corpus(VARIANTS[args.variant], args.size or 20_000))
     else:
