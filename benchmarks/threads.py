@@ -22,6 +22,8 @@ from .engines import stream
 from .timing import interleaved_figures, report_each_default_variant
 
 ROLLS = np.array(oracle.ALL_ROLLS, dtype=np.int8)
+#: Issue 10's target: two threads at least this many times one thread's speed.
+TARGET = 1.8
 
 
 def every_roll(positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -64,7 +66,9 @@ def report(rules: Rules, size: int, repeats: int) -> None:
     print(f"{rules.short_name}: {len(positions):,} items", flush=True)
     for kind in kinds:
         one, two = figures[kind, 1].wall, figures[kind, 2].wall
-        print(f"  {kind:6} 1 thread {one:6.1f} ns, 2 threads {two:6.1f} ns: x{one / two:.2f}", flush=True)
+        verdict = "met" if one / two >= TARGET else "missed"
+        print(f"  {kind:6} 1 thread {one:6.1f} ns, 2 threads {two:6.1f} ns: x{one / two:.2f} "
+              f"(target x{TARGET}: {verdict})", flush=True)
 
 
 if __name__ == "__main__":
