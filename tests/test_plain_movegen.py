@@ -93,3 +93,17 @@ def test_disagreement_is_found(yardstick, monkeypatch):
 
     monkeypatch.setattr(yardstick, "plain_generate", one_child_wrong)
     assert "children differ" in yardstick.disagreement(positions, dice, Rules())
+
+
+def test_a_count_disagreement_is_found(yardstick, monkeypatch):
+    # The count check: one count of the C generator changed is reported, at its item.
+    positions, dice = playouts.playout_items(Rules(), 200, seed=7)
+    count = yardstick.plain_count
+
+    def one_count_wrong(*args):
+        counts = count(*args).copy()
+        counts[5] += 1
+        return counts
+
+    monkeypatch.setattr(yardstick, "plain_count", one_count_wrong)
+    assert yardstick.disagreement(positions, dice, Rules()).startswith(f"{Rules().short_name} item 5: ")
