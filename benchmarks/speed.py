@@ -164,11 +164,12 @@ def main(argv: list[str] | None = None) -> None:
     figures: dict[str, dict[str, float]] = {rules.short_name: {} for rules in DEFAULT_VARIANTS}
     for (rules_name, name), figure in found.items():
         figures[rules_name][name] = figure.wall
-    print(f"commit {commit()}; {args.size:,} items per rule set, best of {args.repeats}, wall ns per item\n")
+    checked_out = commit()
+    print(f"commit {checked_out}; {args.size:,} items per rule set, best of {args.repeats}, wall ns per item\n")
     print(markdown(figures))
     if args.json:
         with open(args.json, "w") as out:
-            json.dump({"commit": commit(), "size": args.size, "repeats": args.repeats,
+            json.dump({"commit": checked_out, "size": args.size, "repeats": args.repeats,
                        "load_average_after": load_after, "ns_per_item": figures}, out, indent=1)
 
 
