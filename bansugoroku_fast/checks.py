@@ -158,11 +158,20 @@ def as_depth(depth: object, least: int) -> int:
     return depth
 
 
-def as_side(side: object) -> int:
-    """``side`` (0 = the side to move, 1 = its opponent) as an int, or
-    ValueError; like a depth, a bool or a float is not a side."""
+def as_side(side: object, name: str = "side") -> int:
+    """``side`` (0 = the side to move, 1 = its opponent; or a seat, 0 = the
+    one that moves first) as an int, or ValueError naming ``name``; like a
+    depth, a bool or a float is not a side.
+
+    >>> as_side(1), as_side(0, "seat")
+    (1, 0)
+    >>> as_side(True, "seat")
+    Traceback (most recent call last):
+    ...
+    ValueError: seat must be 0 or 1, got True
+    """
     if isinstance(side, bool) or not isinstance(side, numbers.Integral) or side not in (0, 1):
-        raise ValueError(f"side must be 0 or 1, got {side!r}")
+        raise ValueError(f"{name} must be 0 or 1, got {side!r}")
     return int(side)
 
 

@@ -255,6 +255,8 @@ def test_aec_step_after_everyone_left_raises():
     ({"render_mode": "human"}, "render_mode must be None or one of"),
     ({"max_plays": 0}, "max_plays must be a positive integer"),
     ({"seat": 2}, "seat must be 0 or 1"),
+    ({"seat": True}, "seat must be 0 or 1"),  # a bool or a float is not a seat (checks.as_side)
+    ({"seat": 1.0}, "seat must be 0 or 1"),
     ({"opponent": "clever"}, "unknown policy 'clever'"),
     ({"illegal_action": "ignore"}, "illegal_action must be one of"),
 ])

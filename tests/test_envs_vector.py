@@ -145,6 +145,9 @@ def test_illegal_actions_name_the_sub_environment():
         vector.step(np.zeros(2, dtype=np.int64))
     with pytest.raises(ValueError, match="num_envs must be a positive integer"):
         BanSugorokuVectorEnv(0)
+    for seat in (2, True, 1.0):  # as the single environment: 0 or 1, no bool, no float
+        with pytest.raises(ValueError, match="seat must be 0 or 1"):
+            BanSugorokuVectorEnv(2, seat=seat)
 
 
 def test_the_dice_and_random_choices_at_mixed_plies_are_the_oracles():

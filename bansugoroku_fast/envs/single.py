@@ -8,12 +8,12 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from ..checks import as_rules
+from ..checks import as_rules, as_side
 from ..errors import GameStateError, IllegalPlayError
 from ..policies import ResolvedPolicy
 from ..rules import Rules
 from .opponents import choose_play, opponent_of
-from .table import MAX_PLAYS, MAX_PLIES, Table, check_seat
+from .table import MAX_PLAYS, MAX_PLIES, Table
 from .views import RENDER_MODES, check_observation, check_render_mode, observation_space, observe, render_table
 
 ILLEGAL_ACTIONS = ("raise", "lose")
@@ -58,7 +58,7 @@ class BanSugorokuEnv(gym.Env[dict[str, Any], np.int64]):
         rules = as_rules(rules)
         self.table = Table(rules, actions, max_plays, max_plies)
         self.opponent: ResolvedPolicy = opponent_of(opponent, rules)
-        self.seat = check_seat(seat)
+        self.seat = as_side(seat, "seat")
         self.illegal_action = illegal_action
         self.observation_kind = check_observation(observation)
         self.render_mode = check_render_mode(render_mode)

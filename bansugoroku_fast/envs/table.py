@@ -135,13 +135,6 @@ def dice_slots(dice: np.ndarray, rules: Rules) -> np.ndarray:
     return slots
 
 
-def check_seat(seat: object) -> int:
-    """``seat`` (the agent's) checked: 0 or 1."""
-    if seat not in SEATS:
-        raise ValueError(f"seat must be 0 or 1, got {seat!r}")
-    return SEATS.index(seat)
-
-
 def new_seed(generator: np.random.Generator) -> int:
     """A seed for the dice when ``reset`` was given none."""
     return int(generator.integers(2**63))

@@ -11,14 +11,14 @@ from gymnasium.vector.utils import batch_space
 
 from .. import _games
 from ..batch import PlayBatch, _generate, _Items
-from ..checks import as_rules, positive_int
+from ..checks import as_rules, as_side, positive_int
 from ..errors import GameStateError, IllegalPlayError
 from ..lockstep import choose, policy_weights
 from ..policies import CALLABLE, ResolvedPolicy
 from ..position import Position
 from ..rules import Rules
 from .opponents import opponent_of
-from .table import MAX_PLAYS, MAX_PLIES, check_seat, dice_slots, new_seed, play_masks
+from .table import MAX_PLAYS, MAX_PLIES, dice_slots, new_seed, play_masks
 from .views import check_observation, observation_space, shown
 
 NO_WINNER = -1
@@ -136,7 +136,7 @@ class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarr
                  observation: str = "board", max_plays: int = MAX_PLAYS, max_plies: int = MAX_PLIES) -> None:
         self.num_envs = positive_int(num_envs, "num_envs")
         self.rules = as_rules(rules)
-        self.seat = check_seat(seat)
+        self.seat = as_side(seat, "seat")
         self.opponent = opponent_of(opponent, self.rules)
         self.observation_kind = check_observation(observation)
         self.max_plays = positive_int(max_plays, "max_plays")
