@@ -265,6 +265,23 @@ def test_bad_options_are_named(options, message):
         BanSugorokuEnv(**options)
 
 
+@pytest.mark.parametrize("make", [lambda: aec_env(Rules()), lambda: BanSugorokuEnv(Rules())], ids=["aec", "single"])
+@pytest.mark.parametrize("seed", [2**64, 2**70])
+def test_a_seed_beyond_the_dice_key_is_refused(make, seed):
+    # The dice's key is 64 bits (checks.as_seed): a wider seed is bad input,
+    # not an OverflowError from the kernel.
+    with pytest.raises(ValueError, match=r"seed must be an integer in 0 \.\. 2\*\*64 - 1"):
+        make().reset(seed=seed)
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, "3", True])
+def test_an_aec_seed_is_an_integer(seed):
+    # Gymnasium's reset checks the single environment's seed itself; the
+    # AEC environment's is checked as the dice key (1.5 was read as 1).
+    with pytest.raises(ValueError, match="seed must be an integer"):
+        aec_env(Rules()).reset(seed=seed)
+
+
 def test_an_opponent_that_is_not_a_policy_is_refused():
     with pytest.raises(TypeError, match="must be a policy name or a LinearPolicy, got int 3"):
         BanSugorokuEnv(opponent=3)

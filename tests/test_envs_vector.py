@@ -145,6 +145,8 @@ def test_illegal_actions_name_the_sub_environment():
         vector.step(np.zeros(2, dtype=np.int64))
     with pytest.raises(ValueError, match="num_envs must be a positive integer"):
         BanSugorokuVectorEnv(0)
+    with pytest.raises(ValueError, match=r"seed must be an integer in 0 \.\. 2\*\*64 - 1"):
+        BanSugorokuVectorEnv(2).reset(seed=2**64)  # the dice's key is 64 bits (checks.as_seed)
     for seat in (2, True, 1.0):  # as the single environment: 0 or 1, no bool, no float
         with pytest.raises(ValueError, match="seat must be 0 or 1"):
             BanSugorokuVectorEnv(2, seat=seat)

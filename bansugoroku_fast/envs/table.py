@@ -56,7 +56,7 @@ from typing import Any
 import numpy as np
 
 from ..api import legal_plays, outcome
-from ..checks import positive_int
+from ..checks import as_seed, positive_int
 from ..errors import GameStateError, IllegalPlayError
 from ..lockstep import roll_dice
 from ..play import Play
@@ -191,7 +191,7 @@ class Table:
         if seed is None and self.seed is not None:
             seed, next_one = self.seed, self.game + 1
         else:
-            seed, next_one = new_seed(generator) if seed is None else seed, 0
+            seed, next_one = new_seed(generator) if seed is None else as_seed(seed), 0
         self.new_game(seed, next_one if game is None else game)
 
     @property

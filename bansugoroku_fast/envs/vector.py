@@ -11,7 +11,7 @@ from gymnasium.vector.utils import batch_space
 
 from .. import _games
 from ..batch import PlayBatch, _generate, _Items
-from ..checks import as_rules, as_side, positive_int
+from ..checks import as_rules, as_seed, as_side, positive_int
 from ..errors import GameStateError, IllegalPlayError
 from ..lockstep import choose, policy_weights
 from ..policies import CALLABLE, ResolvedPolicy
@@ -161,7 +161,7 @@ class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarr
         if seed is None and games.seed is not None:
             first = games.game + self.num_envs
         else:
-            games.seed = new_seed(self.np_random) if seed is None else int(seed)
+            games.seed = new_seed(self.np_random) if seed is None else as_seed(seed)
             first = self._everyone.astype(np.int64)
         games.new_games(self._everyone, first)
         self._play_callable_opponent()
