@@ -136,14 +136,16 @@ class _Ends(NamedTuple):
         raise GameTooLongError(f"{name} (seed {seed}) has not ended after {max_plies} plies")
 
 
+def policy_weights(policy: ResolvedPolicy) -> np.ndarray:
+    """``float64[F]``: the weights the kernels read for ``policy`` (a
+    ``LinearPolicy``'s; zeros for the others, which ignore them)."""
+    return np.array(policy.weights or (0.0,) * len(FEATURE_NAMES), dtype=np.float64)
+
+
 def _policy_arrays(policies: tuple[ResolvedPolicy, ResolvedPolicy]) -> tuple[np.ndarray, np.ndarray]:
     """Policy codes ``int32[2]`` and weights ``float64[2, F]`` (zeros where unused)."""
     codes = np.array([policy.code for policy in policies], dtype=np.int32)
-    weights = np.zeros((2, len(FEATURE_NAMES)), dtype=np.float64)
-    for seat, policy in enumerate(policies):
-        if policy.weights:
-            weights[seat] = policy.weights
-    return codes, weights
+    return codes, np.stack([policy_weights(policy) for policy in policies])
 
 
 def _has_callable(policies: tuple[ResolvedPolicy, ResolvedPolicy]) -> bool:

@@ -25,8 +25,8 @@ from .batch import _count, _generate, _Items, _outcome, _threads
 from .checks import MAX_PLIES, as_stratify, run_arguments
 from .choices import PolicyCallable, call_policy, segment_argmax, within_candidates
 from .errors import GameStateError, GameTooLongError, PolicyOutputError, PolicyOutputTypeError
-from .games import GameRecords, _start
-from .policies import CALLABLE, FEATURE_NAMES, ResolvedPolicy
+from .games import GameRecords, _start, policy_weights
+from .policies import CALLABLE, ResolvedPolicy
 from .rules import Rules
 
 __all__ = ["Candidates", "GameBatch", "choose", "roll_dice", "segment_argmax"]
@@ -333,12 +333,6 @@ def _subwave(offsets: np.ndarray, children: np.ndarray, items: np.ndarray) -> tu
     np.cumsum(counts, out=sub_offsets[1:])
     rows = np.repeat(offsets[items] - sub_offsets[:-1], counts) + np.arange(sub_offsets[-1])
     return sub_offsets, children[rows]
-
-
-def policy_weights(policy: ResolvedPolicy) -> np.ndarray:
-    """``float64[FEATURES]``: the weights the kernels read for ``policy``
-    (a ``LinearPolicy``'s; zeros for the others, which ignore them)."""
-    return np.array(policy.weights or (0.0,) * len(FEATURE_NAMES), dtype=np.float64)
 
 
 def choose(policy: ResolvedPolicy, parents: np.ndarray, offsets: np.ndarray, children: np.ndarray,

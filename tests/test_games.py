@@ -27,7 +27,7 @@ import pytest
 
 import bansugoroku_fast as package
 from bansugoroku_fast import LinearPolicy, Position, Rules, _games, batch, games, oracle
-from bansugoroku_fast.lockstep import policy_weights
+from bansugoroku_fast.games import policy_weights
 from bansugoroku_fast.oracle import games as oracle_games
 from bansugoroku_fast.policies import FEATURE_NAMES, HEURISTIC_WEIGHTS, RANDOM, resolve_policies
 from bansugoroku_fast.tallies import KINDS

@@ -13,7 +13,8 @@ from .. import _games
 from ..batch import PlayBatch, _generate, _Items
 from ..checks import as_rules, as_seed, as_side, positive_int
 from ..errors import GameStateError, IllegalPlayError
-from ..lockstep import choose, policy_weights
+from ..games import policy_weights
+from ..lockstep import choose
 from ..policies import CALLABLE, ResolvedPolicy
 from ..position import Position
 from ..rules import Rules
