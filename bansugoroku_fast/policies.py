@@ -227,6 +227,21 @@ def _resolve_one(policy: object, rules: Rules, where: str, callables: bool) -> R
     )
 
 
+def resolve_policy(policy: object, rules: object, where: str = "policy", *,
+                   callables: bool = False) -> ResolvedPolicy:
+    """One policy (a pair is refused), for ``rules``; ``where`` names it in
+    errors; ``callables`` as in :func:`resolve_policies`.
+
+    >>> resolve_policy("first", "backgammon").code == NAMES["first"]
+    True
+    >>> resolve_policy(("random", "first"), None, "opponent")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bansugoroku_fast.errors.PolicyTypeError: opponent must be a policy name or a LinearPolicy, got tuple ...
+    """
+    return _resolve_one(policy, as_rules(rules), where, callables)
+
+
 def resolve_policies(policy: object, rules: object, *,
                      callables: bool = False) -> tuple[ResolvedPolicy, ResolvedPolicy]:
     """``(seat 0's, seat 1's)`` policy from one policy or a pair of them;

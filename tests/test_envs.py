@@ -28,6 +28,7 @@ from bansugoroku_fast import (  # noqa: E402
 from bansugoroku_fast.envs import (  # noqa: E402
     STEP_ACTIONS,
     BanSugorokuEnv,
+    BanSugorokuVectorEnv,
     aec_env,
     step_action,
     step_of_action,
@@ -287,6 +288,12 @@ def test_an_opponent_that_is_not_a_policy_is_refused():
         BanSugorokuEnv(opponent=3)
     with pytest.raises(ValueError, match="'pubeval' plays backgammon only"):
         BanSugorokuEnv(Rules(), opponent="pubeval")
+    # One opponent: a pair (what play_games takes for its two seats) would
+    # have its second policy silently dropped.
+    with pytest.raises(TypeError, match=r"opponent must be a policy name or a LinearPolicy, got tuple"):
+        BanSugorokuEnv(opponent=("first", "heuristic"))
+    with pytest.raises(TypeError, match=r"opponent must be a policy name or a LinearPolicy, got list"):
+        BanSugorokuVectorEnv(2, opponent=["heuristic", "random"])
 
 
 @pytest.mark.parametrize("rules, opponent", [

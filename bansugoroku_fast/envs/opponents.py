@@ -22,15 +22,16 @@ import numpy as np
 from ..batch import generate_plays
 from ..lockstep import choose
 from ..play import Play
-from ..policies import ResolvedPolicy, resolve_policies
+from ..policies import ResolvedPolicy, resolve_policy
 from ..rules import Rules
 from .table import Table
 
 
 def opponent_of(policy: object, rules: Rules) -> ResolvedPolicy:
     """``policy`` (see the module docstring) resolved for ``rules``, checked
-    now; :func:`bansugoroku_fast.lockstep.choose` plays it."""
-    return resolve_policies(policy, rules, callables=True)[0]
+    now (one policy: a pair is refused); :func:`bansugoroku_fast.lockstep.choose`
+    plays it."""
+    return resolve_policy(policy, rules, "opponent", callables=True)
 
 
 def choose_play(opponent: ResolvedPolicy, table: Table) -> Play:
