@@ -14,6 +14,7 @@ from bansugoroku_fast import (  # noqa: E402
     Position,
     Rules,
     features,
+    legal_plays,
     outcome,
 )
 from bansugoroku_fast.envs import BanSugorokuEnv, BanSugorokuVectorEnv  # noqa: E402
@@ -129,6 +130,13 @@ def test_candidates_are_the_children_of_the_masked_actions():
     offsets, children = vector.candidates()
     assert np.array_equal(np.diff(offsets), observations["action_mask"].sum(axis=1))
     assert children.shape == (offsets[-1], 2, 26)
+    # Candidate k of sub-environment i is the position after legal play k
+    # (action k) of the board and roll it shows (the first two dice slots).
+    for i in range(3):
+        board, dice = observations["observation"][i], observations["dice"][i]
+        plays = legal_plays(Position(board), (int(dice[0]), int(dice[1])), Rules())
+        expected = [play.position.array for play in plays]
+        assert np.array_equal(children[offsets[i]:offsets[i + 1]], np.stack(expected))
 
 
 def test_illegal_actions_name_the_sub_environment():
