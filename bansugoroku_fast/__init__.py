@@ -29,6 +29,7 @@ finally:
 
 from . import batch, oracle, typing
 from .api import (
+    Plays,
     blocked_points,
     blots,
     closure_holds,
@@ -82,6 +83,7 @@ __all__ = [
     "Position",
     "Rules",
     "Play",
+    "Plays",
     "Step",
     "Outcome",
     "OutcomeKind",
