@@ -218,6 +218,15 @@ def test_advancing_refuses_bad_rows_choices_and_lengths():
     state.advance([0, 1, 2], [-1, -1, -1], 0, random_policy, rules, 1)  # each stops at the agent's roll
     with pytest.raises(ValueError, match=r"choices\[0\] = .*: game row 2 has .* plays"):
         state.advance([2], [state.counts[2]], 0, random_policy, rules, 1)
+    with pytest.raises(ValueError, match=r"choices\[0\] = -2 is neither -1"):
+        state.advance([2], [-2], 0, random_policy, rules, 1)
+    # The choice is checked against the kernel's own search of the row's
+    # board and dice, not the counts array: a count raised by hand does not
+    # let a choice past the roll's plays through.
+    plays_of_row_0 = int(state.counts[0])
+    state.counts[0] = plays_of_row_0 + 5
+    with pytest.raises(ValueError, match=rf"choices\[0\] = {plays_of_row_0}: game row 0 has {plays_of_row_0} plays"):
+        state.advance([0], [plays_of_row_0], 0, random_policy, rules, 1)
     # A row listed twice: its second choice would meet a game already moved on.
     with pytest.raises(ValueError, match=r"rows\[1\] = 1 is listed twice"):
         state.advance([1, 1], [state.counts[1] - 1] * 2, 0, random_policy, rules, 1)

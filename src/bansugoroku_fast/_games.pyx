@@ -323,7 +323,7 @@ cdef enum GameStatus:
     GAME_OK = 0
     GAME_TOO_LONG = 1       # not over after max_plies
     GAME_NO_MEMORY = 2
-    GAME_BAD_CHOICE = 3     # a choice beyond the plays of the roll (a guard: callers check)
+    GAME_BAD_CHOICE = 3     # a choice beyond the plays of the roll
 
 cdef enum:
     PLY_BYTES = 106         # a logged ply: position (52), dice (2), after (52)
@@ -454,7 +454,9 @@ cdef int advance_game(Search* s, EnvGame* g, int64_t choice, int agent_seat, con
     plies. ``choice`` >= 0: first play that play of the current roll (rolled
     by an earlier call; the mover's ``count`` plays); -1: the mover has not
     rolled. Stops also at a roll of more than ``max_plays`` plays (the
-    caller raises). Returns a GameStatus."""
+    caller raises). Returns a GameStatus: GAME_BAD_CHOICE (``count`` set to
+    the roll's plays) if ``choice`` is not one of them, checked here against
+    the search itself, whatever the caller's arrays say."""
     cdef Board after
     cdef Children children
     cdef uint64_t key = game_key(seed, g.game)
@@ -464,6 +466,7 @@ cdef int advance_game(Search* s, EnvGame* g, int64_t choice, int agent_seat, con
         if count < 0:
             return GAME_NO_MEMORY
         if choice >= count:
+            g.count[0] = count
             return GAME_BAD_CHOICE
     while True:
         seat = <int> (g.ply[0] & 1)
@@ -590,7 +593,10 @@ def advance_batch(const int64_t[::1] rows, const int64_t[::1] choices, signed ch
     The opponent plays ``policy_code`` (``weights``: FEATURES values, for
     POLICY_LINEAR) as ``play_games`` plays it, or chooses outside
     (POLICY_OUTSIDE: stops at its choices too). A roll of more than
-    ``max_plays`` plays stops its game (the caller checks ``counts``)."""
+    ``max_plays`` plays stops its game (the caller checks ``counts``). A
+    choice beyond its roll's plays raises ValueError, the games listed
+    before it already advanced (callers check the choices first, as the
+    vector environment does its actions)."""
     cdef Py_ssize_t n = boards.shape[0], k, row
     cdef int status = GAME_OK
     if (choices.shape[0] != rows.shape[0] or boards.shape[1] != 2 or boards.shape[2] != 26
@@ -608,8 +614,8 @@ def advance_batch(const int64_t[::1] rows, const int64_t[::1] choices, signed ch
         if seen[row]:
             raise ValueError(f"rows[{k}] = {row} is listed twice")
         seen[row] = True
-        if choices[k] != -1 and not 0 <= choices[k] < counts[row]:
-            raise ValueError(f"choices[{k}] = {choices[k]}: game row {row} has {counts[row]} plays")
+        if choices[k] < -1:
+            raise ValueError(f"choices[{k}] = {choices[k]} is neither -1 (roll first) nor a play")
     cdef Policy opponent
     cdef EnvGame g
     cdef RuleSet rules = rules_from_code(code)
@@ -633,8 +639,8 @@ def advance_batch(const int64_t[::1] rows, const int64_t[::1] choices, signed ch
         search_free(s)
     if status == GAME_NO_MEMORY:
         raise MemoryError("out of memory while advancing games")
-    if status == GAME_BAD_CHOICE:    # not reached: the checks above exclude it
-        raise ValueError(f"choices[{k}]: game row {rows[k]} has fewer plays")
+    if status == GAME_BAD_CHOICE:
+        raise ValueError(f"choices[{k}] = {choices[k]}: game row {row} has {counts[row]} plays")
 
 
 @cython.boundscheck(False)
