@@ -142,6 +142,10 @@ def test_kernel_dice_and_choices_refuse_arrays_of_different_lengths():
     with pytest.raises(ValueError, match="outside children"):
         _games.choose_batch(0, np.zeros(1), parents, np.array([0, 5]), parents, 0, 0,
                             np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), np.empty(1, dtype=np.int32))
+    features = len(FEATURE_NAMES)
+    with pytest.raises(ValueError, match=rf"{features + 1} values, more than the {features} features"):
+        _games.choose_batch(0, np.zeros(features + 1), parents, np.zeros(2, dtype=np.int64), parents, 0,
+                            0, np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64), np.empty(1, dtype=np.int32))
 
 
 class EnvState:

@@ -493,12 +493,24 @@ cdef int advance_game(Search* s, EnvGame* g, int64_t choice, int agent_seat, con
         choice = -1
 
 
-cdef void load_policies(const int32_t[::1] codes, const double[:, ::1] weights, Policy* policies):
-    cdef int seat, i
+cdef int load_policy(int code, const double[::1] weights, Policy* policy) except -1:
+    """``policy`` = policy ``code`` with ``weights`` (at most FEATURES
+    values, read by POLICY_LINEAR; the missing ones 0)."""
+    cdef Py_ssize_t i, n = weights.shape[0]
+    if n > FEATURES:
+        raise ValueError(f"weights: {n} values, more than the {FEATURES} features")
+    policy.code = code
+    for i in range(FEATURES):
+        policy.weights[i] = weights[i] if i < n else 0.0
+    return 0
+
+
+cdef int load_policies(const int32_t[::1] codes, const double[:, ::1] weights, Policy* policies) except -1:
+    """The policies of seats 0 and 1 (row ``seat`` of ``codes``, ``weights``)."""
+    cdef int seat
     for seat in range(2):
-        policies[seat].code = codes[seat]
-        for i in range(FEATURES):
-            policies[seat].weights[i] = weights[seat, i]
+        load_policy(codes[seat], weights[seat], &policies[seat])
+    return 0
 
 
 # --- Python entry points ---------------------------------------------------------------
@@ -554,17 +566,14 @@ def choose_batch(int policy_code, const double[::1] weights, const signed char[:
     plays themselves (``weights``: FEATURES values, used by POLICY_LINEAR).
     The offsets must rise within ``children`` (the caller's own arrays)."""
     cdef Py_ssize_t i, n = parents.shape[0]
-    if (games.shape[0] != n or plies.shape[0] != n or out.shape[0] != n or offsets.shape[0] != n + 1
-            or weights.shape[0] > FEATURES):
+    if games.shape[0] != n or plies.shape[0] != n or out.shape[0] != n or offsets.shape[0] != n + 1:
         raise ValueError("parents, games, plies, out and offsets (n + 1) disagree in length")
     if n and (offsets[0] < 0 or offsets[n] > children.shape[0]):
         raise ValueError("offsets outside children")
     cdef Policy policy
     cdef Children plays
     cdef RuleSet rules = rules_from_code(code)
-    policy.code = policy_code
-    for i in range(weights.shape[0]):
-        policy.weights[i] = weights[i]
+    load_policy(policy_code, weights, &policy)
     plays.stride = sizeof(Board)
     plays.index = NULL
     with nogil:
@@ -602,7 +611,7 @@ def advance_batch(const int64_t[::1] rows, const int64_t[::1] choices, signed ch
     if (choices.shape[0] != rows.shape[0] or boards.shape[1] != 2 or boards.shape[2] != 26
             or dice.shape[0] != n or dice.shape[1] != 2 or plies.shape[0] != n or games.shape[0] != n
             or counts.shape[0] != n or winner.shape[0] != n or value.shape[0] != n
-            or truncated.shape[0] != n or weights.shape[0] > FEATURES):
+            or truncated.shape[0] != n):
         raise ValueError("choices and rows, or the game arrays (boards n x 2 x 26, dice n x 2, plies, "
                          "games, counts, winner, value, truncated), disagree in length")
     listed = np.zeros(n, dtype=np.uint8)
@@ -619,9 +628,7 @@ def advance_batch(const int64_t[::1] rows, const int64_t[::1] choices, signed ch
     cdef Policy opponent
     cdef EnvGame g
     cdef RuleSet rules = rules_from_code(code)
-    opponent.code = policy_code
-    for k in range(weights.shape[0]):
-        opponent.weights[k] = weights[k]
+    load_policy(policy_code, weights, &opponent)
     cdef Search* s = search_new(rules, True)
     if s == NULL:
         raise MemoryError("out of memory while advancing games")
