@@ -238,6 +238,20 @@ def test_bad_dice_name_the_item():
         batch.count_plays(array, [[6, 5]] * 2, Rules(), threads=0)
 
 
+def test_batch_kernels_refuse_shapes_their_item_loop_cannot_read():
+    # The kernels read an item as 52 bytes and a roll's second die one
+    # stride on: narrower arrays must be refused, not read past.
+    code, out = Rules().code, np.zeros(2, dtype=np.int32)
+    positions = np.stack([Position.initial().array] * 2)
+    with pytest.raises(ValueError, match="dice must be n x 2"):
+        _batch.count_batch(positions, np.full((2, 1), 3, dtype=np.int8), code, 1, out)
+    with pytest.raises(ValueError, match=r"positions must be n x 2 x 26"):
+        _batch.count_batch(np.ascontiguousarray(positions[:, :, :25]), np.full((2, 2), 3, dtype=np.int8), code, 1,
+                           out)
+    with pytest.raises(ValueError, match=r"positions must be n x 2 x 26"):
+        _batch.shots_batch(np.ascontiguousarray(positions[:, :, :25]), code, 1, np.zeros(2, dtype=np.int8))
+
+
 def test_finished_game_has_no_plays():
     won = [[0] * 26, [0] * 26]
     won[0][1:7] = [3, 3, 3, 2, 2, 2]

@@ -535,10 +535,15 @@ ctypedef fused Job:
 
 
 cdef Items _items(const signed char[:, :, ::1] positions, const signed char[:, :] dice,
-                  RuleSet rules) noexcept:
+                  RuleSet rules) except *:
     """The items of ``positions`` (and ``dice``, if not None; same length,
-    as the entry point checked)."""
+    as the entry point checked). The shapes the item loop's pointer
+    arithmetic assumes are checked here: n x 2 x 26 and n x 2."""
     cdef Items items
+    if positions.shape[1] != 2 or positions.shape[2] != 26:
+        raise ValueError("positions must be n x 2 x 26")
+    if dice is not None and dice.shape[1] != 2:
+        raise ValueError("dice must be n x 2")
     memset(&items, 0, sizeof(Items))
     items.n = positions.shape[0]
     items.rules = rules
