@@ -73,7 +73,9 @@ def test_len_makes_no_play_and_reading_makes_one_each_time():
     gc.collect()
     before = kernel_plays_alive()
     plays = legal_plays(START, (1, 1), BACKGAMMON)
-    # 42 distinct plays of 1-1 from the start (README: perft_divide at depth 1)
+    # 42 distinct plays of 1-1 from the start (README: perft_divide at depth
+    # 1), the count the oracle, written from the rules alone, finds too.
+    assert len(oracle.legal_plays(START, (1, 1), BACKGAMMON)) == 42
     assert len(plays) == 42 and kernel_plays_alive() == before
     first = plays[0]
     assert kernel_plays_alive() == before + 1
@@ -87,7 +89,12 @@ def test_len_makes_no_play_and_reading_makes_one_each_time():
                                           (-(2**100), IndexError), ("0", TypeError), (1.0, TypeError),
                                           (None, TypeError)])
 def test_bad_indices_fail_as_on_a_list(index, error):
-    plays = legal_plays(START, (6, 5), BACKGAMMON)  # seven plays
+    # Seven plays: from the start the 6 moves 24/18, 13/7 or 8/2 and the 5
+    # moves 13/8 or 8/3 (24/19 and 6/1 land on the opponent's points), so
+    # 24/13, 24/18 13/8, 24/18 8/3, 13/7 13/8, 13/7 8/3, 8/2 8/3 and 13/2
+    # (13/7/2, 13/8/2 and 13/8 8/2 reach the same position).
+    plays = legal_plays(START, (6, 5), BACKGAMMON)
+    assert len(plays) == 7
     with pytest.raises(error):
         list(plays)[index]
     with pytest.raises(error):
