@@ -250,7 +250,7 @@ def shots(position: PositionLike, rules: RulesLike = None) -> int:
 
 def _facts(position: PositionLike) -> tuple[int, int, int, int]:
     """The kernel's masks of ``position`` (see ``_batch.board_facts``)."""
-    position = position if type(position) is Position else as_position(position)
+    position = as_position(position)
     return raise_status(_batch.board_facts(position.key), _DEFAULT_RULES, position)
 
 
