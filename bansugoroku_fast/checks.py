@@ -144,18 +144,19 @@ def positive_int(value: object, name: str) -> int:
 
 
 def as_depth(depth: object, least: int) -> int:
-    """``depth`` (a perft depth) as an int >= ``least``, or ValueError.
+    """``depth`` (a perft depth) as an int >= ``least`` (numpy integers
+    accepted, as everywhere else), or ValueError.
 
-    >>> as_depth(2, 0)
-    2
+    >>> as_depth(2, 0), as_depth(np.int64(1), 1)
+    (2, 1)
     >>> as_depth(0, 1)
     Traceback (most recent call last):
     ...
     ValueError: depth must be an integer >= 1, got 0
     """
-    if isinstance(depth, bool) or not isinstance(depth, int) or depth < least:
+    if isinstance(depth, bool) or not isinstance(depth, numbers.Integral) or int(depth) < least:
         raise ValueError(f"depth must be an integer >= {least}, got {depth!r}")
-    return depth
+    return int(depth)
 
 
 def as_side(side: object, name: str = "side") -> int:

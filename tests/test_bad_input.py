@@ -1,5 +1,6 @@
 """Bad dice and bad rule names raise a clear ValueError subclass, in the
 oracle and at package level alike."""
+import numpy as np
 import pytest
 
 import bansugoroku_fast
@@ -113,3 +114,14 @@ def test_a_side_is_0_or_1(engine, side):
 def test_a_depth_is_an_integer_from_its_least(engine, function, least, depth):
     with pytest.raises(ValueError, match=f"depth must be an integer >= {least}"):
         getattr(engine, function)(Position.initial(), depth, "backgammon")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_numpy_integer_depth_is_a_depth(engine):
+    # As every other count the package takes (positive_int, as_seed): a
+    # numpy integer is an integer. Depth 1 from the start: one leaf per play
+    # of each roll, as with a Python int.
+    assert engine.perft(Position.initial(), np.int64(1), "backgammon") == engine.perft(
+        Position.initial(), 1, "backgammon")
+    assert engine.perft_divide(Position.initial(), np.int8(1), "backgammon") == engine.perft_divide(
+        Position.initial(), 1, "backgammon")

@@ -343,10 +343,10 @@ def perft(position: PositionLike, depth: int, rules: RulesLike = None) -> int:
     """
     checked_position = as_position(position)
     checked_rules = as_rules(rules)
-    as_depth(depth, least=0)
-    if depth == 0 or outcome(checked_position, checked_rules) is not None:
+    plies = as_depth(depth, least=0)
+    if plies == 0 or outcome(checked_position, checked_rules) is not None:
         return 1
-    return sum(perft_divide(checked_position, depth, checked_rules).values())
+    return sum(perft_divide(checked_position, plies, checked_rules).values())
 
 
 def perft_divide(position: PositionLike, depth: int, rules: RulesLike = None) -> dict[tuple[int, int], int]:
@@ -356,7 +356,7 @@ def perft_divide(position: PositionLike, depth: int, rules: RulesLike = None) ->
     """
     checked_position = as_position(position)
     checked_rules = as_rules(rules)
-    as_depth(depth, least=1)
+    plies = as_depth(depth, least=1)
     if outcome(checked_position, checked_rules) is not None:
         return {}
     counts: dict[tuple[int, int], int] = {}
@@ -365,6 +365,6 @@ def perft_divide(position: PositionLike, depth: int, rules: RulesLike = None) ->
         if not plays:
             counts[roll] = 1
         else:
-            counts[roll] = sum(perft(p.position.swapped(), depth - 1, checked_rules) for p in plays)
+            counts[roll] = sum(perft(p.position.swapped(), plies - 1, checked_rules) for p in plays)
     return counts
 
