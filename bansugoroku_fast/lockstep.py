@@ -22,7 +22,7 @@ import numpy as np
 
 from . import _games
 from .batch import _count, _generate, _Items, _outcome, _threads
-from .checks import MAX_PLIES, as_stratify, run_arguments
+from .checks import MAX_PLIES, as_seed, as_stratify, run_arguments
 from .choices import PolicyCallable, call_policy, segment_argmax, within_candidates
 from .errors import GameStateError, GameTooLongError, PolicyOutputError, PolicyOutputTypeError
 from .games import GameRecords, _start, policy_weights
@@ -309,7 +309,9 @@ def roll_dice(seed: int, games: np.ndarray, plies: np.ndarray, *, opening: bool 
     specification): what ``play_games`` rolls there. ``opening``: ply 0 is
     the backgammon opening's non-double; ``stratify``: 0, 36 or 1296, as in
     ``rollout``. Games may be at different plies (one kernel call for all).
-    Arguments are trusted (checked by the caller).
+    ``seed`` and ``stratify`` are checked (as ``play_games`` checks them: a
+    stratified opening would deal doubles); the arrays are the caller's
+    to get right (the kernel refuses different lengths).
 
     >>> from bansugoroku_fast.oracle.games import roll
     >>> dice = roll_dice(3, np.array([0, 5, 5]), np.array([2, 0, 7]))
@@ -318,7 +320,7 @@ def roll_dice(seed: int, games: np.ndarray, plies: np.ndarray, *, opening: bool 
     """
     games, plies = _int64(games), _int64(plies)
     dice = np.empty((len(games), 2), dtype=np.int8)
-    _games.dice_batch(seed, games, plies, opening, stratify, dice)
+    _games.dice_batch(as_seed(seed), games, plies, opening, as_stratify(stratify, opening), dice)
     return dice
 
 

@@ -307,3 +307,16 @@ def test_roll_dice_at_mixed_plies_is_the_oracles_roll(opening, stratify):
     dice = roll_dice(11, games, plies, opening=opening, stratify=stratify)
     expected = [list(roll(11, int(g), int(p), opening=opening, stratify=stratify)) for g, p in zip(games, plies)]
     assert dice.dtype == np.int8 and dice.tolist() == expected
+
+
+@pytest.mark.parametrize(("seed", "options", "message"), [
+    (-1, {}, r"seed must be an integer in 0 \.\. 2\*\*64 - 1"),
+    (2**64, {}, r"seed must be an integer in 0 \.\. 2\*\*64 - 1"),
+    (0, {"stratify": 5}, "stratify must be None, True, 36 or 1296"),
+    (0, {"stratify": 36, "opening": True}, "stratify needs a start"),  # the opening rolls no double
+])
+def test_roll_dice_checks_its_seed_and_stratify(seed, options, message):
+    # roll_dice is public: a bad seed was an OverflowError from the kernel,
+    # a bad stratify silently rolled something.
+    with pytest.raises(ValueError, match=message):
+        roll_dice(seed, np.array([0]), np.array([0]), **options)
