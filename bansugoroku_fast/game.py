@@ -26,7 +26,7 @@ from typing import Any, NamedTuple, Protocol, SupportsIndex, TypeAlias
 import numpy as np
 
 from .api import legal_plays, outcome
-from .checks import as_position, as_rules
+from .checks import as_position, as_rules, as_side
 from .errors import GameStateError, IllegalPlayError
 from .notation import match_play
 from .opponent import Computer
@@ -252,9 +252,9 @@ class Game:
         """A game resumed at ``position`` (seen by ``seat_to_move``), with no
         opening: the side to move rolls normally."""
         checked_rules, checked_position = as_rules(rules), as_position(position)
-        _check_seat(seat_to_move)
+        as_side(seat_to_move, "seat")
         if cube_owner is not None:
-            _check_seat(cube_owner)
+            as_side(cube_owner, "cube_owner")
         if cube not in CUBE_VALUES:
             raise ValueError(f"the cube shows a power of 2 from 1 to {CUBE_LIMIT}, got {cube!r}")
         game = cls.__new__(cls)
@@ -268,7 +268,7 @@ class Game:
     def _decide_starter(self, starter: int | None) -> int:
         if self.rules.start == "alternate":
             seat = 0 if starter is None else starter
-            _check_seat(seat)
+            as_side(seat, "seat")
             return seat
         if starter is not None:
             raise GameStateError("with roll_off the roll-off decides who starts; give no starter")
@@ -307,7 +307,7 @@ class Game:
 
     def position_for(self, seat: int) -> Position:
         """The position seen by ``seat`` (row 0 = that seat)."""
-        _check_seat(seat)
+        as_side(seat, "seat")
         return self.position if seat == self.seat_to_move else self.position.swapped()
 
     @property
@@ -453,12 +453,12 @@ class Game:
         >>> game.seat_to_move, game.turn_count, game.history[-1].seat, game.history[-1].dice
         (0, 2, 1, (3, 1))
         """
-        _check_seat(seat)
+        as_side(seat, "seat")
         self.computers[seat] = player if isinstance(player, Computer) else Computer(player)
 
     def take_back(self, seat: int) -> None:
         """The player of ``seat`` returns: the computer gives the seat back."""
-        _check_seat(seat)
+        as_side(seat, "seat")
         if self.computers.pop(seat, None) is None:
             raise GameStateError(f"seat {seat} is not played by the computer")
 
@@ -526,11 +526,6 @@ class Game:
     def __repr__(self) -> str:
         state = str(self.result) if self.is_over else f"seat {self.seat_to_move} to move"
         return f"<Game {self.rules.short_name}: turn {self.turn_count}, {state}>"
-
-
-def _check_seat(seat: object) -> None:
-    if seat not in SEATS:
-        raise ValueError(f"a seat is 0 or 1, got {seat!r}")
 
 
 def play_random_turn(game: Game) -> None:

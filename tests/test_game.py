@@ -443,3 +443,15 @@ def test_the_cube_must_show_a_cube_value():
         Game.from_position(Position.initial(), BACKGAMMON, cube=3)
     with pytest.raises(ValueError, match="power of 2"):
         Game.from_position(Position.initial(), BACKGAMMON, cube=128)
+
+
+@pytest.mark.parametrize("seat", [2, -1, True, 1.0, None])
+def test_a_seat_is_0_or_1(seat):
+    # One check for every seat the package takes (checks.as_side): a bool
+    # or a float is not a seat.
+    with pytest.raises(ValueError, match="seat must be 0 or 1"):
+        Game.from_position(Position.initial(), BACKGAMMON, seat_to_move=seat)
+    with pytest.raises(ValueError, match="seat must be 0 or 1"):
+        Game(BACKGAMMON, seed=1).position_for(seat)
+    with pytest.raises(ValueError, match="cube_owner must be 0 or 1"):
+        Game.from_position(Position.initial(), BACKGAMMON, cube=2, cube_owner=2)
