@@ -442,8 +442,15 @@ def perft(bytes key, int depth, int code, int a=0, int b=0, *, bint fast_counts=
 
 # --- batches ----------------------------------------------------------------------
 
+# Items a thread takes at a time. Taking a chunk is an atomic update of a
+# counter the threads share (its cache line moves between the cores), so a
+# chunk must be long next to that (~0.1-0.2 us): with 32 counts (1.5 us) two
+# threads ran 1.6-1.7x one thread, with 256 (12 us) 1.8-1.85x
+# (benchmarks/README.md, "Thread scaling"). Small enough still that the
+# chunks left at the end even out the threads.
 cdef enum:
-    CHUNK = 32      # items a thread takes at a time
+    COUNT_CHUNK = 256       # counts: 30-120 ns an item
+    CHUNK = 32              # plays written or shots: 0.3-7 us an item
 
 # The longest the calling thread goes without looking for signals (Ctrl-C),
 # besides the items it is working on.
@@ -648,16 +655,24 @@ cdef inline int _clock_mask(Job* job) noexcept nogil:
         return EVERY_ITEM
 
 
+cdef inline int _chunk(Job* job) noexcept nogil:
+    """Items a thread takes at a time, by the cost of an item."""
+    if Job is CountJob:
+        return COUNT_CHUNK
+    else:
+        return CHUNK
+
+
 cdef Py_ssize_t _drive(Job* job, int threads, bint fast_counts, Interrupt* signals) noexcept nogil:
     """Run every item of ``job`` over ``threads`` threads (each with its own
     search; items a thread skips once ``signals`` says stop): the number of
     items with a problem."""
     cdef Py_ssize_t i, problems = 0
-    cdef int clock_mask = _clock_mask(job)
+    cdef int clock_mask = _clock_mask(job), chunk = _chunk(job)
     cdef Search* s = NULL
     with parallel(num_threads=threads):
         s = search_new(job.items.rules, fast_counts)
-        for i in prange(job.items.n, schedule="dynamic", chunksize=CHUNK):
+        for i in prange(job.items.n, schedule="dynamic", chunksize=chunk):
             if _stopped(signals, i, clock_mask):
                 continue
             if _run_item(job, s, i) < 0:
