@@ -10,22 +10,29 @@ the vectorised queries over ``int8[N, 2, 26]`` batches.
 """
 import os
 
-# Idle OpenMP threads sleep instead of spinning: on a busy machine, spinning
-# threads steal the cores the work needs (two threads then run slower than
-# one). libgomp reads OMP_WAIT_POLICY once, when the first kernel module
-# loads it (the import below), so the policy is "passive" for that moment
-# only and the process environment is left as it was (child processes see
-# what the user set). To choose, set OMP_WAIT_POLICY before importing
-# ("active" trades CPU for lower wake-up latency on an idle machine); a
-# libgomp loaded earlier by another library keeps its own setting.
-_USER_WAIT_POLICY = os.environ.get("OMP_WAIT_POLICY")
-if _USER_WAIT_POLICY is None:
-    os.environ["OMP_WAIT_POLICY"] = "passive"
+# Idle OpenMP threads spin briefly, then sleep. libgomp's own default spins
+# about 3 ms, and on a busy machine a spinning thread steals the core the
+# work needs (two threads then ran slower than one); sleeping at once
+# ("passive") costs a wake-up of 0.1 ms or more on every parallel region,
+# which halved the two-thread speed of iter_plays (a count and a generate
+# region per chunk; benchmarks/README.md, "Thread scaling"). So the wait
+# policy is "passive" with a spin of 10,000 rounds (libgomp's estimate:
+# 0.1 ms), enough to bridge the Python between two regions. libgomp reads
+# both variables once, when the first kernel module loads it (the import
+# below), so they are set for that moment only and the process environment
+# is left as it was (child processes see what the user set). To choose, set
+# OMP_WAIT_POLICY (and GOMP_SPINCOUNT) before importing; a libgomp loaded
+# earlier by another library keeps its own settings.
+_OPENMP_DEFAULTS = {"OMP_WAIT_POLICY": "passive", "GOMP_SPINCOUNT": "10000"}
+_USER_CHOSE_WAIT = any(name in os.environ for name in _OPENMP_DEFAULTS)
+if not _USER_CHOSE_WAIT:
+    os.environ.update(_OPENMP_DEFAULTS)
 try:
-    from . import _batch  # noqa: F401 (loads libgomp, which reads the policy now)
+    from . import _batch  # noqa: F401 (loads libgomp, which reads them now)
 finally:
-    if _USER_WAIT_POLICY is None:
-        del os.environ["OMP_WAIT_POLICY"]
+    if not _USER_CHOSE_WAIT:
+        for _name in _OPENMP_DEFAULTS:
+            del os.environ[_name]
 
 from . import batch, oracle, typing
 from .api import (

@@ -290,8 +290,8 @@ def _import_in_child(environment: dict) -> tuple[str, str]:
     import, and libgomp's spin count: how long an idle thread spins before it
     sleeps. The spin count, not the policy libgomp displays, tells the
     policies apart: libgomp displays 'PASSIVE' when the variable is unset
-    too, yet then spins 300000 times (about 3 ms); "passive" spins 0 times,
-    "active" 30000000000."""
+    too, yet then spins 300000 times (about 3 ms); "passive" alone spins 0
+    times, "active" 30000000000, and GOMP_SPINCOUNT sets the count."""
     import os
     import re
     import subprocess
@@ -309,10 +309,16 @@ def _import_in_child(environment: dict) -> tuple[str, str]:
     return result.stdout.strip(), spin_count.group(1)
 
 
-def test_import_makes_idle_threads_sleep_without_changing_the_environment():
+def test_import_makes_idle_threads_sleep_soon_without_changing_the_environment():
     policy, spin_count = _import_in_child({})
     assert policy == "None"  # the user's environment is as it was
-    assert spin_count == "0"  # passive: an idle thread sleeps at once
+    assert spin_count == "10000"  # a short spin (about 0.1 ms), then sleep
+
+
+def test_a_spin_count_the_user_set_is_kept():
+    policy, spin_count = _import_in_child({"GOMP_SPINCOUNT": "0"})
+    assert policy == "None"  # the package set no policy either
+    assert spin_count == "0"
 
 
 def test_a_wait_policy_the_user_set_is_kept():
