@@ -157,6 +157,12 @@ def test_illegal_actions_name_the_sub_environment():
     for seat in (2, True, 1.0):  # as the single environment: 0 or 1, no bool, no float
         with pytest.raises(ValueError, match="seat must be 0 or 1"):
             BanSugorokuVectorEnv(2, seat=seat)
+    # Seat 1 first rolls at ply 1: after one ply every game is truncated, and
+    # the agent would be shown a game with no legal action.
+    with pytest.raises(ValueError, match="max_plies=1 ends every game before seat 1 rolls; it must be at least 2"):
+        BanSugorokuVectorEnv(2, seat=1, max_plies=1)
+    first_rolls = BanSugorokuVectorEnv(2, seat=1, max_plies=2).reset(seed=1)[0]["action_mask"].sum(axis=1)
+    assert (first_rolls > 0).all()  # one ply is enough for seat 0; two for seat 1
 
 
 def test_the_dice_and_random_choices_at_mixed_plies_are_the_oracles():

@@ -66,6 +66,11 @@ class _Games:
         self.ply[rows], self.game[rows] = 0, games
         self.winner[rows], self.value[rows], self.truncated[rows] = NO_WINNER, 0, False
         self.advance(rows, np.full(len(rows), -1, dtype=np.int64))
+        ended = rows[(self.winner[rows] != NO_WINNER) | self.truncated[rows]]
+        if ended.size:  # the agent would be shown a game with no legal action
+            row = int(ended[0])
+            raise GameStateError(f"game {self.game[row]} (seed {self.seed}) ended at ply {self.ply[row]}, "
+                                 f"before the agent's first play; raise max_plies")
 
     def advance(self, rows: np.ndarray, choices: np.ndarray) -> None:
         """Play child ``choices[k]`` (checked by the caller; -1: roll first)
@@ -141,8 +146,11 @@ class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarr
         self.opponent = opponent_of(opponent, self.rules)
         self.observation_kind = check_observation(observation)
         self.max_plays = positive_int(max_plays, "max_plays")
-        self.games = _Games(self.rules, self.num_envs, self.seat, self.opponent, self.max_plays,
-                            positive_int(max_plies, "max_plies"))
+        max_plies = positive_int(max_plies, "max_plies")
+        if max_plies <= self.seat:  # every game truncated before the agent's first roll: no action ever legal
+            raise ValueError(f"max_plies={max_plies} ends every game before seat {self.seat} rolls; "
+                             f"it must be at least {self.seat + 1}")
+        self.games = _Games(self.rules, self.num_envs, self.seat, self.opponent, self.max_plays, max_plies)
         self.single_action_space = spaces.Discrete(self.max_plays)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.single_observation_space = observation_space(self.max_plays, observation)
