@@ -310,6 +310,16 @@ def test_play_games_records_round_trip(rules):
     _assert_records_read_back(records, read_match(write_match(records, rules=rules)))
 
 
+@pytest.mark.parametrize("rules", [Rules(), BACKGAMMON], ids=str)
+def test_the_oracles_play_games_records_are_written_as_the_packages(rules):
+    """The oracle's records hold lists where the package's hold arrays: the
+    same games (the same seed) give the same file."""
+    ours = play_games(rules, games=3, policy="random", seed=5)
+    theirs = oracle.play_games(rules, games=3, policy="random", seed=5)
+    assert isinstance(theirs.positions, list)  # not the package's arrays: the case under test
+    assert write_match(theirs, rules=rules) == write_match(ours, rules=rules)
+
+
 def test_records_with_an_impossible_ply_are_refused():
     records = _records([play_random_game(BACKGAMMON, seed=1)])
     after = records.after.copy()

@@ -47,6 +47,7 @@ import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TypeGuard
 
 import numpy as np
 
@@ -623,7 +624,7 @@ def _game_entries(game: Game) -> _GameText:
     return text
 
 
-def _record_entries(records: GameRecords, index: int, rules: Rules) -> _GameText:
+def _record_entries(records: Any, index: int, rules: Rules) -> _GameText:
     """One game of ``play_games`` records; a match file starts every game
     from the rules' start position, so the records must too."""
     start, end = int(records.offsets[index]), int(records.offsets[index + 1])
@@ -657,7 +658,7 @@ def _games_of(source: object, rules: Rules | str | None) -> tuple[list[_GameText
         return [_game_entries(game) for game in source.games], source.rules
     if isinstance(source, Game):
         return [_game_entries(source)], source.rules
-    if isinstance(source, GameRecords):
+    if _is_play_games_records(source):
         if rules is None:
             raise ValueError("write_match needs rules= for play_games records")
         rules = as_rules(rules)
@@ -672,6 +673,13 @@ def _games_of(source: object, rules: Rules | str | None) -> tuple[list[_GameText
     return [_game_entries(game) for game in games], rule_sets.pop()
 
 
+def _is_play_games_records(source: object) -> TypeGuard[Any]:
+    """``play_games`` records: the package's :class:`GameRecords` or the
+    oracle's (the same fields, holding lists), told by their fields so that
+    this module needs nothing of the oracle."""
+    return isinstance(source, tuple) and getattr(source, "_fields", None) == GameRecords._fields
+
+
 def _resigned(record: GameRecord) -> _GameText:
     text = _game_entries(record.game)
     text.winner, text.points = record.winner, record.points
@@ -681,8 +689,9 @@ def _resigned(record: GameRecord) -> _GameText:
 def write_match(source: object, *, match_length: int = 0, players: Sequence[str] = ("Player 1", "Player 2"),
                 rules: Rules | str | None = None, headers: dict[str, str] | None = None) -> str:
     """The match file text of ``source``: a :class:`Match`, a :class:`Game`
-    or a list of games, a :class:`MatchRecord`, or ``play_games`` records
-    (with ``rules=``; seat 0 moved first in each game). Ban-sugoroku files
+    or a list of games, a :class:`MatchRecord`, or ``play_games`` records,
+    the package's or the oracle's (with ``rules=``; seat 0 moved first in
+    each game). Ban-sugoroku files
     carry a ``; [Variant "..."]`` header naming the rules.
 
     >>> from bansugoroku_fast import play_random_game
