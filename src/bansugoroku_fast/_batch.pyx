@@ -59,14 +59,15 @@ from ._board cimport (
     BAR, Board, KIND_BOTH_WON, KIND_NONE, MAX_STEPS, POINT_BITS, RECORD_BOARD, RECORD_BYTES,
     RECORD_NSTEPS, RECORD_STEP_BYTES, RECORD_STEPS, RULE_CODES, RuleSet, STATUS_BORNE_OFF,
     STATUS_BOTH_WON, STATUS_CHANGED, STATUS_INVALID_DICE, STATUS_INVALID_POSITION,
-    STATUS_NO_MEMORY, STATUS_OK, board_masks, dice_status, home_closed, load_item, row_eq,
-    rules_from_code,
+    STATUS_NO_MEMORY, STATUS_OK, Scan, board_masks, dice_status, home_closed, load_item,
+    load_scanned, row_eq, rules_from_code, surely_going_on,
 )
 from ._queries cimport count_roll, outcome_of, perft as perft_of, shots_of
 from ._search cimport (
-    Leaf, MODE_PLAYS, MODE_SEQUENCES, OutputRows, Search, rows_slice, run_turn, search_free,
-    search_new, write_row,
+    Leaf, MODE_COUNT, MODE_PLAYS, MODE_SEQUENCES, OutputRows, Search, rows_slice, run_turn, run_turn_scanned,
+    search_free, search_new, write_row,
 )
+from ._shortcuts cimport count_two_moves
 
 cdef extern from "Python.h":
     object PyType_GenericAlloc(PyTypeObject* type, Py_ssize_t nitems)
@@ -563,48 +564,69 @@ cdef Items _items(const signed char[:, :, ::1] positions, const signed char[:, :
     return items
 
 
-cdef inline int _load_position(Board* board, Search* s, const Items* items, Py_ssize_t i) noexcept nogil:
-    """Copy position i to ``board`` (memory of this thread) and check it
-    there: a Status (STATUS_NO_MEMORY if the thread has no search)."""
+cdef inline int _load_position(Board* board, Scan* scan, Search* s, const Items* items,
+                               Py_ssize_t i) noexcept nogil:
+    """Copy position i to ``board`` (memory of this thread), scanning and
+    checking it as it is copied: a Status (STATUS_NO_MEMORY if the thread
+    has no search)."""
     if s == NULL:
         return STATUS_NO_MEMORY
-    return load_item(board, items.positions + i * sizeof(Board), items.rules)
+    return load_scanned(board, scan, items.positions + i * sizeof(Board), items.rules)
 
 
-cdef inline int _load_item_roll(Board* board, int* a, int* b, Search* s, const Items* items,
+cdef inline int _load_item_roll(Board* board, Scan* scan, int* a, int* b, Search* s, const Items* items,
                                 Py_ssize_t i) noexcept nogil:
     """_load_position, then copy roll i to ``a``, ``b`` and check it."""
     cdef const signed char* roll = items.dice + i * items.dice_item_stride
     a[0] = roll[0]
     b[0] = roll[items.dice_die_stride]
-    cdef int status = _load_position(board, s, items, i)
+    cdef int status = _load_position(board, scan, s, items, i)
     return dice_status(a[0], b[0]) if status == STATUS_OK else status
+
+
+cdef inline int _count_scanned(Search* s, const Board* board, const Scan* scan, int a, int b) noexcept nogil:
+    """count_roll of a checked ``board`` scanned as ``scan``, its common case
+    (a game going on, a two-move roll that no bear-off or win can cut
+    short) counted here, without a call into another module."""
+    cdef int n
+    if not surely_going_on(board, scan, s.rules):
+        return count_roll(s, board, a, b)
+    if a < b:
+        a, b = b, a
+    if s.fast_counts and (a != b or s.rules.doubles_moves == 2):
+        n = count_two_moves(board, scan, s.rules, a, b)
+        if n >= 0:
+            return n
+    return run_turn_scanned(s, board, scan, a, b, MODE_COUNT)
 
 
 cdef inline int _count_item(CountJob* job, Search* s, Py_ssize_t i) noexcept nogil:
     cdef Board board
+    cdef Scan scan
     cdef int a, b
-    cdef int result = _load_item_roll(&board, &a, &b, s, &job.items, i)
+    cdef int result = _load_item_roll(&board, &scan, &a, &b, s, &job.items, i)
     if result == STATUS_OK:
-        result = count_roll(s, &board, a, b)
+        result = _count_scanned(s, &board, &scan, a, b)
     job.out[i] = result
     return result
 
 
-cdef inline int _write_plays(Search* s, const Board* board, int a, int b, RuleSet rules,
+cdef inline int _write_plays(Search* s, const Board* board, const Scan* scan, int a, int b, RuleSet rules,
                              OutputRows* all_rows, int64_t first, int64_t count) noexcept nogil:
-    """Write the plays of ``board`` with ``a``, ``b`` to rows ``first`` ..
-    ``first + count`` of ``all_rows`` if there are ``count`` of them (0 if
-    the game is over): how many there are, or a Status."""
-    cdef int winner, value, k, found
+    """Write the plays of ``board`` (scanned as ``scan``) with ``a``, ``b``
+    to rows ``first`` .. ``first + count`` of ``all_rows`` if there are
+    ``count`` of them (0 if the game is over): how many there are, or a
+    Status."""
+    cdef int winner, value, k, found, kind
     cdef const Leaf* leaf
-    cdef int kind = outcome_of(board, rules, &winner, &value)
-    if kind == KIND_BOTH_WON:
-        return STATUS_BOTH_WON
-    if kind != KIND_NONE:
-        return 0
+    if not surely_going_on(board, scan, rules):
+        kind = outcome_of(board, rules, &winner, &value)
+        if kind == KIND_BOTH_WON:
+            return STATUS_BOTH_WON
+        if kind != KIND_NONE:
+            return 0
     s.rows = rows_slice(all_rows, first, count)
-    found = run_turn(s, board, a, b, MODE_PLAYS)
+    found = run_turn_scanned(s, board, scan, a, b, MODE_PLAYS)
     if found == s.rows.room and not s.wrote_out:    # plays found in another order: sorted now
         for k in range(found):
             leaf = &s.found.leaves[s.found.sorted_index[k]]
@@ -615,11 +637,12 @@ cdef inline int _write_plays(Search* s, const Board* board, int a, int b, RuleSe
 
 cdef inline int _generate_item(GenerateJob* job, Search* s, Py_ssize_t i) noexcept nogil:
     cdef Board board
+    cdef Scan scan
     cdef int a, b
     cdef int64_t first = job.offsets[i], count = job.offsets[i + 1] - first
-    cdef int result = _load_item_roll(&board, &a, &b, s, &job.items, i)
+    cdef int result = _load_item_roll(&board, &scan, &a, &b, s, &job.items, i)
     if result == STATUS_OK:
-        result = _write_plays(s, &board, a, b, job.items.rules, &job.rows, first, count)
+        result = _write_plays(s, &board, &scan, a, b, job.items.rules, &job.rows, first, count)
         if result >= 0 and result != count:    # the input changed since it was counted
             result = STATUS_CHANGED
     job.out[i] = result if result < 0 else STATUS_OK
@@ -628,7 +651,8 @@ cdef inline int _generate_item(GenerateJob* job, Search* s, Py_ssize_t i) noexce
 
 cdef inline int _shots_item(ShotsJob* job, Search* s, Py_ssize_t i) noexcept nogil:
     cdef Board board
-    cdef int result = _load_position(&board, s, &job.items, i)
+    cdef Scan scan
+    cdef int result = _load_position(&board, &scan, s, &job.items, i)
     if result == STATUS_OK:
         result = shots_of(s, &board)
     job.out[i] = result

@@ -161,17 +161,147 @@ cdef extern from *:
 
 cdef extern from *:
     """
-    /* Portable popcount and highest set bit: the build does not assume
-       -mpopcnt, and a library call per count would cost more than this. */
+    /* Population counts. The build does not assume -mpopcnt (no -march),
+       and the portable bit-twiddling count is a chain of a dozen dependent
+       instructions; where the kernels count most (the masks of a board's
+       places, bits 0..25) two look-ups in a table of the counts of 13-bit
+       numbers (8 KB, built by the preprocessor) take five independent ones.
+       Built with -mpopcnt, both are the hardware instruction. */
+    #define BSF_B2(n) n, n + 1, n + 1, n + 2
+    #define BSF_B4(n) BSF_B2(n), BSF_B2(n + 1), BSF_B2(n + 1), BSF_B2(n + 2)
+    #define BSF_B6(n) BSF_B4(n), BSF_B4(n + 1), BSF_B4(n + 1), BSF_B4(n + 2)
+    #define BSF_B8(n) BSF_B6(n), BSF_B6(n + 1), BSF_B6(n + 1), BSF_B6(n + 2)
+    #define BSF_B10(n) BSF_B8(n), BSF_B8(n + 1), BSF_B8(n + 1), BSF_B8(n + 2)
+    #define BSF_B12(n) BSF_B10(n), BSF_B10(n + 1), BSF_B10(n + 1), BSF_B10(n + 2)
+    static const unsigned char bsf_bits_13[1 << 13] = { BSF_B12(0), BSF_B12(1) };
     static inline int bsf_popcount(unsigned int x) {
+    #if defined(__POPCNT__)
+        return __builtin_popcount(x);
+    #else
         x = x - ((x >> 1) & 0x55555555u);
         x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
         return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+    #endif
+    }
+    /* x < 2**26: a mask of places. */
+    static inline int bsf_popcount_places(unsigned int x) {
+    #if defined(__POPCNT__)
+        return __builtin_popcount(x);
+    #else
+        return bsf_bits_13[x & 0x1FFFu] + bsf_bits_13[x >> 13];
+    #endif
     }
     static inline int bsf_highest_bit(unsigned int x) { return 31 - __builtin_clz(x); }
     """
     int popcount "bsf_popcount"(unsigned int) noexcept nogil
+    int popcount_places "bsf_popcount_places"(unsigned int) noexcept nogil     # x < 2**26
     int highest_bit "bsf_highest_bit"(unsigned int) noexcept nogil   # x != 0
+
+
+cdef extern from *:
+    """
+    /* One pass over a position's 52 bytes: every bit mask the kernels and
+       the checks read, and the row sums (see Scan in _board.pxd). Each row
+       is read as two overlapping 16-byte loads (bytes 0..15 and 10..25),
+       bytes 0..9 taken from the first and 10..25 from the second, so every
+       mask, sum and copied byte comes from the same read of each byte even
+       if the memory changes meanwhile. The opponent's row is byte-reversed
+       in registers (SSE2 shuffles), so its masks come out in the mover's
+       numbering (bit p = the opponent's place 25 - p) with no bit reversal. */
+    typedef struct {
+        unsigned int me_any, me_multi;
+        unsigned int opp_any, opp_multi, opp_blot;
+        int me_sum, opp_sum;
+        int negative;
+    } bsf_scan;
+    #if defined(__SSE2__)
+    static inline __m128i bsf_reverse_bytes(__m128i v) {
+        v = _mm_shuffle_epi32(v, _MM_SHUFFLE(0, 1, 2, 3));
+        v = _mm_shufflelo_epi16(v, _MM_SHUFFLE(2, 3, 0, 1));
+        v = _mm_shufflehi_epi16(v, _MM_SHUFFLE(2, 3, 0, 1));
+        return _mm_or_si128(_mm_slli_epi16(v, 8), _mm_srli_epi16(v, 8));
+    }
+    /* Bytes 0..9 of lo and all of hi (= row bytes 10..25) as a 26-bit mask. */
+    static inline unsigned int bsf_join(__m128i lo, __m128i hi) {
+        return ((unsigned int) _mm_movemask_epi8(lo) & 0x3FFu) | ((unsigned int) _mm_movemask_epi8(hi) << 10);
+    }
+    /* The same of a reversed row: hi reversed gives places 0..15, lo
+       reversed (its bytes 0..9) places 16..25. */
+    static inline unsigned int bsf_join_reversed(__m128i rlo, __m128i rhi) {
+        return ((unsigned int) _mm_movemask_epi8(rhi)) | (((unsigned int) _mm_movemask_epi8(rlo) >> 6) << 16);
+    }
+    static inline int bsf_sum(__m128i lo, __m128i hi) {
+        const __m128i zero = _mm_setzero_si128();
+        __m128i first_ten = _mm_srli_si128(_mm_slli_si128(lo, 6), 6);
+        __m128i sums = _mm_add_epi64(_mm_sad_epu8(first_ten, zero), _mm_sad_epu8(hi, zero));
+        return _mm_cvtsi128_si32(sums) + _mm_cvtsi128_si32(_mm_srli_si128(sums, 8));
+    }
+    static inline void bsf_scan_rows(const signed char* rows, bsf_scan* scan, signed char* copy) {
+        const __m128i one = _mm_set1_epi8(1), zero = _mm_setzero_si128();
+        __m128i me_lo = _mm_loadu_si128((const __m128i*) rows);
+        __m128i me_hi = _mm_loadu_si128((const __m128i*) (rows + 10));
+        __m128i opp_lo = _mm_loadu_si128((const __m128i*) (rows + 26));
+        __m128i opp_hi = _mm_loadu_si128((const __m128i*) (rows + 36));
+        if (copy != NULL) {     /* in this order: the later load's bytes win */
+            _mm_storeu_si128((__m128i*) copy, me_lo);
+            _mm_storeu_si128((__m128i*) (copy + 10), me_hi);
+            _mm_storeu_si128((__m128i*) (copy + 26), opp_lo);
+            _mm_storeu_si128((__m128i*) (copy + 36), opp_hi);
+        }
+        scan->negative = (bsf_join(me_lo, me_hi) | bsf_join(opp_lo, opp_hi)) != 0;   /* sign bits */
+        scan->me_any = bsf_join(_mm_cmpgt_epi8(me_lo, zero), _mm_cmpgt_epi8(me_hi, zero));
+        scan->me_multi = bsf_join(_mm_cmpgt_epi8(me_lo, one), _mm_cmpgt_epi8(me_hi, one));
+        scan->me_sum = bsf_sum(me_lo, me_hi);
+        scan->opp_sum = bsf_sum(opp_lo, opp_hi);
+        __m128i rlo = bsf_reverse_bytes(opp_lo), rhi = bsf_reverse_bytes(opp_hi);
+        scan->opp_any = bsf_join_reversed(_mm_cmpgt_epi8(rlo, zero), _mm_cmpgt_epi8(rhi, zero));
+        scan->opp_multi = bsf_join_reversed(_mm_cmpgt_epi8(rlo, one), _mm_cmpgt_epi8(rhi, one));
+        scan->opp_blot = bsf_join_reversed(_mm_cmpeq_epi8(rlo, one), _mm_cmpeq_epi8(rhi, one));
+    }
+    #else
+    static inline void bsf_scan_rows(const signed char* rows, bsf_scan* scan, signed char* copy) {
+        signed char row[52];
+        int i;
+        for (i = 0; i < 52; i++) row[i] = rows[i];     /* one read of each byte */
+        if (copy != NULL)
+            for (i = 0; i < 52; i++) copy[i] = row[i];
+        scan->me_any = scan->me_multi = scan->opp_any = scan->opp_multi = scan->opp_blot = 0;
+        scan->me_sum = scan->opp_sum = scan->negative = 0;
+        for (i = 0; i < 26; i++) {
+            signed char mine = row[i], theirs = row[26 + 25 - i];
+            scan->negative |= mine < 0 || theirs < 0;
+            scan->me_any |= (unsigned int) (mine > 0) << i;
+            scan->me_multi |= (unsigned int) (mine > 1) << i;
+            scan->opp_any |= (unsigned int) (theirs > 0) << i;
+            scan->opp_multi |= (unsigned int) (theirs > 1) << i;
+            scan->opp_blot |= (unsigned int) (theirs == 1) << i;
+            scan->me_sum += mine;
+            scan->opp_sum += theirs;
+        }
+    }
+    #endif
+    """
+    ctypedef struct Scan "bsf_scan":
+        unsigned int me_any       # bit i: the mover has stones on its place i (0..25)
+        unsigned int me_multi     # bit i: two or more
+        unsigned int opp_any      # bit p: the opponent has stones on its place 25 - p
+        unsigned int opp_multi    # bit p: two or more there (p a point: blocked for the mover)
+        unsigned int opp_blot     # bit p: exactly one there
+        int me_sum, opp_sum       # stones in each row (only meaningful when not negative)
+        int negative              # some count is below 0
+    void scan_rows "bsf_scan_rows"(const signed char* rows, Scan* scan, signed char* copy) noexcept nogil
+
+
+cdef enum:
+    OUTSIDE_PLACES = 0x3FFFF80      # bits 7..25: the mover's places outside home (the bar too)
+    OPP_OUTSIDE_PLACES = 0x7FFFF    # bits 0..18 of the opponent's masks: its places 25..7
+    HOME_POINTS = 0x7E              # bits 1..6
+    OPP_HOME_POINTS = 0x1F80000     # bits 19..24 of the opponent's masks: its points 6..1
+
+
+cdef inline void scan_board(const Board* board, Scan* scan) noexcept nogil:
+    """The masks and sums of ``board`` (see ``Scan``)."""
+    scan_rows(<const signed char*> board, scan, NULL)
 
 
 cdef inline void board_masks(const Board* board, uint32_t* occupied, uint32_t* open_points) noexcept nogil:
@@ -181,10 +311,15 @@ cdef inline void board_masks(const Board* board, uint32_t* occupied, uint32_t* o
     open_points[0] = ~flip26(row_gt(board.opp, 1)) & POINT_BITS
 
 
-cdef inline void board_more_masks(const Board* board, uint32_t* multi, uint32_t* blots) noexcept nogil:
-    """Bit p: the mover has two or more on p; the opponent has one stone on p."""
-    multi[0] = row_gt(board.me, 1) & POINT_BITS
-    blots[0] = flip26(row_eq(board.opp, 1)) & POINT_BITS
+cdef inline void scan_masks(const Scan* scan, uint32_t* occupied, uint32_t* open_points,
+                            uint32_t* multi, uint32_t* blots) noexcept nogil:
+    """The points masks a turn's search starts from (bit p = point p,
+    mover numbering): the mover occupies p, may land on p (fewer than two
+    opponent stones), holds p with two or more, the opponent has a blot on p."""
+    occupied[0] = scan.me_any & POINT_BITS
+    open_points[0] = ~scan.opp_multi & POINT_BITS
+    multi[0] = scan.me_multi & POINT_BITS
+    blots[0] = scan.opp_blot & POINT_BITS
 
 
 cdef inline int count_outside(const Board* board) noexcept nogil:
@@ -195,6 +330,12 @@ cdef inline int count_outside(const Board* board) noexcept nogil:
     return total
 
 
+cdef inline bint two_or_more_outside(const Scan* scan) noexcept nogil:
+    """Whether the mover has two or more stones on points 7..24 and the bar."""
+    cdef uint32_t outside = scan.me_any & OUTSIDE_PLACES
+    return (outside & (outside - 1)) != 0 or (scan.me_multi & OUTSIDE_PLACES) != 0
+
+
 cdef inline bint home_closed(const signed char* own, const signed char* other) noexcept nogil:
     """``own`` holds each of its points 1..6 with two or more while ``other``
     has a stone on the bar (the closure, docs/rules.md §3.3)."""
@@ -202,28 +343,57 @@ cdef inline bint home_closed(const signed char* own, const signed char* other) n
             and own[4] >= 2 and own[5] >= 2 and own[6] >= 2)
 
 
+cdef inline bint scan_valid(const Scan* scan) noexcept nogil:
+    """Whether the scanned rows are a valid position: no negative count, 15
+    stones a row, no point held by both sides (``_validate`` says what is
+    wrong)."""
+    return (not scan.negative and scan.me_sum == STONES and scan.opp_sum == STONES
+            and (scan.me_any & scan.opp_any & POINT_BITS) == 0)
+
+
 cdef inline bint looks_valid(const signed char* rows) noexcept nogil:
-    """Whether ``rows`` (2 x 26, row-major) is a valid position: no negative
-    count, 15 stones a row, no point held by both sides (``_validate`` says
-    what is wrong). Branch-free on bit masks: a few ns."""
-    cdef const signed char* other = rows + PLACES
-    if row_gt(rows, -1) & row_gt(other, -1) != (1 << PLACES) - 1:
-        return False        # a negative count (row_sum needs none)
-    return (row_sum(rows) == STONES and row_sum(other) == STONES
-            and (row_gt(rows, 0) & flip26(row_gt(other, 0)) & POINT_BITS) == 0)
+    """Whether ``rows`` (2 x 26, row-major) is a valid position (scan_valid):
+    branch-free on bit masks, a few ns."""
+    cdef Scan scan
+    scan_rows(rows, &scan, NULL)
+    return scan_valid(&scan)
+
+
+cdef inline int load_scanned(Board* board, Scan* scan, const signed char* rows, RuleSet rules) noexcept nogil:
+    """Copy the position at ``rows`` (2 x 26, caller memory) to ``board``
+    (memory the call owns), scan the copy's bytes as they are copied, and
+    check them: STATUS_OK, or what is wrong. The kernels read only the copy
+    and the scan, which hold the same bytes, so caller memory that changes
+    meanwhile (another thread) cannot reach them unchecked."""
+    scan_rows(rows, scan, <signed char*> board)
+    if not scan_valid(scan):
+        return STATUS_INVALID_POSITION
+    if not rules.bears_off and (scan.me_any & 1 or scan.opp_any >> BAR):
+        return STATUS_BORNE_OFF
+    return STATUS_OK
 
 
 cdef inline int load_item(Board* board, const signed char* rows, RuleSet rules) noexcept nogil:
-    """Copy the position at ``rows`` (2 x 26, caller memory) to ``board``
-    (memory the call owns) and check the copy: STATUS_OK, or what is wrong
-    with it. The kernels read only the copy, so caller memory that changes
-    meanwhile (another thread) cannot reach them unchecked."""
-    memcpy(board, rows, sizeof(Board))
-    if not looks_valid(<const signed char*> board):
-        return STATUS_INVALID_POSITION
-    if not rules.bears_off and (board.me[OFF] or board.opp[OFF]):
-        return STATUS_BORNE_OFF
-    return STATUS_OK
+    """load_scanned, keeping only the copy."""
+    cdef Scan scan
+    return load_scanned(board, &scan, rows, rules)
+
+
+cdef inline bint surely_going_on(const Board* board, const Scan* scan, RuleSet rules) noexcept nogil:
+    """True if no side can have won ``board`` (valid, scanned as ``scan``)
+    under ``rules``: no finish (15 borne off; with the arrival finish, no
+    stone outside home), no immediate closure. False: ask ``outcome_of``."""
+    if rules.bears_off:
+        if board.me[OFF] == STONES or board.opp[OFF] == STONES:
+            return False
+    elif (scan.me_any & OUTSIDE_PLACES) == 0 or (scan.opp_any & OPP_OUTSIDE_PLACES) == 0:
+        return False
+    if not rules.backgammon and rules.closure == CLOSURE_IMMEDIATE:
+        if (scan.me_multi & HOME_POINTS) == HOME_POINTS and scan.opp_any & 1:
+            return False
+        if (scan.opp_multi & OPP_HOME_POINTS) == OPP_HOME_POINTS and scan.me_any >> BAR:
+            return False
+    return True
 
 
 cdef inline int dice_status(int a, int b) noexcept nogil:

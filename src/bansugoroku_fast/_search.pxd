@@ -16,7 +16,7 @@ from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport realloc
 from libc.string cimport memcpy, memset
 
-from ._board cimport Board, MAX_STEPS, RuleSet
+from ._board cimport Board, MAX_STEPS, RuleSet, Scan
 
 # What a search collects at its leaves.
 cdef enum Mode:
@@ -95,7 +95,9 @@ cdef struct Search:
 cdef Search* search_new(RuleSet rules, bint fast_counts) noexcept nogil
 cdef void search_free(Search* s) noexcept nogil
 cdef int run_turn(Search* s, const Board* start, int a, int b, int mode) noexcept nogil
+cdef int run_turn_scanned(Search* s, const Board* start, const Scan* scan, int a, int b, int mode) noexcept nogil
 cdef int count_turn(Search* s, const Board* start, int a, int b) noexcept nogil
+cdef int count_turn_scanned(Search* s, const Board* start, const Scan* scan, int a, int b) noexcept nogil
 
 
 cdef inline const Board* found_board(const Search* s, int k) noexcept nogil:

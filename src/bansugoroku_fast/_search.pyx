@@ -20,7 +20,8 @@ the search computes the same results another way, fast:
   ``run_turn`` (MODE_PLAYS), every non-double and every Ban-sugoroku double
   where no bear-off and no win can come before the second move; in
   ``count_turn``, the same rolls counted from bit masks; and inside the
-  search of a backgammon double being counted, its last two or three moves.
+  search of a backgammon double being counted, its last two, three or four
+  moves (once no stone is on the bar and no bear-off can come).
 
 The search state (:c:type:`Search`), the plays it found (:c:type:`PlaySet`)
 and the rows a batch lends (:c:type:`OutputRows`) are declared in
@@ -32,9 +33,9 @@ from libc.string cimport memcmp, memcpy, memset
 
 from ._board cimport (
     BAR, Board, CLOSURE_IMMEDIATE, HOME_TOP, MAX_STEPS, OFF, PLACES, RuleSet, STATUS_NO_MEMORY, STONES,
-    board_masks, board_more_masks, count_outside, highest_bit, home_closed, popcount,
+    Scan, count_outside, highest_bit, home_closed, popcount_places, scan_board, scan_masks,
 )
-from ._shortcuts cimport count_last_three, count_last_two, count_two_moves, plays_two_moves
+from ._shortcuts cimport count_last_four, count_last_three, count_last_two, count_two_moves, plays_two_moves
 
 cdef enum:
     FIRST_LEAVES = 256         # initial leaf capacity of a search
@@ -304,15 +305,17 @@ cdef void _search(Search* s, int depth, int highest) noexcept nogil:
         _record(s, depth, depth)
     elif s.wrote_out and depth + 1 == s.ndice:
         _record_out_each(s, depth, origins, die)
-    elif s.fast_counts and s.unique and s.mode == MODE_COUNT and depth + 3 >= s.ndice:
+    elif s.fast_counts and s.unique and s.mode == MODE_COUNT and depth + 4 >= s.ndice:
         if depth + 1 == s.ndice:
-            record_many(s, s.ndice, popcount(origins))   # the last ply: count, don't play
+            record_many(s, s.ndice, popcount_places(origins))   # the last ply: count, don't play
         elif s.rules.bears_off and s.outside < s.ndice - depth:
             _search_each(s, depth, origins, die)    # a bear-off may come: play on
         elif depth + 2 == s.ndice:
             count_last_two(s, s.occupied, s.multi, die, highest)
-        else:
+        elif depth + 3 == s.ndice:
             count_last_three(s, origins, die)
+        else:
+            count_last_four(s, origins, die)
     else:
         _search_each(s, depth, origins, die)
 
@@ -397,6 +400,13 @@ cdef void _sort_leaves(Search* s) noexcept nogil:
 
 
 cdef int run_turn(Search* s, const Board* start, int a, int b, int mode) noexcept nogil:
+    """run_turn_scanned, scanning ``start`` first."""
+    cdef Scan scan
+    scan_board(start, &scan)
+    return run_turn_scanned(s, start, &scan, a, b, mode)
+
+
+cdef int run_turn_scanned(Search* s, const Board* start, const Scan* scan, int a, int b, int mode) noexcept nogil:
     """Search the turn of ``start`` (a game still going on) with dice ``a``, ``b``.
 
     Returns the number of results (MODE_COUNT, MODE_PLAYS: distinct positions;
@@ -408,7 +418,7 @@ cdef int run_turn(Search* s, const Board* start, int a, int b, int mode) noexcep
     s.mode = mode
     s.wrote_out = False
     if mode == MODE_PLAYS and (a != b or s.rules.doubles_moves == 2):
-        kept = plays_two_moves(s, start, a, b)
+        kept = plays_two_moves(s, start, scan, a, b)
         if kept >= 0:
             if not s.wrote_out:
                 _sort_leaves(s)
@@ -416,8 +426,7 @@ cdef int run_turn(Search* s, const Board* start, int a, int b, int mode) noexcep
     memcpy(&s.board, start, sizeof(Board))
     s.zkey = 0
     s.outside = count_outside(start)
-    board_masks(start, &s.occupied, &s.open_points)
-    board_more_masks(start, &s.multi, &s.blots)
+    scan_masks(scan, &s.occupied, &s.open_points, &s.multi, &s.blots)
     s.found.count = 0
     s.best_used = 0
     s.any_large = s.stop = s.found.failed = False
@@ -479,12 +488,19 @@ cdef int count_turn(Search* s, const Board* start, int a, int b) noexcept nogil:
     """Distinct plays of ``start`` (a game going on) with dice ``a``, ``b``,
     from the closed forms of ``_shortcuts`` where they apply (and
     ``s.fast_counts``), else by a search; STATUS_NO_MEMORY if out of memory."""
+    cdef Scan scan
+    scan_board(start, &scan)
+    return count_turn_scanned(s, start, &scan, a, b)
+
+
+cdef int count_turn_scanned(Search* s, const Board* start, const Scan* scan, int a, int b) noexcept nogil:
+    """count_turn of ``start`` scanned as ``scan``."""
     cdef int n
     if a < b:
         a, b = b, a
     if s.fast_counts and (a != b or s.rules.doubles_moves == 2):
-        n = count_two_moves(start, s.rules, a, b)
+        n = count_two_moves(start, scan, s.rules, a, b)
         if n >= 0:
             return n
-    return run_turn(s, start, a, b, MODE_COUNT)
+    return run_turn_scanned(s, start, scan, a, b, MODE_COUNT)
 

@@ -1,12 +1,134 @@
 # cython: language_level=3
-"""Closed-form counting and listing of common rolls (see ``_shortcuts.pyx``)."""
+"""Closed-form counting and listing of common rolls (see ``_shortcuts.pyx``).
+
+The two-move count is inline here, whole, so that every module that counts
+(the batch item loop, the search's ``count_turn``) compiles it in: it costs
+a few dozen instructions, less than a call into another module would let
+the compiler save around it.
+"""
 from libc.stdint cimport uint32_t
 
-from ._board cimport Board, RuleSet
+from ._board cimport (
+    BAR, Board, CLOSURE_IMMEDIATE, HOME_TOP, RuleSet, Scan, popcount_places, scan_board, scan_masks,
+    two_or_more_outside,
+)
 from ._search cimport Search
 
-cdef int count_two_moves(const Board* board, RuleSet rules, int a, int b) noexcept nogil
-cdef int plays_two_moves(Search* s, const Board* start, int a, int b) noexcept nogil
+cdef int plays_two_moves(Search* s, const Board* start, const Scan* scan, int a, int b) noexcept nogil
 cdef void count_last_two(Search* s, uint32_t occupied, uint32_t multi, int die,
                          int highest) noexcept nogil
 cdef void count_last_three(Search* s, uint32_t origins, int die) noexcept nogil
+cdef void count_last_four(Search* s, uint32_t origins, int die) noexcept nogil
+
+
+# --- counting without a search -------------------------------------------------
+
+
+cdef inline int home_missing(const Board* board) noexcept nogil:
+    """Stones the mover lacks for two on each of its points 1..6."""
+    cdef int point, missing = 0
+    for point in range(1, HOME_TOP + 1):
+        if board.me[point] < 2:
+            missing += 2 - board.me[point]
+    return missing
+
+
+cdef inline bint two_moves_decided(const Board* board, const Scan* scan, RuleSet rules) noexcept nogil:
+    """Whether no bear-off and no win can come before the second move of a
+    two-move turn, the case that count_two_moves and plays_two_moves
+    handle without a search."""
+    cdef int bar = board.me[BAR]
+    # An entering stone never lands in the home; any other first move
+    # fills at most one missing stone.
+    if rules.closure == CLOSURE_IMMEDIATE and home_missing(board) < (1 if bar else 2):
+        return False
+    return bar or two_or_more_outside(scan)
+
+
+cdef inline int count_two_moves(const Board* board, const Scan* scan, RuleSet rules, int a, int b) noexcept nogil:
+    """Distinct plays of a two-move turn (dice a > b, or a double a == b
+    giving two moves) of ``board`` (scanned as ``scan``) without a search,
+    or -1 where only a search will do: when a bear-off or a win could
+    happen before the second move."""
+    cdef uint32_t occupied, open_points, multi, blots
+    if not two_moves_decided(board, scan, rules):
+        return -1
+    scan_masks(scan, &occupied, &open_points, &multi, &blots)
+    if board.me[BAR]:
+        return count_entering(board, occupied, open_points, blots, a, b)
+    return count_plain(occupied, open_points, multi, blots, a, b)
+
+
+cdef inline int count_entering(const Board* board, uint32_t occupied, uint32_t open_points, uint32_t blots,
+                               int a, int b) noexcept nogil:
+    """count_two_moves with stones on the bar: every sequence starts by
+    entering, at 25 - die; after entering with one die the other die moves
+    any stone (the entered one too), so no bear-off can follow."""
+    cdef int entry_a = BAR - a, entry_b = BAR - b, plays = 0
+    cdef bint open_a = (open_points >> entry_a) & 1, open_b = (open_points >> entry_b) & 1
+    if a == b:
+        if not open_a:
+            return 0
+        if board.me[BAR] >= 2:
+            return 1
+        plays = popcount_places((occupied | ((<uint32_t> 1) << entry_a)) & (open_points << a))
+        return plays if plays else 1
+    if board.me[BAR] >= 2:      # both dice enter (same position in either order), or one
+        return 1 if open_a or open_b else 0
+    if open_a:
+        plays += popcount_places((occupied | ((<uint32_t> 1) << entry_a)) & (open_points << b))
+    if open_b:
+        plays += popcount_places((occupied | ((<uint32_t> 1) << entry_b)) & (open_points << a))
+    # The entered stone moving on with the other die reaches 25 - a - b by
+    # both routes: one play unless an intermediate point holds a blot.
+    if (open_a and open_b and (open_points >> (BAR - a - b)) & 1
+            and not (blots >> entry_a) & 1 and not (blots >> entry_b) & 1):
+        plays -= 1
+    if plays:
+        return plays
+    return 1 if open_a or open_b else 0
+
+
+cdef inline int count_plain(uint32_t occupied, uint32_t open_points, uint32_t multi, uint32_t blots,
+                            int a, int b) noexcept nogil:
+    """count_two_moves with no stone on the bar and at least two outside
+    home (so neither move can bear off or win).
+
+    Each two-move play is a multiset {(p, a), (q, b)} of single moves
+    (origin, die), realisable in some order; distinct multisets reach distinct
+    positions, except that one stone moving a + b through an intermediate
+    point that hits nothing reaches the same position by either route.
+    """
+    cdef uint32_t reach_a, reach_b, from_a, from_b, chain_a, chain_b, merged
+    cdef int na, nb, pairs
+    reach_a = open_points << a          # bit p: p - a is a point the mover may land on
+    from_a = occupied & reach_a         # origins of legal single moves with a
+    na = popcount_places(from_a)
+    if a == b:
+        pairs = double_pairs(from_a, occupied, multi, reach_a, a)
+        return pairs if pairs else na
+    # Chains through an empty intermediate point (through an occupied one,
+    # the pair of origins is already counted).
+    reach_b = open_points << b
+    from_b = occupied & reach_b
+    nb = popcount_places(from_b)
+    chain_a = from_a & ((reach_b & ~occupied) << a)
+    chain_b = from_b & ((reach_a & ~occupied) << b)
+    merged = (occupied & reach_a & reach_b & (reach_b << a) & (reach_a << b)
+              & ~(blots << a) & ~(blots << b))
+    pairs = (na * nb - popcount_places(from_a & from_b & ~multi)
+             + popcount_places(chain_a) + popcount_places(chain_b) - popcount_places(merged))
+    if pairs:
+        return pairs
+    return na if na else nb     # one die only: the larger (a) when it plays
+
+
+cdef inline int double_pairs(uint32_t origins, uint32_t occupied, uint32_t multi,
+                             uint32_t reach, int die) noexcept nogil:
+    """Distinct two-move plays of a double (no bar stone, no bear-off) whose
+    first move is from one of ``origins``, the second from the same point or
+    a lower one: two origins, two stones from one point (``multi``), or one
+    stone on through an empty intermediate point (``reach``: open_points << die)."""
+    cdef int n = popcount_places(origins)
+    return (n * (n - 1) // 2 + popcount_places(origins & multi)
+            + popcount_places(origins & ((reach & ~occupied) << die)))

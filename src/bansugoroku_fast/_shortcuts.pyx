@@ -6,22 +6,23 @@ Which rolls take them (everything else goes through the search of
 
 * **Two-move rolls** (every non-double, and every Ban-sugoroku double,
   which gives two moves) where no bear-off and no win can come before the
-  second move (``_two_moves_decided``: a stone on the bar, or two or more
+  second move (``two_moves_decided``: a stone on the bar, or two or more
   stones outside home, and no immediate closure within reach). Counting
   them (``count_two_moves``) is a handful of popcounts over the bit masks
   of the board; listing them (``plays_two_moves``) walks the pairs of
   origins once, greatest key first, so they need neither a dedupe table
   nor a sort.
-* **The last two or three moves of a backgammon double** being counted
-  (``count_last_two``, ``count_last_three``), once no stone is on the bar
-  and no bear-off can come: the search stops two or three plies early and
-  adds their count from the masks.
+* **The last two, three or four moves of a backgammon double** being
+  counted (``count_last_two``, ``count_last_three``, ``count_last_four``),
+  once no stone is on the bar and no bear-off can come: the search stops
+  two, three or four plies early (four: it makes no move at all) and adds
+  their count from the masks.
 
 Why it is fast: a two-move play is a multiset of two single moves, and
 distinct multisets reach distinct positions except when one stone moves
 through an intermediate point that hits nothing; so the count is the
 number of pairs of legal origins, corrected for those merges, each term a
-popcount of a mask expression (see ``_count_plain``). Listing them, the
+popcount of a mask expression (see ``count_plain`` in ``_shortcuts.pxd``). Listing them, the
 mask of second origins stops at the first origin, so the pair loop visits
 only the pairs it keeps (bar one chain check) and writes each child into a
 lent row as the start copied once and patched, its hits read from the
@@ -34,117 +35,49 @@ of ``_search.pxd``, so this module calls nothing of ``_search`` at run time.
 from libc.stdint cimport int64_t, uint8_t, uint32_t
 from libc.string cimport memcpy
 
-from ._board cimport (
-    BAR, Board, CLOSURE_IMMEDIATE, HOME_TOP, MAX_STEPS, RuleSet,
-    board_masks, board_more_masks, count_outside, highest_bit, popcount,
-)
+from ._board cimport BAR, Board, OFF, RuleSet, Scan, highest_bit, popcount_places, scan_masks
 from ._search cimport Leaf, Search, new_leaf, record_many, write_packed_steps
 
 
 # --- counting without a search -------------------------------------------------
-
-
-cdef inline int _home_missing(const Board* board) noexcept nogil:
-    """Stones the mover lacks for two on each of its points 1..6."""
-    cdef int point, missing = 0
-    for point in range(1, HOME_TOP + 1):
-        if board.me[point] < 2:
-            missing += 2 - board.me[point]
-    return missing
-
-
-cdef inline bint _two_moves_decided(const Board* board, RuleSet rules) noexcept nogil:
-    """Whether no bear-off and no win can come before the second move of a
-    two-move turn, the case that count_two_moves and plays_two_moves
-    handle without a search."""
-    cdef int bar = board.me[BAR]
-    # An entering stone never lands in the home; any other first move
-    # fills at most one missing stone.
-    if rules.closure == CLOSURE_IMMEDIATE and _home_missing(board) < (1 if bar else 2):
-        return False
-    return bar or count_outside(board) >= 2
-
-
-cdef int count_two_moves(const Board* board, RuleSet rules, int a, int b) noexcept nogil:
-    """Distinct plays of a two-move turn (dice a > b, or a double a == b
-    giving two moves) without a search, or -1 where only a search will do:
-    when a bear-off or a win could happen before the second move."""
-    cdef uint32_t occupied, open_points
-    if not _two_moves_decided(board, rules):
-        return -1
-    board_masks(board, &occupied, &open_points)
-    if board.me[BAR]:
-        return _count_entering(board, occupied, open_points, a, b)
-    return _count_plain(board, occupied, open_points, a, b)
-
-
-cdef int _count_entering(const Board* board, uint32_t occupied, uint32_t open_points,
-                         int a, int b) noexcept nogil:
-    """count_two_moves with stones on the bar: every sequence starts by
-    entering, at 25 - die; after entering with one die the other die moves
-    any stone (the entered one too), so no bear-off can follow."""
-    cdef int entry_a = BAR - a, entry_b = BAR - b, plays = 0
-    cdef bint open_a = (open_points >> entry_a) & 1, open_b = (open_points >> entry_b) & 1
-    if a == b:
-        if not open_a:
-            return 0
-        if board.me[BAR] >= 2:
-            return 1
-        plays = popcount((occupied | ((<uint32_t> 1) << entry_a)) & (open_points << a))
-        return plays if plays else 1
-    if board.me[BAR] >= 2:      # both dice enter (same position in either order), or one
-        return 1 if open_a or open_b else 0
-    if open_a:
-        plays += popcount((occupied | ((<uint32_t> 1) << entry_a)) & (open_points << b))
-    if open_b:
-        plays += popcount((occupied | ((<uint32_t> 1) << entry_b)) & (open_points << a))
-    # The entered stone moving on with the other die reaches 25 - a - b by
-    # both routes: one play unless an intermediate point holds a blot.
-    if (open_a and open_b and (open_points >> (BAR - a - b)) & 1
-            and board.opp[a] != 1 and board.opp[b] != 1):
-        plays -= 1
-    if plays:
-        return plays
-    return 1 if open_a or open_b else 0
-
-
-cdef int _count_plain(const Board* board, uint32_t occupied, uint32_t open_points,
-                      int a, int b) noexcept nogil:
-    """count_two_moves with no stone on the bar and at least two outside
-    home (so neither move can bear off or win).
-
-    Each two-move play is a multiset {(p, a), (q, b)} of single moves
-    (origin, die), realisable in some order; distinct multisets reach distinct
-    positions, except that one stone moving a + b through an intermediate
-    point that hits nothing reaches the same position by either route.
-    """
-    cdef uint32_t multi, blots
-    cdef uint32_t reach_a, reach_b, from_a, from_b, chain_a, chain_b, merged
-    cdef int na, nb, pairs
-    board_more_masks(board, &multi, &blots)
-    reach_a = open_points << a          # bit p: p - a is a point the mover may land on
-    from_a = occupied & reach_a         # origins of legal single moves with a
-    na = popcount(from_a)
-    if a == b:
-        pairs = _double_pairs(from_a, occupied, multi, reach_a, a)
-        return pairs if pairs else na
-    # Chains through an empty intermediate point (through an occupied one,
-    # the pair of origins is already counted).
-    reach_b = open_points << b
-    from_b = occupied & reach_b
-    nb = popcount(from_b)
-    chain_a = from_a & ((reach_b & ~occupied) << a)
-    chain_b = from_b & ((reach_a & ~occupied) << b)
-    merged = (occupied & reach_a & reach_b & (reach_b << a) & (reach_a << b)
-              & ~(blots << a) & ~(blots << b))
-    pairs = (na * nb - popcount(from_a & from_b & ~multi)
-             + popcount(chain_a) + popcount(chain_b) - popcount(merged))
-    if pairs:
-        return pairs
-    return na if na else nb     # one die only: the larger (a) when it plays
+#
+# count_two_moves and its helpers are inline in _shortcuts.pxd, so that the
+# batch count compiles them into its item loop.
 
 
 # --- the last moves of a double ------------------------------------------------
+
+
+cdef inline void _after_move(uint32_t* occupied, uint32_t* multi, int origin, int target,
+                             int count, int target_count) noexcept nogil:
+    """Update the masks of the mover's stones for one move from ``origin``
+    (holding ``count`` stones before it) to the point ``target`` (holding
+    ``target_count``)."""
+    occupied[0] = (occupied[0] | ((<uint32_t> 1) << target)) & ~((<uint32_t> (count == 1)) << origin)
+    multi[0] = ((multi[0] | ((<uint32_t> (target_count >= 1)) << target))
+                & ~((<uint32_t> (count == 2)) << origin))
+
+
+cdef void count_last_four(Search* s, uint32_t origins, int die) noexcept nogil:
+    """Count the four moves of a backgammon double (no bar stone, no
+    bear-off possible): for each first move, from ``origins``, the other
+    three as count_last_three counts them after it, on masks (no make and
+    unmake), the stones' counts after the first move worked out from the
+    board's."""
+    cdef int origin, target
+    cdef uint32_t occupied, multi, later
+    cdef uint32_t reach = s.open_points << die
+    while origins:
+        origin = highest_bit(origins)
+        origins ^= (<uint32_t> 1) << origin
+        target = origin - die       # a point: no bear-off
+        occupied, multi = s.occupied, s.multi
+        _after_move(&occupied, &multi, origin, target, s.board.me[origin], s.board.me[target])
+        later = occupied & reach & (((<uint32_t> 2) << origin) - 1)
+        if later:
+            _count_last_three_after(s, occupied, multi, later, die, origin, target)
+        else:       # the first move is the only one: one play using one die
+            record_many(s, s.ndice - 3, 1)
 
 
 cdef void count_last_three(Search* s, uint32_t origins, int die) noexcept nogil:
@@ -153,47 +86,44 @@ cdef void count_last_three(Search* s, uint32_t origins, int die) noexcept nogil:
     count_last_two counts them on the masks after that move. No make and
     unmake: the open points do not change within a turn, and whether the
     move hits does not matter to the moves after it."""
-    cdef int origin, target, count
-    cdef uint32_t occupied, multi
+    _count_last_three_after(s, s.occupied, s.multi, origins, die, OFF, OFF)
+
+
+cdef void _count_last_three_after(Search* s, uint32_t occupied, uint32_t multi, uint32_t origins, int die,
+                                  int moved_from, int moved_to) noexcept nogil:
+    """count_last_three on the masks ``occupied`` and ``multi``: the
+    search's board with one more stone moved from ``moved_from`` to
+    ``moved_to`` (OFF, OFF: none)."""
+    cdef int origin, target
+    cdef uint32_t after_occupied, after_multi
     while origins:
         origin = highest_bit(origins)
         origins ^= (<uint32_t> 1) << origin
         target = origin - die       # a point: no bear-off
-        count = s.board.me[origin]
-        occupied = (s.occupied | ((<uint32_t> 1) << target)) & ~((<uint32_t> (count == 1)) << origin)
-        multi = ((s.multi | ((<uint32_t> (s.board.me[target] >= 1)) << target))
-                 & ~((<uint32_t> (count == 2)) << origin))
-        count_last_two(s, occupied, multi, die, origin)
+        after_occupied, after_multi = occupied, multi
+        _after_move(&after_occupied, &after_multi, origin, target,
+                    s.board.me[origin] - (origin == moved_from) + (origin == moved_to),
+                    s.board.me[target] - (target == moved_from) + (target == moved_to))
+        count_last_two(s, after_occupied, after_multi, die, origin)
 
 
 cdef void count_last_two(Search* s, uint32_t occupied, uint32_t multi, int die,
                           int highest) noexcept nogil:
     """Count the last two moves of a double (origins non-increasing, at most
-    ``highest``; no bar stone, no bear-off possible) as _count_plain does,
+    ``highest``; no bar stone, no bear-off possible) as count_plain does,
     the mover's stones being ``occupied`` and ``multi``."""
     cdef uint32_t reach = s.open_points << die
     cdef uint32_t origins = occupied & reach
     if highest < 24:
         origins &= ((<uint32_t> 2) << highest) - 1
-    cdef int pairs = _double_pairs(origins, occupied, multi, reach, die)
-    cdef int single = popcount(origins)
+    cdef int pairs = double_pairs(origins, occupied, multi, reach, die)
+    cdef int single = popcount_places(origins)
     if pairs:
         record_many(s, s.ndice, pairs)
     elif single:
         record_many(s, s.ndice - 1, single)
     else:       # only backgammon doubles come here: ndice - 2 = 2 > 0
         record_many(s, s.ndice - 2, 1)
-
-
-cdef inline int _double_pairs(uint32_t origins, uint32_t occupied, uint32_t multi,
-                              uint32_t reach, int die) noexcept nogil:
-    """Distinct two-move plays of a double (no bar stone, no bear-off) whose
-    first move is from one of ``origins``, the second from the same point or
-    a lower one: two origins, two stones from one point (``multi``), or one
-    stone on through an empty intermediate point (``reach``: open_points << die)."""
-    cdef int n = popcount(origins)
-    return (n * (n - 1) // 2 + popcount(origins & multi)
-            + popcount(origins & ((reach & ~occupied) << die)))
 
 
 # --- two-move plays without a search ---------------------------------------------
@@ -288,18 +218,17 @@ cdef inline bint _routes_merge(const Search* s, int origin, int first, int secon
             and not (s.blots >> (origin - second)) & 1)
 
 
-cdef int plays_two_moves(Search* s, const Board* start, int a, int b) noexcept nogil:
-    """The plays of a two-move turn in the cases count_two_moves counts,
-    as leaves in descending canonical order (``s.presorted``); -1 where
-    only a search will do."""
+cdef int plays_two_moves(Search* s, const Board* start, const Scan* scan, int a, int b) noexcept nogil:
+    """The plays of a two-move turn of ``start`` (scanned as ``scan``) in
+    the cases count_two_moves counts, as leaves in descending canonical
+    order (``s.presorted``); -1 where only a search will do."""
     cdef int small = a if a < b else b, large = a if a > b else b
     cdef int origin1, origin2, die1, die2, target1, k, limit, bar = start.me[BAR]
     cdef uint32_t first_origins, second_origins, after
-    if not _two_moves_decided(start, s.rules):
+    if not two_moves_decided(start, scan, s.rules):
         return -1
     memcpy(&s.board, start, sizeof(Board))
-    board_masks(start, &s.occupied, &s.open_points)
-    board_more_masks(start, &s.multi, &s.blots)
+    scan_masks(scan, &s.occupied, &s.open_points, &s.multi, &s.blots)
     s.found.count = 0
     s.found.failed = False
     s.presorted = True
@@ -352,7 +281,7 @@ cdef int plays_two_moves(Search* s, const Board* start, int a, int b) noexcept n
 
 
 cdef void _plays_entering(Search* s, const Board* start, int small, int large) noexcept nogil:
-    """plays_two_moves with stones on the bar (see _count_entering)."""
+    """plays_two_moves with stones on the bar (see count_entering)."""
     cdef int k, die1, die2, entry, origin2
     cdef uint32_t second_origins
     if start.me[BAR] >= 2:
