@@ -192,6 +192,53 @@ cdef extern from *:
     """
 
 
+cdef extern from *:
+    """
+    /* Output rows row, row + 1, ... of ``children`` (while below ``room``;
+       the rows past it are counted, not written) = ``middle`` (a board: row
+       me then row opp) with one more move with ``die``, from each of
+       ``origins`` in turn, greatest first, to a point, hitting where
+       ``blots`` has the target's bit: the next row. ``middle`` is held in
+       registers and each row written whole, then its four changed bytes
+       from ``middle``'s (the row is only written, never read back). */
+    static inline int64_t bsf_write_children(signed char* restrict children, int64_t row, int64_t room,
+                                             const signed char* restrict middle, uint32_t origins, int die,
+                                             uint32_t blots) {
+    #if defined(__SSE2__)
+        __m128i part0 = _mm_loadu_si128((const __m128i*) middle);
+        __m128i part1 = _mm_loadu_si128((const __m128i*) (middle + 16));
+        __m128i part2 = _mm_loadu_si128((const __m128i*) (middle + 32));
+        __m128i part3 = _mm_loadu_si128((const __m128i*) (middle + 36));
+    #endif
+        while (origins) {
+            int origin = 31 - __builtin_clz(origins), target = origin - die;
+            origins ^= (uint32_t) 1 << origin;
+            if (row < room) {
+                signed char* out = children + row * 52;
+                int hit = (int) ((blots >> target) & 1);
+    #if defined(__SSE2__)
+                _mm_storeu_si128((__m128i*) out, part0);
+                _mm_storeu_si128((__m128i*) (out + 16), part1);
+                _mm_storeu_si128((__m128i*) (out + 32), part2);
+                _mm_storeu_si128((__m128i*) (out + 36), part3);
+    #else
+                memcpy(out, middle, 52);
+    #endif
+                out[origin] = (signed char) (middle[origin] - 1);
+                out[target] = (signed char) (middle[target] + 1);
+                out[26 + 25 - target] = (signed char) (middle[26 + 25 - target] - hit);
+                out[26 + 25] = (signed char) (middle[26 + 25] + hit);
+            }
+            row++;
+        }
+        return row;
+    }
+    """
+    int64_t write_children "bsf_write_children"(signed char* children, int64_t row, int64_t room,
+                                                const signed char* middle, uint32_t origins, int die,
+                                                uint32_t blots) noexcept nogil
+
+
 cdef inline uint64_t spread_bytes(uint32_t x) noexcept nogil:
     """Byte k of ``x`` to byte 2k of the result (the others 0)."""
     cdef uint64_t wide = x

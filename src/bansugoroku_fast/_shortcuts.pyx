@@ -36,7 +36,7 @@ from libc.stdint cimport int64_t, uint8_t, uint32_t
 from libc.string cimport memcpy
 
 from ._board cimport BAR, Board, OFF, RuleSet, Scan, highest_bit, popcount_places, scan_masks
-from ._search cimport Leaf, Search, new_leaf, record_many, write_packed_steps
+from ._search cimport Leaf, Search, new_leaf, record_many, write_children, write_packed_steps
 
 
 # --- counting without a search -------------------------------------------------
@@ -205,6 +205,45 @@ cdef inline void _emit(Search* s, const Board* start, int origin1, int die1,
         leaf.nsteps = 2
 
 
+cdef inline void _emit_second_moves(Search* s, const Board* start, int origin1, int die1,
+                                    uint32_t second_origins, int die2) noexcept nogil:
+    """_emit every play (origin1 with die1, then one of ``second_origins``
+    with die2), greatest second origin first. Into lent rows, the position
+    after the first move is made once (``middle``) and the rows are
+    written from it by ``write_children``; the steps are written only if
+    some step field is wanted."""
+    cdef int origin2, target1 = origin1 - die1
+    cdef int64_t row, first_row = s.found.count
+    cdef Board middle
+    cdef uint32_t hit1, first_pair, blots_left
+    if s.rows.children == NULL:
+        while second_origins:
+            origin2 = highest_bit(second_origins)
+            second_origins ^= (<uint32_t> 1) << origin2
+            _emit(s, start, origin1, die1, origin2, die2)
+        return
+    hit1 = (s.blots >> target1) & 1
+    memcpy(&middle, start, sizeof(Board))
+    _patch_step(&middle, origin1, target1, hit1)
+    # A blot hit by the first step is gone: the second cannot hit it again.
+    blots_left = s.blots & ~((<uint32_t> 1) << target1)
+    s.found.count = write_children(s.rows.children, first_row, s.rows.room, <const signed char*> &middle,
+                                   second_origins, die2, blots_left)
+    if s.rows.steps == NULL and s.rows.dice == NULL and s.rows.hits == NULL:
+        return
+    first_pair = <uint8_t> origin1 | (<uint32_t> <uint8_t> target1) << 8
+    row = first_row
+    while second_origins and row < s.rows.room:
+        origin2 = highest_bit(second_origins)
+        second_origins ^= (<uint32_t> 1) << origin2
+        write_packed_steps(&s.rows, row, 2,
+                           first_pair | (<uint32_t> <uint8_t> origin2) << 16
+                           | (<uint32_t> <uint8_t> (origin2 - die2)) << 24,
+                           <uint8_t> die1 | (<uint32_t> <uint8_t> die2) << 8,
+                           hit1 | ((blots_left >> (origin2 - die2)) & 1) << 8)
+        row += 1
+
+
 cdef inline bint _is_open(const Search* s, int point) noexcept nogil:
     return point >= 1 and (s.open_points >> point) & 1
 
@@ -257,13 +296,11 @@ cdef int plays_two_moves(Search* s, const Board* start, const Scan* scan, int a,
             # stone's play, taken with that origin first.
             limit = origin1 if k == 0 else origin1 - 1
             second_origins = after & (s.open_points << die2) & (((<uint32_t> 2) << limit) - 1)
-            while second_origins:
-                origin2 = highest_bit(second_origins)
-                second_origins ^= (<uint32_t> 1) << origin2
-                # One stone on through target1; via the smaller die first is greater.
-                if origin2 == target1 and die2 < die1 and _routes_merge(s, origin1, die1, die2):
-                    continue
-                _emit(s, start, origin1, die1, origin2, die2)
+            # One stone on through target1 is taken via the smaller die
+            # first (the greater key) where both routes reach one position.
+            if die2 < die1 and _routes_merge(s, origin1, die1, die2):
+                second_origins &= ~((<uint32_t> 1) << target1)
+            _emit_second_moves(s, start, origin1, die1, second_origins, die2)
     if s.found.count == 0:      # no two-move play: one die, the larger if it plays
         for k in range(2):
             die1 = large if k == 0 else small
@@ -302,13 +339,9 @@ cdef void _plays_entering(Search* s, const Board* start, int small, int large) n
         if not _is_open(s, entry) or (k == 1 and small == large):
             continue
         second_origins = (s.occupied | ((<uint32_t> 1) << entry)) & (s.open_points << die2)
-        while second_origins:
-            origin2 = highest_bit(second_origins)
-            second_origins ^= (<uint32_t> 1) << origin2
-            if (origin2 == entry and die2 < die1
-                    and _routes_merge(s, BAR, die1, die2)):
-                continue    # the entered stone on: via the smaller die first is greater
-            _emit(s, start, BAR, die1, origin2, die2)
+        if die2 < die1 and _routes_merge(s, BAR, die1, die2):
+            second_origins &= ~((<uint32_t> 1) << entry)    # the entered stone on: via the smaller die first
+        _emit_second_moves(s, start, BAR, die1, second_origins, die2)
     if s.found.count == 0:
         if _is_open(s, BAR - large):
             _emit(s, start, BAR, large, 0, 0)
