@@ -191,6 +191,25 @@ def test_out_buffers_hold_the_full_result(corpus):
     assert np.array_equal(again.children, whole.children) and again.hits is None
 
 
+@pytest.mark.parametrize("fields", [batch.FIELDS, ("children",), ("children", "hits")])
+def test_play_buffers_are_separate_arrays_of_their_shapes(fields):
+    # One allocation behind the fields: each must still be its own rows.
+    buffers = batch.play_buffers(5, 37, fields=fields)
+    arrays = {name: getattr(buffers, name) for name in fields}
+    for name, array in arrays.items():
+        assert array.shape[0] == 37 and array.flags.c_contiguous and array.flags.writeable, name
+    assert arrays["children"].shape == (37, 2, 26) and arrays["children"].dtype == np.int8
+    for name, array in arrays.items():
+        for other_name, other in arrays.items():
+            if other_name != name:
+                assert not np.shares_memory(array, other), (name, other_name)
+    for value, array in enumerate(arrays.values(), start=1):
+        array.view(np.uint8)[...] = value
+    for value, (name, array) in enumerate(arrays.items(), start=1):
+        assert (array.view(np.uint8) == value).all(), f"{name} was overwritten by another field"
+    assert buffers.offsets.shape == (6,)
+
+
 def test_streamed_chosen_fields_equal_the_full_result(corpus):
     rules, positions, dice = corpus
     whole = batch.generate_plays(positions, dice, rules)

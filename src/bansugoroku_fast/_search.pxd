@@ -197,8 +197,9 @@ cdef extern from *:
     /* Output rows row, row + 1, ... of ``children`` (while below ``room``;
        the rows past it are counted, not written) = ``middle`` (a board: row
        me then row opp) with one more move with ``die``, from each of
-       ``origins`` in turn, greatest first, to a point, hitting where
-       ``blots`` has the target's bit: the next row. ``middle`` is held in
+       ``origins`` in turn, greatest first, to a point or off (a target
+       below 0: a larger die bearing off), hitting where ``blots`` (bits
+       1..24) has the target's bit: the next row. ``middle`` is held in
        registers and each row written whole, then its four changed bytes
        from ``middle``'s (the row is only written, never read back). */
     static inline int64_t bsf_write_children(signed char* restrict children, int64_t row, int64_t room,
@@ -213,6 +214,8 @@ cdef extern from *:
         while (origins) {
             int origin = 31 - __builtin_clz(origins), target = origin - die;
             origins ^= (uint32_t) 1 << origin;
+            if (target < 0)
+                target = 0;
             if (row < room) {
                 signed char* out = children + row * 52;
                 int hit = (int) ((blots >> target) & 1);
@@ -233,7 +236,35 @@ cdef extern from *:
         }
         return row;
     }
+    /* The steps, dice and hits (each NULL if not wanted) of the rows
+       bsf_write_children wrote from ``row`` on for the same ``origins`` and
+       ``die`` (the same order, the same room): the first step (origin1 ->
+       target1 with die1, hit1), then the move from each origin. Two steps,
+       so the padding is constant: one store per wanted field. */
+    static inline void bsf_write_two_steps(signed char* restrict steps, signed char* restrict dice,
+                                           unsigned char* restrict hits, int64_t row, int64_t room,
+                                           uint32_t origins, int die, int origin1, int target1, int die1,
+                                           uint32_t hit1, uint32_t blots) {
+        uint32_t first = (uint32_t) (uint8_t) origin1 | (uint32_t) (uint8_t) target1 << 8;
+        uint32_t both_dice = (uint32_t) (uint8_t) die1 | (uint32_t) (uint8_t) die << 8 | 0xFFFF0000u;
+        while (origins && row < room) {
+            int origin = 31 - __builtin_clz(origins), target = origin - die;
+            origins ^= (uint32_t) 1 << origin;
+            uint64_t pairs = first | (uint32_t) origin << 16 | (uint32_t) target << 24 | 0xFFFFFFFF00000000ull;
+            uint32_t both_hits = hit1 | ((blots >> target) & 1) << 8;
+            if (steps != NULL)
+                memcpy(steps + row * 8, &pairs, 8);
+            if (dice != NULL)
+                memcpy(dice + row * 4, &both_dice, 4);
+            if (hits != NULL)
+                memcpy(hits + row * 4, &both_hits, 4);
+            row++;
+        }
+    }
     """
+    void write_two_steps "bsf_write_two_steps"(signed char* steps, signed char* dice, unsigned char* hits,
+                                               int64_t row, int64_t room, uint32_t origins, int die, int origin1,
+                                               int target1, int die1, uint32_t hit1, uint32_t blots) noexcept nogil
     int64_t write_children "bsf_write_children"(signed char* children, int64_t row, int64_t room,
                                                 const signed char* middle, uint32_t origins, int die,
                                                 uint32_t blots) noexcept nogil

@@ -334,13 +334,22 @@ cdef void _record_out_each(Search* s, int depth, uint32_t origins, int die) noex
     """The last move of a double, from each of ``origins`` (greatest first,
     as _search_each takes them), when plays go straight to the batch's rows:
     each play is written from the board before the move, without making
-    and unmaking it (what _descend then _record would do)."""
-    cdef int origin, target
+    and unmaking it (what _descend then _record would do); the children
+    alone by ``write_children`` when no step field is wanted."""
+    cdef int origin, target, k
     cdef int64_t row
     cdef Board* board
+    cdef uint32_t blots = s.blots      # the opponent's blots still standing
     if s.ndice > s.best_used:      # the first play using every die (see _record)
         s.found.count = 0
         s.best_used = s.ndice
+    for k in range(depth):
+        if s.hit[k]:
+            blots &= ~((<uint32_t> 1) << s.target[k])
+    if s.rows.steps == NULL and s.rows.dice == NULL and s.rows.hits == NULL:
+        s.found.count = write_children(s.rows.children, s.found.count, s.rows.room,
+                                       <const signed char*> &s.board, origins, die, blots)
+        return
     while origins:
         origin = highest_bit(origins)
         origins ^= (<uint32_t> 1) << origin
@@ -354,7 +363,7 @@ cdef void _record_out_each(Search* s, int depth, uint32_t origins, int die) noex
         s.origin[depth] = origin
         s.target[depth] = target
         s.die[depth] = die
-        s.hit[depth] = target != OFF and s.board.opp[BAR - target] == 1
+        s.hit[depth] = (blots >> target) & 1
         # Bytes computed from s.board: the row is only written, never read.
         board = <Board*> (s.rows.children + row * sizeof(Board))
         memcpy(board, &s.board, sizeof(Board))

@@ -36,7 +36,9 @@ from libc.stdint cimport int64_t, uint8_t, uint32_t
 from libc.string cimport memcpy
 
 from ._board cimport BAR, Board, OFF, RuleSet, Scan, highest_bit, popcount_places, scan_masks
-from ._search cimport Leaf, Search, new_leaf, record_many, write_children, write_packed_steps
+from ._search cimport (
+    Leaf, Search, new_leaf, record_many, write_children, write_packed_steps, write_two_steps,
+)
 
 
 # --- counting without a search -------------------------------------------------
@@ -229,19 +231,9 @@ cdef inline void _emit_second_moves(Search* s, const Board* start, int origin1, 
     blots_left = s.blots & ~((<uint32_t> 1) << target1)
     s.found.count = write_children(s.rows.children, first_row, s.rows.room, <const signed char*> &middle,
                                    second_origins, die2, blots_left)
-    if s.rows.steps == NULL and s.rows.dice == NULL and s.rows.hits == NULL:
-        return
-    first_pair = <uint8_t> origin1 | (<uint32_t> <uint8_t> target1) << 8
-    row = first_row
-    while second_origins and row < s.rows.room:
-        origin2 = highest_bit(second_origins)
-        second_origins ^= (<uint32_t> 1) << origin2
-        write_packed_steps(&s.rows, row, 2,
-                           first_pair | (<uint32_t> <uint8_t> origin2) << 16
-                           | (<uint32_t> <uint8_t> (origin2 - die2)) << 24,
-                           <uint8_t> die1 | (<uint32_t> <uint8_t> die2) << 8,
-                           hit1 | ((blots_left >> (origin2 - die2)) & 1) << 8)
-        row += 1
+    if s.rows.steps != NULL or s.rows.dice != NULL or s.rows.hits != NULL:
+        write_two_steps(s.rows.steps, s.rows.dice, s.rows.hits, first_row, s.rows.room, second_origins, die2,
+                        origin1, target1, die1, hit1, blots_left)
 
 
 cdef inline bint _is_open(const Search* s, int point) noexcept nogil:
