@@ -236,35 +236,59 @@ cdef extern from *:
         }
         return row;
     }
-    /* The steps, dice and hits (each NULL if not wanted) of the rows
-       bsf_write_children wrote from ``row`` on for the same ``origins`` and
-       ``die`` (the same order, the same room): the first step (origin1 ->
-       target1 with die1, hit1), then the move from each origin. Two steps,
-       so the padding is constant: one store per wanted field. */
-    static inline void bsf_write_two_steps(signed char* restrict steps, signed char* restrict dice,
-                                           unsigned char* restrict hits, int64_t row, int64_t room,
-                                           uint32_t origins, int die, int origin1, int target1, int die1,
-                                           uint32_t hit1, uint32_t blots) {
+    /* bsf_write_children for two-move plays, with their steps, dice and
+       hits (each NULL if not wanted) in the same loop: the first step
+       origin1 -> target1 with die1 (hit1), then the move from each origin
+       with ``die``. Two steps, so the padding is constant: one store per
+       wanted field. */
+    static inline int64_t bsf_write_two_move_rows(signed char* restrict children, signed char* restrict steps,
+                                                  signed char* restrict dice, unsigned char* restrict hits,
+                                                  int64_t row, int64_t room, const signed char* restrict middle,
+                                                  uint32_t origins, int die, int origin1, int target1, int die1,
+                                                  uint32_t hit1, uint32_t blots) {
         uint32_t first = (uint32_t) (uint8_t) origin1 | (uint32_t) (uint8_t) target1 << 8;
         uint32_t both_dice = (uint32_t) (uint8_t) die1 | (uint32_t) (uint8_t) die << 8 | 0xFFFF0000u;
-        while (origins && row < room) {
+    #if defined(__SSE2__)
+        __m128i part0 = _mm_loadu_si128((const __m128i*) middle);
+        __m128i part1 = _mm_loadu_si128((const __m128i*) (middle + 16));
+        __m128i part2 = _mm_loadu_si128((const __m128i*) (middle + 32));
+        __m128i part3 = _mm_loadu_si128((const __m128i*) (middle + 36));
+    #endif
+        for (; origins && row < room; row++) {
             int origin = 31 - __builtin_clz(origins), target = origin - die;
             origins ^= (uint32_t) 1 << origin;
+            uint32_t hit = (blots >> target) & 1;
+            signed char* out = children + row * 52;
+    #if defined(__SSE2__)
+            _mm_storeu_si128((__m128i*) out, part0);
+            _mm_storeu_si128((__m128i*) (out + 16), part1);
+            _mm_storeu_si128((__m128i*) (out + 32), part2);
+            _mm_storeu_si128((__m128i*) (out + 36), part3);
+    #else
+            memcpy(out, middle, 52);
+    #endif
+            out[origin] = (signed char) (middle[origin] - 1);
+            out[target] = (signed char) (middle[target] + 1);
+            out[26 + 25 - target] = (signed char) (middle[26 + 25 - target] - (int) hit);
+            out[26 + 25] = (signed char) (middle[26 + 25] + (int) hit);
             uint64_t pairs = first | (uint32_t) origin << 16 | (uint32_t) target << 24 | 0xFFFFFFFF00000000ull;
-            uint32_t both_hits = hit1 | ((blots >> target) & 1) << 8;
+            uint32_t both_hits = hit1 | hit << 8;
             if (steps != NULL)
                 memcpy(steps + row * 8, &pairs, 8);
             if (dice != NULL)
                 memcpy(dice + row * 4, &both_dice, 4);
             if (hits != NULL)
                 memcpy(hits + row * 4, &both_hits, 4);
-            row++;
         }
+        for (; origins; origins &= origins - 1)     /* the rows past the room: counted */
+            row++;
+        return row;
     }
     """
-    void write_two_steps "bsf_write_two_steps"(signed char* steps, signed char* dice, unsigned char* hits,
-                                               int64_t row, int64_t room, uint32_t origins, int die, int origin1,
-                                               int target1, int die1, uint32_t hit1, uint32_t blots) noexcept nogil
+    int64_t write_two_move_rows "bsf_write_two_move_rows"(
+        signed char* children, signed char* steps, signed char* dice, unsigned char* hits, int64_t row,
+        int64_t room, const signed char* middle, uint32_t origins, int die, int origin1, int target1, int die1,
+        uint32_t hit1, uint32_t blots) noexcept nogil
     int64_t write_children "bsf_write_children"(signed char* children, int64_t row, int64_t room,
                                                 const signed char* middle, uint32_t origins, int die,
                                                 uint32_t blots) noexcept nogil

@@ -37,7 +37,7 @@ from libc.string cimport memcpy
 
 from ._board cimport BAR, Board, OFF, RuleSet, Scan, highest_bit, popcount_places, scan_masks
 from ._search cimport (
-    Leaf, Search, new_leaf, record_many, write_children, write_packed_steps, write_two_steps,
+    Leaf, Search, new_leaf, record_many, write_children, write_packed_steps, write_two_move_rows,
 )
 
 
@@ -218,6 +218,8 @@ cdef inline void _emit_second_moves(Search* s, const Board* start, int origin1, 
     cdef int64_t row, first_row = s.found.count
     cdef Board middle
     cdef uint32_t hit1, first_pair, blots_left
+    if not second_origins:
+        return
     if s.rows.children == NULL:
         while second_origins:
             origin2 = highest_bit(second_origins)
@@ -229,11 +231,13 @@ cdef inline void _emit_second_moves(Search* s, const Board* start, int origin1, 
     _patch_step(&middle, origin1, target1, hit1)
     # A blot hit by the first step is gone: the second cannot hit it again.
     blots_left = s.blots & ~((<uint32_t> 1) << target1)
-    s.found.count = write_children(s.rows.children, first_row, s.rows.room, <const signed char*> &middle,
-                                   second_origins, die2, blots_left)
-    if s.rows.steps != NULL or s.rows.dice != NULL or s.rows.hits != NULL:
-        write_two_steps(s.rows.steps, s.rows.dice, s.rows.hits, first_row, s.rows.room, second_origins, die2,
-                        origin1, target1, die1, hit1, blots_left)
+    if s.rows.steps == NULL and s.rows.dice == NULL and s.rows.hits == NULL:
+        s.found.count = write_children(s.rows.children, first_row, s.rows.room, <const signed char*> &middle,
+                                       second_origins, die2, blots_left)
+    else:
+        s.found.count = write_two_move_rows(s.rows.children, s.rows.steps, s.rows.dice, s.rows.hits, first_row,
+                                            s.rows.room, <const signed char*> &middle, second_origins, die2,
+                                            origin1, target1, die1, hit1, blots_left)
 
 
 cdef inline bint _is_open(const Search* s, int point) noexcept nogil:
@@ -267,7 +271,8 @@ cdef int plays_two_moves(Search* s, const Board* start, const Scan* scan, int a,
     if bar:
         _plays_entering(s, start, small, large)
         return s.found.count if not s.found.failed else -1
-    first_origins = s.occupied
+    # Origins with a legal first move with either die.
+    first_origins = s.occupied & ((s.open_points << small) | (s.open_points << large))
     while first_origins:
         origin1 = highest_bit(first_origins)
         first_origins ^= (<uint32_t> 1) << origin1
