@@ -236,18 +236,22 @@ cdef extern from *:
         }
         return row;
     }
-    /* bsf_write_children for two-move plays, with their steps, dice and
-       hits (each NULL if not wanted) in the same loop: the first step
-       origin1 -> target1 with die1 (hit1), then the move from each origin
-       with ``die``. Two steps, so the padding is constant: one store per
-       wanted field. */
-    static inline int64_t bsf_write_two_move_rows(signed char* restrict children, signed char* restrict steps,
-                                                  signed char* restrict dice, unsigned char* restrict hits,
-                                                  int64_t row, int64_t room, const signed char* restrict middle,
-                                                  uint32_t origins, int die, int origin1, int target1, int die1,
-                                                  uint32_t hit1, uint32_t blots) {
-        uint32_t first = (uint32_t) (uint8_t) origin1 | (uint32_t) (uint8_t) target1 << 8;
-        uint32_t both_dice = (uint32_t) (uint8_t) die1 | (uint32_t) (uint8_t) die << 8 | 0xFFFF0000u;
+    /* bsf_write_children with the rows' steps, dice and hits too (each
+       NULL if not wanted), in the same loop: the row's move is step
+       ``step`` (0..3) of its play, after the steps packed in
+       ``earlier_pairs`` (bytes 2k, 2k + 1: origin and target of step k),
+       ``earlier_dice`` and ``earlier_hits`` (byte k: step k's); the bytes
+       past the move padded (-1, hits 0). One store per wanted field. */
+    static inline int64_t bsf_write_move_rows(signed char* restrict children, signed char* restrict steps,
+                                              signed char* restrict dice, unsigned char* restrict hits,
+                                              int64_t row, int64_t room, const signed char* restrict middle,
+                                              uint32_t origins, int die, uint32_t blots, int step,
+                                              uint64_t earlier_pairs, uint32_t earlier_dice,
+                                              uint32_t earlier_hits) {
+        int pair_shift = 16 * step, byte_shift = 8 * step;
+        uint64_t pair_padding = step == 3 ? 0 : ~0ull << (pair_shift + 16);
+        uint32_t byte_padding = step == 3 ? 0 : ~0u << (byte_shift + 8);
+        uint32_t all_dice = earlier_dice | (uint32_t) (uint8_t) die << byte_shift | byte_padding;
     #if defined(__SSE2__)
         __m128i part0 = _mm_loadu_si128((const __m128i*) middle);
         __m128i part1 = _mm_loadu_si128((const __m128i*) (middle + 16));
@@ -257,6 +261,8 @@ cdef extern from *:
         for (; origins && row < room; row++) {
             int origin = 31 - __builtin_clz(origins), target = origin - die;
             origins ^= (uint32_t) 1 << origin;
+            if (target < 0)
+                target = 0;
             uint32_t hit = (blots >> target) & 1;
             signed char* out = children + row * 52;
     #if defined(__SSE2__)
@@ -271,24 +277,25 @@ cdef extern from *:
             out[target] = (signed char) (middle[target] + 1);
             out[26 + 25 - target] = (signed char) (middle[26 + 25 - target] - (int) hit);
             out[26 + 25] = (signed char) (middle[26 + 25] + (int) hit);
-            uint64_t pairs = first | (uint32_t) origin << 16 | (uint32_t) target << 24 | 0xFFFFFFFF00000000ull;
-            uint32_t both_hits = hit1 | hit << 8;
+            uint64_t pairs = earlier_pairs | (uint64_t) ((uint32_t) origin | (uint32_t) target << 8) << pair_shift
+                             | pair_padding;
+            uint32_t all_hits = earlier_hits | hit << byte_shift;
             if (steps != NULL)
                 memcpy(steps + row * 8, &pairs, 8);
             if (dice != NULL)
-                memcpy(dice + row * 4, &both_dice, 4);
+                memcpy(dice + row * 4, &all_dice, 4);
             if (hits != NULL)
-                memcpy(hits + row * 4, &both_hits, 4);
+                memcpy(hits + row * 4, &all_hits, 4);
         }
         for (; origins; origins &= origins - 1)     /* the rows past the room: counted */
             row++;
         return row;
     }
     """
-    int64_t write_two_move_rows "bsf_write_two_move_rows"(
+    int64_t write_move_rows "bsf_write_move_rows"(
         signed char* children, signed char* steps, signed char* dice, unsigned char* hits, int64_t row,
-        int64_t room, const signed char* middle, uint32_t origins, int die, int origin1, int target1, int die1,
-        uint32_t hit1, uint32_t blots) noexcept nogil
+        int64_t room, const signed char* middle, uint32_t origins, int die, uint32_t blots, int step,
+        uint64_t earlier_pairs, uint32_t earlier_dice, uint32_t earlier_hits) noexcept nogil
     int64_t write_children "bsf_write_children"(signed char* children, int64_t row, int64_t room,
                                                 const signed char* middle, uint32_t origins, int die,
                                                 uint32_t blots) noexcept nogil

@@ -27,7 +27,7 @@ The search state (:c:type:`Search`), the plays it found (:c:type:`PlaySet`)
 and the rows a batch lends (:c:type:`OutputRows`) are declared in
 ``_search.pxd``. Everything runs without the GIL and trusts its input.
 """
-from libc.stdint cimport int32_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcmp, memcpy, memset
 
@@ -333,13 +333,13 @@ cdef inline void _search_each(Search* s, int depth, uint32_t origins, int die) n
 cdef void _record_out_each(Search* s, int depth, uint32_t origins, int die) noexcept nogil:
     """The last move of a double, from each of ``origins`` (greatest first,
     as _search_each takes them), when plays go straight to the batch's rows:
-    each play is written from the board before the move, without making
-    and unmaking it (what _descend then _record would do); the children
-    alone by ``write_children`` when no step field is wanted."""
-    cdef int origin, target, k
-    cdef int64_t row
-    cdef Board* board
+    the rows are written from the board before the move (``write_children``,
+    or ``write_move_rows`` with the steps before it packed), without making
+    and unmaking it (what _descend then _record would do)."""
+    cdef int k
     cdef uint32_t blots = s.blots      # the opponent's blots still standing
+    cdef uint64_t earlier_pairs = 0
+    cdef uint32_t earlier_dice = 0, earlier_hits = 0
     if s.ndice > s.best_used:      # the first play using every die (see _record)
         s.found.count = 0
         s.best_used = s.ndice
@@ -350,29 +350,13 @@ cdef void _record_out_each(Search* s, int depth, uint32_t origins, int die) noex
         s.found.count = write_children(s.rows.children, s.found.count, s.rows.room,
                                        <const signed char*> &s.board, origins, die, blots)
         return
-    while origins:
-        origin = highest_bit(origins)
-        origins ^= (<uint32_t> 1) << origin
-        row = s.found.count
-        s.found.count += 1
-        if row >= s.rows.room:
-            continue
-        target = origin - die
-        if target < 0:
-            target = OFF        # a larger die bearing off the highest stone
-        s.origin[depth] = origin
-        s.target[depth] = target
-        s.die[depth] = die
-        s.hit[depth] = (blots >> target) & 1
-        # Bytes computed from s.board: the row is only written, never read.
-        board = <Board*> (s.rows.children + row * sizeof(Board))
-        memcpy(board, &s.board, sizeof(Board))
-        board.me[origin] = s.board.me[origin] - 1
-        board.me[target] = s.board.me[target] + 1
-        if s.hit[depth]:
-            board.opp[BAR - target] = 0
-            board.opp[BAR] = s.board.opp[BAR] + 1
-        write_steps(&s.rows, row, depth + 1, s.origin, s.target, s.die, s.hit)
+    for k in range(depth):
+        earlier_pairs |= (<uint64_t> (<uint8_t> s.origin[k] | (<uint32_t> <uint8_t> s.target[k]) << 8)) << (16 * k)
+        earlier_dice |= (<uint32_t> <uint8_t> s.die[k]) << (8 * k)
+        earlier_hits |= (<uint32_t> <uint8_t> s.hit[k]) << (8 * k)
+    s.found.count = write_move_rows(s.rows.children, s.rows.steps, s.rows.dice, s.rows.hits, s.found.count,
+                                    s.rows.room, <const signed char*> &s.board, origins, die, blots, depth,
+                                    earlier_pairs, earlier_dice, earlier_hits)
 
 
 cdef void _descend(Search* s, int depth, int origin, int die) noexcept nogil:

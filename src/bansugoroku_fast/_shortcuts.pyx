@@ -37,7 +37,7 @@ from libc.string cimport memcpy
 
 from ._board cimport BAR, Board, OFF, RuleSet, Scan, highest_bit, popcount_places, scan_masks
 from ._search cimport (
-    Leaf, Search, new_leaf, record_many, write_children, write_packed_steps, write_two_move_rows,
+    Leaf, Search, new_leaf, record_many, write_children, write_move_rows, write_packed_steps,
 )
 
 
@@ -217,7 +217,7 @@ cdef inline void _emit_second_moves(Search* s, const Board* start, int origin1, 
     cdef int origin2, target1 = origin1 - die1
     cdef int64_t row, first_row = s.found.count
     cdef Board middle
-    cdef uint32_t hit1, first_pair, blots_left
+    cdef uint32_t hit1, blots_left
     if not second_origins:
         return
     if s.rows.children == NULL:
@@ -235,9 +235,10 @@ cdef inline void _emit_second_moves(Search* s, const Board* start, int origin1, 
         s.found.count = write_children(s.rows.children, first_row, s.rows.room, <const signed char*> &middle,
                                        second_origins, die2, blots_left)
     else:
-        s.found.count = write_two_move_rows(s.rows.children, s.rows.steps, s.rows.dice, s.rows.hits, first_row,
-                                            s.rows.room, <const signed char*> &middle, second_origins, die2,
-                                            origin1, target1, die1, hit1, blots_left)
+        s.found.count = write_move_rows(s.rows.children, s.rows.steps, s.rows.dice, s.rows.hits, first_row,
+                                        s.rows.room, <const signed char*> &middle, second_origins, die2, blots_left,
+                                        1, <uint8_t> origin1 | (<uint32_t> <uint8_t> target1) << 8,
+                                        <uint8_t> die1, hit1)
 
 
 cdef inline bint _is_open(const Search* s, int point) noexcept nogil:
