@@ -8,7 +8,7 @@ Everything here converts arguments and drives the kernels of ``_search``,
 * Rules cross as a rule code (0..15, ``Rules.code`` of a canonical
   ``Rules``; anything else is refused here).
 * Positions and dice are read once, item by item, into memory the call
-  owns and checked there (``load_item``, ``dice_status`` of ``_board.pxd``):
+  owns and checked there (``load_scanned``, ``dice_status`` of ``_board.pxd``):
   caller memory that changes during the call cannot reach a kernel
   unchecked, and no separate validation pass runs before the kernel.
 * A problem is a :c:type:`Status` (< 0): single entry points return it
@@ -30,15 +30,19 @@ calling thread looks for signals every few items, once per
 Ctrl-C every thread skips its remaining items and the call raises
 ``KeyboardInterrupt``.
 
-Why it is fast: the batch passes check each item while it is in cache (a
-52-byte copy and a few SIMD compares), so a count makes no separate
-validation pass and scales over threads; ``generate_batch`` writes each
-item's plays straight into the caller's arrays (an ``OutputRows`` cursor),
-with no intermediate copy where the plays are found in their final order.
+Why it is fast: each item's 52 bytes are read once into SIMD registers,
+which give the copy, the check and every bit mask the kernels use
+(``load_scanned``), so a count makes no separate validation pass and
+scales over threads; the common count (a game going on, a two-move roll)
+is compiled into the item loop (``_count_scanned``), with no call into
+another module; ``generate_batch`` writes each item's plays straight into
+the caller's arrays (an ``OutputRows`` cursor), with no intermediate copy
+where the plays are found in their final order.
 
 Names other kernels cimport (declared in the .pxd files): ``Board``,
-``RuleSet``, ``rules_from_code``, ``load_item``, ``dice_status``, ``Status``
-(``_board``); ``Search``, ``search_new``, ``search_free``, ``run_turn``
+``Scan``, ``RuleSet``, ``rules_from_code``, ``load_item``, ``load_scanned``,
+``surely_going_on``, ``dice_status``, ``Status`` (``_board``); ``Search``,
+``search_new``, ``search_free``, ``run_turn``, ``run_turn_scanned``
 (MODE_PLAYS: distinct positions in ``legal_plays`` order), ``found_board``
 (``_search``); ``outcome_of``, ``count_roll`` (``_queries``).
 """
@@ -59,8 +63,8 @@ from ._board cimport (
     BAR, Board, KIND_BOTH_WON, KIND_NONE, MAX_STEPS, POINT_BITS, RECORD_BOARD, RECORD_BYTES,
     RECORD_NSTEPS, RECORD_STEP_BYTES, RECORD_STEPS, RULE_CODES, RuleSet, STATUS_BORNE_OFF,
     STATUS_BOTH_WON, STATUS_CHANGED, STATUS_INVALID_DICE, STATUS_INVALID_POSITION,
-    STATUS_NO_MEMORY, STATUS_OK, Scan, board_masks, dice_status, home_closed, load_item,
-    load_scanned, row_eq, rules_from_code, surely_going_on,
+    STATUS_NO_MEMORY, STATUS_OK, Scan, dice_status, home_closed, load_item, load_scanned, row_eq,
+    rules_from_code, scan_board, surely_going_on,
 )
 from ._queries cimport count_roll, outcome_of, perft as perft_of, shots_of
 from ._search cimport (
@@ -398,13 +402,13 @@ def board_facts(bytes key):
     stone on its point p, bit s of ``closures`` that side s's home is
     closed against a stone on the bar."""
     cdef Board board
-    cdef uint32_t occupied, open_points
+    cdef Scan scan
     cdef int status = _load(&board, key, -1)
     if status != STATUS_OK:
         return status
-    board_masks(&board, &occupied, &open_points)
+    scan_board(&board, &scan)
     return (
-        ~open_points & POINT_BITS,
+        scan.opp_multi & POINT_BITS,
         row_eq(board.me, 1) & POINT_BITS,
         row_eq(board.opp, 1) & POINT_BITS,
         <int> home_closed(board.me, board.opp) | (<int> home_closed(board.opp, board.me)) << 1,

@@ -11,10 +11,13 @@ interchange layout, row ``me`` = the side to move, row ``opp`` = its opponent,
 each in its own numbering (0 = borne off, 1..24 = points, 25 = bar).
 
 Why it is fast: a row is 26 bytes, so two overlapping 16-byte SSE2 loads
-compare a whole row at once (``row_gt``, ``row_eq``, ``row_sum``); the
-masks of points the mover occupies, holds twice, or may land on are then
-plain 32-bit integers (bit p = point p), which the search and the
-closed-form shortcuts combine with shifts and popcounts.
+hold a whole row; one pass over a position's four loads (``scan_rows``)
+gives its copy, its check and every mask at once (``Scan``), the
+opponent's row byte-reversed in registers so that its masks come out in
+the mover's numbering. The masks of points the mover occupies, holds
+twice, or may land on are plain 32-bit integers (bit p = point p), which
+the search and the closed-form shortcuts combine with shifts and
+popcounts (a table look-up for masks of places).
 """
 from libc.stdint cimport uint32_t
 from libc.string cimport memcpy
@@ -114,27 +117,12 @@ cdef extern from *:
         return (unsigned int) _mm_movemask_epi8(lo)
              | ((unsigned int) _mm_movemask_epi8(hi) << 10);
     }
-    /* Sum of a row whose bytes are all >= 0 (sum of absolute differences to 0). */
-    static inline int bsf_row_sum(const signed char* row) {
-        __m128i zero = _mm_setzero_si128();
-        __m128i lo = _mm_loadu_si128((const __m128i*) row);
-        /* bytes 10..15 are in both loads: count them in lo only */
-        __m128i hi = _mm_slli_si128(_mm_srli_si128(
-            _mm_loadu_si128((const __m128i*) (row + 10)), 6), 6);
-        __m128i sums = _mm_add_epi64(_mm_sad_epu8(lo, zero), _mm_sad_epu8(hi, zero));
-        return _mm_cvtsi128_si32(sums) + _mm_cvtsi128_si32(_mm_srli_si128(sums, 8));
-    }
     #else
     static inline unsigned int bsf_row_cmp(const signed char* row, int k, int equal) {
         unsigned int bits = 0;
         for (int i = 0; i < 26; i++)
             bits |= (unsigned int) (equal ? row[i] == k : row[i] > k) << i;
         return bits;
-    }
-    static inline int bsf_row_sum(const signed char* row) {
-        int total = 0;
-        for (int i = 0; i < 26; i++) total += row[i];
-        return total;
     }
     #endif
     static inline unsigned int bsf_row_gt(const signed char* row, int k) {
@@ -143,20 +131,9 @@ cdef extern from *:
     static inline unsigned int bsf_row_eq(const signed char* row, int k) {
         return bsf_row_cmp(row, k, 1);
     }
-    /* Bit i -> bit 25 - i (i in 0..25): an opponent's index to the mover's point. */
-    static inline unsigned int bsf_flip26(unsigned int x) {
-        x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
-        x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
-        x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
-        x = ((x >> 8) & 0x00FF00FFu) | ((x & 0x00FF00FFu) << 8);
-        x = (x >> 16) | (x << 16);
-        return x >> 6;
-    }
     """
     unsigned int row_gt "bsf_row_gt"(const signed char* row, int k) noexcept nogil
     unsigned int row_eq "bsf_row_eq"(const signed char* row, int k) noexcept nogil
-    int row_sum "bsf_row_sum"(const signed char* row) noexcept nogil
-    unsigned int flip26 "bsf_flip26"(unsigned int x) noexcept nogil
 
 
 cdef extern from *:
@@ -302,13 +279,6 @@ cdef enum:
 cdef inline void scan_board(const Board* board, Scan* scan) noexcept nogil:
     """The masks and sums of ``board`` (see ``Scan``)."""
     scan_rows(<const signed char*> board, scan, NULL)
-
-
-cdef inline void board_masks(const Board* board, uint32_t* occupied, uint32_t* open_points) noexcept nogil:
-    """Bit p (1..24, mover numbering): the mover has a stone on p; the
-    opponent does not block p (fewer than 2 stones)."""
-    occupied[0] = row_gt(board.me, 0) & POINT_BITS
-    open_points[0] = ~flip26(row_gt(board.opp, 1)) & POINT_BITS
 
 
 cdef inline void scan_masks(const Scan* scan, uint32_t* occupied, uint32_t* open_points,

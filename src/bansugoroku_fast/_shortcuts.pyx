@@ -24,9 +24,11 @@ through an intermediate point that hits nothing; so the count is the
 number of pairs of legal origins, corrected for those merges, each term a
 popcount of a mask expression (see ``count_plain`` in ``_shortcuts.pxd``). Listing them, the
 mask of second origins stops at the first origin, so the pair loop visits
-only the pairs it keeps (bar one chain check) and writes each child into a
-lent row as the start copied once and patched, its hits read from the
-blot mask.
+only the pairs it keeps (the merged chain masked out once per first move),
+and the children of one first move are written into lent rows from the
+position after it, held in registers: four stores and the four bytes the
+second move changes, its hit read from the blot mask (``write_children``,
+``write_move_rows`` in ``_search.pxd``).
 
 Declared in ``_shortcuts.pxd``; the search calls these directly. They
 write to the search's result set or lent rows through the inline helpers
