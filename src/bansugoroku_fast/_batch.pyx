@@ -68,10 +68,10 @@ from ._board cimport (
 )
 from ._queries cimport count_roll, outcome_of, perft as perft_of, shots_of
 from ._search cimport (
-    Leaf, MODE_COUNT, MODE_PLAYS, MODE_SEQUENCES, OutputRows, Search, rows_slice, run_turn, run_turn_scanned,
+    Leaf, MODE_PLAYS, MODE_SEQUENCES, OutputRows, Search, rows_slice, run_turn, run_turn_scanned,
     search_free, search_new, write_row,
 )
-from ._shortcuts cimport count_two_moves
+from ._shortcuts cimport count_scanned
 
 cdef extern from "Python.h":
     object PyType_GenericAlloc(PyTypeObject* type, Py_ssize_t nitems)
@@ -592,16 +592,9 @@ cdef inline int _count_scanned(Search* s, const Board* board, const Scan* scan, 
     """count_roll of a checked ``board`` scanned as ``scan``, its common case
     (a game going on, a two-move roll that no bear-off or win can cut
     short) counted here, without a call into another module."""
-    cdef int n
     if not surely_going_on(board, scan, s.rules):
         return count_roll(s, board, a, b)
-    if a < b:
-        a, b = b, a
-    if s.fast_counts and (a != b or s.rules.doubles_moves == 2):
-        n = count_two_moves(board, scan, s.rules, a, b)
-        if n >= 0:
-            return n
-    return run_turn_scanned(s, board, scan, a, b, MODE_COUNT)
+    return count_scanned(s, board, scan, a, b)
 
 
 cdef inline int _count_item(CountJob* job, Search* s, Py_ssize_t i) noexcept nogil:

@@ -97,7 +97,6 @@ cdef void search_free(Search* s) noexcept nogil
 cdef int run_turn(Search* s, const Board* start, int a, int b, int mode) noexcept nogil
 cdef int run_turn_scanned(Search* s, const Board* start, const Scan* scan, int a, int b, int mode) noexcept nogil
 cdef int count_turn(Search* s, const Board* start, int a, int b) noexcept nogil
-cdef int count_turn_scanned(Search* s, const Board* start, const Scan* scan, int a, int b) noexcept nogil
 
 
 cdef inline const Board* found_board(const Search* s, int k) noexcept nogil:
@@ -194,47 +193,72 @@ cdef extern from *:
 
 cdef extern from *:
     """
+    /* A board (row me then row opp) held for writing many rows from it:
+       in four registers where there is SSE2. */
+    #if defined(__SSE2__)
+    typedef struct { __m128i part0, part1, part2, part3; } bsf_held;
+    static inline void bsf_hold(bsf_held* held, const signed char* board) {
+        held->part0 = _mm_loadu_si128((const __m128i*) board);
+        held->part1 = _mm_loadu_si128((const __m128i*) (board + 16));
+        held->part2 = _mm_loadu_si128((const __m128i*) (board + 32));
+        held->part3 = _mm_loadu_si128((const __m128i*) (board + 36));
+    }
+    static inline void bsf_store_held(signed char* out, const bsf_held* held) {
+        _mm_storeu_si128((__m128i*) out, held->part0);
+        _mm_storeu_si128((__m128i*) (out + 16), held->part1);
+        _mm_storeu_si128((__m128i*) (out + 32), held->part2);
+        _mm_storeu_si128((__m128i*) (out + 36), held->part3);
+    }
+    #else
+    typedef struct { const signed char* board; } bsf_held;
+    static inline void bsf_hold(bsf_held* held, const signed char* board) { held->board = board; }
+    static inline void bsf_store_held(signed char* out, const bsf_held* held) { memcpy(out, held->board, 52); }
+    #endif
+    /* The row ``out`` = ``middle`` (held in ``held``) with one more move of
+       a mover stone from ``origin`` to ``target`` (a point, or 0: off),
+       hitting the blot there if ``hit``: the board stored whole, then the
+       four changed bytes computed from ``middle`` (the row is only written,
+       never read back). */
+    static inline void bsf_write_child(signed char* restrict out, const bsf_held* held,
+                                       const signed char* restrict middle, int origin, int target, uint32_t hit) {
+        bsf_store_held(out, held);
+        out[origin] = (signed char) (middle[origin] - 1);
+        out[target] = (signed char) (middle[target] + 1);
+        out[26 + 25 - target] = (signed char) (middle[26 + 25 - target] - (int) hit);
+        out[26 + 25] = (signed char) (middle[26 + 25] + (int) hit);
+    }
+    /* The next move of a row loop: its origin (the greatest of ``origins``,
+       taken out of them) and target with ``die`` (0, off, for a larger die
+       bearing off). */
+    static inline void bsf_next_move(uint32_t* origins, int die, int* origin, int* target) {
+        *origin = 31 - __builtin_clz(*origins);
+        *origins ^= (uint32_t) 1 << *origin;
+        *target = *origin - die < 0 ? 0 : *origin - die;
+    }
+    /* The row after a loop stopped by the room: the moves left are counted
+       as rows, not written (so that the caller sees the disagreement). */
+    static inline int64_t bsf_past_room(int64_t row, uint32_t origins_left) {
+        for (; origins_left; origins_left &= origins_left - 1)
+            row++;
+        return row;
+    }
     /* Output rows row, row + 1, ... of ``children`` (while below ``room``;
-       the rows past it are counted, not written) = ``middle`` (a board: row
-       me then row opp) with one more move with ``die``, from each of
-       ``origins`` in turn, greatest first, to a point or off (a target
-       below 0: a larger die bearing off), hitting where ``blots`` (bits
-       1..24) has the target's bit: the next row. ``middle`` is held in
-       registers and each row written whole, then its four changed bytes
-       from ``middle``'s (the row is only written, never read back). */
+       the rows past it are counted, not written) = ``middle`` with one more
+       move with ``die``, from each of ``origins`` in turn, greatest first,
+       to a point or off (a target below 0: a larger die bearing off),
+       hitting where ``blots`` (bits 1..24) has the target's bit: the next
+       row. */
     static inline int64_t bsf_write_children(signed char* restrict children, int64_t row, int64_t room,
                                              const signed char* restrict middle, uint32_t origins, int die,
                                              uint32_t blots) {
-    #if defined(__SSE2__)
-        __m128i part0 = _mm_loadu_si128((const __m128i*) middle);
-        __m128i part1 = _mm_loadu_si128((const __m128i*) (middle + 16));
-        __m128i part2 = _mm_loadu_si128((const __m128i*) (middle + 32));
-        __m128i part3 = _mm_loadu_si128((const __m128i*) (middle + 36));
-    #endif
-        while (origins) {
-            int origin = 31 - __builtin_clz(origins), target = origin - die;
-            origins ^= (uint32_t) 1 << origin;
-            if (target < 0)
-                target = 0;
-            if (row < room) {
-                signed char* out = children + row * 52;
-                int hit = (int) ((blots >> target) & 1);
-    #if defined(__SSE2__)
-                _mm_storeu_si128((__m128i*) out, part0);
-                _mm_storeu_si128((__m128i*) (out + 16), part1);
-                _mm_storeu_si128((__m128i*) (out + 32), part2);
-                _mm_storeu_si128((__m128i*) (out + 36), part3);
-    #else
-                memcpy(out, middle, 52);
-    #endif
-                out[origin] = (signed char) (middle[origin] - 1);
-                out[target] = (signed char) (middle[target] + 1);
-                out[26 + 25 - target] = (signed char) (middle[26 + 25 - target] - hit);
-                out[26 + 25] = (signed char) (middle[26 + 25] + hit);
-            }
-            row++;
+        bsf_held held;
+        bsf_hold(&held, middle);
+        int origin, target;
+        for (; origins && row < room; row++) {
+            bsf_next_move(&origins, die, &origin, &target);
+            bsf_write_child(children + row * 52, &held, middle, origin, target, (blots >> target) & 1);
         }
-        return row;
+        return bsf_past_room(row, origins);
     }
     /* bsf_write_children with the rows' steps, dice and hits too (each
        NULL if not wanted), in the same loop: the row's move is step
@@ -252,31 +276,13 @@ cdef extern from *:
         uint64_t pair_padding = step == 3 ? 0 : ~0ull << (pair_shift + 16);
         uint32_t byte_padding = step == 3 ? 0 : ~0u << (byte_shift + 8);
         uint32_t all_dice = earlier_dice | (uint32_t) (uint8_t) die << byte_shift | byte_padding;
-    #if defined(__SSE2__)
-        __m128i part0 = _mm_loadu_si128((const __m128i*) middle);
-        __m128i part1 = _mm_loadu_si128((const __m128i*) (middle + 16));
-        __m128i part2 = _mm_loadu_si128((const __m128i*) (middle + 32));
-        __m128i part3 = _mm_loadu_si128((const __m128i*) (middle + 36));
-    #endif
+        bsf_held held;
+        bsf_hold(&held, middle);
+        int origin, target;
         for (; origins && row < room; row++) {
-            int origin = 31 - __builtin_clz(origins), target = origin - die;
-            origins ^= (uint32_t) 1 << origin;
-            if (target < 0)
-                target = 0;
+            bsf_next_move(&origins, die, &origin, &target);
             uint32_t hit = (blots >> target) & 1;
-            signed char* out = children + row * 52;
-    #if defined(__SSE2__)
-            _mm_storeu_si128((__m128i*) out, part0);
-            _mm_storeu_si128((__m128i*) (out + 16), part1);
-            _mm_storeu_si128((__m128i*) (out + 32), part2);
-            _mm_storeu_si128((__m128i*) (out + 36), part3);
-    #else
-            memcpy(out, middle, 52);
-    #endif
-            out[origin] = (signed char) (middle[origin] - 1);
-            out[target] = (signed char) (middle[target] + 1);
-            out[26 + 25 - target] = (signed char) (middle[26 + 25 - target] - (int) hit);
-            out[26 + 25] = (signed char) (middle[26 + 25] + (int) hit);
+            bsf_write_child(children + row * 52, &held, middle, origin, target, hit);
             uint64_t pairs = earlier_pairs | (uint64_t) ((uint32_t) origin | (uint32_t) target << 8) << pair_shift
                              | pair_padding;
             uint32_t all_hits = earlier_hits | hit << byte_shift;
@@ -287,9 +293,7 @@ cdef extern from *:
             if (hits != NULL)
                 memcpy(hits + row * 4, &all_hits, 4);
         }
-        for (; origins; origins &= origins - 1)     /* the rows past the room: counted */
-            row++;
-        return row;
+        return bsf_past_room(row, origins);
     }
     """
     int64_t write_move_rows "bsf_write_move_rows"(

@@ -35,7 +35,7 @@ from ._board cimport (
     BAR, Board, CLOSURE_IMMEDIATE, HOME_TOP, MAX_STEPS, OFF, PLACES, RuleSet, STATUS_NO_MEMORY, STONES,
     Scan, count_outside, highest_bit, home_closed, popcount_places, scan_board, scan_masks,
 )
-from ._shortcuts cimport count_last_four, count_last_three, count_last_two, count_two_moves, plays_two_moves
+from ._shortcuts cimport count_last_four, count_last_three, count_last_two, count_scanned, plays_two_moves
 
 cdef enum:
     FIRST_LEAVES = 256         # initial leaf capacity of a search
@@ -483,17 +483,5 @@ cdef int count_turn(Search* s, const Board* start, int a, int b) noexcept nogil:
     ``s.fast_counts``), else by a search; STATUS_NO_MEMORY if out of memory."""
     cdef Scan scan
     scan_board(start, &scan)
-    return count_turn_scanned(s, start, &scan, a, b)
-
-
-cdef int count_turn_scanned(Search* s, const Board* start, const Scan* scan, int a, int b) noexcept nogil:
-    """count_turn of ``start`` scanned as ``scan``."""
-    cdef int n
-    if a < b:
-        a, b = b, a
-    if s.fast_counts and (a != b or s.rules.doubles_moves == 2):
-        n = count_two_moves(start, scan, s.rules, a, b)
-        if n >= 0:
-            return n
-    return run_turn_scanned(s, start, scan, a, b, MODE_COUNT)
+    return count_scanned(s, start, &scan, a, b)
 

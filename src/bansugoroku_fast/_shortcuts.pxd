@@ -12,7 +12,7 @@ from ._board cimport (
     BAR, Board, CLOSURE_IMMEDIATE, HOME_TOP, RuleSet, Scan, popcount_places, scan_board, scan_masks,
     two_or_more_outside,
 )
-from ._search cimport Search
+from ._search cimport MODE_COUNT, Search, run_turn_scanned
 
 cdef int plays_two_moves(Search* s, const Board* start, const Scan* scan, int a, int b) noexcept nogil
 cdef void count_last_two(Search* s, uint32_t occupied, uint32_t multi, int die,
@@ -57,6 +57,21 @@ cdef inline int count_two_moves(const Board* board, const Scan* scan, RuleSet ru
     if board.me[BAR]:
         return count_entering(board, occupied, open_points, blots, a, b)
     return count_plain(occupied, open_points, multi, blots, a, b)
+
+
+cdef inline int count_scanned(Search* s, const Board* start, const Scan* scan, int a, int b) noexcept nogil:
+    """Distinct plays of ``start`` (a game going on; scanned as ``scan``)
+    with dice ``a``, ``b``: from count_two_moves where it applies (and
+    ``s.fast_counts``), else by the search of ``_search``;
+    STATUS_NO_MEMORY if out of memory."""
+    cdef int n
+    if a < b:
+        a, b = b, a
+    if s.fast_counts and (a != b or s.rules.doubles_moves == 2):
+        n = count_two_moves(start, scan, s.rules, a, b)
+        if n >= 0:
+            return n
+    return run_turn_scanned(s, start, scan, a, b, MODE_COUNT)
 
 
 cdef inline int count_entering(const Board* board, uint32_t occupied, uint32_t open_points, uint32_t blots,
