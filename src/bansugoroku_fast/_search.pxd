@@ -305,6 +305,27 @@ cdef extern from *:
                                                 uint32_t blots) noexcept nogil
 
 
+cdef inline bint steps_wanted(const OutputRows* rows) noexcept nogil:
+    """Whether the batch wants some step field (steps, dice or hits)."""
+    return rows.steps != NULL or rows.dice != NULL or rows.hits != NULL
+
+
+cdef inline void write_moves(Search* s, const Board* middle, uint32_t origins, int die, uint32_t blots,
+                             int step, uint64_t earlier_pairs, uint32_t earlier_dice,
+                             uint32_t earlier_hits) noexcept nogil:
+    """The plays ``middle`` + one move with ``die`` from each of ``origins``
+    to the next rows the batch lent (``write_children``, or
+    ``write_move_rows`` when a step field is wanted: the move is step
+    ``step`` of its play, after the ``earlier`` ones)."""
+    if not steps_wanted(&s.rows):
+        s.found.count = write_children(s.rows.children, s.found.count, s.rows.room,
+                                       <const signed char*> middle, origins, die, blots)
+    else:
+        s.found.count = write_move_rows(s.rows.children, s.rows.steps, s.rows.dice, s.rows.hits, s.found.count,
+                                        s.rows.room, <const signed char*> middle, origins, die, blots, step,
+                                        earlier_pairs, earlier_dice, earlier_hits)
+
+
 cdef inline uint64_t spread_bytes(uint32_t x) noexcept nogil:
     """Byte k of ``x`` to byte 2k of the result (the others 0)."""
     cdef uint64_t wide = x

@@ -333,9 +333,9 @@ cdef inline void _search_each(Search* s, int depth, uint32_t origins, int die) n
 cdef void _record_out_each(Search* s, int depth, uint32_t origins, int die) noexcept nogil:
     """The last move of a double, from each of ``origins`` (greatest first,
     as _search_each takes them), when plays go straight to the batch's rows:
-    the rows are written from the board before the move (``write_children``,
-    or ``write_move_rows`` with the steps before it packed), without making
-    and unmaking it (what _descend then _record would do)."""
+    the rows are written from the board before the move (``write_moves``,
+    the steps before it packed), without making and unmaking it (what
+    _descend then _record would do)."""
     cdef int k
     cdef uint32_t blots = s.blots      # the opponent's blots still standing
     cdef uint64_t earlier_pairs = 0
@@ -346,17 +346,11 @@ cdef void _record_out_each(Search* s, int depth, uint32_t origins, int die) noex
     for k in range(depth):
         if s.hit[k]:
             blots &= ~((<uint32_t> 1) << s.target[k])
-    if s.rows.steps == NULL and s.rows.dice == NULL and s.rows.hits == NULL:
-        s.found.count = write_children(s.rows.children, s.found.count, s.rows.room,
-                                       <const signed char*> &s.board, origins, die, blots)
-        return
-    for k in range(depth):
+    for k in range(depth if steps_wanted(&s.rows) else 0):
         earlier_pairs |= (<uint64_t> (<uint8_t> s.origin[k] | (<uint32_t> <uint8_t> s.target[k]) << 8)) << (16 * k)
         earlier_dice |= (<uint32_t> <uint8_t> s.die[k]) << (8 * k)
         earlier_hits |= (<uint32_t> <uint8_t> s.hit[k]) << (8 * k)
-    s.found.count = write_move_rows(s.rows.children, s.rows.steps, s.rows.dice, s.rows.hits, s.found.count,
-                                    s.rows.room, <const signed char*> &s.board, origins, die, blots, depth,
-                                    earlier_pairs, earlier_dice, earlier_hits)
+    write_moves(s, &s.board, origins, die, blots, depth, earlier_pairs, earlier_dice, earlier_hits)
 
 
 cdef void _descend(Search* s, int depth, int origin, int die) noexcept nogil:

@@ -9,7 +9,7 @@ the compiler save around it.
 from libc.stdint cimport uint32_t
 
 from ._board cimport (
-    BAR, Board, CLOSURE_IMMEDIATE, HOME_TOP, RuleSet, Scan, popcount_places, scan_board, scan_masks,
+    BAR, Board, CLOSURE_IMMEDIATE, HOME_TOP, RuleSet, Scan, popcount_places, scan_masks,
     two_or_more_outside,
 )
 from ._search cimport MODE_COUNT, Search, run_turn_scanned

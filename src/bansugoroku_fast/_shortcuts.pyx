@@ -27,20 +27,18 @@ mask of second origins stops at the first origin, so the pair loop visits
 only the pairs it keeps (the merged chain masked out once per first move),
 and the children of one first move are written into lent rows from the
 position after it, held in registers: four stores and the four bytes the
-second move changes, its hit read from the blot mask (``write_children``,
-``write_move_rows`` in ``_search.pxd``).
+second move changes, its hit read from the blot mask (``write_moves`` in
+``_search.pxd``).
 
 Declared in ``_shortcuts.pxd``; the search calls these directly. They
 write to the search's result set or lent rows through the inline helpers
 of ``_search.pxd``, so this module calls nothing of ``_search`` at run time.
 """
-from libc.stdint cimport int64_t, uint8_t, uint32_t
+from libc.stdint cimport uint8_t, uint32_t
 from libc.string cimport memcpy
 
 from ._board cimport BAR, Board, OFF, RuleSet, Scan, highest_bit, popcount_places, scan_masks
-from ._search cimport (
-    Leaf, Search, new_leaf, record_many, write_children, write_move_rows, write_packed_steps,
-)
+from ._search cimport Leaf, Search, new_leaf, record_many, write_moves
 
 
 # --- counting without a search -------------------------------------------------
@@ -155,31 +153,6 @@ cdef inline void _play_step(Leaf* leaf, int k, int origin, int die) noexcept nog
     leaf.hit[k] = hit
 
 
-cdef inline void _emit_out(Search* s, const Board* start, int origin1, int die1,
-                           int origin2, int die2) noexcept nogil:
-    """_emit into the output rows the batch lent (counting past the room
-    without writing, so a disagreement with the count shows): the row is
-    the start copied once and patched, the hits read from the blot mask
-    (not from the row just written), the steps written packed."""
-    cdef int64_t row = s.found.count
-    s.found.count += 1
-    if row >= s.rows.room:
-        return
-    cdef Board* board = <Board*> (s.rows.children + row * sizeof(Board))
-    cdef int target1 = origin1 - die1, target2 = origin2 - die2
-    cdef uint32_t hit1 = (s.blots >> target1) & 1, hit2 = 0
-    memcpy(board, start, sizeof(Board))
-    _patch_step(board, origin1, target1, hit1)
-    if origin2:
-        # A blot hit by the first step is gone: the second cannot hit it again.
-        hit2 = ((s.blots & ~((<uint32_t> 1) << target1)) >> target2) & 1
-        _patch_step(board, origin2, target2, hit2)
-    write_packed_steps(&s.rows, row, 2 if origin2 else 1,
-                       <uint8_t> origin1 | (<uint32_t> <uint8_t> target1) << 8
-                       | (<uint32_t> <uint8_t> origin2) << 16 | (<uint32_t> <uint8_t> target2) << 24,
-                       <uint8_t> die1 | (<uint32_t> <uint8_t> die2) << 8, hit1 | hit2 << 8)
-
-
 cdef inline void _patch_step(Board* board, int origin, int target, bint hit) noexcept nogil:
     """Move a mover stone from ``origin`` to the point ``target`` on ``board``,
     hitting the blot there if ``hit``."""
@@ -195,7 +168,10 @@ cdef inline void _emit(Search* s, const Board* start, int origin1, int die1,
     """Add the play (origin1 with die1[, then origin2 with die2]) as a leaf,
     or straight to the batch's output rows if it lent some."""
     if s.rows.children != NULL:
-        _emit_out(s, start, origin1, die1, origin2, die2)
+        if origin2:
+            _emit_second_moves(s, start, origin1, die1, (<uint32_t> 1) << origin2, die2)
+        else:
+            write_moves(s, start, (<uint32_t> 1) << origin1, die1, s.blots, 0, 0, 0, 0)
         return
     cdef Leaf* leaf = new_leaf(s)
     if leaf == NULL:
@@ -214,10 +190,8 @@ cdef inline void _emit_second_moves(Search* s, const Board* start, int origin1, 
     """_emit every play (origin1 with die1, then one of ``second_origins``
     with die2), greatest second origin first. Into lent rows, the position
     after the first move is made once (``middle``) and the rows are
-    written from it by ``write_children``; the steps are written only if
-    some step field is wanted."""
+    written from it (``write_moves``)."""
     cdef int origin2, target1 = origin1 - die1
-    cdef int64_t row, first_row = s.found.count
     cdef Board middle
     cdef uint32_t hit1, blots_left
     if not second_origins:
@@ -233,14 +207,8 @@ cdef inline void _emit_second_moves(Search* s, const Board* start, int origin1, 
     _patch_step(&middle, origin1, target1, hit1)
     # A blot hit by the first step is gone: the second cannot hit it again.
     blots_left = s.blots & ~((<uint32_t> 1) << target1)
-    if s.rows.steps == NULL and s.rows.dice == NULL and s.rows.hits == NULL:
-        s.found.count = write_children(s.rows.children, first_row, s.rows.room, <const signed char*> &middle,
-                                       second_origins, die2, blots_left)
-    else:
-        s.found.count = write_move_rows(s.rows.children, s.rows.steps, s.rows.dice, s.rows.hits, first_row,
-                                        s.rows.room, <const signed char*> &middle, second_origins, die2, blots_left,
-                                        1, <uint8_t> origin1 | (<uint32_t> <uint8_t> target1) << 8,
-                                        <uint8_t> die1, hit1)
+    write_moves(s, &middle, second_origins, die2, blots_left, 1,
+                <uint8_t> origin1 | (<uint32_t> <uint8_t> target1) << 8, <uint8_t> die1, hit1)
 
 
 cdef inline bint _is_open(const Search* s, int point) noexcept nogil:
