@@ -30,6 +30,7 @@ array([ 0,  7, 49, 53])
 """
 from __future__ import annotations
 
+import numbers
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
@@ -38,6 +39,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _batch, _validate, layout
+from ._blocks import output_block, set_recycling
 from ._status import STATUS, raise_first_problem
 from .api import OUTCOME_KINDS
 from .checks import DICE_CONTAINERS, as_rules, is_positive_int, positive_int
@@ -49,6 +51,7 @@ from .typing import BatchLike, RulesLike
 
 __all__ = [
     "PlayBatch", "OutcomeBatch", "FIELDS", "count_plays", "generate_plays", "play_buffers",
+    "set_output_recycling",
     "iter_plays", "outcome",
     "blocked_points", "blots", "closure_holds", "pip_counts", "shots", "OUTCOME_KINDS",
 ]
@@ -277,7 +280,8 @@ def play_buffers(items: int, plays: int, fields: Iterable[str] = FIELDS) -> Play
     ``generate_plays`` makes its fresh output here too. The fields' rows
     are C-contiguous views of one allocation (so one large block, which
     the OS backs with huge pages where it can: fresh output faults in far
-    fewer pages); it lives as long as any of them does.
+    fewer pages); it lives as long as any of them does, and is then kept
+    for a later call's output (see :func:`set_output_recycling`).
 
     >>> buffers = play_buffers(10, 1000, fields=("children",))
     >>> buffers.offsets.shape, buffers.children.shape, buffers.steps
@@ -287,10 +291,11 @@ def play_buffers(items: int, plays: int, fields: Iterable[str] = FIELDS) -> Play
     # One allocation for every field's rows, each a view of it: one large
     # block is given huge pages where the system has them (numpy advises
     # them from 4 MB), so the OS faults in a few 2 MB pages instead of a
-    # 4 KB page at a time for the smaller fields.
+    # 4 KB page at a time for the smaller fields; and once released it is
+    # recycled (_blocks), so that a later call pays no page faults at all.
     sizes = [plays * _row_bytes(name) for name in wanted]
     starts = np.cumsum([0, *(-(-size // _ALIGN) * _ALIGN for size in sizes)])
-    block = np.empty(int(starts[-1]), dtype=np.uint8)
+    block = output_block(int(starts[-1]))
     views = {}
     for name, start, size in zip(wanted, starts, sizes):
         shape, dtype = _ROW_LAYOUT[name]
@@ -300,6 +305,29 @@ def play_buffers(items: int, plays: int, fields: Iterable[str] = FIELDS) -> Play
 
 
 _ALIGN = 64     # each field's rows start on a cache line
+
+
+def set_output_recycling(limit_bytes: int) -> int:
+    """Keep at most ``limit_bytes`` (default 256 MiB) of released output
+    for reuse; returns the previous limit. 0 keeps none and frees what is
+    kept now.
+
+    The output blocks of :func:`generate_plays` and :func:`play_buffers`
+    of 1 MiB or more are kept once no array views them any more, and a
+    later call of about the same size writes into one instead of fresh
+    memory, which the OS would zero page by page on the first write (for
+    50,000 Ban-sugoroku items, 40 MB of children, that costs more than the
+    plays themselves). Each call still returns arrays that share nothing
+    with any array alive. The price is memory: up to the limit stays
+    allocated after the results are dropped.
+
+    >>> previous = set_output_recycling(0)      # every call's output from the OS
+    >>> set_output_recycling(previous)
+    0
+    """
+    if isinstance(limit_bytes, bool) or not isinstance(limit_bytes, numbers.Integral) or limit_bytes < 0:
+        raise ValueError(f"limit_bytes must be an integer >= 0, got {limit_bytes!r}")
+    return set_recycling(int(limit_bytes))
 
 
 def _row_bytes(name: str) -> int:

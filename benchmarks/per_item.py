@@ -12,11 +12,12 @@ kernel entry point collected (``benchmarks/README.md``, issue 10 item 2)::
         '--toggle-collect=__pyx_pw_*_batch_*generate_batch' \\
         "$(python -c 'import sys; print(sys.executable)')" -m benchmarks.per_item call generate ban
 
-``faults`` times ``generate_plays`` into fresh arrays against ``out=``
-buffers in one run (best of the repeats, wall ns per item) with the minor
-page faults of each call (``resource.getrusage``, Linux and macOS): the
-cost of fresh output that callgrind, which counts user-space instructions
-only, does not see.
+``faults`` times ``generate_plays`` into fresh arrays (their block straight
+from the OS, and recycled from the call before: ``batch.set_output_recycling``)
+against ``out=`` buffers in one run (best of the repeats, wall ns per item)
+with the minor page faults of each call (``resource.getrusage``, Linux and
+macOS): the cost of fresh output that callgrind, which counts user-space
+instructions only, does not see.
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from collections.abc import Callable
 from bansugoroku_fast import Rules, batch
 
 from .corpus import Corpus, load_corpus
-from .timing import load_noted, script_parser
+from .timing import load_noted, not_recycled, script_parser
 
 CALLS = ("count", "generate", "children", "out")
 VARIANTS = {"ban": Rules(), "backgammon": Rules(variant="backgammon")}
@@ -56,13 +57,21 @@ def timed_faults(function: Callable[[], object]) -> tuple[float, int]:
     return seconds, resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults
 
 
+OUTPUTS = ("from the OS", "recycled", "out=")
+
+
 def fresh_against_out(corpus: Corpus, fields: tuple[str, ...], repeats: int) -> dict[str, tuple[float, int]]:
-    """Best seconds (with that call's faults) of generating into fresh
-    arrays and into ``out=`` buffers, alternated."""
+    """Best seconds (with that call's faults) of generating into each of
+    :data:`OUTPUTS`, alternated."""
     buffers = batch.play_buffers(len(corpus), corpus.total_plays, fields)
     args = (corpus.positions, corpus.dice, corpus.rules)
+
+    def fresh() -> object:
+        return batch.generate_plays(*args, threads=1, fields=fields)
+
     calls: dict[str, Callable[[], object]] = {
-        "fresh": lambda: batch.generate_plays(*args, threads=1, fields=fields),
+        "from the OS": not_recycled(fresh),
+        "recycled": fresh,
         "out=": lambda: batch.generate_plays(*args, threads=1, fields=fields, out=buffers),
     }
     best: dict[str, tuple[float, int]] = {}
@@ -76,14 +85,16 @@ def fresh_against_out(corpus: Corpus, fields: tuple[str, ...], repeats: int) -> 
 
 def print_faults(size: int, repeats: int) -> None:
     """The ``faults`` table, one line per rule set and fields."""
-    print("| rule set, fields | fresh: ns, faults per item | out=: ns, faults per item | fresh / out= |")
-    print("|---|---|---|---|")
+    print("| rule set, fields |" + "".join(f" {output}: ns, faults per item |" for output in OUTPUTS)
+          + " from the OS / out= | recycled / out= |")
+    print("|---|" + "---|" * (len(OUTPUTS) + 2))
     for name, rules in VARIANTS.items():
         corpus = load_corpus(rules, size)
         for fields, label in ((batch.FIELDS, "every field"), (("children",), "children only")):
             best = fresh_against_out(corpus, fields, repeats)
-            cells = [f"{best[k][0] / size * 1e9:,.0f}, {best[k][1] / size:.3f}" for k in ("fresh", "out=")]
-            print(f"| {name}, {label} | {cells[0]} | {cells[1]} | {best['fresh'][0] / best['out='][0]:.2f}x |")
+            cells = "".join(f" {best[k][0] / size * 1e9:,.0f}, {best[k][1] / size:.3f} |" for k in OUTPUTS)
+            ratios = "".join(f" {best[k][0] / best['out='][0]:.2f}x |" for k in OUTPUTS[:2])
+            print(f"| {name}, {label} |{cells}{ratios}")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -10,7 +10,10 @@ fresh output arrays, interleaved, best of the repeats (wall ns per item):
   ``yardstick.py``) counting, and generating the children only;
 * our ``count_plays``, ``generate_plays(fields=("children",))`` and
   ``generate_plays()`` (every field), one thread;
-* our ``count_plays`` and ``generate_plays()`` on two threads.
+* our ``count_plays`` and ``generate_plays()`` on two threads;
+* ``generate_plays()`` with its output block straight from the OS, not
+  recycled (``batch.set_output_recycling``): what the recycling saves, in
+  the same run.
 
 Nothing is timed unless the plain generator and the kernels agree on every
 item (counts and child sets: ``yardstick.disagreement``). The table gives
@@ -28,7 +31,7 @@ from typing import NamedTuple
 from bansugoroku_fast import Rules, batch
 
 from .corpus import DEFAULT_VARIANTS, load_corpus
-from .timing import interleaved_figures, load_noted, progress_bar, script_parser
+from .timing import interleaved_figures, load_noted, not_recycled, progress_bar, script_parser
 from .yardstick import disagreement, plain_count, plain_generate
 
 SIZE = 50_000
@@ -54,6 +57,7 @@ ROWS = (
     Row("generate_plays, every field", "plain C generate (children)", "<= 1.6"),
     Row("count_plays, 2 threads", "count_plays", ">= 1.8"),
     Row("generate_plays, every field, 2 threads", "generate_plays, every field", ">= 1.8"),
+    Row("generate_plays, every field, not recycled", "plain C generate (children)"),
 )
 
 
@@ -77,6 +81,7 @@ def measures(rules: Rules, size: int) -> dict[str, tuple[Callable[[], object], i
         "generate_plays, every field": generate(batch.FIELDS, 1),
         "count_plays, 2 threads": lambda: batch.count_plays(positions, dice, rules, threads=2),
         "generate_plays, every field, 2 threads": generate(batch.FIELDS, 2),
+        "generate_plays, every field, not recycled": not_recycled(generate(batch.FIELDS, 1)),
     }
     return {name: (call, len(positions)) for name, call in calls.items()}
 
@@ -109,10 +114,10 @@ def issue_ratio(row: Row, rules_name: str, figures: dict[str, float]) -> str:
 def met(row: Row, value: float | None) -> str:
     """``met`` or ``missed`` against the row's target ("" without one).
 
-    >>> met(ROWS[1], 1.2), met(ROWS[5], 1.2), met(ROWS[0], None)
-    ('met', 'missed', '')
+    >>> met(ROWS[1], 1.2), met(ROWS[5], 1.2), met(ROWS[0], None), met(ROWS[7], 1.2)
+    ('met', 'missed', '', '')
     """
-    if value is None:
+    if value is None or not row.target:
         return ""
     bound = float(row.target[2:])
     return "met" if (value >= bound if row.target.startswith(">=") else value <= bound) else "missed"
@@ -122,7 +127,7 @@ def cell(row: Row, rules_name: str, figures: dict[str, float]) -> str:
     """One rule set's figures for ``row``, as benchmarks/README.md's table
     has them: "ns, ratio verdict, vs issue's C"."""
     value = ratio(row, figures)
-    parts = [f"{figures[row.name]:,.0f}", "1.00x" if value is None else f"{value:.2f}x {met(row, value)}"]
+    parts = [f"{figures[row.name]:,.0f}", "1.00x" if value is None else f"{value:.2f}x {met(row, value)}".strip()]
     issue = issue_ratio(row, rules_name, figures)
     return ", ".join(parts + [issue] if issue else parts)
 

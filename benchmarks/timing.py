@@ -20,6 +20,9 @@ import time
 from collections.abc import Callable, Iterator
 from datetime import date
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
+from unittest import mock
+
+import numpy as np
 
 if TYPE_CHECKING:
     from bansugoroku_fast import Rules
@@ -92,6 +95,21 @@ def loop_over(function: Callable, items) -> Callable[[], None]:
         for item in items:
             function(*item)
 
+    return run
+
+
+def not_recycled(call: Callable[[], object]) -> Callable[[], object]:
+    """``call`` with its output blocks fresh from the OS (``np.empty``), as
+    if ``batch.set_output_recycling(0)``, without freeing the blocks kept
+    for the other measures of the run."""
+    from bansugoroku_fast import batch
+
+    def fresh_block(size: int) -> np.ndarray:
+        return np.empty(size, dtype=np.uint8)
+
+    def run() -> object:
+        with mock.patch.object(batch, "output_block", fresh_block):
+            return call()
     return run
 
 
