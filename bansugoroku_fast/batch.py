@@ -414,10 +414,12 @@ def iter_plays(positions: BatchLike, dice: BatchLike, rules: RulesLike = None, *
     raises from ``next()``, naming its index in the whole input.
 
     With ``reuse=True`` every chunk is written into the same output memory
-    (as ``generate_plays(..., out=...)`` writes), which saves the cost of
-    fresh pages (often a third of the time or more), but a yielded batch is
-    then valid only until the next one is asked for: copy what you keep.
-    ``fields`` as for :func:`generate_plays`.
+    (as ``generate_plays(..., out=...)`` writes), and a yielded batch is
+    valid only until the next one is asked for: copy what you keep. Without
+    it each chunk is new arrays, whose memory is recycled once you drop
+    them (:func:`set_output_recycling`), so that neither way pays the OS
+    for fresh pages chunk after chunk. ``fields`` as for
+    :func:`generate_plays`.
 
     >>> from bansugoroku_fast import Position
     >>> positions = np.stack([Position.initial().array] * 5)

@@ -12,11 +12,11 @@ integers (byte k = step k) and written as one store per field, the bytes
 past the play's steps masked to their padding (``write_packed_steps``), so
 there is no loop and no branch per step.
 """
-from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport realloc
 from libc.string cimport memcpy, memset
 
-from ._board cimport Board, MAX_STEPS, RuleSet, Scan
+from ._board cimport BAR, Board, MAX_STEPS, RuleSet, Scan
 
 # What a search collects at its leaves.
 cdef enum Mode:
@@ -324,6 +324,36 @@ cdef inline void write_moves(Search* s, const Board* middle, uint32_t origins, i
         s.found.count = write_move_rows(s.rows.children, s.rows.steps, s.rows.dice, s.rows.hits, s.found.count,
                                         s.rows.room, <const signed char*> middle, origins, die, blots, step,
                                         earlier_pairs, earlier_dice, earlier_hits)
+
+
+cdef inline void write_moves_after(Search* s, const Board* board, int origin, int die, uint32_t blots,
+                                   uint32_t next_origins, int next_die, int step, uint64_t earlier_pairs,
+                                   uint32_t earlier_dice, uint32_t earlier_hits) noexcept nogil:
+    """The plays ``board`` + step ``step`` (a move with ``die`` from
+    ``origin`` to a point, hitting where ``blots`` has the target's bit) +
+    one move with ``next_die`` from each of ``next_origins`` to the next
+    rows (``write_moves``): the position after step ``step`` is made once
+    and every row written from it."""
+    cdef int target = origin - die
+    cdef uint32_t hit = (blots >> target) & 1
+    cdef uint32_t pair = <uint8_t> origin | (<uint32_t> <uint8_t> target) << 8
+    cdef Board middle
+    memcpy(&middle, board, sizeof(Board))
+    patch_step(&middle, origin, target, hit)
+    # A blot hit by this step is gone: the next cannot hit it again.
+    write_moves(s, &middle, next_origins, next_die, blots & ~((<uint32_t> 1) << target), step + 1,
+                earlier_pairs | (<uint64_t> pair) << (16 * step),
+                earlier_dice | (<uint32_t> <uint8_t> die) << (8 * step), earlier_hits | hit << (8 * step))
+
+
+cdef inline void patch_step(Board* board, int origin, int target, bint hit) noexcept nogil:
+    """Move a mover stone from ``origin`` to the point ``target`` on ``board``,
+    hitting the blot there if ``hit``."""
+    board.me[origin] -= 1
+    board.me[target] += 1
+    if hit:
+        board.opp[BAR - target] = 0
+        board.opp[BAR] += 1
 
 
 cdef inline uint64_t spread_bytes(uint32_t x) noexcept nogil:

@@ -15,7 +15,10 @@ the search computes the same results another way, fast:
   non-increasing origins: every multiset of same-die moves is visited once,
   in its greatest order, and distinct multisets give distinct positions, so
   no look-up and no sort is needed at all; with rows lent by a batch, those
-  plays are written straight to the rows (``_record_out_each``).
+  plays are written straight to the rows: the last move from the board
+  before it (``_record_out_each``), and where no bear-off can come, the
+  last two from the position after the first of them, made once per first
+  move (``_record_out_last_two``).
 * Whole rolls that need no search at all go to ``_shortcuts``: in
   ``run_turn`` (MODE_PLAYS), every non-double and every Ban-sugoroku double
   where no bear-off and no win can come before the second move; in
@@ -305,6 +308,8 @@ cdef void _search(Search* s, int depth, int highest) noexcept nogil:
         _record(s, depth, depth)
     elif s.wrote_out and depth + 1 == s.ndice:
         _record_out_each(s, depth, origins, die)
+    elif s.wrote_out and depth + 2 == s.ndice and (not s.rules.bears_off or s.outside >= 2):
+        _record_out_last_two(s, depth, origins, die)      # no bear-off within the two moves
     elif s.fast_counts and s.unique and s.mode == MODE_COUNT and depth + 4 >= s.ndice:
         if depth + 1 == s.ndice:
             record_many(s, s.ndice, popcount_places(origins))   # the last ply: count, don't play
@@ -330,27 +335,74 @@ cdef inline void _search_each(Search* s, int depth, uint32_t origins, int die) n
             return
 
 
+cdef struct _Earlier:
+    uint32_t blots          # the opponent's blots still standing
+    uint64_t pairs          # the steps made, packed as write_moves takes them
+    uint32_t dice
+    uint32_t hits
+
+
+cdef inline _Earlier _earlier_steps(const Search* s, int depth) noexcept nogil:
+    """The ``depth`` steps the search has made, for writing rows after them
+    (packed only if the batch wants a step field)."""
+    cdef int k
+    cdef _Earlier earlier
+    earlier.blots = s.blots
+    earlier.pairs = earlier.dice = earlier.hits = 0
+    for k in range(depth):
+        if s.hit[k]:
+            earlier.blots &= ~((<uint32_t> 1) << s.target[k])
+    for k in range(depth if steps_wanted(&s.rows) else 0):
+        earlier.pairs |= (<uint64_t> (<uint8_t> s.origin[k] | (<uint32_t> <uint8_t> s.target[k]) << 8)) << (16 * k)
+        earlier.dice |= (<uint32_t> <uint8_t> s.die[k]) << (8 * k)
+        earlier.hits |= (<uint32_t> <uint8_t> s.hit[k]) << (8 * k)
+    return earlier
+
+
+cdef inline void _every_die_used(Search* s) noexcept nogil:
+    """Before writing a play that uses every die: the first such drops the
+    shorter ones written so far (see _record)."""
+    if s.ndice > s.best_used:
+        s.found.count = 0
+        s.best_used = s.ndice
+
+
 cdef void _record_out_each(Search* s, int depth, uint32_t origins, int die) noexcept nogil:
     """The last move of a double, from each of ``origins`` (greatest first,
     as _search_each takes them), when plays go straight to the batch's rows:
     the rows are written from the board before the move (``write_moves``,
     the steps before it packed), without making and unmaking it (what
     _descend then _record would do)."""
-    cdef int k
-    cdef uint32_t blots = s.blots      # the opponent's blots still standing
-    cdef uint64_t earlier_pairs = 0
-    cdef uint32_t earlier_dice = 0, earlier_hits = 0
-    if s.ndice > s.best_used:      # the first play using every die (see _record)
-        s.found.count = 0
-        s.best_used = s.ndice
-    for k in range(depth):
-        if s.hit[k]:
-            blots &= ~((<uint32_t> 1) << s.target[k])
-    for k in range(depth if steps_wanted(&s.rows) else 0):
-        earlier_pairs |= (<uint64_t> (<uint8_t> s.origin[k] | (<uint32_t> <uint8_t> s.target[k]) << 8)) << (16 * k)
-        earlier_dice |= (<uint32_t> <uint8_t> s.die[k]) << (8 * k)
-        earlier_hits |= (<uint32_t> <uint8_t> s.hit[k]) << (8 * k)
-    write_moves(s, &s.board, origins, die, blots, depth, earlier_pairs, earlier_dice, earlier_hits)
+    cdef _Earlier earlier = _earlier_steps(s, depth)
+    _every_die_used(s)
+    write_moves(s, &s.board, origins, die, earlier.blots, depth, earlier.pairs, earlier.dice, earlier.hits)
+
+
+cdef void _record_out_last_two(Search* s, int depth, uint32_t origins, int die) noexcept nogil:
+    """The last two moves of a double, the first from each of ``origins``
+    (greatest first), when plays go straight to the batch's rows and
+    neither move can bear off or enter: for each first move, the position
+    after it is made once and the rows of every last move written from it
+    (``write_moves_after``), without making and unmaking either. A first
+    move after which no move is left is a shorter play: the search
+    records it (_descend), in the same order as _search_each would."""
+    cdef _Earlier earlier = _earlier_steps(s, depth)
+    cdef int origin, target
+    cdef uint32_t after, last_origins, reach = s.open_points << die
+    while origins:
+        origin = highest_bit(origins)
+        origins ^= (<uint32_t> 1) << origin
+        target = origin - die
+        # The mover's points after this move; the last move's origins at
+        # most this one (the order of a double's moves, non-increasing).
+        after = (s.occupied | ((<uint32_t> 1) << target)) & ~((<uint32_t> (s.board.me[origin] == 1)) << origin)
+        last_origins = after & reach & (((<uint32_t> 2) << origin) - 1)
+        if not last_origins:
+            _descend(s, depth, origin, die)
+            continue
+        _every_die_used(s)
+        write_moves_after(s, &s.board, origin, die, earlier.blots, last_origins, die, depth,
+                          earlier.pairs, earlier.dice, earlier.hits)
 
 
 cdef void _descend(Search* s, int depth, int origin, int die) noexcept nogil:

@@ -38,7 +38,7 @@ from libc.stdint cimport uint8_t, uint32_t
 from libc.string cimport memcpy
 
 from ._board cimport BAR, Board, OFF, RuleSet, Scan, highest_bit, popcount_places, scan_masks
-from ._search cimport Leaf, Search, new_leaf, record_many, write_moves
+from ._search cimport Leaf, Search, new_leaf, record_many, patch_step, write_moves
 
 
 # --- counting without a search -------------------------------------------------
@@ -153,16 +153,6 @@ cdef inline void _play_step(Leaf* leaf, int k, int origin, int die) noexcept nog
     leaf.hit[k] = hit
 
 
-cdef inline void _patch_step(Board* board, int origin, int target, bint hit) noexcept nogil:
-    """Move a mover stone from ``origin`` to the point ``target`` on ``board``,
-    hitting the blot there if ``hit``."""
-    board.me[origin] -= 1
-    board.me[target] += 1
-    if hit:
-        board.opp[BAR - target] = 0
-        board.opp[BAR] += 1
-
-
 cdef inline void _emit(Search* s, const Board* start, int origin1, int die1,
                        int origin2, int die2) noexcept nogil:
     """Add the play (origin1 with die1[, then origin2 with die2]) as a leaf,
@@ -189,11 +179,9 @@ cdef inline void _emit_second_moves(Search* s, const Board* start, int origin1, 
                                     uint32_t second_origins, int die2) noexcept nogil:
     """_emit every play (origin1 with die1, then one of ``second_origins``
     with die2), greatest second origin first. Into lent rows, the position
-    after the first move is made once (``middle``) and the rows are
-    written from it (``write_moves``)."""
-    cdef int origin2, target1 = origin1 - die1
-    cdef Board middle
-    cdef uint32_t hit1, blots_left
+    after the first move is made once and the rows are written from it
+    (``write_moves_after``)."""
+    cdef int origin2
     if not second_origins:
         return
     if s.rows.children == NULL:
@@ -202,12 +190,12 @@ cdef inline void _emit_second_moves(Search* s, const Board* start, int origin1, 
             second_origins ^= (<uint32_t> 1) << origin2
             _emit(s, start, origin1, die1, origin2, die2)
         return
-    hit1 = (s.blots >> target1) & 1
+    cdef int target1 = origin1 - die1
+    cdef Board middle
+    cdef uint32_t hit1 = (s.blots >> target1) & 1
     memcpy(&middle, start, sizeof(Board))
-    _patch_step(&middle, origin1, target1, hit1)
-    # A blot hit by the first step is gone: the second cannot hit it again.
-    blots_left = s.blots & ~((<uint32_t> 1) << target1)
-    write_moves(s, &middle, second_origins, die2, blots_left, 1,
+    patch_step(&middle, origin1, target1, hit1)
+    write_moves(s, &middle, second_origins, die2, s.blots & ~((<uint32_t> 1) << target1), 1,
                 <uint8_t> origin1 | (<uint32_t> <uint8_t> target1) << 8, <uint8_t> die1, hit1)
 
 
