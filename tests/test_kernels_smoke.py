@@ -15,6 +15,8 @@ from bansugoroku_fast.errors import InvalidDiceError, InvalidPositionError
 from bansugoroku_fast.position import Position
 from bansugoroku_fast.rules import Rules
 
+from . import strategies
+
 BACKGAMMON = Rules(variant="backgammon")
 ALL_RULES = Rules.all_combinations()
 ROLLS = np.array(oracle.ALL_ROLLS, dtype=np.int8)
@@ -325,3 +327,48 @@ def test_a_wait_policy_the_user_set_is_kept():
     policy, spin_count = _import_in_child({"OMP_WAIT_POLICY": "active"})
     assert policy == "active"
     assert spin_count == "30000000000"  # active: an idle thread spins (libgomp's figure for 5 minutes)
+
+
+def _bear_off_position(mover_points: dict[int, int]) -> np.ndarray:
+    """Backgammon: the mover's stones on ``mover_points`` (point: stones), the
+    rest borne off; the opponent's 15 on its own 1-point, far away."""
+    array = np.zeros((2, 26), dtype=np.int8)
+    for point, stones in mover_points.items():
+        array[0, point] = stones
+    array[0, 0] = 15 - sum(mover_points.values())
+    array[1, 1] = 15
+    return array
+
+
+@pytest.mark.parametrize(("mover_points", "roll", "plays"), [
+    # 2 off and 1 off both, or 2->1 then the 2 bears the highest (1) off.
+    ({2: 1, 1: 1}, (2, 1), 2),
+    # 6 off and then the 5 bears the highest (1) off, or 6->1 then the 6
+    # bears one of the two off; the 5 cannot bear off from 1 while 6 is held.
+    ({6: 1, 1: 1}, (6, 5), 2),
+    # {4, 4}, {5, 3} (5->3 then 6->5 reaches what 6->5->3 does), {6, 2}.
+    ({6: 1, 5: 1}, (2, 1), 3),
+])
+def test_counts_near_the_bear_off_known_answers(mover_points, roll, plays):
+    array = _bear_off_position(mover_points)
+    for dice in (roll, roll[::-1]):
+        assert batch.count_plays(array[None], [dice], BACKGAMMON).tolist() == [plays]
+        assert len(oracle.legal_plays(Position(array), dice, BACKGAMMON)) == plays
+
+
+@pytest.mark.parametrize("rules", [rules for rules in ALL_RULES if rules.bears_off], ids=lambda r: r.short_name)
+def test_counts_near_the_bear_off_match_search_and_oracle(rules):
+    # Backgammon counts a non-double with at most one stone outside home by
+    # the exact keys of its plays (_count_by_keys in _search.pyx): held to
+    # the plain search and to the oracle, hits and bear-offs included.
+    array = strategies.edge_positions(rules, 80, seed=21, kinds=("bear_off", "last_outside"))
+    rolls = np.array([roll for roll in oracle.ALL_ROLLS if roll[0] != roll[1]], dtype=np.int8)
+    items = np.repeat(array, len(rolls), axis=0)
+    dice = np.tile(rolls, (len(array), 1))
+    fast = batch.count_plays(items, dice, rules)
+    searched = np.empty_like(fast)
+    assert _batch.count_batch(items, dice, rules.code, 1, searched, fast_counts=False) is None
+    assert (fast == searched).all()
+    for index in range(0, len(items), 5):
+        roll = tuple(dice[index].tolist())
+        assert fast[index] == len(oracle.legal_plays(Position(items[index]), roll, rules)), index

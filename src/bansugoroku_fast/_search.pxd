@@ -57,6 +57,12 @@ cdef struct OutputRows:
     unsigned char* hits   # MAX_STEPS bytes a row
     int64_t room          # rows lent
 
+cdef enum:
+    # The most two-move plays a non-double counted by keys can have: two die
+    # orders, at most 7 first origins (run_turn_scanned allows no more
+    # occupied points) and 8 second ones (one more point after the first move).
+    MAX_PLAY_KEYS = 128
+
 cdef struct Search:
     RuleSet rules
     bint fast_counts      # count from closed forms where they apply (off: tests)
@@ -90,6 +96,12 @@ cdef struct Search:
     # rows.room of them; found.count still counts them) and set wrote_out.
     OutputRows rows
     bint wrote_out
+    # A non-double being counted near the bear-off (count_keys): its plays
+    # that use both dice, each as the exact key of the position it reaches
+    # (no move made, no board compared), ``nkeys`` of them, each once.
+    bint count_keys
+    int nkeys
+    uint64_t play_keys[MAX_PLAY_KEYS]
 
 
 cdef Search* search_new(RuleSet rules, bint fast_counts) noexcept nogil

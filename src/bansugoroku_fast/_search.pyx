@@ -306,6 +306,8 @@ cdef void _search(Search* s, int depth, int highest) noexcept nogil:
     origins = _origins(s, die, highest)
     if not origins:
         _record(s, depth, depth)
+    elif s.count_keys and depth == 1:
+        _count_by_keys(s, origins, die)
     elif s.wrote_out and depth + 1 == s.ndice:
         _record_out_each(s, depth, origins, die)
     elif s.wrote_out and depth + 2 == s.ndice and (not s.rules.bears_off or s.outside >= 2):
@@ -323,6 +325,64 @@ cdef void _search(Search* s, int depth, int highest) noexcept nogil:
             count_last_four(s, origins, die)
     else:
         _search_each(s, depth, origins, die)
+
+
+cdef enum:
+    NO_PLACE = 31       # an absent member of a _place_pair
+
+
+cdef inline uint64_t _place_pair(int first, int second) noexcept nogil:
+    """The multiset of places {first, second} (NO_PLACE: absent) as 10 bits."""
+    if first > second:
+        first, second = second, first
+    return <uint64_t> first | (<uint64_t> second) << 5
+
+
+cdef inline uint64_t _play_key(int origin1, int target1, int origin2, int target2, uint32_t hit_points) noexcept nogil:
+    """Which position the two moves origin1 -> target1, origin2 -> target2
+    (OFF: borne off) reach, hitting on ``hit_points``, from the position
+    they start from: the places that gain a mover stone and those that
+    lose one, a stone moved on through a place counted once (the moves go
+    down, so only target1 == origin2 or target2 == origin1 can cancel),
+    and the points hit. Equal keys, equal positions; different keys,
+    different positions."""
+    cdef int gain1 = target1, gain2 = target2, loss1 = origin1, loss2 = origin2
+    if target1 == origin2:
+        gain1 = loss2 = NO_PLACE
+    elif target2 == origin1:
+        gain2 = loss1 = NO_PLACE
+    return _place_pair(gain1, gain2) | _place_pair(loss1, loss2) << 10 | (<uint64_t> hit_points) << 20
+
+
+cdef void _count_by_keys(Search* s, uint32_t origins, int die) noexcept nogil:
+    """The last move of a non-double counted by keys (``s.count_keys``):
+    the plays of the first move made and a last move from each of
+    ``origins``, added by their keys (_play_key), each distinct one once,
+    without making the last move."""
+    cdef int origin, target, k
+    cdef uint32_t hit_points
+    cdef uint64_t key
+    if s.ndice > s.best_used:      # the first play using both dice (see _record)
+        _clear_slots(s)
+        s.found.count = 0
+        s.best_used = s.ndice
+    while origins:
+        origin = highest_bit(origins)
+        origins ^= (<uint32_t> 1) << origin
+        target = origin - die if origin > die else OFF
+        hit_points = (<uint32_t> s.hit[0]) << s.target[0]
+        if target != OFF and s.board.opp[BAR - target] == 1:
+            hit_points |= (<uint32_t> 1) << target
+        key = _play_key(s.origin[0], s.target[0], origin, target, hit_points)
+        for k in range(s.nkeys):
+            if s.play_keys[k] == key:
+                break
+        else:
+            if s.nkeys == MAX_PLAY_KEYS:        # cannot happen (see MAX_PLAY_KEYS)
+                s.found.failed = True
+                return
+            s.play_keys[s.nkeys] = key
+            s.nkeys += 1
 
 
 cdef inline void _search_each(Search* s, int depth, uint32_t origins, int die) noexcept nogil:
@@ -470,11 +530,17 @@ cdef int run_turn_scanned(Search* s, const Board* start, const Scan* scan, int a
     s.best_used = 0
     s.any_large = s.stop = s.found.failed = False
     s.hit_best = s.hit_large = s.hit_small = False
+    s.nkeys = 0
+    s.count_keys = False
     if a != b:
         s.ndice = 2
         s.larger = a if a > b else b
         s.nonincreasing = s.presorted = False
         s.unique = mode == MODE_SEQUENCES or mode == MODE_SHOTS
+        # Near the bear-off, where the closed form cannot count: the plays
+        # by their keys (a few points only: see MAX_PLAY_KEYS).
+        s.count_keys = (mode == MODE_COUNT and s.fast_counts and s.rules.bears_off and not s.rules.win_stops
+                        and start.me[BAR] == 0 and popcount_places(s.occupied) <= 7)
         s.dice[0] = a
         s.dice[1] = b
         _search(s, 0, BAR)
@@ -506,6 +572,8 @@ cdef int run_turn_scanned(Search* s, const Board* start, const Scan* scan, int a
             return s.hit_large if s.any_large else s.hit_small
         return s.hit_best
     _clear_slots(s)
+    if s.nkeys:         # the plays using both dice, counted by keys
+        s.found.count = s.nkeys
     if s.larger != 0 and s.best_used == 1 and s.any_large:
         # One die only, and the larger one can be played: it must be.
         kept = 0
