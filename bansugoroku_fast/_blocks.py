@@ -23,6 +23,7 @@ True
 """
 from __future__ import annotations
 
+import os
 import threading
 import weakref
 
@@ -39,6 +40,16 @@ _limit = DEFAULT_LIMIT
 # Reentrant: a finalizer can run in the middle of output_block, in the same
 # thread, when the garbage collector frees a lease that was in a cycle.
 _lock = threading.RLock()
+
+
+def _after_fork_in_child() -> None:
+    # Another thread may have held the lock when the process forked.
+    global _lock
+    _lock = threading.RLock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 class _Lease:

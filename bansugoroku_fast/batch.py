@@ -121,17 +121,42 @@ MAX_THREADS = 4 * (os.cpu_count() or 1)
 
 def _threads(threads: object) -> int:
     """``threads`` checked: None = every CPU this process may run on, else
-    an integer in 1..:data:`MAX_THREADS`."""
+    an integer in 1..:data:`MAX_THREADS`; 1 in a process forked after a
+    call on more than one (see :func:`_after_fork_in_child`)."""
+    global _threads_started
     if threads is None:
         try:
-            return len(os.sched_getaffinity(0))
+            wanted = len(os.sched_getaffinity(0))
         except AttributeError:  # not on Linux
-            return os.cpu_count() or 1
-    if not is_positive_int(threads) or int(threads) > MAX_THREADS:
+            wanted = os.cpu_count() or 1
+    elif not is_positive_int(threads) or int(threads) > MAX_THREADS:
         raise ValueError(
             f"threads must be an integer in 1..{MAX_THREADS} (4 per CPU) or None, got {threads!r}"
         )
-    return int(threads)
+    else:
+        wanted = int(threads)
+    if _forked_after_threads:
+        return 1
+    _threads_started = _threads_started or wanted > 1
+    return wanted
+
+
+# The OpenMP runtime (libgomp) cannot run a parallel region in a process
+# forked after its threads started: the child waits forever for threads
+# that only the parent has. So a child forked after a call on two or more
+# threads (multiprocessing's "fork" start method, os.fork) runs every
+# kernel on one thread; "spawn" and "forkserver" children start afresh.
+_threads_started = False
+_forked_after_threads = False
+
+
+def _after_fork_in_child() -> None:
+    global _forked_after_threads
+    _forked_after_threads = _forked_after_threads or _threads_started
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def _positions_array(positions: BatchLike) -> np.ndarray:

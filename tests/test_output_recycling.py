@@ -8,7 +8,10 @@ while any array still views it.
 from __future__ import annotations
 
 import gc
+import os
+import signal
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -178,3 +181,43 @@ def test_threads_calling_at_once_get_correct_separate_output(items):
 def test_a_bad_limit_is_refused(limit):
     with pytest.raises(ValueError, match="limit_bytes"):
         batch.set_output_recycling(limit)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+@pytest.mark.filterwarnings("ignore:This process .* is multi-threaded:DeprecationWarning")
+def test_a_child_forked_while_another_thread_holds_the_lock_has_its_own(items):
+    rules, positions, dice = items
+    expected = fresh_result(rules, positions, dice, ("children",))
+    taken, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with _blocks._lock:
+            taken.set()
+            release.wait()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    taken.wait()
+    try:
+        pid = os.fork()
+        if pid == 0:            # the child: the holder thread does not exist here
+            code = 2
+            try:
+                batch.generate_plays(positions, dice, rules, fields=("children",))     # released at once
+                again = batch.generate_plays(positions, dice, rules, fields=("children",))
+                code = 0 if np.array_equal(again.children, expected.children) else 1
+            finally:
+                os._exit(code)  # never back into pytest
+    finally:
+        release.set()
+        holder.join()
+    for _ in range(600):        # a deadlocked child must fail the test, not hang it
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        time.sleep(0.1)
+    else:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        pytest.fail("the forked child hung on the recycling lock")
+    assert os.waitstatus_to_exitcode(status) == 0
