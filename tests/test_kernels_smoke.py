@@ -372,3 +372,48 @@ def test_counts_near_the_bear_off_match_search_and_oracle(rules):
     for index in range(0, len(items), 5):
         roll = tuple(dice[index].tolist())
         assert fast[index] == len(oracle.legal_plays(Position(items[index]), roll, rules)), index
+
+
+def _doubles_position(mover_places: dict[int, int]) -> np.ndarray:
+    """Backgammon: the mover's 15 stones on ``mover_places`` (25: the bar);
+    the opponent's 15 on its own 2-point (the mover's 23), in no 6's way."""
+    array = np.zeros((2, 26), dtype=np.int8)
+    for place, stones in mover_places.items():
+        array[0, place] = stones
+    array[1, 2] = 15
+    return array
+
+
+@pytest.mark.parametrize(("mover_places", "plays"), [
+    # 6-6, no bear-off (stones outside): the 24s go 24->18->12->6 (each point
+    # moves at most as many as it holds or receives; 6 and 1 cannot move),
+    # the 13s 13->7->1. Plays of four moves by how many each chain takes:
+    # 24-chain 0..4 moves in 1, 1, 2, 2, 2 ways, 13-chain 4..0 in 1, 1, 2, 1, 1:
+    # 1 + 1 + 4 + 2 + 2 = 10.
+    ({24: 2, 13: 2, 1: 11}, 10),
+    # One 24 on the bar: it enters on 19 first, then three moves: the lone
+    # 24 takes 0..3 (one way each), the 19-13-7 chain 3..0 in 3, 3, 2, 1 ways.
+    ({25: 1, 24: 1, 13: 2, 1: 11}, 9),
+])
+def test_double_counts_known_answers(mover_places, plays):
+    # The last three and four moves of a double are counted in closed form
+    # (triple_plays in _shortcuts.pxd): held to counts reasoned from the rules.
+    array = _doubles_position(mover_places)
+    assert batch.count_plays(array[None], [(6, 6)], BACKGAMMON).tolist() == [plays]
+    assert len(oracle.legal_plays(Position(array), (6, 6), BACKGAMMON)) == plays
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=lambda r: r.short_name)
+def test_double_counts_match_search(rules):
+    # Every double on playout and edge positions: the closed forms of the
+    # last moves (count_last_four, count_last_three, triple_plays) against
+    # the plain search.
+    array = np.concatenate([np.stack([p.array for p in playout_positions(rules, 150, seed=rules.code + 7)]),
+                            strategies.edge_positions(rules, 150, seed=rules.code + 7)])
+    doubles = np.array([(die, die) for die in range(1, 7)], dtype=np.int8)
+    items = np.repeat(array, len(doubles), axis=0)
+    dice = np.tile(doubles, (len(array), 1))
+    fast = batch.count_plays(items, dice, rules)
+    searched = np.empty_like(fast)
+    assert _batch.count_batch(items, dice, rules.code, 1, searched, fast_counts=False) is None
+    assert (fast == searched).all()

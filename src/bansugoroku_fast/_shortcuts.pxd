@@ -147,3 +147,28 @@ cdef inline int double_pairs(uint32_t origins, uint32_t occupied, uint32_t multi
     cdef int n = popcount_places(origins)
     return (n * (n - 1) // 2 + popcount_places(origins & multi)
             + popcount_places(origins & ((reach & ~occupied) << die)))
+
+
+cdef inline int triple_plays(uint32_t origins, uint32_t occupied, uint32_t multi, uint32_t three,
+                             uint32_t reach, int die) noexcept nogil:
+    """Distinct three-move plays of a double (no bar stone, no bear-off)
+    whose first move is from one of ``origins``, the others from the same
+    point or lower ones. A play is how many moves leave each point (the
+    moves from a point come after those landing on it, origins going
+    down), and distinct numbers give distinct positions: one move from
+    each of three points holding a stone, or with one of them empty and
+    reached by the stone from ``die`` above (``reach & ~occupied``), or
+    two of them, a chain; two moves from a point of two (``multi``) and one
+    from any other, or from the empty point below it; two from a single
+    stone after the stone from ``die`` above lands on it; three from a
+    point of three (``three``)."""
+    cdef uint32_t empty_below = (reach & ~occupied) << die    # bit p: p - die empty and open
+    cdef uint32_t doubled = origins & multi
+    cdef int n = popcount_places(origins)
+    return (n * (n - 1) * (n - 2) // 6
+            + popcount_places(origins & empty_below) * (n - 1)
+            + popcount_places(origins & empty_below & (empty_below << die))
+            + popcount_places(doubled) * (n - 1)
+            + popcount_places(doubled & empty_below)
+            + popcount_places(origins & ~multi & (origins >> die))
+            + popcount_places(origins & three))

@@ -60,15 +60,26 @@ cdef inline void _after_move(uint32_t* occupied, uint32_t* multi, int origin, in
                 & ~((<uint32_t> (count == 2)) << origin))
 
 
+cdef inline uint32_t _three_or_more(const Search* s) noexcept nogil:
+    """Bit p: the mover has three or more stones on point p."""
+    cdef uint32_t three = 0, multi = s.multi
+    cdef int point
+    while multi:
+        point = highest_bit(multi)
+        multi ^= (<uint32_t> 1) << point
+        three |= (<uint32_t> (s.board.me[point] >= 3)) << point
+    return three
+
+
 cdef void count_last_four(Search* s, uint32_t origins, int die) noexcept nogil:
     """Count the four moves of a backgammon double (no bar stone, no
     bear-off possible): for each first move, from ``origins``, the other
-    three as count_last_three counts them after it, on masks (no make and
-    unmake), the stones' counts after the first move worked out from the
-    board's."""
-    cdef int origin, target
-    cdef uint32_t occupied, multi, later
-    cdef uint32_t reach = s.open_points << die
+    three on the masks after it (no make and unmake): ``triple_plays``
+    where all three play, else as count_last_three counts them, the
+    stones' counts after the first move worked out from the board's."""
+    cdef int origin, target, triples
+    cdef uint32_t occupied, multi, later, three
+    cdef uint32_t reach = s.open_points << die, three_before = _three_or_more(s)
     while origins:
         origin = highest_bit(origins)
         origins ^= (<uint32_t> 1) << origin
@@ -76,19 +87,30 @@ cdef void count_last_four(Search* s, uint32_t origins, int die) noexcept nogil:
         occupied, multi = s.occupied, s.multi
         _after_move(&occupied, &multi, origin, target, s.board.me[origin], s.board.me[target])
         later = occupied & reach & (((<uint32_t> 2) << origin) - 1)
-        if later:
-            _count_last_three_after(s, occupied, multi, later, die, origin, target)
-        else:       # the first move is the only one: one play using one die
+        if not later:       # the first move is the only one: one play using one die
             record_many(s, s.ndice - 3, 1)
+            continue
+        three = ((three_before & ~((<uint32_t> (s.board.me[origin] == 3)) << origin))
+                 | (<uint32_t> (s.board.me[target] >= 2)) << target)
+        triples = triple_plays(later, occupied, multi, three, reach, die)
+        if triples:
+            record_many(s, s.ndice, triples)
+        else:
+            _count_last_three_after(s, occupied, multi, later, die, origin, target)
 
 
 cdef void count_last_three(Search* s, uint32_t origins, int die) noexcept nogil:
     """Count the last three moves of a double (no bar stone, no bear-off
-    possible): for each first of them, from ``origins``, the last two as
+    possible), the first of them from ``origins``: ``triple_plays`` where
+    all three play, else for each first of them the last two as
     count_last_two counts them on the masks after that move. No make and
     unmake: the open points do not change within a turn, and whether the
     move hits does not matter to the moves after it."""
-    _count_last_three_after(s, s.occupied, s.multi, origins, die, OFF, OFF)
+    cdef int triples = triple_plays(origins, s.occupied, s.multi, _three_or_more(s), s.open_points << die, die)
+    if triples:
+        record_many(s, s.ndice, triples)
+    else:
+        _count_last_three_after(s, s.occupied, s.multi, origins, die, OFF, OFF)
 
 
 cdef void _count_last_three_after(Search* s, uint32_t occupied, uint32_t multi, uint32_t origins, int die,
