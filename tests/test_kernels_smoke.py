@@ -91,16 +91,23 @@ def test_single_calls_match_oracle(rules):
             )
 
 
-@pytest.mark.parametrize("rules", ALL_RULES, ids=lambda r: r.short_name)
-def test_closed_form_counts_match_search(rules):
-    positions = playout_positions(rules, 60, seed=rules.code + 100)
-    array = np.stack([p.array for p in positions])
-    items = np.repeat(array, len(ROLLS), axis=0)
-    dice = np.tile(ROLLS, (len(array), 1))
+def counts_held_to_search(array, rolls, rules):
+    """Every position of ``array`` with every roll of ``rolls``, as
+    ``(items, dice, counts)``: ``count_plays`` (closed forms where they
+    apply), asserted equal to the plain search's counts."""
+    items = np.repeat(array, len(rolls), axis=0)
+    dice = np.tile(rolls, (len(array), 1))
     fast = batch.count_plays(items, dice, rules)
     searched = np.empty_like(fast)
     assert _batch.count_batch(items, dice, rules.code, 2, searched, fast_counts=False) is None
     assert (fast == searched).all()
+    return items, dice, fast
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=lambda r: r.short_name)
+def test_closed_form_counts_match_search(rules):
+    positions = playout_positions(rules, 60, seed=rules.code + 100)
+    items, dice, fast = counts_held_to_search(np.stack([p.array for p in positions]), ROLLS, rules)
     # The single count takes the same switch.
     for index in range(0, len(items), 97):
         roll = tuple(dice[index].tolist())
@@ -329,14 +336,14 @@ def test_a_wait_policy_the_user_set_is_kept():
     assert spin_count == "30000000000"  # active: an idle thread spins (libgomp's figure for 5 minutes)
 
 
-def _bear_off_position(mover_points: dict[int, int]) -> np.ndarray:
-    """Backgammon: the mover's stones on ``mover_points`` (point: stones), the
-    rest borne off; the opponent's 15 on its own 1-point, far away."""
+def backgammon_position(mover_places: dict[int, int], opponent_point: int) -> np.ndarray:
+    """The mover's stones on ``mover_places`` (place: stones; 25 the bar),
+    the rest borne off; the opponent's 15 on its own ``opponent_point``."""
     array = np.zeros((2, 26), dtype=np.int8)
-    for point, stones in mover_points.items():
-        array[0, point] = stones
-    array[0, 0] = 15 - sum(mover_points.values())
-    array[1, 1] = 15
+    for place, stones in mover_places.items():
+        array[0, place] = stones
+    array[0, 0] = 15 - sum(mover_places.values())
+    array[1, opponent_point] = 15
     return array
 
 
@@ -350,7 +357,7 @@ def _bear_off_position(mover_points: dict[int, int]) -> np.ndarray:
     ({6: 1, 5: 1}, (2, 1), 3),
 ])
 def test_counts_near_the_bear_off_known_answers(mover_points, roll, plays):
-    array = _bear_off_position(mover_points)
+    array = backgammon_position(mover_points, 1)     # the opponent far away
     for dice in (roll, roll[::-1]):
         assert batch.count_plays(array[None], [dice], BACKGAMMON).tolist() == [plays]
         assert len(oracle.legal_plays(Position(array), dice, BACKGAMMON)) == plays
@@ -363,25 +370,10 @@ def test_counts_near_the_bear_off_match_search_and_oracle(rules):
     # the plain search and to the oracle, hits and bear-offs included.
     array = strategies.edge_positions(rules, 80, seed=21, kinds=("bear_off", "last_outside"))
     rolls = np.array([roll for roll in oracle.ALL_ROLLS if roll[0] != roll[1]], dtype=np.int8)
-    items = np.repeat(array, len(rolls), axis=0)
-    dice = np.tile(rolls, (len(array), 1))
-    fast = batch.count_plays(items, dice, rules)
-    searched = np.empty_like(fast)
-    assert _batch.count_batch(items, dice, rules.code, 1, searched, fast_counts=False) is None
-    assert (fast == searched).all()
+    items, dice, fast = counts_held_to_search(array, rolls, rules)
     for index in range(0, len(items), 5):
         roll = tuple(dice[index].tolist())
         assert fast[index] == len(oracle.legal_plays(Position(items[index]), roll, rules)), index
-
-
-def _doubles_position(mover_places: dict[int, int]) -> np.ndarray:
-    """Backgammon: the mover's 15 stones on ``mover_places`` (25: the bar);
-    the opponent's 15 on its own 2-point (the mover's 23), in no 6's way."""
-    array = np.zeros((2, 26), dtype=np.int8)
-    for place, stones in mover_places.items():
-        array[0, place] = stones
-    array[1, 2] = 15
-    return array
 
 
 @pytest.mark.parametrize(("mover_places", "plays"), [
@@ -398,7 +390,7 @@ def _doubles_position(mover_places: dict[int, int]) -> np.ndarray:
 def test_double_counts_known_answers(mover_places, plays):
     # The last three and four moves of a double are counted in closed form
     # (triple_plays in _shortcuts.pxd): held to counts reasoned from the rules.
-    array = _doubles_position(mover_places)
+    array = backgammon_position(mover_places, 2)     # the mover's 23: in no 6's way
     assert batch.count_plays(array[None], [(6, 6)], BACKGAMMON).tolist() == [plays]
     assert len(oracle.legal_plays(Position(array), (6, 6), BACKGAMMON)) == plays
 
@@ -410,10 +402,4 @@ def test_double_counts_match_search(rules):
     # the plain search.
     array = np.concatenate([np.stack([p.array for p in playout_positions(rules, 150, seed=rules.code + 7)]),
                             strategies.edge_positions(rules, 150, seed=rules.code + 7)])
-    doubles = np.array([(die, die) for die in range(1, 7)], dtype=np.int8)
-    items = np.repeat(array, len(doubles), axis=0)
-    dice = np.tile(doubles, (len(array), 1))
-    fast = batch.count_plays(items, dice, rules)
-    searched = np.empty_like(fast)
-    assert _batch.count_batch(items, dice, rules.code, 1, searched, fast_counts=False) is None
-    assert (fast == searched).all()
+    counts_held_to_search(array, np.array([(die, die) for die in range(1, 7)], dtype=np.int8), rules)
