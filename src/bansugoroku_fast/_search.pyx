@@ -19,6 +19,10 @@ the search computes the same results another way, fast:
   before it (``_record_out_each``), and where no bear-off can come, the
   last two from the position after the first of them, made once per first
   move (``_record_out_last_two``).
+* A backgammon non-double near the bear-off being counted (where the
+  closed form cannot count) has only its first move made: each last move
+  is added as the exact key of the position it reaches, deduped in a small
+  array (``_count_by_keys``), with no board hashed or compared.
 * Whole rolls that need no search at all go to ``_shortcuts``: in
   ``run_turn`` (MODE_PLAYS), every non-double and every Ban-sugoroku double
   where no bear-off and no win can come before the second move; in

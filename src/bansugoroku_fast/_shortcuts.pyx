@@ -16,7 +16,8 @@ Which rolls take them (everything else goes through the search of
   counted (``count_last_two``, ``count_last_three``, ``count_last_four``),
   once no stone is on the bar and no bear-off can come: the search stops
   two, three or four plies early (four: it makes no move at all) and adds
-  their count from the masks.
+  their count from the masks, the last three in closed form
+  (``triple_plays`` in ``_shortcuts.pxd``) whenever all of them play.
 
 Why it is fast: a two-move play is a multiset of two single moves, and
 distinct multisets reach distinct positions except when one stone moves
