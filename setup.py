@@ -13,6 +13,10 @@ Environment switches (read at build time):
   instead of silently misbehaving.
 * ``BANSUGOROKU_NO_OPENMP=1`` builds without OpenMP (batches then run on one
   thread whatever ``threads=`` says).
+* ``BANSUGOROKU_NATIVE=1`` compiles for the building machine's own CPU
+  (``-march=native``: the hardware popcount, its widest SIMD): faster
+  kernels that may not run on another machine. The default build assumes
+  nothing beyond the architecture's baseline (SSE2 on x86-64).
 * ``BANSUGOROKU_SANITIZE=1`` compiles and links with AddressSanitizer and
   UndefinedBehaviorSanitizer (``-O1 -g``, frame pointers kept): an
   out-of-bounds access or undefined behaviour in a kernel is reported where it
@@ -29,11 +33,14 @@ DEBUG = os.environ.get("BANSUGOROKU_DEBUG") == "1"
 SANITIZE = os.environ.get("BANSUGOROKU_SANITIZE") == "1"
 SANITIZER_FLAGS = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=all"]
 OPENMP = os.environ.get("BANSUGOROKU_NO_OPENMP") != "1" and sys.platform != "darwin"
+NATIVE = os.environ.get("BANSUGOROKU_NATIVE") == "1"
 
 compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
 # The policies' float64 scores must round exactly as the oracle's Python sums
 # do (src/bansugoroku_fast/_games.pyx): no fused multiply-add.
 compile_args.append("-ffp-contract=off")
+if NATIVE:
+    compile_args.append("-march=native")
 link_args = []
 if SANITIZE:
     compile_args = ["-O1", "-g", *SANITIZER_FLAGS]
