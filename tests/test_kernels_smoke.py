@@ -403,3 +403,54 @@ def test_double_counts_match_search(rules):
     array = np.concatenate([np.stack([p.array for p in playout_positions(rules, 150, seed=rules.code + 7)]),
                             strategies.edge_positions(rules, 150, seed=rules.code + 7)])
     counts_held_to_search(array, np.array([(die, die) for die in range(1, 7)], dtype=np.int8), rules)
+
+
+def ban_position(mover_places: dict[int, int], opponent_places: dict[int, int]) -> np.ndarray:
+    """A Ban-sugoroku arrival position: each side's stones on its own places
+    (place: stones; 25 the bar)."""
+    array = np.zeros((2, 26), dtype=np.int8)
+    for row, places in enumerate((mover_places, opponent_places)):
+        for place, stones in places.items():
+            array[row, place] = stones
+    assert (array.sum(axis=1) == 15).all()
+    return array
+
+
+# The opponent's 15 on its 13 (the mover's 12): in no way of these moves.
+FAR_OPPONENT = {13: 15}
+
+
+@pytest.mark.parametrize(("mover_places", "opponent_places", "roll", "plays"), [
+    # docs/rules.md §2.8: 8/6 and 8/2 each bring the last stone home and win.
+    ({8: 1, 1: 14}, FAR_OPPONENT, (6, 2), 2),
+    # The same, and 3/1 with the 2 first, then 8/2 wins with the 6 (8/6
+    # first would have won already).
+    ({8: 1, 3: 1, 1: 13}, FAR_OPPONENT, (6, 2), 3),
+    # §2.8: a double stops too; 7/6 wins, so 7/6/5 is no play.
+    ({7: 1, 1: 14}, FAR_OPPONENT, (1, 1), 1),
+    # 10/7 does not arrive, so the stone goes on: 10/7/4 is the one play.
+    ({10: 1, 1: 14}, FAR_OPPONENT, (3, 3), 1),
+    # §2.7: the opponent holds the mover's 9, so no sequence uses both
+    # dice and none arrives: the larger die, 20/14.
+    ({20: 1, 1: 14}, {16: 2, 13: 13}, (6, 5), 1),
+])
+def test_last_stone_counts_known_answers(mover_places, opponent_places, roll, plays):
+    # The arrival of the last stone outside home is counted in closed form
+    # (count_last_stone in _shortcuts.pxd): held to counts reasoned from the rules.
+    array = ban_position(mover_places, opponent_places)
+    for dice in {roll, roll[::-1]}:
+        assert batch.count_plays(array[None], [dice], Rules()).tolist() == [plays]
+        assert len(oracle.legal_plays(Position(array), dice, Rules())) == plays
+
+
+@pytest.mark.parametrize("rules", [rules for rules in ALL_RULES if not rules.bears_off and not rules.is_backgammon],
+                         ids=lambda r: r.short_name)
+def test_last_stone_counts_match_search_and_oracle(rules):
+    # Every roll of positions with one stone outside home (hits, blocks and
+    # the immediate closure's reach included): the closed form against the
+    # plain search, and a sample against the oracle.
+    array = strategies.edge_positions(rules, 150, seed=rules.code + 31, kinds=("last_outside",))
+    items, dice, fast = counts_held_to_search(array, ROLLS, rules)
+    for index in range(0, len(items), 7):
+        roll = tuple(dice[index].tolist())
+        assert fast[index] == len(oracle.legal_plays(Position(items[index]), roll, rules)), index

@@ -9,8 +9,8 @@ the compiler save around it.
 from libc.stdint cimport uint32_t
 
 from ._board cimport (
-    BAR, Board, CLOSURE_IMMEDIATE, HOME_TOP, RuleSet, Scan, popcount_places, scan_masks,
-    two_or_more_outside,
+    BAR, Board, CLOSURE_IMMEDIATE, HOME_POINTS, HOME_TOP, OUTSIDE_PLACES, RuleSet, Scan, popcount_places,
+    scan_masks, two_or_more_outside,
 )
 from ._search cimport MODE_COUNT, Search, run_turn_scanned
 
@@ -24,39 +24,45 @@ cdef void count_last_four(Search* s, uint32_t origins, int die) noexcept nogil
 # --- counting without a search -------------------------------------------------
 
 
-cdef inline int home_missing(const Board* board) noexcept nogil:
-    """Stones the mover lacks for two on each of its points 1..6."""
-    cdef int point, missing = 0
-    for point in range(1, HOME_TOP + 1):
-        if board.me[point] < 2:
-            missing += 2 - board.me[point]
-    return missing
+cdef inline int home_missing(const Scan* scan) noexcept nogil:
+    """Stones the mover lacks for two on each of its points 1..6: a point
+    lacks two, less one if it holds a stone, less one more if it holds two."""
+    return (2 * HOME_TOP - popcount_places(scan.me_any & HOME_POINTS)
+            - popcount_places(scan.me_multi & HOME_POINTS))
+
+
+cdef inline bint closure_out_of_reach(const Board* board, const Scan* scan, RuleSet rules) noexcept nogil:
+    """Whether no immediate closure can form before the second move of a
+    two-move turn: an entering stone never lands in the home; any other
+    first move fills at most one missing stone."""
+    return rules.closure != CLOSURE_IMMEDIATE or home_missing(scan) >= (1 if board.me[BAR] else 2)
 
 
 cdef inline bint two_moves_decided(const Board* board, const Scan* scan, RuleSet rules) noexcept nogil:
     """Whether no bear-off and no win can come before the second move of a
-    two-move turn, the case that count_two_moves and plays_two_moves
-    handle without a search."""
-    cdef int bar = board.me[BAR]
-    # An entering stone never lands in the home; any other first move
-    # fills at most one missing stone.
-    if rules.closure == CLOSURE_IMMEDIATE and home_missing(board) < (1 if bar else 2):
-        return False
-    return bar or two_or_more_outside(scan)
+    two-move turn, the case that count_plain, count_entering and
+    plays_two_moves handle without a search."""
+    return closure_out_of_reach(board, scan, rules) and (board.me[BAR] or two_or_more_outside(scan))
 
 
 cdef inline int count_two_moves(const Board* board, const Scan* scan, RuleSet rules, int a, int b) noexcept nogil:
     """Distinct plays of a two-move turn (dice a > b, or a double a == b
     giving two moves) of ``board`` (scanned as ``scan``) without a search,
     or -1 where only a search will do: when a bear-off or a win could
-    happen before the second move."""
-    cdef uint32_t occupied, open_points, multi, blots
-    if not two_moves_decided(board, scan, rules):
+    happen before the second move, except the arrival of the last stone
+    (count_last_stone)."""
+    cdef uint32_t occupied, open_points, multi, blots, outside
+    if not closure_out_of_reach(board, scan, rules):
         return -1
     scan_masks(scan, &occupied, &open_points, &multi, &blots)
     if board.me[BAR]:
         return count_entering(board, occupied, open_points, blots, a, b)
-    return count_plain(occupied, open_points, multi, blots, a, b)
+    if two_or_more_outside(scan):
+        return count_plain(occupied, open_points, multi, blots, a, b)
+    outside = scan.me_any & OUTSIDE_PLACES
+    if rules.win_stops and not rules.bears_off and outside:
+        return count_last_stone(occupied, open_points, multi, blots, outside, a, b)
+    return -1
 
 
 cdef inline int count_scanned(Search* s, const Board* start, const Scan* scan, int a, int b) noexcept nogil:
@@ -136,6 +142,46 @@ cdef inline int count_plain(uint32_t occupied, uint32_t open_points, uint32_t mu
     if pairs:
         return pairs
     return na if na else nb     # one die only: the larger (a) when it plays
+
+
+cdef inline int count_last_stone(uint32_t occupied, uint32_t open_points, uint32_t multi, uint32_t blots,
+                                 uint32_t last, int a, int b) noexcept nogil:
+    """count_plain for the mover's last stone outside home, on the point of
+    the one-bit mask ``last`` (no stone on the bar), when its arrival wins
+    and stops the play (the arrival finish, docs/rules.md §2.8).
+
+    A move of that stone landing home is then a play of one move, which
+    counts as using both dice, and the stone cannot go on from there: of
+    its two-move routes, one through an empty home point is gone (one
+    through an occupied one is the pair of origins, played in the order
+    that moves the home stone first). Every other pair plays as in
+    count_plain, the home stone first where the last stone's move wins.
+    """
+    cdef uint32_t reach_a = open_points << a, from_a = occupied & reach_a
+    cdef uint32_t lands_a = last & ((<uint32_t> 1 << (HOME_TOP + 1 + a)) - 1)    # it lands home with a
+    cdef uint32_t reach_b, from_b, lands_b, chain_a, chain_b, merged
+    cdef int na = popcount_places(from_a), nb, plays
+    if a == b:
+        plays = (na * (na - 1) // 2 + popcount_places(from_a & multi)
+                 + popcount_places(from_a & ((reach_a & ~occupied) << a) & ~lands_a)
+                 + ((from_a & lands_a) != 0))
+        return plays if plays else na
+    reach_b = open_points << b
+    from_b = occupied & reach_b
+    nb = popcount_places(from_b)
+    lands_b = last & ((<uint32_t> 1 << (HOME_TOP + 1 + b)) - 1)
+    chain_a = from_a & ((reach_b & ~occupied) << a) & ~lands_a
+    chain_b = from_b & ((reach_a & ~occupied) << b) & ~lands_b
+    # Both routes of one stone moving a + b, unless one is gone.
+    merged = (occupied & reach_a & reach_b & (reach_b << a) & (reach_a << b)
+              & ~(blots << a) & ~(blots << b)
+              & ~(lands_a & ~(occupied << a)) & ~(lands_b & ~(occupied << b)))
+    plays = (na * nb - popcount_places(from_a & from_b & ~multi)
+             + popcount_places(chain_a) + popcount_places(chain_b) - popcount_places(merged)
+             + ((from_a & lands_a) != 0) + ((from_b & lands_b) != 0))
+    if plays:
+        return plays
+    return na if na else nb     # one die only, no arrival: the larger (a) when it plays
 
 
 cdef inline int double_pairs(uint32_t origins, uint32_t occupied, uint32_t multi,

@@ -9,7 +9,8 @@ Which rolls take them (everything else goes through the search of
   second move (``two_moves_decided``: a stone on the bar, or two or more
   stones outside home, and no immediate closure within reach). Counting
   them (``count_two_moves``) is a handful of popcounts over the bit masks
-  of the board; listing them (``plays_two_moves``) walks the pairs of
+  of the board, and so is counting the arrival of the last stone outside
+  home, which wins and stops the play (``count_last_stone``); listing them (``plays_two_moves``) walks the pairs of
   origins once, greatest key first, so they need neither a dedupe table
   nor a sort.
 * **The last two, three or four moves of a backgammon double** being
