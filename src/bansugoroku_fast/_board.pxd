@@ -178,7 +178,7 @@ cdef extern from *:
 cdef extern from *:
     """
     /* One pass over a position's 52 bytes: every bit mask the kernels and
-       the checks read, and the row sums (see Scan in _board.pxd). Each row
+       the checks read, and whether the counts add up (see Scan in _board.pxd). Each row
        is read as two overlapping 16-byte loads (bytes 0..15 and 10..25),
        bytes 0..9 taken from the first and 10..25 from the second, so every
        mask, sum and copied byte comes from the same read of each byte even
@@ -188,8 +188,7 @@ cdef extern from *:
     typedef struct {
         unsigned int me_any, me_multi;
         unsigned int opp_any, opp_multi, opp_blot;
-        int me_sum, opp_sum;
-        int negative;
+        int counts_ok;
     } bsf_scan;
     #if defined(__SSE2__)
     static inline __m128i bsf_reverse_bytes(__m128i v) {
@@ -207,11 +206,20 @@ cdef extern from *:
     static inline unsigned int bsf_join_reversed(__m128i rlo, __m128i rhi) {
         return ((unsigned int) _mm_movemask_epi8(rhi)) | (((unsigned int) _mm_movemask_epi8(rlo) >> 6) << 16);
     }
-    static inline int bsf_sum(__m128i lo, __m128i hi) {
+    /* No count below 0 and 15 stones in each row, from each row's first
+       load (bytes 0..9 kept by ``head``) and second load. With no byte
+       below 0 (each at most 127), two bytes add without overflow, so one
+       byte-wise add and one sum of absolute differences give a row's sum. */
+    static inline int bsf_counts_ok(__m128i me_lo, __m128i me_hi, __m128i opp_lo, __m128i opp_hi) {
         const __m128i zero = _mm_setzero_si128();
-        __m128i first_ten = _mm_srli_si128(_mm_slli_si128(lo, 6), 6);
-        __m128i sums = _mm_add_epi64(_mm_sad_epu8(first_ten, zero), _mm_sad_epu8(hi, zero));
-        return _mm_cvtsi128_si32(sums) + _mm_cvtsi128_si32(_mm_srli_si128(sums, 8));
+        const __m128i head = _mm_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0);
+        __m128i me_head = _mm_and_si128(me_lo, head), opp_head = _mm_and_si128(opp_lo, head);
+        int signs = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(me_head, me_hi), _mm_or_si128(opp_head, opp_hi)));
+        __m128i me_sums = _mm_sad_epu8(_mm_add_epi8(me_head, me_hi), zero);
+        __m128i opp_sums = _mm_sad_epu8(_mm_add_epi8(opp_head, opp_hi), zero);
+        __m128i sums = _mm_add_epi64(_mm_unpacklo_epi64(me_sums, opp_sums), _mm_unpackhi_epi64(me_sums, opp_sums));
+        __m128i fifteen = _mm_set_epi32(0, 15, 0, 15);      /* opp_sum, me_sum as 64-bit lanes */
+        return (signs == 0) & (_mm_movemask_epi8(_mm_cmpeq_epi32(sums, fifteen)) == 0xFFFF);
     }
     static inline void bsf_scan_rows(const signed char* rows, bsf_scan* scan, signed char* copy) {
         const __m128i one = _mm_set1_epi8(1), zero = _mm_setzero_si128();
@@ -225,15 +233,13 @@ cdef extern from *:
             _mm_storeu_si128((__m128i*) (copy + 26), opp_lo);
             _mm_storeu_si128((__m128i*) (copy + 36), opp_hi);
         }
-        scan->negative = (bsf_join(me_lo, me_hi) | bsf_join(opp_lo, opp_hi)) != 0;   /* sign bits */
+        scan->counts_ok = bsf_counts_ok(me_lo, me_hi, opp_lo, opp_hi);
         scan->me_any = bsf_join(_mm_cmpgt_epi8(me_lo, zero), _mm_cmpgt_epi8(me_hi, zero));
         scan->me_multi = bsf_join(_mm_cmpgt_epi8(me_lo, one), _mm_cmpgt_epi8(me_hi, one));
-        scan->me_sum = bsf_sum(me_lo, me_hi);
-        scan->opp_sum = bsf_sum(opp_lo, opp_hi);
         __m128i rlo = bsf_reverse_bytes(opp_lo), rhi = bsf_reverse_bytes(opp_hi);
-        scan->opp_any = bsf_join_reversed(_mm_cmpgt_epi8(rlo, zero), _mm_cmpgt_epi8(rhi, zero));
         scan->opp_multi = bsf_join_reversed(_mm_cmpgt_epi8(rlo, one), _mm_cmpgt_epi8(rhi, one));
         scan->opp_blot = bsf_join_reversed(_mm_cmpeq_epi8(rlo, one), _mm_cmpeq_epi8(rhi, one));
+        scan->opp_any = scan->opp_multi | scan->opp_blot;     /* above 1, or 1 */
     }
     #else
     static inline void bsf_scan_rows(const signed char* rows, bsf_scan* scan, signed char* copy) {
@@ -242,19 +248,20 @@ cdef extern from *:
         for (i = 0; i < 52; i++) row[i] = rows[i];     /* one read of each byte */
         if (copy != NULL)
             for (i = 0; i < 52; i++) copy[i] = row[i];
+        int negative = 0, me_sum = 0, opp_sum = 0;
         scan->me_any = scan->me_multi = scan->opp_any = scan->opp_multi = scan->opp_blot = 0;
-        scan->me_sum = scan->opp_sum = scan->negative = 0;
         for (i = 0; i < 26; i++) {
             signed char mine = row[i], theirs = row[26 + 25 - i];
-            scan->negative |= mine < 0 || theirs < 0;
+            negative |= mine < 0 || theirs < 0;
             scan->me_any |= (unsigned int) (mine > 0) << i;
             scan->me_multi |= (unsigned int) (mine > 1) << i;
             scan->opp_any |= (unsigned int) (theirs > 0) << i;
             scan->opp_multi |= (unsigned int) (theirs > 1) << i;
             scan->opp_blot |= (unsigned int) (theirs == 1) << i;
-            scan->me_sum += mine;
-            scan->opp_sum += theirs;
+            me_sum += mine;
+            opp_sum += theirs;
         }
+        scan->counts_ok = !negative && me_sum == 15 && opp_sum == 15;
     }
     #endif
     """
@@ -264,8 +271,7 @@ cdef extern from *:
         unsigned int opp_any      # bit p: the opponent has stones on its place 25 - p
         unsigned int opp_multi    # bit p: two or more there (p a point: blocked for the mover)
         unsigned int opp_blot     # bit p: exactly one there
-        int me_sum, opp_sum       # stones in each row (only meaningful when not negative)
-        int negative              # some count is below 0
+        int counts_ok             # no count below 0, and 15 stones in each row
     void scan_rows "bsf_scan_rows"(const signed char* rows, Scan* scan, signed char* copy) noexcept nogil
 
 
@@ -317,8 +323,7 @@ cdef inline bint scan_valid(const Scan* scan) noexcept nogil:
     """Whether the scanned rows are a valid position: no negative count, 15
     stones a row, no point held by both sides (``_validate`` says what is
     wrong)."""
-    return (not scan.negative and scan.me_sum == STONES and scan.opp_sum == STONES
-            and (scan.me_any & scan.opp_any & POINT_BITS) == 0)
+    return scan.counts_ok and (scan.me_any & scan.opp_any & POINT_BITS) == 0
 
 
 cdef inline bint looks_valid(const signed char* rows) noexcept nogil:
