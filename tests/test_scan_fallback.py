@@ -17,8 +17,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from . import strategies
 from bansugoroku_fast import Rules
+
+from . import strategies
 
 BOARD_PXD = Path(__file__).resolve().parents[1] / "src" / "bansugoroku_fast" / "_board.pxd"
 compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
