@@ -23,11 +23,13 @@ Environment switches (read at build time):
   happens. Run Python with the ASan runtime preloaded (see ``.ci/sanitize``).
 """
 import os
+import subprocess
 import sys
 
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 DEBUG = os.environ.get("BANSUGOROKU_DEBUG") == "1"
 SANITIZE = os.environ.get("BANSUGOROKU_SANITIZE") == "1"
@@ -72,6 +74,32 @@ def extension(name):
     )
 
 
+# The batch item loop compiles a copy of the whole count for each default
+# rule set (_count_item_under in _batch.pyx); GCC's default limit on
+# inlining one function would leave the closed forms as calls in them.
+BIG_INLINE_MODULES = ("_batch",)
+BIG_INLINE = "--param=max-inline-insns-single=1000"
+
+
+def is_gcc(command):
+    """Whether the compiler ``command`` (a list) is GCC, whose options BIG_INLINE is."""
+    try:
+        found = subprocess.run([command[0], "--version"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return "Free Software Foundation" in found.stdout
+
+
+class BuildKernels(build_ext):
+    """build_ext, with BIG_INLINE for BIG_INLINE_MODULES where GCC compiles."""
+
+    def build_extension(self, ext):
+        compiler = getattr(self.compiler, "compiler_so", None)
+        if ext.name.rsplit(".", 1)[-1] in BIG_INLINE_MODULES and not DEBUG and compiler and is_gcc(compiler):
+            ext.extra_compile_args = [*ext.extra_compile_args, BIG_INLINE]
+        super().build_extension(ext)
+
+
 MODULES = [
     name[:-4]
     for name in sorted(os.listdir(KERNELS))
@@ -82,6 +110,7 @@ if STRAY:
     sys.exit(f"setup.py: move {', '.join(STRAY)} to {KERNELS}/ (kernel sources live there)")
 
 setup(
+    cmdclass={"build_ext": BuildKernels},
     ext_modules=cythonize(
         [extension(name) for name in MODULES],
         compiler_directives=directives,

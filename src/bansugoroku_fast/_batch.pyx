@@ -35,7 +35,8 @@ which give the copy, the check and every bit mask the kernels use
 (``load_scanned``), so a count makes no separate validation pass and
 scales over threads; the common count (a game going on, a two-move roll)
 is compiled into the item loop (``_count_scanned``), with no call into
-another module; ``generate_batch`` writes each item's plays straight into
+another module, once for each default rule set with its rules as
+constants (``_count_item_under``) and once for any rules; ``generate_batch`` writes each item's plays straight into
 the caller's arrays (an ``OutputRows`` cursor), with no intermediate copy
 where the plays are found in their final order.
 
@@ -526,6 +527,13 @@ cdef struct Items:
 cdef struct CountJob:
     Items items
     int32_t* out                    # plays of item i, or its Status
+    int constant_rules              # the rule code if a default's and fast_counts, else -1 (_count_item)
+
+
+# The default rule sets' codes (Rules().code, Rules(variant="backgammon").code).
+cdef enum:
+    BAN_SUGOROKU_CODE = 2           # arrival finish, multiplied closure
+    BACKGAMMON_CODE = 9
 
 
 cdef struct GenerateJob:
@@ -568,44 +576,78 @@ cdef Items _items(const signed char[:, :, ::1] positions, const signed char[:, :
     return items
 
 
-cdef inline int _load_position(Board* board, Scan* scan, Search* s, const Items* items,
-                               Py_ssize_t i) noexcept nogil:
+cdef inline int _load_position(Board* board, Scan* scan, Search* s, const Items* items, Py_ssize_t i,
+                               RuleSet rules) noexcept nogil:
     """Copy position i to ``board`` (memory of this thread), scanning and
-    checking it as it is copied: a Status (STATUS_NO_MEMORY if the thread
-    has no search)."""
+    checking it under ``rules`` (the items') as it is copied: a Status
+    (STATUS_NO_MEMORY if the thread has no search)."""
     if s == NULL:
         return STATUS_NO_MEMORY
-    return load_scanned(board, scan, items.positions + i * sizeof(Board), items.rules)
+    return load_scanned(board, scan, items.positions + i * sizeof(Board), rules)
 
 
 cdef inline int _load_item_roll(Board* board, Scan* scan, int* a, int* b, Search* s, const Items* items,
-                                Py_ssize_t i) noexcept nogil:
+                                Py_ssize_t i, RuleSet rules) noexcept nogil:
     """_load_position, then copy roll i to ``a``, ``b`` and check it."""
     cdef const signed char* roll = items.dice + i * items.dice_item_stride
     a[0] = roll[0]
     b[0] = roll[items.dice_die_stride]
-    cdef int status = _load_position(board, scan, s, items, i)
+    cdef int status = _load_position(board, scan, s, items, i, rules)
     return dice_status(a[0], b[0]) if status == STATUS_OK else status
 
 
-cdef inline int _count_scanned(Search* s, const Board* board, const Scan* scan, int a, int b) noexcept nogil:
+cdef inline int _count_scanned(Search* s, RuleSet rules, bint fast_counts, const Board* board, const Scan* scan,
+                               int a, int b) noexcept nogil:
     """count_roll of a checked ``board`` scanned as ``scan``, its common case
     (a game going on, a two-move roll that no bear-off or win can cut
     short) counted here, without a call into another module."""
-    if not surely_going_on(board, scan, s.rules):
+    if not surely_going_on(board, scan, rules):
         return count_roll(s, board, a, b)
-    return count_scanned(s, board, scan, a, b)
+    return count_scanned(s, rules, fast_counts, board, scan, a, b)
 
 
-cdef inline int _count_item(CountJob* job, Search* s, Py_ssize_t i) noexcept nogil:
+# Tags of the copies of the item count (a fused type): the count of the
+# default rule sets takes their rules (and fast_counts) as constants, so
+# that the compiler drops the branches of the other rule sets.
+cdef struct BanSugorokuRules:
+    char unused
+cdef struct BackgammonRules:
+    char unused
+cdef struct ItemsRules:     # any rule set: the items' rules, the search's fast_counts
+    char unused
+
+ctypedef fused RulesTag:
+    BanSugorokuRules
+    BackgammonRules
+    ItemsRules
+
+
+cdef int _count_item_under(RulesTag* tag, CountJob* job, Search* s, Py_ssize_t i) noexcept nogil:
     cdef Board board
     cdef Scan scan
     cdef int a, b
-    cdef int result = _load_item_roll(&board, &scan, &a, &b, s, &job.items, i)
+    cdef RuleSet rules
+    cdef bint fast_counts = True
+    if RulesTag is BanSugorokuRules:
+        rules = rules_from_code(BAN_SUGOROKU_CODE)
+    elif RulesTag is BackgammonRules:
+        rules = rules_from_code(BACKGAMMON_CODE)
+    else:
+        rules = job.items.rules
+        fast_counts = s.fast_counts if s != NULL else True
+    cdef int result = _load_item_roll(&board, &scan, &a, &b, s, &job.items, i, rules)
     if result == STATUS_OK:
-        result = _count_scanned(s, &board, &scan, a, b)
+        result = _count_scanned(s, rules, fast_counts, &board, &scan, a, b)
     job.out[i] = result
     return result
+
+
+cdef inline int _count_item(CountJob* job, Search* s, Py_ssize_t i) noexcept nogil:
+    if job.constant_rules == BAN_SUGOROKU_CODE:
+        return _count_item_under(<BanSugorokuRules*> NULL, job, s, i)
+    if job.constant_rules == BACKGAMMON_CODE:
+        return _count_item_under(<BackgammonRules*> NULL, job, s, i)
+    return _count_item_under(<ItemsRules*> NULL, job, s, i)
 
 
 cdef inline int _write_plays(Search* s, const Board* board, const Scan* scan, int a, int b, RuleSet rules,
@@ -637,7 +679,7 @@ cdef inline int _generate_item(GenerateJob* job, Search* s, Py_ssize_t i) noexce
     cdef Scan scan
     cdef int a, b
     cdef int64_t first = job.offsets[i], count = job.offsets[i + 1] - first
-    cdef int result = _load_item_roll(&board, &scan, &a, &b, s, &job.items, i)
+    cdef int result = _load_item_roll(&board, &scan, &a, &b, s, &job.items, i, job.items.rules)
     if result == STATUS_OK:
         result = _write_plays(s, &board, &scan, a, b, job.items.rules, &job.rows, first, count)
         if result >= 0 and result != count:    # the input changed since it was counted
@@ -649,7 +691,7 @@ cdef inline int _generate_item(GenerateJob* job, Search* s, Py_ssize_t i) noexce
 cdef inline int _shots_item(ShotsJob* job, Search* s, Py_ssize_t i) noexcept nogil:
     cdef Board board
     cdef Scan scan
-    cdef int result = _load_position(&board, &scan, s, &job.items, i)
+    cdef int result = _load_position(&board, &scan, s, &job.items, i, job.items.rules)
     if result == STATUS_OK:
         result = shots_of(s, &board)
     job.out[i] = result
@@ -728,6 +770,7 @@ def count_batch(const signed char[:, :, ::1] positions, const signed char[:, :] 
         raise ValueError("positions, dice and out must have the same length")
     job.items = _items(positions, dice, _rules(code))
     job.out = &out[0] if n else NULL
+    job.constant_rules = code if fast_counts and code in (BAN_SUGOROKU_CODE, BACKGAMMON_CODE) else -1
     return _run(&job, threads, fast_counts)
 
 

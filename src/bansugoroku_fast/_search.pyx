@@ -601,5 +601,5 @@ cdef int count_turn(Search* s, const Board* start, int a, int b) noexcept nogil:
     ``s.fast_counts``), else by a search; STATUS_NO_MEMORY if out of memory."""
     cdef Scan scan
     scan_board(start, &scan)
-    return count_scanned(s, start, &scan, a, b)
+    return count_scanned(s, s.rules, s.fast_counts, start, &scan, a, b)
 

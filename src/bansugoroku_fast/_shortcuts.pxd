@@ -65,16 +65,18 @@ cdef inline int count_two_moves(const Board* board, const Scan* scan, RuleSet ru
     return -1
 
 
-cdef inline int count_scanned(Search* s, const Board* start, const Scan* scan, int a, int b) noexcept nogil:
+cdef inline int count_scanned(Search* s, RuleSet rules, bint fast_counts, const Board* start, const Scan* scan,
+                              int a, int b) noexcept nogil:
     """Distinct plays of ``start`` (a game going on; scanned as ``scan``)
     with dice ``a``, ``b``: from count_two_moves where it applies (and
-    ``s.fast_counts``), else by the search of ``_search``;
-    STATUS_NO_MEMORY if out of memory."""
+    ``fast_counts``), else by the search of ``_search``; STATUS_NO_MEMORY
+    if out of memory. ``rules`` and ``fast_counts`` are ``s``'s, passed
+    apart so that a caller can pass them as constants."""
     cdef int n
     if a < b:
         a, b = b, a
-    if s.fast_counts and (a != b or s.rules.doubles_moves == 2):
-        n = count_two_moves(start, scan, s.rules, a, b)
+    if fast_counts and (a != b or rules.doubles_moves == 2):
+        n = count_two_moves(start, scan, rules, a, b)
         if n >= 0:
             return n
     return run_turn_scanned(s, start, scan, a, b, MODE_COUNT)
