@@ -16,13 +16,17 @@ Environment switches (read at build time):
 * ``BANSUGOROKU_NATIVE=1`` compiles for the building machine's own CPU
   (``-march=native``: the hardware popcount, its widest SIMD): faster
   kernels that may not run on another machine. The default build assumes
-  nothing beyond the architecture's baseline (SSE2 on x86-64).
+  nothing beyond the architecture's baseline (SSE2 on x86-64), and on
+  x86-64 adds a second build of the batch kernels for CPUs with AVX2,
+  BMI1/2 and POPCNT (``_batch_avx2``, see ``VARIANTS``), which the package
+  runs where the CPU has them (``bansugoroku_fast/_builds.py``).
 * ``BANSUGOROKU_SANITIZE=1`` compiles and links with AddressSanitizer and
   UndefinedBehaviorSanitizer (``-O1 -g``, frame pointers kept): an
   out-of-bounds access or undefined behaviour in a kernel is reported where it
   happens. Run Python with the ASan runtime preloaded (see ``.ci/sanitize``).
 """
 import os
+import platform
 import subprocess
 import sys
 
@@ -69,15 +73,23 @@ def extension(name):
         [os.path.join(KERNELS, f"{name}.pyx")],
         include_dirs=[numpy.get_include(), KERNELS],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-        extra_compile_args=compile_args,
+        extra_compile_args=compile_args + VARIANTS.get(name, []),
         extra_link_args=link_args,
     )
 
 
+# Modules built a second time from the same source for a newer instruction
+# set (the flags), which bansugoroku_fast._builds loads in place of the
+# first where the CPU has it: on x86-64, the batch kernels for AVX2, BMI1/2
+# and POPCNT (src/bansugoroku_fast/_batch_avx2.pyx includes _batch.pyx). Not
+# with BANSUGOROKU_NATIVE=1, whose one build is already for this CPU.
+VARIANTS = {"_batch_avx2": ["-mavx2", "-mbmi", "-mbmi2", "-mpopcnt"]}
+X86_64 = platform.machine().lower() in ("x86_64", "amd64")
+
 # The batch item loop compiles a copy of the whole count for each default
 # rule set (_count_item_under in _batch.pyx); GCC's default limit on
 # inlining one function would leave the closed forms as calls in them.
-BIG_INLINE_MODULES = ("_batch",)
+BIG_INLINE_MODULES = ("_batch", "_batch_avx2")
 BIG_INLINE = "--param=max-inline-insns-single=1000"
 
 
@@ -103,7 +115,7 @@ class BuildKernels(build_ext):
 MODULES = [
     name[:-4]
     for name in sorted(os.listdir(KERNELS))
-    if name.endswith(".pyx")
+    if name.endswith(".pyx") and (name[:-4] not in VARIANTS or (X86_64 and not NATIVE))
 ]
 STRAY = [name for name in os.listdir("src") if name.endswith((".pyx", ".pxd"))]
 if STRAY:

@@ -34,6 +34,12 @@ finally:
         for _name in _OPENMP_DEFAULTS:
             del os.environ[_name]
 
+# The fastest build of the batch kernels this CPU runs becomes ``_batch``
+# before any module below imports it (_builds.py).
+from . import _builds
+
+_builds.install()
+
 from . import batch, oracle, typing
 from .api import (
     Plays,

@@ -21,6 +21,11 @@ RECORD_OFFSETS: Final[dict[str, int]]
 STATUS: Final[dict[str, int]]
 #: The calling thread of a batch looks for signals (Ctrl-C) once per this many seconds at most.
 SIGNAL_CHECK_SECONDS: Final[float]
+#: "avx2" if this build uses AVX2, BMI1/2 and POPCNT, else "baseline".
+BUILT_FOR: Final[str]
+
+def cpu_has_avx2() -> bool:
+    """Whether the CPU has AVX2, BMI1, BMI2 and POPCNT (and the OS saves the AVX registers)."""
 
 @disjoint_base
 class PlayRecords:

@@ -51,10 +51,16 @@ from .typing import BatchLike, RulesLike
 
 __all__ = [
     "PlayBatch", "OutcomeBatch", "FIELDS", "count_plays", "generate_plays", "play_buffers",
-    "set_output_recycling",
+    "set_output_recycling", "KERNEL_BUILD",
     "iter_plays", "outcome",
     "blocked_points", "blots", "closure_holds", "pip_counts", "shots", "OUTCOME_KINDS",
 ]
+
+#: Which build of the kernels runs: ``"avx2"`` (the build for CPUs with
+#: AVX2, BMI1/2 and POPCNT, chosen at import where the CPU has them) or
+#: ``"baseline"`` (any CPU of the architecture; ``BANSUGOROKU_KERNELS=baseline``
+#: forces it). Both give the same results.
+KERNEL_BUILD: str = _batch.BUILT_FOR
 
 #: Default number of positions per chunk of :func:`iter_plays`.
 CHUNK_SIZE = 8192  # small enough that freed outputs are reused, not fresh pages

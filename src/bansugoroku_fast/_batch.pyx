@@ -123,6 +123,40 @@ RECORD_OFFSETS = {
     "steps": RECORD_STEPS, "step_bytes": RECORD_STEP_BYTES, "bytes": RECORD_BYTES,
 }
 
+cdef extern from *:
+    """
+    /* Which instructions this copy of the module was compiled to use, and
+       which the CPU running it has (GCC and Clang on x86; elsewhere none). */
+    #if defined(__AVX2__) && defined(__BMI2__) && defined(__POPCNT__)
+    #define BSF_BUILT_FOR_AVX2 1
+    #else
+    #define BSF_BUILT_FOR_AVX2 0
+    #endif
+    static int bsf_cpu_has_avx2(void) {
+    #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2")
+            && __builtin_cpu_supports("popcnt");
+    #else
+        return 0;
+    #endif
+    }
+    """
+    int BSF_BUILT_FOR_AVX2
+    int bsf_cpu_has_avx2() noexcept nogil
+
+#: The instructions this build of the kernels uses beyond the architecture's
+#: baseline: ``"avx2"`` (AVX2, BMI1/2 and POPCNT: the ``_batch_avx2`` build,
+#: or a ``BANSUGOROKU_NATIVE=1`` build on such a CPU), else ``"baseline"``.
+BUILT_FOR = "avx2" if BSF_BUILT_FOR_AVX2 else "baseline"
+
+
+def cpu_has_avx2():
+    """Whether the CPU running this process has what the ``"avx2"`` build
+    uses (and the OS saves its registers): AVX2, BMI1, BMI2, POPCNT."""
+    return bool(bsf_cpu_has_avx2())
+
+
 #: The Status values (``_board.pxd``) by name, for the Python layer.
 STATUS = {
     "ok": STATUS_OK, "both_won": STATUS_BOTH_WON, "no_memory": STATUS_NO_MEMORY,
