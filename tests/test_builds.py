@@ -93,22 +93,25 @@ def test_the_builds_count_alike(rules):
 @pytest.mark.parametrize("rules", [Rules(), Rules(variant="backgammon"), Rules(finish="bear_off", closure="immediate")],
                          ids=lambda r: r.short_name)
 def test_the_builds_generate_alike(rules, tmp_path):
+    # The public calls in two processes, one on each build, on the same items.
     avx2_build()
     items, dice = items_of_every_kind(rules)
     np.savez(tmp_path / "items.npz", items=items, dice=dice)
-    script = f"""
-        import numpy as np
-        from bansugoroku_fast import Rules, batch
-        loaded = np.load({str(tmp_path / 'items.npz')!r})
-        rules = Rules.parse({rules.short_name!r})
-        plays = batch.generate_plays(loaded["items"], loaded["dice"], rules)
-        np.savez({str(tmp_path / 'baseline.npz')!r}, shots=batch.shots(loaded["items"], rules), **plays._asdict())
-        print(batch.KERNEL_BUILD)
-    """
-    assert run_in_child(script, "baseline") == "baseline"
-    baseline = np.load(tmp_path / "baseline.npz")
-    plays = batch.generate_plays(items, dice, rules)
-    for field, values in plays._asdict().items():
-        np.testing.assert_array_equal(values, baseline[field], err_msg=field)
-    np.testing.assert_array_equal(batch.shots(items, rules), baseline["shots"])
-    assert batch.KERNEL_BUILD == "avx2"
+    found = {}
+    for choice in _builds.CHOICES:
+        script = f"""
+            import numpy as np
+            from bansugoroku_fast import Rules, batch
+            loaded = np.load({str(tmp_path / 'items.npz')!r})
+            rules = Rules.parse({rules.short_name!r})
+            plays = batch.generate_plays(loaded["items"], loaded["dice"], rules)
+            np.savez({str(tmp_path / choice)!r}, shots=batch.shots(loaded["items"], rules),
+                     counts=batch.count_plays(loaded["items"], loaded["dice"], rules), **plays._asdict())
+            print(batch.KERNEL_BUILD)
+        """
+        report = run_in_child(script, choice)
+        assert (tmp_path / f"{choice}.npz").is_file(), report
+        found[report] = np.load(tmp_path / f"{choice}.npz")
+    assert sorted(found) == ["avx2", "baseline"]
+    for field in found["baseline"].files:
+        np.testing.assert_array_equal(found["avx2"][field], found["baseline"][field], err_msg=field)
