@@ -184,58 +184,13 @@ cdef extern from *:
        mask, sum and copied byte comes from the same read of each byte even
        if the memory changes meanwhile. The opponent's row is byte-reversed
        in registers (SSE2 shuffles), so its masks come out in the mover's
-       numbering (bit p = the opponent's place 25 - p) with no bit reversal.
-       Built for AVX2 (the _batch_avx2 build), two 32-byte loads do the same. */
+       numbering (bit p = the opponent's place 25 - p) with no bit reversal. */
     typedef struct {
         unsigned int me_any, me_multi;
         unsigned int opp_any, opp_multi, opp_blot;
         int counts_ok;
     } bsf_scan;
-    #if defined(__AVX2__)
-    #include <immintrin.h>
-    /* Two 32-byte loads: bytes 0..31 (the mover's row, then the opponent's
-       places 0..5) and bytes 20..51 (the mover's places 20..25, then the
-       opponent's row). Bytes 0..19 are taken from the first, 20..51 from
-       the second, for the copy, the masks and the sums alike. */
-    /* A mask of the mover's places: bits 0..19 from a comparison of the
-       first load, 20..25 from one of the second (its bytes 0..5). */
-    static inline unsigned int bsf_mine(__m256i first_cmp, __m256i second_cmp) {
-        return ((unsigned int) _mm256_movemask_epi8(first_cmp) & 0xFFFFFu)
-             | (((unsigned int) _mm256_movemask_epi8(second_cmp) & 0x3Fu) << 20);
-    }
-    static inline void bsf_scan_rows(const signed char* rows, bsf_scan* scan, signed char* copy) {
-        const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi8(1);
-        const __m256i reverse = _mm256_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
-                                                 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-        const __m256i first_six = _mm256_setr_epi8(-1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                                                   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-        const __m256i first_twenty = _mm256_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-                                                      -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-        __m256i first = _mm256_loadu_si256((const __m256i*) rows);
-        __m256i second = _mm256_loadu_si256((const __m256i*) (rows + 20));
-        if (copy != NULL) {     /* in this order: the second load's bytes win */
-            _mm256_storeu_si256((__m256i*) copy, first);
-            _mm256_storeu_si256((__m256i*) (copy + 20), second);
-        }
-        /* The second load byte-reversed (lanes swapped, then each reversed):
-           byte k < 26 is the opponent's place 25 - k. */
-        __m256i reversed = _mm256_shuffle_epi8(_mm256_permute2x128_si256(second, second, 1), reverse);
-        scan->me_any = bsf_mine(_mm256_cmpgt_epi8(first, zero), _mm256_cmpgt_epi8(second, zero));
-        scan->me_multi = bsf_mine(_mm256_cmpgt_epi8(first, one), _mm256_cmpgt_epi8(second, one));
-        scan->opp_multi = (unsigned int) _mm256_movemask_epi8(_mm256_cmpgt_epi8(reversed, one)) & 0x3FFFFFFu;
-        scan->opp_blot = (unsigned int) _mm256_movemask_epi8(_mm256_cmpeq_epi8(reversed, one)) & 0x3FFFFFFu;
-        scan->opp_any = scan->opp_multi | scan->opp_blot;     /* above 1, or 1 */
-        /* No count below 0, and 15 stones a row (as in bsf_counts_ok). */
-        int signs = ((unsigned int) _mm256_movemask_epi8(first) & 0xFFFFFu) | (unsigned int) _mm256_movemask_epi8(second);
-        __m256i mine = _mm256_add_epi8(_mm256_and_si256(first, first_twenty), _mm256_and_si256(second, first_six));
-        __m256i me_sums = _mm256_sad_epu8(mine, zero);
-        __m256i opp_sums = _mm256_sad_epu8(_mm256_andnot_si256(first_six, second), zero);
-        __m256i sums = _mm256_add_epi64(_mm256_unpacklo_epi64(me_sums, opp_sums), _mm256_unpackhi_epi64(me_sums, opp_sums));
-        __m128i both = _mm_add_epi64(_mm256_castsi256_si128(sums), _mm256_extracti128_si256(sums, 1));
-        __m128i fifteen = _mm_set_epi32(0, 15, 0, 15);      /* opp_sum, me_sum as 64-bit lanes */
-        scan->counts_ok = (signs == 0) & (_mm_movemask_epi8(_mm_cmpeq_epi32(both, fifteen)) == 0xFFFF);
-    }
-    #elif defined(__SSE2__)
+    #if defined(__SSE2__)
     static inline __m128i bsf_reverse_bytes(__m128i v) {
         v = _mm_shuffle_epi32(v, _MM_SHUFFLE(0, 1, 2, 3));
         v = _mm_shufflelo_epi16(v, _MM_SHUFFLE(2, 3, 0, 1));

@@ -86,25 +86,30 @@ cdef inline int count_entering(const Board* board, uint32_t occupied, uint32_t o
                                int a, int b) noexcept nogil:
     """count_two_moves with stones on the bar: every sequence starts by
     entering, at 25 - die; after entering with one die the other die moves
-    any stone (the entered one too), so no bear-off can follow.
-
-    Written with selects rather than branches on the board: a third of the
-    items of a game have a stone on the bar, and its cases would mispredict."""
-    cdef int entry_a = BAR - a, entry_b = BAR - b
-    cdef int open_a = (open_points >> entry_a) & 1, open_b = (open_points >> entry_b) & 1
-    cdef int enters = open_a | open_b
-    # One stone on the bar: it enters with one die, then the other die
-    # moves a stone (or the entered one on); the entered stone reaches
-    # 25 - a - b by both routes, one play unless an entry point holds a blot.
-    cdef int plays = (open_a * popcount_places((occupied | ((<uint32_t> 1) << entry_a)) & (open_points << b))
-                      + open_b * popcount_places((occupied | ((<uint32_t> 1) << entry_b)) & (open_points << a)))
-    cdef int merged = open_a & open_b & (open_points >> (BAR - a - b)) & ~(blots >> entry_a) & ~(blots >> entry_b) & 1
-    plays -= merged
-    # A double (one entry point) counted each play twice, the merged one once.
-    plays = (plays + merged) >> 1 if a == b else plays
-    plays = plays if plays else enters
-    # Two or more on the bar: both dice enter (the same position in either order), or one.
-    return enters if board.me[BAR] >= 2 else plays
+    any stone (the entered one too), so no bear-off can follow."""
+    cdef int entry_a = BAR - a, entry_b = BAR - b, plays = 0
+    cdef bint open_a = (open_points >> entry_a) & 1, open_b = (open_points >> entry_b) & 1
+    if a == b:
+        if not open_a:
+            return 0
+        if board.me[BAR] >= 2:
+            return 1
+        plays = popcount_places((occupied | ((<uint32_t> 1) << entry_a)) & (open_points << a))
+        return plays if plays else 1
+    if board.me[BAR] >= 2:      # both dice enter (same position in either order), or one
+        return 1 if open_a or open_b else 0
+    if open_a:
+        plays += popcount_places((occupied | ((<uint32_t> 1) << entry_a)) & (open_points << b))
+    if open_b:
+        plays += popcount_places((occupied | ((<uint32_t> 1) << entry_b)) & (open_points << a))
+    # The entered stone moving on with the other die reaches 25 - a - b by
+    # both routes: one play unless an intermediate point holds a blot.
+    if (open_a and open_b and (open_points >> (BAR - a - b)) & 1
+            and not (blots >> entry_a) & 1 and not (blots >> entry_b) & 1):
+        plays -= 1
+    if plays:
+        return plays
+    return 1 if open_a or open_b else 0
 
 
 cdef inline int count_plain(uint32_t occupied, uint32_t open_points, uint32_t multi, uint32_t blots,
@@ -122,6 +127,9 @@ cdef inline int count_plain(uint32_t occupied, uint32_t open_points, uint32_t mu
     reach_a = open_points << a          # bit p: p - a is a point the mover may land on
     from_a = occupied & reach_a         # origins of legal single moves with a
     na = popcount_places(from_a)
+    if a == b:
+        pairs = double_pairs(from_a, occupied, multi, reach_a, a)
+        return pairs if pairs else na
     # Chains through an empty intermediate point (through an occupied one,
     # the pair of origins is already counted).
     reach_b = open_points << b
@@ -133,11 +141,6 @@ cdef inline int count_plain(uint32_t occupied, uint32_t open_points, uint32_t mu
               & ~(blots << a) & ~(blots << b))
     pairs = (na * nb - popcount_places(from_a & from_b & ~multi)
              + popcount_places(chain_a) + popcount_places(chain_b) - popcount_places(merged))
-    # A double (a == b, the same formula) counted each pair of two origins
-    # twice, and a stone moving on once less than two stones leaving one
-    # point (double_pairs counts them directly); a select rather than a
-    # branch, as a sixth of the rolls are doubles.
-    pairs = (pairs + popcount_places(from_a & multi) + popcount_places(merged)) >> 1 if a == b else pairs
     if pairs:
         return pairs
     return na if na else nb     # one die only: the larger (a) when it plays
