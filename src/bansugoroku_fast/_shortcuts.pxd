@@ -158,6 +158,10 @@ cdef inline int count_last_stone(uint32_t occupied, uint32_t open_points, uint32
     through an occupied one is the pair of origins, played in the order
     that moves the home stone first). Every other pair plays as in
     count_plain, the home stone first where the last stone's move wins.
+
+    A copy of count_plain with those terms on purpose: one function for
+    both, called with ``last`` 0 for count_plain, made GCC inline less of
+    the batch count (200 -> 229 instructions an item in callgrind).
     """
     cdef uint32_t reach_a = open_points << a, from_a = occupied & reach_a
     cdef uint32_t lands_a = last & ((<uint32_t> 1 << (HOME_TOP + 1 + a)) - 1)    # it lands home with a
