@@ -76,6 +76,9 @@ def count_batch(
 ) -> _Problem:
     """``out[i]`` = distinct plays of item i, or its Status; the first problem or None."""
 
+def play_offsets(counts: _Int32, offsets: npt.NDArray[np.int64]) -> int:
+    """``offsets`` = 0 then the running sums of ``counts``; returns their total."""
+
 def generate_batch(
     positions: _Int8,
     dice: _Int8,

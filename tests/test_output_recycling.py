@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bansugoroku_fast import _blocks
+from bansugoroku_fast import _batch, _blocks
 from bansugoroku_fast.rules import Rules
 
 from . import playouts
@@ -74,8 +74,8 @@ def test_a_released_block_is_reused_and_rewritten_whole(items, fields):
     first = batch.generate_plays(positions, dice, rules, fields=fields)
     assert first.children.nbytes >= _blocks.SMALLEST_RECYCLED
     address = block_address(first)
-    for array in first:
-        if array is not None and array is not first.offsets:
+    for array in first:                     # offsets too: they are in the block
+        if array is not None:
             array.view(np.uint8)[...] = 0x7F      # garbage left for the next call
     del first, array
     assert _blocks.kept_bytes() > 0
@@ -85,19 +85,44 @@ def test_a_released_block_is_reused_and_rewritten_whole(items, fields):
     assert_same_result(second, expected, "recycled output")
 
 
-def test_a_block_still_viewed_is_not_handed_out(items):
+@pytest.mark.parametrize("kept", ["hits", "offsets"])
+def test_a_block_still_viewed_is_not_handed_out(items, kept):
     rules, positions, dice = items
     first = batch.generate_plays(positions, dice, rules)
-    kept_hits = first.hits                  # one field of the block kept alive
-    kept_copy = kept_hits.copy()
+    kept_array = getattr(first, kept)       # one array of the block kept alive
+    kept_copy = kept_array.copy()
     del first
     assert _blocks.kept_bytes() == 0
     second = batch.generate_plays(positions, dice, rules)
-    assert not np.shares_memory(second.children, kept_hits)
-    second.children[...] = 5
-    assert np.array_equal(kept_hits, kept_copy)
-    del kept_hits, kept_copy
+    for array in second:
+        assert not np.shares_memory(array, kept_array)
+        array[...] = 5
+    assert np.array_equal(kept_array, kept_copy)
+    del kept_array, kept_copy
     assert _blocks.kept_bytes() > 0         # the first block is released now
+
+
+def test_the_offsets_and_fields_of_a_block_do_not_overlap(items):
+    rules, positions, dice = items
+    result = batch.generate_plays(positions, dice, rules)
+    arrays = list(result)
+    for i, array in enumerate(arrays):
+        for other in arrays[i + 1:]:
+            assert not np.shares_memory(array, other)
+
+
+@given(st.lists(st.integers(0, 2**31 - 1), max_size=50))
+def test_play_offsets_are_zero_then_the_running_sums(counts):
+    counts = np.array(counts, dtype=np.int32)
+    offsets = np.full(len(counts) + 1, -1, dtype=np.int64)
+    total = _batch.play_offsets(counts, offsets)
+    assert offsets.tolist() == [0, *np.cumsum(counts, dtype=np.int64).tolist()]
+    assert total == int(counts.sum(dtype=np.int64))
+
+
+def test_play_offsets_refuse_offsets_of_the_wrong_length():
+    with pytest.raises(ValueError, match="room for len"):
+        _batch.play_offsets(np.zeros(3, np.int32), np.zeros(3, np.int64))
 
 
 def test_a_block_in_a_reference_cycle_is_reused_after_collection(items):

@@ -808,6 +808,24 @@ def count_batch(const signed char[:, :, ::1] positions, const signed char[:, :] 
     return _run(&job, threads, fast_counts)
 
 
+def play_offsets(const int32_t[::1] counts, int64_t[::1] offsets):
+    """``offsets[0] = 0``, ``offsets[i + 1] = offsets[i] + counts[i]``: where
+    each item's plays start in the output of ``generate_batch``. numpy's
+    ``cumsum`` of ``int32`` into ``int64`` casts through a buffer, 2 ns an
+    item (100 us for 50,000 items, a tenth of a two-thread generate spent
+    on one thread); this loop is about a tenth of that. Returns the total."""
+    cdef Py_ssize_t i, n = counts.shape[0]
+    cdef int64_t total = 0
+    if offsets.shape[0] != n + 1:
+        raise ValueError("offsets must have room for len(counts) + 1")
+    with nogil:
+        offsets[0] = 0
+        for i in range(n):
+            total += counts[i]
+            offsets[i + 1] = total
+    return total
+
+
 def generate_batch(const signed char[:, :, ::1] positions, const signed char[:, :] dice,
                    int code, int threads, const int64_t[::1] offsets,
                    signed char[:, :, ::1] children, signed char[:, :, ::1] steps,
