@@ -1,8 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """The plain C move generator of ``plain_movegen.c`` over a batch, called
 as the package's batch kernels are: one call from Python, fresh numpy
-output. Built on the fly by ``benchmarks/yardstick.py``; not part of the
-installed package. The arguments are trusted (valid positions and dice,
+output (the count on one thread or more, with OpenMP). Built on the fly by
+``benchmarks/yardstick.py``; not part of the installed package. The arguments are trusted (valid positions and dice,
 as the benchmarks and tests pass them).
 """
 from cython.view cimport array as cvarray
@@ -15,7 +15,8 @@ cdef extern from "plain_movegen.c" nogil:
     enum:
         PM_BAN_SUGOROKU
         PM_BACKGAMMON
-    int pm_count_batch(const int8_t* positions, const int8_t* dice, int64_t n, int variant, int32_t* counts)
+    int pm_count_batch(const int8_t* positions, const int8_t* dice, int64_t n, int variant, int threads,
+                       int32_t* counts)
     int pm_generate_batch(const int8_t* positions, const int8_t* dice, int64_t n, int variant,
                           int64_t* offsets, int8_t** children, int64_t* rows)
 
@@ -23,8 +24,8 @@ cdef extern from "plain_movegen.c" nogil:
 VARIANTS = {"ban-sugoroku": PM_BAN_SUGOROKU, "backgammon": PM_BACKGAMMON}
 
 
-def count(const int8_t[:, :, ::1] positions, const int8_t[:, ::1] dice, int variant):
-    """``int32[n]``: the plays of each (position, roll)."""
+def count(const int8_t[:, :, ::1] positions, const int8_t[:, ::1] dice, int variant, int threads=1):
+    """``int32[n]``: the plays of each (position, roll), on ``threads`` threads."""
     cdef int64_t n = positions.shape[0]
     counts = np.empty(n, dtype=np.int32)
     cdef int32_t[::1] out = counts
@@ -33,7 +34,7 @@ def count(const int8_t[:, :, ::1] positions, const int8_t[:, ::1] dice, int vari
         raise ValueError("positions and dice differ in length")
     if n:
         with nogil:
-            status = pm_count_batch(&positions[0, 0, 0], &dice[0, 0], n, variant, &out[0])
+            status = pm_count_batch(&positions[0, 0, 0], &dice[0, 0], n, variant, threads, &out[0])
     if status != 0:
         raise MemoryError()
     return counts

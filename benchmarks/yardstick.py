@@ -30,6 +30,9 @@ ROOT = os.path.dirname(HERE)
 BUILD = os.path.join(ROOT, "build", "benchmarks")
 #: The package's optimisation flags (setup.py), so the yardsticks are compiled alike.
 COMPILE_ARGS = ["-O3", "-ffp-contract=off"]
+#: OpenMP, as the kernels have it (the same libgomp, with the same settings,
+#: runs both in one process).
+OPENMP_ARGS = ["-fopenmp"]
 #: Each yardstick module and what it is built from besides its ``.pyx``
 #: (glob patterns under the repository root): ``_yardstick`` cimports the
 #: kernels' declarations, ``_plain_movegen`` includes its C file.
@@ -74,7 +77,7 @@ def _build(name: str) -> None:
     extension = Extension(
         name, [os.path.join(HERE, f"{name}.pyx")],
         include_dirs=[numpy.get_include(), os.path.join(ROOT, "src"), HERE],
-        extra_compile_args=COMPILE_ARGS,
+        extra_compile_args=COMPILE_ARGS + OPENMP_ARGS, extra_link_args=OPENMP_ARGS,
     )
     distribution = Distribution({"ext_modules": cythonize(
         [extension], include_path=[os.path.join(ROOT, "src")], build_dir=BUILD, quiet=True, force=True,
@@ -101,9 +104,10 @@ def plain_variant(rules: Rules) -> int:
     return int(load("_plain_movegen").VARIANTS[rules.variant])
 
 
-def plain_count(positions: np.ndarray, dice: np.ndarray, rules: Rules) -> np.ndarray:
-    """``int32[n]``: the plain C generator's play counts (as ``count_plays``)."""
-    return load("_plain_movegen").count(positions, dice, plain_variant(rules))  # type: ignore[no-any-return]
+def plain_count(positions: np.ndarray, dice: np.ndarray, rules: Rules, threads: int = 1) -> np.ndarray:
+    """``int32[n]``: the plain C generator's play counts (as ``count_plays``),
+    on ``threads`` threads."""
+    return load("_plain_movegen").count(positions, dice, plain_variant(rules), threads)  # type: ignore[no-any-return]
 
 
 def plain_generate(positions: np.ndarray, dice: np.ndarray, rules: Rules) -> tuple[np.ndarray, np.ndarray]:

@@ -50,6 +50,15 @@ def test_plain_generator_agrees_with_the_kernels(yardstick, rules):
     assert yardstick.disagreement(positions, dice, rules) is None
 
 
+@pytest.mark.parametrize("rules", [Rules(), Rules(variant="backgammon")], ids=lambda rules: rules.short_name)
+def test_plain_count_on_two_threads_gives_what_one_thread_gives(yardstick, rules):
+    # The two-thread yardstick of benchmarks/speed.py shares the items out
+    # over the threads: each count lands at its own item all the same.
+    positions, dice = items(rules)
+    two_threads = yardstick.plain_count(positions, dice, rules, threads=2)
+    assert np.array_equal(two_threads, batch.count_plays(positions, dice, rules))
+
+
 def test_a_won_game_has_no_plays(yardstick):
     # Ban-sugoroku's arrival finish: all fifteen of row 1's stones on its
     # points 1..6 is a won game (docs/rules.md §3), so the mover has no play
