@@ -483,14 +483,22 @@ def perft(bytes key, int depth, int code, int a=0, int b=0, *, bint fast_counts=
 # --- batches ----------------------------------------------------------------------
 
 # Items a thread takes at a time. Taking a chunk is an atomic update of a
-# counter the threads share (its cache line moves between the cores), so a
-# chunk must be long next to that (~0.1-0.2 us): with 32 counts (1.5 us) two
-# threads ran 1.6-1.7x one thread, with 256 (12 us) 1.8-1.85x
-# (benchmarks/README.md, "Thread scaling"). Small enough still that the
-# chunks left at the end even out the threads.
+# counter the threads share (its cache line moves between the cores), and
+# where two chunks meet the threads write neighbouring bytes of every output
+# array (a cache line each crosses too), so a chunk must be long next to
+# that: with 32 counts (1.5 us) two threads ran 1.6-1.7x one thread, with
+# 256 (12 us) 1.8-1.85x. So a chunk is a share of the batch, CHUNKS_PER_THREAD
+# to a thread, and at least COUNT_CHUNK or CHUNK items: over chunks of 32 it
+# took a two-thread generate of 50,000 items (781-item chunks) from
+# 1.72-1.87x to 1.94-1.97x, where 128 a thread gave 1.91-1.94x
+# (benchmarks/README.md, "Thread scaling").
+# Enough chunks still that, items of unequal cost in any order, the threads
+# end together (a "guided" schedule, first chunks of half the batch, can
+# leave one thread alone on the costly half).
 cdef enum:
     COUNT_CHUNK = 256       # counts: 30-120 ns an item
     CHUNK = 32              # plays written or shots: 0.3-7 us an item
+    CHUNKS_PER_THREAD = 32
 
 # The longest the calling thread goes without looking for signals (Ctrl-C),
 # besides the items it is working on.
@@ -752,12 +760,15 @@ cdef inline int _clock_mask(Job* job) noexcept nogil:
         return EVERY_ITEM
 
 
-cdef inline int _chunk(Job* job) noexcept nogil:
-    """Items a thread takes at a time, by the cost of an item."""
+cdef inline Py_ssize_t _chunk(Job* job, int threads) noexcept nogil:
+    """Items a thread takes at a time: a share of the batch
+    (CHUNKS_PER_THREAD chunks a thread), at least the fewest for the cost
+    of an item."""
+    cdef Py_ssize_t share = job.items.n // (CHUNKS_PER_THREAD * max(threads, 1))
     if Job is CountJob:
-        return COUNT_CHUNK
+        return max(share, COUNT_CHUNK)
     else:
-        return CHUNK
+        return max(share, CHUNK)
 
 
 cdef Py_ssize_t _drive(Job* job, int threads, bint fast_counts, Interrupt* signals) noexcept nogil:
@@ -765,7 +776,8 @@ cdef Py_ssize_t _drive(Job* job, int threads, bint fast_counts, Interrupt* signa
     search; items a thread skips once ``signals`` says stop): the number of
     items with a problem."""
     cdef Py_ssize_t i, problems = 0
-    cdef int clock_mask = _clock_mask(job), chunk = _chunk(job)
+    cdef int clock_mask = _clock_mask(job)
+    cdef Py_ssize_t chunk = _chunk(job, threads)
     cdef Search* s = NULL
     with parallel(num_threads=threads):
         s = search_new(job.items.rules, fast_counts)
