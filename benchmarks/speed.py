@@ -13,8 +13,9 @@ fresh output arrays, interleaved, best of the repeats (wall ns per item):
 * our ``count_plays`` and ``generate_plays()`` on two threads, each call
   on its own (after one-thread calls: the second thread has gone to sleep
   and must be woken, as in a program that calls now and then) and five
-  calls in a row (as a stream of batches calls: the second thread is still
-  awake after the first);
+  calls in a row against five on one thread (as a stream of batches calls:
+  the second thread is still awake after the first, and the input still in
+  the caches);
 * the plain C count on one thread and on two, in both patterns, on as many
   items as it takes to last as long on one thread as our ``count_plays``
   ("as long as count_plays"), or as our ``generate_plays()`` ("as long as
@@ -72,16 +73,21 @@ ROWS = (
     Row("generate_plays, every field", "plain C generate (children)", "<= 1.6"),
     Row("count_plays, 2 threads", "count_plays", ">= 1.8", True),
     Row("generate_plays, every field, 2 threads", "generate_plays, every field", ">= 1.8", True),
-    Row("count_plays, 2 threads, 5 calls in a row", "count_plays", ">= 1.8", True),
-    Row("generate_plays, every field, 2 threads, 5 calls in a row", "generate_plays, every field", ">= 1.8", True),
+    Row("count_plays, 5 calls in a row"),
+    Row("count_plays, 2 threads, 5 calls in a row", "count_plays, 5 calls in a row", ">= 1.8", True),
+    Row("generate_plays, every field, 5 calls in a row"),
+    Row("generate_plays, every field, 2 threads, 5 calls in a row",
+        "generate_plays, every field, 5 calls in a row", ">= 1.8", True),
     Row("plain C count, as long as count_plays"),
     Row("plain C count, as long as count_plays, 2 threads", "plain C count, as long as count_plays", "", True),
+    Row("plain C count, as long as count_plays, 5 calls in a row"),
     Row("plain C count, as long as count_plays, 2 threads, 5 calls in a row",
-        "plain C count, as long as count_plays", "", True),
+        "plain C count, as long as count_plays, 5 calls in a row", "", True),
     Row("plain C count, as long as generate_plays"),
     Row("plain C count, as long as generate_plays, 2 threads", "plain C count, as long as generate_plays", "", True),
+    Row("plain C count, as long as generate_plays, 5 calls in a row"),
     Row("plain C count, as long as generate_plays, 2 threads, 5 calls in a row",
-        "plain C count, as long as generate_plays", "", True),
+        "plain C count, as long as generate_plays, 5 calls in a row", "", True),
     Row("generate_plays, every field, not recycled", "plain C generate (children)"),
 )
 
@@ -116,8 +122,8 @@ def plain_as_long(ours_name: str, ours: Callable[[], object], positions: np.ndar
                   rules: Rules) -> dict[str, tuple[Callable[[], object], int]]:
     """The "plain C count, as long as ``ours_name``" measures: the plain C
     count on the first items of the corpus, as many as last as long on one
-    thread as ``ours`` does, on one thread, two, and two five times in a
-    row. Its items are a search each and its output is a count: a job of
+    thread as ``ours`` does, on one thread and two, once and five times in
+    a row. Its items are a search each and its output is a count: a job of
     the same length with none of the kernels' costs of writing plays."""
     items = as_long(lambda p, d: plain_count(p, d, rules), ours, positions, dice)
     some_positions, some_dice = positions[:items], dice[:items]
@@ -127,6 +133,7 @@ def plain_as_long(ours_name: str, ours: Callable[[], object], positions: np.ndar
 
     name = f"plain C count, as long as {ours_name.split(',')[0]}"
     return {name: (on(1), items), f"{name}, 2 threads": (on(2), items),
+            f"{name}, {IN_A_ROW} calls in a row": (in_a_row(on(1)), IN_A_ROW * items),
             f"{name}, 2 threads, {IN_A_ROW} calls in a row": (in_a_row(on(2)), IN_A_ROW * items)}
 
 
@@ -154,7 +161,9 @@ def measures(rules: Rules, size: int) -> dict[str, tuple[Callable[[], object], i
         "generate_plays, every field": (generate(batch.FIELDS, 1), n),
         "count_plays, 2 threads": (count(2), n),
         "generate_plays, every field, 2 threads": (generate(batch.FIELDS, 2), n),
+        "count_plays, 5 calls in a row": (in_a_row(count(1)), IN_A_ROW * n),
         "count_plays, 2 threads, 5 calls in a row": (in_a_row(count(2)), IN_A_ROW * n),
+        "generate_plays, every field, 5 calls in a row": (in_a_row(generate(batch.FIELDS, 1)), IN_A_ROW * n),
         "generate_plays, every field, 2 threads, 5 calls in a row":
             (in_a_row(generate(batch.FIELDS, 2)), IN_A_ROW * n),
     }
