@@ -483,21 +483,26 @@ def perft(bytes key, int depth, int code, int a=0, int b=0, *, bint fast_counts=
 # --- batches ----------------------------------------------------------------------
 
 # Items a thread takes at a time. Taking a chunk is an atomic update of a
-# counter the threads share (its cache line moves between the cores), and
-# where two chunks meet the threads write neighbouring bytes of every output
-# array (a cache line each crosses too), so a chunk must be long next to
-# that: with 32 counts (1.5 us) two threads ran 1.6-1.7x one thread, with
-# 256 (12 us) 1.8-1.85x. So a chunk is a share of the batch, CHUNKS_PER_THREAD
-# to a thread, and at least COUNT_CHUNK or CHUNK items: over chunks of 32 it
-# took a two-thread generate of 50,000 items (781-item chunks) from
-# 1.72-1.87x to 1.94-1.97x, where 128 a thread gave 1.91-1.94x
-# (benchmarks/README.md, "Thread scaling").
-# Enough chunks still that, items of unequal cost in any order, the threads
-# end together (a "guided" schedule, first chunks of half the batch, can
-# leave one thread alone on the costly half).
+# counter the threads share (its cache line moves between the cores), so a
+# chunk must be long next to that: with 32 counts (1.5 us) two threads ran
+# 1.6-1.7x one thread, with 256 (12 us) 1.8-1.85x. Where two chunks of
+# plays meet, the threads also write neighbouring bytes of every output
+# array (a cache line of each crosses between the cores), so a chunk of
+# plays is a share of the batch, CHUNKS_PER_THREAD to a thread: over chunks
+# of 32 it took a two-thread generate of 50,000 items (781-item chunks)
+# from 1.72-1.87x to 1.94-1.97x, where 128 a thread gave 1.91-1.94x. Not
+# more than MOST_CHUNK, nor counts in shares: the threads then read the
+# input far apart, and two threads counting 2.1 million items went from
+# 2.3x to 1.9-2.0x one thread, where neighbouring chunks (each thread's
+# reads bringing in the other's next lines) beat two separate processes
+# (benchmarks/README.md, "Thread scaling"). Enough chunks still that, items
+# of unequal cost in any order, the threads end together (a "guided"
+# schedule, whose first chunks are half the batch, gave the same speed-up
+# and can leave one thread alone on the costly half).
 cdef enum:
     COUNT_CHUNK = 256       # counts: 30-120 ns an item
     CHUNK = 32              # plays written or shots: 0.3-7 us an item
+    MOST_CHUNK = 1024
     CHUNKS_PER_THREAD = 32
 
 # The longest the calling thread goes without looking for signals (Ctrl-C),
@@ -761,14 +766,13 @@ cdef inline int _clock_mask(Job* job) noexcept nogil:
 
 
 cdef inline Py_ssize_t _chunk(Job* job, int threads) noexcept nogil:
-    """Items a thread takes at a time: a share of the batch
-    (CHUNKS_PER_THREAD chunks a thread), at least the fewest for the cost
-    of an item."""
-    cdef Py_ssize_t share = job.items.n // (CHUNKS_PER_THREAD * max(threads, 1))
+    """Items a thread takes at a time: COUNT_CHUNK counts; plays written or
+    shots, a share of the batch (CHUNKS_PER_THREAD chunks a thread) between
+    CHUNK and MOST_CHUNK."""
     if Job is CountJob:
-        return max(share, COUNT_CHUNK)
-    else:
-        return max(share, CHUNK)
+        return COUNT_CHUNK
+    cdef Py_ssize_t share = job.items.n // (CHUNKS_PER_THREAD * max(threads, 1))
+    return min(max(share, CHUNK), MOST_CHUNK)
 
 
 cdef Py_ssize_t _drive(Job* job, int threads, bint fast_counts, Interrupt* signals) noexcept nogil:
