@@ -53,8 +53,9 @@ def plays(
 ) -> _SequenceT | int:
     """The plays as a ``sequence_class`` (a PlayRecords), or a Status."""
 
-def set_play_class(play_class: type) -> None:
-    """Make PlayRecords' plays ``play_class`` objects (slots ``_records``, ``_index``)."""
+def set_play_class(play_class: type, none_slots: tuple[str, ...] = ()) -> None:
+    """Make PlayRecords' plays ``play_class`` objects (slots ``_records``, ``_index``;
+    ``none_slots`` None)."""
 
 def count_roll_plays(key: bytes, a: int, b: int, code: int, *, fast_counts: bool = True) -> int:
     """Distinct plays of one position and roll (0: a pass or a finished game), or a Status."""

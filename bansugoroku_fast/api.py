@@ -58,15 +58,16 @@ _STEP_BYTES = _RECORD["step_bytes"]
 
 def _decoded(slot: str, decode: Callable[[_KernelPlay], None]) -> property:
     """A read-only property returning the slot ``slot``, filled by
-    ``decode(self)`` on first access."""
+    ``decode(self)`` on first access (the kernel makes the play with the
+    slot None; no decoded value is None)."""
     fetch = attrgetter(slot)
 
     def get(self: _KernelPlay) -> object:
-        try:
-            return fetch(self)
-        except AttributeError:
+        value = fetch(self)
+        if value is None:
             decode(self)
-            return fetch(self)
+            value = fetch(self)
+        return value
 
     return property(get)
 
@@ -78,8 +79,8 @@ class _KernelPlay(Play):
     ``str``); its record is record ``_index`` of the bytes ``_records`` (the
     records of its :class:`Plays`): the board bytes, the step count, then
     ``(origin, target, die, hit)`` per step (``_batch.RECORD_OFFSETS``).
-    The kernel creates these without calling ``__init__`` (see
-    ``_batch.set_play_class``).
+    The kernel creates these without calling ``__init__``, the slots they
+    decode into None (see ``_batch.set_play_class``).
     """
 
     __slots__ = ("_records", "_index")
@@ -104,7 +105,9 @@ class _KernelPlay(Play):
     position = _decoded("_position", _decode_position)
 
 
-_batch.set_play_class(_KernelPlay)
+#: The slots a play decodes on first read (Play's own), None until then.
+_DECODED_SLOTS = ("_steps", "_dice", "_hits", "_position")
+_batch.set_play_class(_KernelPlay, _DECODED_SLOTS)
 
 
 class Plays(_batch.PlayRecords, Sequence[Play]):

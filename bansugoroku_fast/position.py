@@ -33,6 +33,7 @@ __all__ = ["INITIAL_ROW", "Position"]
 BoardArray = npt.NDArray[np.int8]  # int8[2, 26] (or a batch int8[N, 2, 26])
 
 SHAPE = (2, 26)
+_INT8 = np.dtype(np.int8)
 ROW_NAMES = ("row 0 (side to move)", "row 1 (opponent)")
 
 #: The start position of both variants, one row (both rows are alike).
@@ -147,9 +148,12 @@ class Position:
         """Rebuild from the 52 bytes of :attr:`key` (trusted), copying
         nothing: the array is a read-only view of the key's bytes, which
         are immutable (anything but a bytes object is copied to one)."""
-        key = bytes(key)
+        if type(key) is not bytes:
+            key = bytes(key)
         position = cls.__new__(cls)
-        position._array = np.frombuffer(key, dtype=np.int8).reshape(SHAPE)
+        # The array constructor over a buffer: half the time of
+        # frombuffer(...).reshape(...) (230 against 470 ns), the same array.
+        position._array = np.ndarray(SHAPE, _INT8, key)
         position._key = key
         return position
 

@@ -7,6 +7,7 @@ give, results and errors alike.
 """
 from __future__ import annotations
 
+import copy
 import gc
 import pickle
 import signal
@@ -133,6 +134,33 @@ def test_play_class_must_have_its_own_object_slots():
         with pytest.raises(TypeError):
             _batch.set_play_class(wrong)
     assert values(legal_plays(START, (6, 5), BACKGAMMON)) == values(oracle.legal_plays(START, (6, 5), BACKGAMMON))
+
+
+def test_play_class_slots_filled_with_none_must_be_object_slots():
+    # The kernel also fills the slots a play decodes into with None, by
+    # their place in the object: a name that is not a writable object slot
+    # of the class or of a base, or _records / _index again, is refused,
+    # and nothing changes.
+    from bansugoroku_fast import _batch
+
+    for wrong in (("_steps", "_no_such_slot"), ("_records",), ("count",), tuple(f"_{k}" for k in range(9))):
+        with pytest.raises((TypeError, ValueError)):
+            _batch.set_play_class(api._KernelPlay, wrong)
+    plays = legal_plays(START, (6, 5), BACKGAMMON)
+    assert values(plays) == values(oracle.legal_plays(START, (6, 5), BACKGAMMON))
+
+
+def test_a_kernel_play_decodes_once_and_copies_as_it_reads():
+    # Decoded on first read and kept: the same objects on the next read;
+    # a copy or a pickle made before any read reads the same values.
+    plays = legal_plays(START, (6, 5), BACKGAMMON)
+    expected = oracle.legal_plays(START, (6, 5), BACKGAMMON)
+    unread_copy, unread_pickle = copy.copy(plays[3]), pickle.loads(pickle.dumps(plays[3]))
+    play = plays[3]
+    assert play.position is play.position and play.steps is play.steps
+    for same in (play, unread_copy, unread_pickle):
+        assert (same.steps, same.dice, same.hits, same.position) == (
+            expected[3].steps, expected[3].dice, expected[3].hits, expected[3].position)
 
 
 # --- nothing changes a returned sequence, whatever re-enters ------------------------------------

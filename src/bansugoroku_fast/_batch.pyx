@@ -265,33 +265,58 @@ def plays(bytes key, int a, int b, int code, bint all_orderings, sequence_class)
     return sequence
 
 
-# What PlayRecords makes its plays of (``set_play_class``): the class, and
-# where its slots ``_records`` and ``_index`` are in its objects.
+# What PlayRecords makes its plays of (``set_play_class``): the class,
+# where its slots ``_records`` and ``_index`` are in its objects, and where
+# its slots filled with None are (MOST_NONE_SLOTS at most).
+cdef enum:
+    MOST_NONE_SLOTS = 8
 cdef type _play_class = None
 cdef Py_ssize_t _records_offset = 0, _index_offset = 0
+cdef Py_ssize_t _none_offsets[MOST_NONE_SLOTS]
+cdef int _none_slots = 0
 
 
-cdef Py_ssize_t _slot_offset(type cls, str name) except -1:
-    """Where the ``__slots__`` entry ``name`` of ``cls`` (its own, holding
-    any object) is in its objects."""
-    descriptor = cls.__dict__.get(name)
-    if type(descriptor) is not MemberDescriptorType or descriptor.__objclass__ is not cls:
-        raise TypeError(f"{cls.__name__} must have its own slot {name!r}")
+cdef Py_ssize_t _slot_offset(type cls, str name, bint own) except -1:
+    """Where the ``__slots__`` entry ``name`` of ``cls`` (holding any
+    object; ``own``: of ``cls`` itself, not of a base) is in its objects."""
+    descriptor = None
+    for klass in (cls,) if own else cls.__mro__:
+        if name in klass.__dict__:
+            descriptor = klass.__dict__[name]
+            break
+    if type(descriptor) is not MemberDescriptorType or not (
+            descriptor.__objclass__ is cls if own else issubclass(cls, descriptor.__objclass__)):
+        raise TypeError(f"{cls.__name__} must have {'its own' if own else 'a'} slot {name!r}")
     cdef PyMemberDef* member = (<PyMemberDescrObject*> descriptor).d_member
     if member.type != T_OBJECT_EX or member.flags & READONLY:
         raise TypeError(f"{cls.__name__}.{name} must be a writable object slot")
     return member.offset
 
 
-def set_play_class(type play_class):
+def set_play_class(type play_class, tuple none_slots=()):
     """Make the plays of every ``PlayRecords`` ``play_class`` objects: each
     allocated as ``object.__new__`` would, without ``__init__`` (which
     would cost more than the search), its slot ``_records`` the records of
-    its sequence and ``_index`` its index there. Called once, by ``api``."""
-    global _play_class, _records_offset, _index_offset
-    cdef Py_ssize_t records_offset = _slot_offset(play_class, "_records")
-    cdef Py_ssize_t index_offset = _slot_offset(play_class, "_index")
+    its sequence and ``_index`` its index there, and each slot named in
+    ``none_slots`` (its own or a base's) None: a value decoded on first
+    read is then told apart from one not yet decoded by a test for None,
+    where an empty slot would raise AttributeError (300 ns to catch).
+    Called once, by ``api``."""
+    global _play_class, _records_offset, _index_offset, _none_slots
+    cdef Py_ssize_t records_offset = _slot_offset(play_class, "_records", True)
+    cdef Py_ssize_t index_offset = _slot_offset(play_class, "_index", True)
+    cdef Py_ssize_t none_offsets[MOST_NONE_SLOTS]
+    cdef int k
+    if len(none_slots) > MOST_NONE_SLOTS:
+        raise ValueError(f"at most {MOST_NONE_SLOTS} slots filled with None, got {len(none_slots)}")
+    for k, name in enumerate(none_slots):
+        none_offsets[k] = _slot_offset(play_class, name, False)
+        if none_offsets[k] in (records_offset, index_offset):
+            raise ValueError(f"slot {name!r} is _records or _index")
     _play_class, _records_offset, _index_offset = play_class, records_offset, index_offset
+    for k in range(len(none_slots)):
+        _none_offsets[k] = none_offsets[k]
+    _none_slots = len(none_slots)
 
 
 cdef inline void _set_slot(object obj, Py_ssize_t offset, object value) noexcept:
@@ -314,11 +339,14 @@ cdef class PlayRecords:
         return self.count
 
     cdef object _play(self, Py_ssize_t k):
+        cdef int slot
         if _play_class is None:
             raise TypeError("no play class: call set_play_class first")
         play = PyType_GenericAlloc(<PyTypeObject*> _play_class, 0)
         _set_slot(play, _records_offset, self.records)
         _set_slot(play, _index_offset, k)
+        for slot in range(_none_slots):
+            _set_slot(play, _none_offsets[slot], None)
         return play
 
     def __getitem__(self, index):
