@@ -309,11 +309,13 @@ def _fields(fields: Iterable[str]) -> frozenset[str]:
 def play_buffers(items: int, plays: int, fields: Iterable[str] = FIELDS) -> PlayBatch:
     """Empty buffers for ``generate_plays(..., out=...)``: room for ``items``
     items and ``plays`` plays in the ``fields`` named (the others None).
-    ``generate_plays`` makes its fresh output here too. The fields' rows
-    are C-contiguous views of one allocation (so one large block, which
-    the OS backs with huge pages where it can: fresh output faults in far
-    fewer pages); it lives as long as any of them does, and is then kept
-    for a later call's output (see :func:`set_output_recycling`).
+    ``generate_plays`` makes its fresh output here too. The offsets and
+    the fields' rows are C-contiguous views of one allocation (so one
+    large block, which the OS backs with huge pages where it can: fresh
+    output faults in far fewer pages); it lives as long as any of them
+    does (keep a copy of the offsets alone, not the view, to let the rest
+    go), and is then kept for a later call's output (see
+    :func:`set_output_recycling`).
 
     >>> buffers = play_buffers(10, 1000, fields=("children",))
     >>> buffers.offsets.shape, buffers.children.shape, buffers.steps
