@@ -2,8 +2,9 @@
 """The plain C move generator of ``plain_movegen.c`` over a batch, called
 as the package's batch kernels are: one call from Python, fresh numpy
 output (the count on one thread or more, with OpenMP). Built on the fly by
-``benchmarks/yardstick.py``; not part of the installed package. The arguments are trusted (valid positions and dice,
-as the benchmarks and tests pass them).
+``benchmarks/yardstick.py``; not part of the installed package. The
+arguments are trusted (valid positions and dice, as the benchmarks and
+tests pass them).
 """
 from cython.view cimport array as cvarray
 from libc.stdint cimport int8_t, int32_t, int64_t

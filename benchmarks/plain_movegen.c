@@ -425,7 +425,8 @@ static int pm_count_batch(const int8_t* positions, const int8_t* dice, int64_t n
         int64_t i;
         #pragma omp for schedule(dynamic, PM_CHUNK)
         for (i = 0; i < n; i++) {
-            counts[i] = s == NULL ? -1 : pm_turn(s, positions + i * sizeof(pm_board), dice[2 * i], dice[2 * i + 1], variant);
+            counts[i] = s == NULL ? -1
+                      : pm_turn(s, positions + i * sizeof(pm_board), dice[2 * i], dice[2 * i + 1], variant);
             status |= counts[i] < 0;
         }
         if (s != NULL)

@@ -21,7 +21,7 @@ from types import ModuleType
 
 import numpy as np
 
-from bansugoroku_fast import Rules, batch
+from bansugoroku_fast import Rules, _batch, batch
 
 from .corpus import DEFAULT_VARIANTS, sorted_child_order
 
@@ -30,9 +30,10 @@ ROOT = os.path.dirname(HERE)
 BUILD = os.path.join(ROOT, "build", "benchmarks")
 #: The package's optimisation flags (setup.py), so the yardsticks are compiled alike.
 COMPILE_ARGS = ["-O3", "-ffp-contract=off"]
-#: OpenMP, as the kernels have it (the same libgomp, with the same settings,
-#: runs both in one process).
-OPENMP_ARGS = ["-fopenmp"]
+#: OpenMP where the kernels have it (then the same libgomp, with the same
+#: settings, runs both in one process); without it the plain count runs on
+#: one thread whatever ``threads`` says.
+OPENMP_ARGS = ["-fopenmp"] if _batch.OPENMP else []
 #: Each yardstick module and what it is built from besides its ``.pyx``
 #: (glob patterns under the repository root): ``_yardstick`` cimports the
 #: kernels' declarations, ``_plain_movegen`` includes its C file.
