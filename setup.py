@@ -11,8 +11,6 @@ Environment switches (read at build time):
 * ``BANSUGOROKU_DEBUG=1`` turns Cython bounds checks and wraparound checks on
   and compiles with ``-O0 -g`` so that a kernel that reads out of bounds raises
   instead of silently misbehaving.
-* ``BANSUGOROKU_NO_OPENMP=1`` builds without OpenMP (batches then run on one
-  thread whatever ``threads=`` says).
 * ``BANSUGOROKU_NATIVE=1`` compiles for the building machine's own CPU
   (``-march=native``: the hardware popcount, its widest SIMD): faster
   kernels that may not run on another machine. The default build assumes
@@ -38,7 +36,6 @@ from setuptools.command.build_ext import build_ext
 DEBUG = os.environ.get("BANSUGOROKU_DEBUG") == "1"
 SANITIZE = os.environ.get("BANSUGOROKU_SANITIZE") == "1"
 SANITIZER_FLAGS = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=all"]
-OPENMP = os.environ.get("BANSUGOROKU_NO_OPENMP") != "1" and sys.platform != "darwin"
 NATIVE = os.environ.get("BANSUGOROKU_NATIVE") == "1"
 
 compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
@@ -51,9 +48,9 @@ link_args = []
 if SANITIZE:
     compile_args = ["-O1", "-g", *SANITIZER_FLAGS]
     link_args = list(SANITIZER_FLAGS)
-if OPENMP:
-    compile_args.append("-fopenmp")
-    link_args.append("-fopenmp")
+# Batches run their items on POSIX threads (the _pool module).
+compile_args.append("-pthread")
+link_args.append("-pthread")
 
 directives = {
     "language_level": 3,
@@ -67,10 +64,17 @@ directives = {
 KERNELS = os.path.join("src", "bansugoroku_fast")
 
 
+# C sources linked into one module beside its .pyx (the headers they share
+# are its dependencies too).
+C_SOURCES = {"_pool": ["bsf_pool.c"]}
+C_HEADERS = {"_pool": ["bsf_pool.h"]}
+
+
 def extension(name):
     return Extension(
         f"bansugoroku_fast.{name}",
-        [os.path.join(KERNELS, f"{name}.pyx")],
+        [os.path.join(KERNELS, source) for source in [f"{name}.pyx", *C_SOURCES.get(name, [])]],
+        depends=[os.path.join(KERNELS, header) for header in C_HEADERS.get(name, [])],
         include_dirs=[numpy.get_include(), KERNELS],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=compile_args + VARIANTS.get(name, []),

@@ -8,32 +8,6 @@ the vectorised queries over ``int8[N, 2, 26]`` batches.
 >>> len(legal_plays(Position.initial(), (6, 5), Rules(variant="backgammon")))
 7
 """
-import os
-
-# Idle OpenMP threads spin briefly, then sleep. libgomp's own default spins
-# about 3 ms, and on a busy machine a spinning thread steals the core the
-# work needs (two threads then ran slower than one); sleeping at once
-# ("passive") costs a wake-up of 0.1 ms or more on every parallel region,
-# which halved the two-thread speed of iter_plays (a count and a generate
-# region per chunk; benchmarks/README.md, "Thread scaling"). So the wait
-# policy is "passive" with a spin of 10,000 rounds (libgomp's estimate:
-# 0.1 ms), enough to bridge the Python between two regions. libgomp reads
-# both variables once, when the first kernel module loads it (the import
-# below), so they are set for that moment only and the process environment
-# is left as it was (child processes see what the user set). To choose, set
-# OMP_WAIT_POLICY (and GOMP_SPINCOUNT) before importing; a libgomp loaded
-# earlier by another library keeps its own settings.
-_OPENMP_DEFAULTS = {"OMP_WAIT_POLICY": "passive", "GOMP_SPINCOUNT": "10000"}
-_USER_CHOSE_WAIT = any(name in os.environ for name in _OPENMP_DEFAULTS)
-if not _USER_CHOSE_WAIT:
-    os.environ.update(_OPENMP_DEFAULTS)
-try:
-    from . import _batch  # noqa: F401 (loads libgomp, which reads them now)
-finally:
-    if not _USER_CHOSE_WAIT:
-        for _name in _OPENMP_DEFAULTS:
-            del os.environ[_name]
-
 # The fastest build of the batch kernels this CPU runs becomes ``_batch``
 # before any module below imports it (_builds.py).
 from . import _builds

@@ -23,8 +23,6 @@ STATUS: Final[dict[str, int]]
 SIGNAL_CHECK_SECONDS: Final[float]
 #: "avx2" if this build uses AVX2, BMI1/2 and POPCNT, else "baseline".
 BUILT_FOR: Final[str]
-#: Whether the kernels were built with OpenMP (else batches run on one thread).
-OPENMP: Final[bool]
 
 def cpu_has_avx2() -> bool:
     """Whether the CPU has AVX2, BMI1, BMI2 and POPCNT (and the OS saves the AVX registers)."""

@@ -2,8 +2,12 @@
 
 Positions are ``int8[N, 2, 26]`` in the interchange layout (row 0 = side to
 move), dice ``int8[N, 2]`` (one roll per position, or one roll for all). The
-kernels run without the GIL, over ``threads`` OpenMP threads (``None`` =
-every core, at most :data:`MAX_THREADS`), and check each item in the same
+kernels run without the GIL, over ``threads`` threads (``None`` = every
+core, at most :data:`MAX_THREADS`): the calling thread and threads of a
+pool kept by the process, which join the call as soon as they are awake
+(never making it wait for one that is not: a short call runs on the
+calling thread alone; :func:`set_idle_spin` says how long they stay awake
+after a call). The kernels check each item in the same
 pass that reads it, from a copy the call owns (so another thread writing the
 arrays meanwhile cannot slip a bad item past the check); a bad item raises
 :class:`~bansugoroku_fast.errors.InvalidPositionError` or
@@ -39,7 +43,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import _batch, _validate, layout
+from . import _batch, _pool, _validate, layout
 from ._blocks import output_block, set_recycling
 from ._status import STATUS, raise_first_problem
 from .api import OUTCOME_KINDS
@@ -52,7 +56,7 @@ from .typing import BatchLike, RulesLike
 
 __all__ = [
     "PlayBatch", "OutcomeBatch", "FIELDS", "count_plays", "generate_plays", "play_buffers",
-    "set_output_recycling", "KERNEL_BUILD",
+    "set_output_recycling", "set_idle_spin", "idle_spin", "KERNEL_BUILD",
     "iter_plays", "outcome",
     "blocked_points", "blots", "closure_holds", "pip_counts", "shots", "OUTCOME_KINDS",
 ]
@@ -62,6 +66,9 @@ __all__ = [
 #: ``"baseline"`` (any CPU of the architecture; ``BANSUGOROKU_KERNELS=baseline``
 #: forces it). Both give the same results.
 KERNEL_BUILD: str = _batch.BUILT_FOR
+
+set_idle_spin = _pool.set_idle_spin
+idle_spin = _pool.idle_spin
 
 #: Default number of positions per chunk of :func:`iter_plays`.
 CHUNK_SIZE = 8192  # small enough that freed outputs are reused, not fresh pages
@@ -122,48 +129,23 @@ class OutcomeBatch(NamedTuple):
 
 
 #: The most threads a batch call takes: more than four per CPU never helps,
-#: and each thread costs a stack (libgomp ends the process if it cannot make one).
-MAX_THREADS = 4 * (os.cpu_count() or 1)
+#: and each one is a thread of the pool (``_pool``), kept for the process's life.
+MAX_THREADS = min(4 * (os.cpu_count() or 1), _pool.MOST_THREADS)
 
 
 def _threads(threads: object) -> int:
     """``threads`` checked: None = every CPU this process may run on, else
-    an integer in 1..:data:`MAX_THREADS`; 1 in a process forked after a
-    call on more than one (see :func:`_after_fork_in_child`)."""
-    global _threads_started
+    an integer in 1..:data:`MAX_THREADS`."""
     if threads is None:
         try:
-            wanted = len(os.sched_getaffinity(0))
+            return len(os.sched_getaffinity(0))
         except AttributeError:  # not on Linux
-            wanted = os.cpu_count() or 1
-    elif not is_positive_int(threads) or int(threads) > MAX_THREADS:
+            return os.cpu_count() or 1
+    if not is_positive_int(threads) or int(threads) > MAX_THREADS:
         raise ValueError(
             f"threads must be an integer in 1..{MAX_THREADS} (4 per CPU) or None, got {threads!r}"
         )
-    else:
-        wanted = int(threads)
-    if _forked_after_threads:
-        return 1
-    _threads_started = _threads_started or wanted > 1
-    return wanted
-
-
-# The OpenMP runtime (libgomp) cannot run a parallel region in a process
-# forked after its threads started: the child waits forever for threads
-# that only the parent has. So a child forked after a call on two or more
-# threads (multiprocessing's "fork" start method, os.fork) runs every
-# kernel on one thread; "spawn" and "forkserver" children start afresh.
-_threads_started = False
-_forked_after_threads = False
-
-
-def _after_fork_in_child() -> None:
-    global _forked_after_threads
-    _forked_after_threads = _forked_after_threads or _threads_started
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_after_fork_in_child)
+    return int(threads)
 
 
 def _positions_array(positions: BatchLike) -> np.ndarray:

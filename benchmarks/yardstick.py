@@ -21,7 +21,7 @@ from types import ModuleType
 
 import numpy as np
 
-from bansugoroku_fast import Rules, _batch, batch
+from bansugoroku_fast import Rules, batch
 
 from .corpus import DEFAULT_VARIANTS, sorted_child_order
 
@@ -30,10 +30,15 @@ ROOT = os.path.dirname(HERE)
 BUILD = os.path.join(ROOT, "build", "benchmarks")
 #: The package's optimisation flags (setup.py), so the yardsticks are compiled alike.
 COMPILE_ARGS = ["-O3", "-ffp-contract=off"]
-#: OpenMP where the kernels have it (then the same libgomp, with the same
-#: settings, runs both in one process); without it the plain count runs on
-#: one thread whatever ``threads`` says.
-OPENMP_ARGS = ["-fopenmp"] if _batch.OPENMP else []
+#: The plain count's threads are OpenMP's (a parallel loop, the usual way
+#: to put a plain C loop on threads), except on macOS, whose compiler has
+#: none: there it runs on one thread whatever ``threads`` says.
+OPENMP_ARGS = [] if sys.platform == "darwin" else ["-fopenmp"]
+#: libgomp's settings for the yardstick, read when it loads (with the first
+#: yardstick module), unless the caller set them: idle threads spin about
+#: 0.1 ms, then sleep, as the package's pool threads do by default
+#: (``bansugoroku_fast.batch.idle_spin``), not libgomp's own 3 ms.
+OPENMP_SETTINGS = {"OMP_WAIT_POLICY": "passive", "GOMP_SPINCOUNT": "10000"}
 #: Each yardstick module and what it is built from besides its ``.pyx``
 #: (glob patterns under the repository root): ``_yardstick`` cimports the
 #: kernels' declarations, ``_plain_movegen`` includes its C file.
@@ -53,7 +58,14 @@ def load(name: str = "_yardstick") -> ModuleType:
     if _stale(name):
         _build(name)
         importlib.invalidate_caches()
-    return importlib.import_module(name)
+    chosen = [setting for setting in OPENMP_SETTINGS if setting in os.environ]
+    os.environ.update({} if chosen else OPENMP_SETTINGS)
+    try:
+        return importlib.import_module(name)
+    finally:
+        if not chosen:
+            for setting in OPENMP_SETTINGS:
+                del os.environ[setting]
 
 
 def _sources(name: str) -> list[str]:

@@ -417,34 +417,7 @@ def test_ctrl_c_interrupts_a_long_batch(call, target, bound):
     assert float(fraction[0]) < bound, output
 
 
-# --- 10. a forked child after two-thread calls ----------------------------------------------
-
-
-@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
-def test_a_child_forked_after_two_thread_calls_does_not_hang():
-    # libgomp cannot start a parallel region in a child forked after its
-    # threads ran (the child waited forever): such a child runs the
-    # kernels on one thread, with the same results.
-    output = assert_clean_exit(run_isolated("""
-        import os
-        import numpy as np
-        from bansugoroku_fast import Position, batch, rollout
-        from bansugoroku_fast.api import ALL_ROLLS
-        positions = np.broadcast_to(Position.initial().array, (4000, 2, 26)).copy()
-        dice = np.resize(np.array(ALL_ROLLS, dtype=np.int8), (4000, 2))
-        expected = batch.generate_plays(positions, dice, "backgammon", threads=2)
-        counts = batch.count_plays(positions, dice, "backgammon", threads=2)
-        pid = os.fork()
-        if pid == 0:
-            got = batch.generate_plays(positions, dice, "backgammon", threads=2)
-            same = (np.array_equal(got.children, expected.children)
-                    and np.array_equal(batch.count_plays(positions, dice, "backgammon"), counts)
-                    and rollout(Position.initial(), "backgammon", games=50, seed=3, threads=2).counts.sum() == 50)
-            os._exit(0 if same else 3)
-        _, status = os.waitpid(pid, 0)
-        print("child", os.waitstatus_to_exitcode(status))
-    """, timeout=120))
-    assert output.split() == ["child", "0"], output
+# --- 10. a forked child after two-thread calls: tests/test_pool.py --------------------
 
 
 # --- limits: memory ---------------------------------------------------------------------

@@ -290,52 +290,6 @@ def test_iter_plays_reuse_yields_the_same_plays_chunk_by_chunk():
         assert (children == whole.children[first:last]).all()
 
 
-# --- the OpenMP wait policy -------------------------------------------------------------
-
-
-def _import_in_child(environment: dict) -> tuple[str, str]:
-    """Import the package in a fresh interpreter with libgomp printing its
-    settings (OMP_DISPLAY_ENV); the child's OMP_WAIT_POLICY after the
-    import, and libgomp's spin count: how long an idle thread spins before it
-    sleeps. The spin count, not the policy libgomp displays, tells the
-    policies apart: libgomp displays 'PASSIVE' when the variable is unset
-    too, yet then spins 300000 times (about 3 ms); "passive" alone spins 0
-    times, "active" 30000000000, and GOMP_SPINCOUNT sets the count."""
-    import os
-    import re
-    import subprocess
-    import sys
-
-    ignored = ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")  # the caller's own settings would change the answer
-    env = {key: value for key, value in os.environ.items() if key not in ignored}
-    env.update(environment, OMP_DISPLAY_ENV="VERBOSE")
-    result = subprocess.run(
-        [sys.executable, "-c", "import os, bansugoroku_fast; print(os.environ.get('OMP_WAIT_POLICY'))"],
-        capture_output=True, text=True, env=env, check=True,
-    )
-    spin_count = re.search(r"GOMP_SPINCOUNT = '(\d+)'", result.stderr)
-    assert spin_count, f"libgomp printed no spin count: {result.stderr!r}"
-    return result.stdout.strip(), spin_count.group(1)
-
-
-def test_import_makes_idle_threads_sleep_soon_without_changing_the_environment():
-    policy, spin_count = _import_in_child({})
-    assert policy == "None"  # the user's environment is as it was
-    assert spin_count == "10000"  # a short spin (about 0.1 ms), then sleep
-
-
-def test_a_spin_count_the_user_set_is_kept():
-    policy, spin_count = _import_in_child({"GOMP_SPINCOUNT": "0"})
-    assert policy == "None"  # the package set no policy either
-    assert spin_count == "0"
-
-
-def test_a_wait_policy_the_user_set_is_kept():
-    policy, spin_count = _import_in_child({"OMP_WAIT_POLICY": "active"})
-    assert policy == "active"
-    assert spin_count == "30000000000"  # active: an idle thread spins (libgomp's figure for 5 minutes)
-
-
 def backgammon_position(mover_places: dict[int, int], opponent_point: int) -> np.ndarray:
     """The mover's stones on ``mover_places`` (place: stones; 25 the bar),
     the rest borne off; the opponent's 15 on its own ``opponent_point``."""

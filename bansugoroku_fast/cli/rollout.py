@@ -45,7 +45,7 @@ def add_parser(commands: Commands) -> None:
                          help="random, first, heuristic, pubeval, or a pair for the two sides: 'heuristic,random'")
     rollout.add_argument("--seed", type=_SEED, default=0, metavar="S")
     rollout.add_argument("--threads", type=_positive("threads"), metavar="T",
-                         help="OpenMP threads (default: every core)")
+                         help="threads (default: every core)")
     rollout.add_argument("--stratify", nargs="?", const=36, type=int, choices=(36, 1296),
                          help="deal the first roll (36) or first two rolls (1296) evenly")
     rollout.add_argument("--json", action="store_true", help="print the figures as JSON")

@@ -23,8 +23,9 @@ opp). Single calls keep the GIL (they take microseconds) and share one
 search per rule code; ``plays`` returns a ``PlayRecords`` sequence holding
 one byte record per play (layout: ``RECORD_OFFSETS``), which makes a play
 object only when it is read. Batches run without the GIL, items
-spread over OpenMP threads with a dynamic schedule, each thread with its
-own search; results depend only on the item, never on the thread. The
+spread in chunks over the calling thread and the pool threads that join
+it (``_pool``), each thread with its own search; results depend only on
+the item, never on the thread. The
 calling thread looks for signals every few items, once per
 ``SIGNAL_CHECK_SECONDS`` at most, taking the GIL briefly (``_stopped``): on
 Ctrl-C every thread skips its remaining items and the call raises
@@ -48,7 +49,6 @@ Names other kernels cimport (declared in the .pxd files): ``Board``,
 (``_search``); ``outcome_of``, ``count_roll`` (``_queries``).
 """
 cimport cython
-from cython.parallel cimport parallel, prange
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
@@ -67,6 +67,7 @@ from ._board cimport (
     STATUS_NO_MEMORY, STATUS_OK, Scan, dice_status, home_closed, load_item, load_scanned, row_eq,
     rules_from_code, scan_board, surely_going_on,
 )
+from ._pool cimport BSF_POOL_MOST_THREADS, bsf_job, run_job
 from ._queries cimport count_roll, outcome_of, perft as perft_of, shots_of
 from ._search cimport (
     Leaf, MODE_PLAYS, MODE_SEQUENCES, OutputRows, Search, rows_slice, run_turn, run_turn_scanned,
@@ -93,16 +94,9 @@ cdef extern from "structmember.h":
 
 cdef extern from *:
     """
-    #ifdef _OPENMP
-    #include <omp.h>
-    static int bsf_thread_number(void) { return omp_get_thread_num(); }
-    #define BSF_OPENMP 1
-    #else
-    static int bsf_thread_number(void) { return 0; }
-    #define BSF_OPENMP 0
-    #endif
     static int bsf_load_flag(int *flag) { return __atomic_load_n(flag, __ATOMIC_RELAXED); }
     static void bsf_raise_flag(int *flag) { __atomic_store_n(flag, 1, __ATOMIC_RELAXED); }
+    static void bsf_add(Py_ssize_t *total, Py_ssize_t more) { __atomic_fetch_add(total, more, __ATOMIC_RELAXED); }
     /* cls() without __init__, through its tp_new slot (no lookup of __new__). */
     static PyObject* bsf_new_object(PyObject *cls) {
         PyObject *no_arguments = PyTuple_New(0), *made;
@@ -112,10 +106,9 @@ cdef extern from *:
         return made;
     }
     """
-    int thread_number "bsf_thread_number"() noexcept nogil
-    int BSF_OPENMP
     int load_flag "bsf_load_flag"(int* flag) noexcept nogil
     void raise_flag "bsf_raise_flag"(int* flag) noexcept nogil
+    void atomic_add "bsf_add"(Py_ssize_t* total, Py_ssize_t more) noexcept nogil
     object new_object "bsf_new_object"(object cls)
 
 #: Byte offsets in the record of a play that ``plays`` returns: the board
@@ -152,9 +145,6 @@ cdef extern from *:
 #: baseline: ``"avx2"`` (AVX2, BMI1/2 and POPCNT: the ``_batch_avx2`` build,
 #: or a ``BANSUGOROKU_NATIVE=1`` build on such a CPU), else ``"baseline"``.
 BUILT_FOR = "avx2" if BSF_BUILT_FOR_AVX2 else "baseline"
-#: Whether these kernels were built with OpenMP (setup.py: not on macOS, nor
-#: with ``BANSUGOROKU_NO_OPENMP=1``); without it a batch runs on one thread.
-OPENMP = bool(BSF_OPENMP)
 
 
 def cpu_has_avx2():
@@ -562,11 +552,11 @@ cdef Interrupt _interrupt_ready():
     return Interrupt(stop=0, next_check=_now() + signal_check_seconds)
 
 
-cdef inline bint _stopped(Interrupt* interrupt, Py_ssize_t item, int clock_mask) noexcept nogil:
-    """Whether the batch must stop. Thread 0 (the calling thread, the only
-    one Python runs signal handlers in) looks for signals when it is time,
-    taking the GIL briefly; the others only read the flag it raises."""
-    if (item & clock_mask) == 0 and thread_number() == 0 and _now() >= interrupt.next_check:
+cdef inline bint _stopped(Interrupt* interrupt, Py_ssize_t item, int clock_mask, int slot) noexcept nogil:
+    """Whether the batch must stop. The calling thread (slot 0, the only one
+    Python runs signal handlers in) looks for signals when it is time,
+    taking the GIL briefly; pool threads only read the flag it raises."""
+    if (item & clock_mask) == 0 and slot == 0 and _now() >= interrupt.next_check:
         with gil:
             if PyErr_CheckSignals() < 0:    # the handler raised: keep its exception for the end
                 raise_flag(&interrupt.stop)
@@ -584,11 +574,12 @@ cdef int _raise_if_stopped(const Interrupt* interrupt) except -1:
 # --- the parallel driver -----------------------------------------------------------
 #
 # count_batch, generate_batch and shots_batch share one loop (``_drive``):
-# items spread over the threads, each thread with its own search, signals
-# looked for between items, problems counted. What is done with one item is
-# the job's (``_run_item``). The jobs are a fused type, so ``_drive`` is
-# compiled once per job with its item function inlined: no call through a
-# pointer per item.
+# items spread over the threads of the pool (``_pool``: the calling thread
+# and the pool threads that join it), each thread with its own search,
+# signals looked for between items, problems counted. What is done with
+# one item is the job's (``_run_item``). The jobs are a fused type, so the
+# chunk loop is compiled once per job with its item function inlined: one
+# call through a pointer per chunk, none per item.
 
 # The items a batch reads, as the entry point checked their shapes.
 cdef struct Items:
@@ -804,23 +795,66 @@ cdef inline Py_ssize_t _chunk(Job* job, int threads) noexcept nogil:
     return min(max(share, CHUNK), MOST_CHUNK)
 
 
-cdef Py_ssize_t _drive(Job* job, int threads, bint fast_counts, Interrupt* signals) noexcept nogil:
-    """Run every item of ``job`` over ``threads`` threads (each with its own
-    search; items a thread skips once ``signals`` says stop): the number of
-    items with a problem."""
+# What the threads of a batch share.
+cdef struct Drive:
+    void* job                       # a CountJob, GenerateJob or ShotsJob
+    Search** searches               # slot k's search, made at its first chunk (NULL before)
+    RuleSet rules
+    bint fast_counts
+    int clock_mask
+    Interrupt* signals
+    Py_ssize_t problems             # items with a problem (atomic)
+
+
+cdef inline void _run_items(Job* job, Drive* drive, int slot, int64_t start, int64_t stop) noexcept nogil:
+    """Items ``start .. stop - 1`` of ``job`` on the thread of ``slot``."""
+    cdef Search* s = drive.searches[slot]
     cdef Py_ssize_t i, problems = 0
-    cdef int clock_mask = _clock_mask(job)
-    cdef Py_ssize_t chunk = _chunk(job, threads)
-    cdef Search* s = NULL
-    with parallel(num_threads=threads):
-        s = search_new(job.items.rules, fast_counts)
-        for i in prange(job.items.n, schedule="dynamic", chunksize=chunk):
-            if _stopped(signals, i, clock_mask):
-                continue
-            if _run_item(job, s, i) < 0:
-                problems += 1
-        search_free(s)
-    return problems
+    if s == NULL:
+        s = drive.searches[slot] = search_new(drive.rules, drive.fast_counts)
+    for i in range(start, stop):
+        if _stopped(drive.signals, i, drive.clock_mask, slot):
+            break
+        if _run_item(job, s, i) < 0:
+            problems += 1
+    if problems:
+        atomic_add(&drive.problems, problems)
+
+
+cdef void _count_items(void* drive, int slot, int64_t start, int64_t stop) noexcept nogil:
+    _run_items(<CountJob*> (<Drive*> drive).job, <Drive*> drive, slot, start, stop)
+
+
+cdef void _generate_items(void* drive, int slot, int64_t start, int64_t stop) noexcept nogil:
+    _run_items(<GenerateJob*> (<Drive*> drive).job, <Drive*> drive, slot, start, stop)
+
+
+cdef void _shots_items(void* drive, int slot, int64_t start, int64_t stop) noexcept nogil:
+    _run_items(<ShotsJob*> (<Drive*> drive).job, <Drive*> drive, slot, start, stop)
+
+
+cdef Py_ssize_t _drive(Job* job, int threads, bint fast_counts, Interrupt* signals) noexcept nogil:
+    """Run every item of ``job`` on up to ``threads`` threads (items skipped
+    once ``signals`` says stop): the number of items with a problem."""
+    cdef Search* searches[BSF_POOL_MOST_THREADS]
+    cdef Drive drive
+    cdef bsf_job work
+    cdef int slot
+    threads = max(1, min(threads, BSF_POOL_MOST_THREADS))
+    memset(searches, 0, threads * sizeof(Search*))
+    drive.job, drive.searches, drive.rules, drive.fast_counts = job, searches, job.items.rules, fast_counts
+    drive.clock_mask, drive.signals, drive.problems = _clock_mask(job), signals, 0
+    if Job is CountJob:
+        work.run = _count_items
+    elif Job is GenerateJob:
+        work.run = _generate_items
+    else:
+        work.run = _shots_items
+    work.task, work.items, work.chunk, work.threads = &drive, job.items.n, _chunk(job, threads), threads
+    run_job(&work)
+    for slot in range(threads):
+        search_free(searches[slot])
+    return drive.problems
 
 
 cdef object _run(Job* job, int threads, bint fast_counts):
@@ -924,7 +958,7 @@ def outcome_batch(const signed char[:, :, ::1] positions, int code, signed char[
         raise ValueError("positions and outcome arrays must have the same length")
     with nogil:
         for i in range(n):
-            if _stopped(&interrupt, i, EVERY_64_ITEMS):
+            if _stopped(&interrupt, i, EVERY_64_ITEMS, 0):
                 break
             problem = load_item(&board, &positions[i, 0, 0], rules)
             if problem != STATUS_OK:

@@ -11,7 +11,6 @@ multiply-add changes a rounding), the first greatest score wins.
 The Python layer validates every argument; the loops here trust them.
 """
 cimport cython
-from cython.parallel cimport parallel, prange, threadid
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy
@@ -22,6 +21,7 @@ from ._board cimport (
     BAR, KIND_NONE, OFF, POINT_BITS, STONES, Board, RuleSet, home_closed, popcount, row_eq, row_gt,
     rules_from_code,
 )
+from ._pool cimport BSF_POOL_MOST_THREADS, bsf_job, bsf_runner, run_job
 from ._queries cimport outcome_of
 from ._search cimport MODE_PLAYS, Leaf, Search, run_turn, search_free, search_new
 
@@ -406,7 +406,7 @@ cdef int play_game(Search* s, const Board* start, const Policy* policies, uint64
     cdef uint64_t key = game_key(seed, game)
     cdef RuleSet rules = s.rules
     memcpy(&board, start, sizeof(Board))
-    end.plies = 0
+    end.winner, end.value, end.kind, end.plies = -1, 0, -1, 0     # no end yet (kept if it fails)
     kind = outcome_of(&board, rules, &winner, &value)
     if kind != KIND_NONE:       # over before it starts: row me is seat 0
         end.winner, end.value, end.kind = winner, value, kind
@@ -515,8 +515,8 @@ cdef int load_policies(const int32_t[::1] codes, const double[:, ::1] weights, P
 
 # --- Python entry points ---------------------------------------------------------------
 #
-# Items spread over OpenMP threads with a dynamic schedule, each thread with
-# its own search; an item's result depends only on the item.
+# Games spread over the threads of the pool (``_pool``) CHUNK at a time,
+# each thread with its own search; a game's result depends only on the game.
 
 cdef enum:
     CHUNK = 4       # games a thread takes at a time
@@ -650,6 +650,94 @@ def advance_batch(const int64_t[::1] rows, const int64_t[::1] choices, signed ch
         raise ValueError(f"choices[{k}] = {choices[k]}: game row {row} has {counts[row]} plays")
 
 
+# What the threads of a batch of games share: the games' settings, a search
+# per slot, and the caller's arrays for how each game ended.
+cdef struct GameBatch:
+    Search** searches               # slot k's search, made at its first chunk (NULL before)
+    RuleSet rules
+    const Policy* policies
+    uint64_t seed
+    int stratify
+    int64_t max_plies
+    int8_t* winner
+    int8_t* value
+    int8_t* kind
+    int32_t* plies
+    int8_t* status
+
+
+cdef int start_game_batch(GameBatch* batch, int threads, const int32_t[::1] codes, const double[:, ::1] weights,
+                          Policy* policies, int code, uint64_t seed, int stratify, int64_t max_plies,
+                          int8_t[::1] winner, int8_t[::1] value, int8_t[::1] kind, int32_t[::1] plies,
+                          int8_t[::1] status) except -1:
+    """Fill ``batch`` for ``threads`` threads (``policies``: room for the
+    two seats' policies; the arrays: one entry a game, at least one)."""
+    load_policies(codes, weights, policies)
+    batch.searches = <Search**> calloc(threads, sizeof(Search*))
+    if batch.searches == NULL:
+        raise MemoryError("out of memory while playing games")
+    batch.rules, batch.policies, batch.seed = rules_from_code(code), policies, seed
+    batch.stratify, batch.max_plies = stratify, max_plies
+    batch.winner, batch.value, batch.kind = &winner[0], &value[0], &kind[0]
+    batch.plies, batch.status = &plies[0], &status[0]
+    return 0
+
+
+cdef void end_game_batch(GameBatch* batch, int threads) noexcept nogil:
+    """Free what ``start_game_batch`` made (after the job)."""
+    cdef int slot
+    for slot in range(threads):
+        search_free(batch.searches[slot])
+    free(batch.searches)
+
+
+cdef inline Search* slot_search(GameBatch* batch, int slot) noexcept nogil:
+    """The search of ``slot``, made at its first use (NULL: out of memory)."""
+    if batch.searches[slot] == NULL:
+        batch.searches[slot] = search_new(batch.rules, True)
+    return batch.searches[slot]
+
+
+cdef inline void run_game(GameBatch* batch, Search* s, int64_t item, const Board* start, int64_t game,
+                          bint opening, PlyLog* log) noexcept nogil:
+    """Play game ``game`` from ``start`` with search ``s`` (NULL: out of
+    memory), logging its plies in ``log`` if not NULL; write how it ended
+    to entry ``item`` of the batch's arrays."""
+    cdef GameEnd end
+    if s == NULL:
+        batch.status[item] = GAME_NO_MEMORY
+        return
+    batch.status[item] = play_game(s, start, batch.policies, batch.seed, game, opening, batch.stratify,
+                                   batch.max_plies, log, &end)
+    batch.winner[item], batch.value[item], batch.kind[item] = end.winner, end.value, end.kind
+    batch.plies[item] = <int32_t> end.plies
+
+
+cdef void run_games(bsf_runner run, void* task, int64_t games, int threads) noexcept nogil:
+    """Games 0 .. ``games`` - 1 of ``task`` on the pool, CHUNK at a time."""
+    cdef bsf_job job
+    job.run, job.task, job.items, job.chunk, job.threads = run, task, games, CHUNK, threads
+    run_job(&job)
+
+
+# What the threads of rollout_batch share.
+cdef struct Rollouts:
+    GameBatch batch
+    const Board* positions
+    int64_t per_position            # item i is game first_game + i % per_position of position i // per_position
+    int64_t first_game
+
+
+cdef void roll_out(void* task, int slot, int64_t start, int64_t stop) noexcept nogil:
+    """Rollout items ``start .. stop - 1`` on the thread of ``slot``."""
+    cdef Rollouts* r = <Rollouts*> task
+    cdef Search* s = slot_search(&r.batch, slot)
+    cdef int64_t item
+    for item in range(start, stop):
+        run_game(&r.batch, s, item, r.positions + item // r.per_position, r.first_game + item % r.per_position,
+                 False, NULL)
+
+
 @cython.boundscheck(False)
 @cython.wraparound(False)
 def rollout_batch(const signed char[:, :, ::1] positions, int64_t first_game, int64_t games,
@@ -659,33 +747,45 @@ def rollout_batch(const signed char[:, :, ::1] positions, int64_t first_game, in
     """Item ``i * games + j`` = game ``first_game + j`` from position i
     (seat 0 = its row 0, to roll): its winning seat, value, kind, plies and
     GameStatus, no plies logged."""
-    cdef Py_ssize_t items = positions.shape[0] * games, item
     cdef Policy policies[2]
-    cdef Search* s
-    cdef GameEnd* end
-    cdef RuleSet rules = rules_from_code(code)
-    load_policies(codes, weights, policies)
-    s, end = NULL, NULL
-    with nogil, parallel(num_threads=threads):
-        s = search_new(rules, True)
-        end = <GameEnd*> malloc(sizeof(GameEnd))   # one per thread, as the search
-        for item in prange(items, schedule="dynamic", chunksize=CHUNK):
-            if s == NULL or end == NULL:
-                status[item] = GAME_NO_MEMORY
-                continue
-            status[item] = play_game(s, <const Board*> &positions[item // games, 0, 0], policies,
-                                     seed, first_game + item % games, False, stratify, max_plies,
-                                     NULL, end)
-            winner[item], value[item], kind[item] = end.winner, end.value, end.kind
-            plies[item] = <int32_t> end.plies
-        search_free(s)
-        free(end)
+    cdef Rollouts r
+    cdef int64_t items = positions.shape[0] * games
+    if items == 0:
+        return
+    threads = max(1, min(threads, BSF_POOL_MOST_THREADS))
+    start_game_batch(&r.batch, threads, codes, weights, policies, code, seed, stratify, max_plies,
+                     winner, value, kind, plies, status)
+    r.positions, r.per_position, r.first_game = <const Board*> &positions[0, 0, 0], games, first_game
+    with nogil:
+        run_games(roll_out, &r, items, threads)
+        end_game_batch(&r.batch, threads)
 
 
 cdef void _free_all(void* a, void* b, void* c) noexcept nogil:
     free(a)
     free(b)
     free(c)
+
+
+# What the threads of play_batch share.
+cdef struct PlayedGames:
+    GameBatch batch
+    PlyLog* logs                    # slot k's plies, game after game
+    int64_t* first_ply              # game g's first ply in the log of its thread
+    int32_t* thread_of              # the slot that played game g
+    const Board* start
+    bint opening
+
+
+cdef void play_games(void* task, int slot, int64_t start, int64_t stop) noexcept nogil:
+    """Games ``start .. stop - 1`` on the thread of ``slot``, logged in its log."""
+    cdef PlayedGames* p = <PlayedGames*> task
+    cdef Search* s = slot_search(&p.batch, slot)
+    cdef int64_t game
+    for game in range(start, stop):
+        p.thread_of[game] = slot
+        p.first_ply[game] = p.logs[slot].used
+        run_game(&p.batch, s, game, p.start, game, p.opening, &p.logs[slot])
 
 
 @cython.boundscheck(False)
@@ -700,34 +800,30 @@ def play_batch(const signed char[:, ::1] start, int64_t games, bint opening, int
     cdef Py_ssize_t game, thread
     cdef int64_t ply
     cdef Policy policies[2]
-    cdef Search* s
-    cdef GameEnd* end
-    cdef RuleSet rules = rules_from_code(code)
+    cdef PlayedGames p
+    if games == 0:
+        return (np.empty((0, 2, 26), dtype=np.int8), np.empty((0, 2), dtype=np.int8),
+                np.empty((0, 2, 26), dtype=np.int8))
+    threads = max(1, min(threads, BSF_POOL_MOST_THREADS))
     cdef PlyLog* logs = <PlyLog*> calloc(threads, sizeof(PlyLog))
-    cdef int64_t* first_ply = <int64_t*> calloc(games if games else 1, sizeof(int64_t))
-    cdef int32_t* thread_of = <int32_t*> calloc(games if games else 1, sizeof(int32_t))
+    cdef int64_t* first_ply = <int64_t*> calloc(games, sizeof(int64_t))
+    cdef int32_t* thread_of = <int32_t*> calloc(games, sizeof(int32_t))
     cdef int64_t total = 0, row
     cdef bint failed = False
     if logs == NULL or first_ply == NULL or thread_of == NULL:
         _free_all(logs, first_ply, thread_of)
         raise MemoryError("out of memory while playing games")
-    load_policies(codes, weights, policies)
-    s, end = NULL, NULL
-    with nogil, parallel(num_threads=threads):
-        s = search_new(rules, True)
-        end = <GameEnd*> malloc(sizeof(GameEnd))
-        for game in prange(games, schedule="dynamic", chunksize=CHUNK):
-            if s == NULL or end == NULL:
-                status[game] = GAME_NO_MEMORY
-                continue
-            thread_of[game] = threadid()
-            first_ply[game] = logs[threadid()].used
-            status[game] = play_game(s, <const Board*> &start[0, 0], policies, seed, game, opening,
-                                     stratify, max_plies, &logs[threadid()], end)
-            winner[game], value[game], kind[game] = end.winner, end.value, end.kind
-            plies[game] = <int32_t> end.plies
-        search_free(s)
-        free(end)
+    try:
+        start_game_batch(&p.batch, threads, codes, weights, policies, code, seed, stratify, max_plies,
+                         winner, value, kind, plies, status)
+    except BaseException:
+        _free_all(logs, first_ply, thread_of)
+        raise
+    p.logs, p.first_ply, p.thread_of = logs, first_ply, thread_of
+    p.start, p.opening = <const Board*> &start[0, 0], opening
+    with nogil:
+        run_games(play_games, &p, games, threads)
+        end_game_batch(&p.batch, threads)
     for game in range(games):
         failed = failed or status[game] != GAME_OK
         total += plies[game]

@@ -1,0 +1,111 @@
+"""Issue 10 item 4: what asking for two threads gives a batch call, by its size.
+
+    python -m benchmarks.startup [--repeats 15] [--sizes 1,100,1000,10000,50000] [--json FILE]
+
+Per default rule set, ``count_plays`` and ``generate_plays()`` (every field)
+on the first N corpus items (``corpus.py``) for each N of ``--sizes``, on one
+thread and on two, in two patterns:
+
+* **in a row**: each call right after the last (the pool threads are still
+  awake, spinning ``batch.idle_spin()`` seconds for the next call);
+* **after idle**: each call after 10 ms asleep (the pool threads have gone
+  to sleep, and a VM may have halted the second virtual CPU, which then
+  takes a while to wake).
+
+The calls are interleaved (one thread, two threads, the next size, ...) and
+each figure is the median of the repeats, in microseconds a call. The
+speed-up is one thread's time over two threads': below 1, asking for a
+second thread made the call slower. With OpenMP's parallel regions (before
+the pool) a call on two threads waited at its end for the second thread to
+wake: a one-item count took 0.6-1 ms instead of 7 us.
+
+This script uses only the public API, so it runs unchanged in an older tree
+(copy it there) for a before/after table.
+"""
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from collections.abc import Callable
+
+from bansugoroku_fast import Rules, batch
+
+from .corpus import DEFAULT_VARIANTS, load_corpus
+from .timing import load_noted, progress_bar, script_parser, seconds_of
+
+SIZES = (1, 100, 1_000, 10_000, 50_000)
+PATTERNS = ("in a row", "after idle")
+IDLE_SECONDS = 0.01
+
+
+def calls(rules: Rules, size: int) -> dict[str, Callable[[int], Callable[[], object]]]:
+    """``{measure: threads -> call}`` on the first ``size`` corpus items."""
+    corpus = load_corpus(rules, max(size, 1000))
+    positions, dice = corpus.positions[:size], corpus.dice[:size]
+    return {
+        "count_plays": lambda threads: lambda: batch.count_plays(positions, dice, rules, threads=threads),
+        "generate_plays": lambda threads: lambda: batch.generate_plays(positions, dice, rules, threads=threads),
+    }
+
+
+def timed(call: Callable[[], object], pattern: str) -> float:
+    """Seconds of one call in ``pattern`` (after idle: asleep first, untimed)."""
+    if pattern == "after idle":
+        time.sleep(IDLE_SECONDS)
+    return seconds_of(call)[0]
+
+
+def measure(rules: Rules, sizes: tuple[int, ...], repeats: int, progress=None) -> list[dict[str, object]]:
+    """One row per (size, measure, pattern): median microseconds a call on
+    one and two threads, and the speed-up."""
+    rows = []
+    for size in sizes:
+        for name, on in calls(rules, size).items():
+            one, two = on(1), on(2)
+            one(), two()     # warm up
+            for pattern in PATTERNS:
+                seconds: dict[int, list[float]] = {1: [], 2: []}
+                for _ in range(repeats):
+                    seconds[1].append(timed(one, pattern))
+                    seconds[2].append(timed(two, pattern))
+                    if progress is not None:
+                        progress.update(1)
+                one_us, two_us = (statistics.median(seconds[k]) * 1e6 for k in (1, 2))
+                rows.append({"rules": rules.short_name, "items": size, "measure": name, "pattern": pattern,
+                             "one thread us": one_us, "two threads us": two_us, "speed-up": one_us / two_us})
+    return rows
+
+
+def table(rows: list[dict[str, object]]) -> str:
+    """The rows as a Markdown table."""
+    lines = ["| rules | items | measure | pattern | 1 thread, us | 2 threads, us | speed-up |",
+             "|---|---:|---|---|---:|---:|---:|"]
+    for row in rows:
+        lines.append(f"| {row['rules']} | {row['items']:,} | {row['measure']} | {row['pattern']} "
+                     f"| {row['one thread us']:,.1f} | {row['two threads us']:,.1f} | {row['speed-up']:.2f}x |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = script_parser(__doc__, repeats=15)
+    parser.add_argument("--sizes", default=",".join(map(str, SIZES)), help="batch sizes, comma-separated")
+    parser.add_argument("--json", help="also write the rows to this file")
+    args = parser.parse_args(argv)
+    sizes = tuple(int(size) for size in args.sizes.split(","))
+    bar = progress_bar(len(DEFAULT_VARIANTS) * len(sizes) * 2 * len(PATTERNS) * args.repeats)
+    rows = []
+    with load_noted():
+        for rules in DEFAULT_VARIANTS:
+            rows += measure(rules, sizes, args.repeats, bar)
+    if bar is not None:
+        bar.close()
+    print(f"idle spin {batch.idle_spin() * 1e3:g} ms" if hasattr(batch, "idle_spin") else "OpenMP threads")
+    print(table(rows))
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump(rows, out, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,273 @@
+/* The pool of threads behind bsf_pool.h (see there for what a job is).
+ *
+ * One pool per process, made lazily: the first job that wants k threads
+ * starts pool threads 1 .. k - 1 (the slots), which then live as long as
+ * the process. One caller has the pool at a time; a call made while
+ * another is using it (two Python threads with batches, the GIL released)
+ * runs on its own thread alone, with the same results.
+ *
+ * The protocol, under `pool.lock` except where atomic:
+ *   - the caller posts a job (`open`, `posted` + 1) and signals the pool
+ *     threads it wants that are asleep;
+ *   - a pool thread that sees a new `posted` joins `open` if its slot is
+ *     wanted (`inside` + 1), runs chunks until none is left, and leaves
+ *     (`inside` - 1);
+ *   - the caller, out of chunks, closes the job (`open` = NULL: no pool
+ *     thread joins from then on) and waits until `inside` is 0.
+ * After a job a pool thread spins (`spin_ns`, 0.1 ms by default) looking
+ * for the next, then sleeps on its own condition variable. The caller
+ * spins while it waits for the threads inside (they are running, each to
+ * the end of one chunk): sleeping there would cost a wake-up of its own.
+ *
+ * A child forked while pool threads exist has none of them (only the
+ * forking thread is copied): the fork handlers reset the pool, and the
+ * child starts its own threads when it needs them.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE     /* pthread_setname_np */
+#endif
+#include "bsf_pool.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <time.h>
+
+/* The caller gives up spinning for the threads inside a job after this and
+   sleeps until the last leaves (they may have lost their CPU to another
+   process: a chunk takes at most a few hundred microseconds). */
+#define CALLER_SPIN_NS 2000000
+#define DEFAULT_SPIN_NS 100000
+
+static int64_t now_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (int64_t) now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
+static void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/* Take chunks of `job` until none is left, running them on `slot`. */
+static void run_chunks(bsf_job *job, int slot) {
+    for (;;) {
+        int64_t start = __atomic_fetch_add(&job->next, job->chunk, __ATOMIC_RELAXED);
+        if (start >= job->items)
+            return;
+        int64_t stop = job->items - start > job->chunk ? start + job->chunk : job->items;
+        job->run(job->task, slot, start, stop);
+    }
+}
+
+static int64_t spin_ns = DEFAULT_SPIN_NS;     /* atomic */
+
+void bsf_pool_set_spin(int64_t nanoseconds) {
+    __atomic_store_n(&spin_ns, nanoseconds < 0 ? 0 : nanoseconds, __ATOMIC_RELAXED);
+}
+
+int64_t bsf_pool_spin(void) {
+    return __atomic_load_n(&spin_ns, __ATOMIC_RELAXED);
+}
+
+typedef struct worker {
+    pthread_cond_t wake;
+    int slot;
+    int sleeping;       /* waiting on `wake` */
+    uint64_t seen;      /* `posted` when it last looked at the jobs */
+} worker;
+
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t left;                        /* the last thread inside a job left it */
+    worker *workers[BSF_POOL_MOST_THREADS];     /* slot k's at k, 1 .. started */
+    int started;
+    int taken;                                  /* a caller has the pool */
+    bsf_job *open;                              /* the job pool threads may join, or NULL */
+    uint64_t posted;                            /* jobs posted so far (atomic reads) */
+    int inside;                                 /* pool threads in the job (atomic reads) */
+    int caller_sleeping;                        /* the caller waits on `left` */
+} pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
+
+static pthread_once_t fork_handlers_once = PTHREAD_ONCE_INIT;
+
+/* Until `posted` moves past what `self` saw, spin for the spin time, then
+   sleep. Returns with the lock held. */
+static void wait_for_job(worker *self) {
+    int64_t deadline = now_ns() + bsf_pool_spin();
+    int round = 0;
+    while (__atomic_load_n(&pool.posted, __ATOMIC_ACQUIRE) == self->seen) {
+        cpu_relax();
+        if ((++round & 15) == 0 && now_ns() >= deadline)
+            break;
+    }
+    pthread_mutex_lock(&pool.lock);
+    while (pool.posted == self->seen) {
+        self->sleeping = 1;
+        pthread_cond_wait(&self->wake, &pool.lock);
+        self->sleeping = 0;
+    }
+}
+
+static void *worker_main(void *argument) {
+    worker *self = argument;
+    for (;;) {
+        wait_for_job(self);
+        self->seen = pool.posted;
+        bsf_job *job = pool.open;
+        if (job == NULL || self->slot >= job->threads) {   /* closed already, or not for this slot */
+            pthread_mutex_unlock(&pool.lock);
+            continue;
+        }
+        __atomic_store_n(&pool.inside, pool.inside + 1, __ATOMIC_RELAXED);
+        job->joined++;
+        pthread_mutex_unlock(&pool.lock);
+
+        run_chunks(job, self->slot);
+
+        pthread_mutex_lock(&pool.lock);
+        __atomic_store_n(&pool.inside, pool.inside - 1, __ATOMIC_RELEASE);
+        if (pool.inside == 0 && pool.caller_sleeping)
+            pthread_cond_signal(&pool.left);
+        pthread_mutex_unlock(&pool.lock);
+    }
+    return NULL;
+}
+
+/* Start the pool thread of slot `slot` (the lock held): 0, or -1 if the
+   system made none. It blocks every signal, so that they reach the threads
+   that run Python. */
+static int start_worker(int slot) {
+    worker *made = calloc(1, sizeof(worker));
+    pthread_t thread;
+    pthread_attr_t attributes;
+    sigset_t every_signal, before;
+    int failed;
+    if (made == NULL)
+        return -1;
+    if (pthread_cond_init(&made->wake, NULL) != 0) {
+        free(made);
+        return -1;
+    }
+    made->slot = slot;
+    made->seen = pool.posted;   /* the job about to be posted is new to it */
+    pthread_attr_init(&attributes);
+    pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+    sigfillset(&every_signal);
+    pthread_sigmask(SIG_SETMASK, &every_signal, &before);
+    failed = pthread_create(&thread, &attributes, worker_main, made);
+    pthread_sigmask(SIG_SETMASK, &before, NULL);
+    pthread_attr_destroy(&attributes);
+    if (failed) {
+        pthread_cond_destroy(&made->wake);
+        free(made);
+        return -1;
+    }
+#if defined(__linux__)
+    pthread_setname_np(thread, "bsf-pool");
+#endif
+    pool.workers[slot] = made;
+    pool.started = slot;
+    return 0;
+}
+
+static void before_fork(void) { pthread_mutex_lock(&pool.lock); }
+static void after_fork_in_parent(void) { pthread_mutex_unlock(&pool.lock); }
+
+/* The child has only the thread that forked: forget the pool threads
+   (their memory stays, a few hundred bytes each) and start afresh. */
+static void after_fork_in_child(void) {
+    pthread_mutex_init(&pool.lock, NULL);
+    pthread_cond_init(&pool.left, NULL);
+    for (int slot = 1; slot <= pool.started; slot++)
+        pool.workers[slot] = NULL;
+    pool.started = 0;
+    pool.taken = 0;
+    pool.open = NULL;
+    pool.inside = 0;
+    pool.caller_sleeping = 0;
+}
+
+static void register_fork_handlers(void) {
+    pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
+}
+
+/* Wait until no pool thread is inside the closed job: spin, then sleep. */
+static void wait_for_threads_inside(void) {
+    int64_t deadline = now_ns() + CALLER_SPIN_NS;
+    int round = 0;
+    while (__atomic_load_n(&pool.inside, __ATOMIC_ACQUIRE) != 0) {
+        cpu_relax();
+        if ((++round & 15) == 0 && now_ns() >= deadline) {
+            pthread_mutex_lock(&pool.lock);
+            pool.caller_sleeping = 1;
+            while (pool.inside != 0)
+                pthread_cond_wait(&pool.left, &pool.lock);
+            pool.caller_sleeping = 0;
+            pthread_mutex_unlock(&pool.lock);
+            return;
+        }
+    }
+}
+
+/* Take the pool and post `job` for its slots 1 .. helpers, starting pool
+   threads as needed: the helpers it has (0: the pool is another caller's,
+   or no thread could start; the job is then the caller's alone). */
+static int post(bsf_job *job, int helpers) {
+    pthread_mutex_lock(&pool.lock);
+    if (pool.taken) {
+        pthread_mutex_unlock(&pool.lock);
+        return 0;
+    }
+    while (pool.started < helpers && start_worker(pool.started + 1) == 0)
+        ;
+    if (helpers > pool.started)
+        helpers = pool.started;
+    if (helpers > 0) {
+        pool.taken = 1;
+        job->threads = helpers + 1;
+        pool.open = job;
+        __atomic_store_n(&pool.posted, pool.posted + 1, __ATOMIC_RELEASE);
+        for (int slot = 1; slot <= helpers; slot++)
+            if (pool.workers[slot]->sleeping)
+                pthread_cond_signal(&pool.workers[slot]->wake);
+    }
+    pthread_mutex_unlock(&pool.lock);
+    return helpers;
+}
+
+int bsf_pool_run(bsf_job *job) {
+    int helpers = job->threads - 1, joined;
+    job->next = 0;
+    job->joined = 0;
+    if (helpers > BSF_POOL_MOST_THREADS - 1)
+        helpers = BSF_POOL_MOST_THREADS - 1;
+    pthread_once(&fork_handlers_once, register_fork_handlers);
+    /* A job of one chunk is the caller's: waking a thread would cost more. */
+    if (helpers <= 0 || job->items <= job->chunk || post(job, helpers) == 0) {
+        job->threads = 1;
+        run_chunks(job, 0);
+        return 1;
+    }
+    run_chunks(job, 0);
+    pthread_mutex_lock(&pool.lock);
+    pool.open = NULL;
+    pthread_mutex_unlock(&pool.lock);
+    wait_for_threads_inside();
+    pthread_mutex_lock(&pool.lock);
+    joined = job->joined;
+    pool.taken = 0;
+    pthread_mutex_unlock(&pool.lock);
+    return 1 + joined;
+}
+
+int bsf_pool_started(void) {
+    pthread_mutex_lock(&pool.lock);
+    int started = pool.started;
+    pthread_mutex_unlock(&pool.lock);
+    return started;
+}

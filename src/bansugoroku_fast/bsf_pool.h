@@ -1,0 +1,54 @@
+/* The threads that run a batch's items beside the calling thread.
+ *
+ * A job is a range of items and a function that runs a chunk of them on a
+ * given thread (its slot: 0 is the calling thread, 1.. the pool's). The
+ * calling thread posts the job, wakes the pool threads it wants, and starts
+ * on the items at once; a pool thread joins when it is awake and takes
+ * chunks from the same counter. The call returns when every item is done:
+ * the calling thread closes the job when no chunk is left and waits only
+ * for the pool threads inside it (each finishing a chunk it took), never
+ * for one still waking up. So a call is never slower than the calling
+ * thread alone by more than a wake-up call, and a short one takes what one
+ * thread takes (OpenMP's parallel region, which this replaces, waits at its
+ * end for every thread of the team: 0.6 ms on this project's VM, whatever
+ * the job).
+ *
+ * This header holds only the job's type and the functions' prototypes; the
+ * pool itself (one per process) is in bsf_pool.c, linked into the _pool
+ * module alone, whose cdef functions the other kernel modules cimport.
+ */
+#ifndef BSF_POOL_H
+#define BSF_POOL_H
+
+#include <stdint.h>
+
+/* Run items start .. stop - 1 of `task` on the thread of `slot`. */
+typedef void (*bsf_runner)(void *task, int slot, int64_t start, int64_t stop);
+
+typedef struct bsf_job {
+    bsf_runner run;
+    void *task;
+    int64_t items;      /* items 0 .. items - 1 */
+    int64_t chunk;      /* items a thread takes at a time (>= 1) */
+    int threads;        /* slots wanted, the caller's included (>= 1); on return, the slots that could */
+    /* written by bsf_pool_run */
+    int64_t next;       /* the first item no thread has taken (atomic) */
+    int joined;         /* pool threads that ran chunks of it */
+} bsf_job;
+
+/* Run every item of `job` on up to job->threads threads; return how many
+   took part (the caller's included). */
+int bsf_pool_run(bsf_job *job);
+
+/* How long an idle pool thread looks for a new job before it sleeps. */
+void bsf_pool_set_spin(int64_t nanoseconds);
+int64_t bsf_pool_spin(void);
+
+/* Pool threads made so far in this process (0 after a fork: the child
+   makes its own). */
+int bsf_pool_started(void);
+
+/* The most slots a job can have (the caller's included). */
+#define BSF_POOL_MOST_THREADS 1024
+
+#endif
