@@ -1,7 +1,8 @@
 /* A stress test of the pool (src/bansugoroku_fast/bsf_pool.c), compiled by
  * tests/test_pool.py with ThreadSanitizer: several callers at once, each
- * running jobs of random sizes, chunks and thread counts, with the idle
- * spin now and then 0 (pool threads asleep between jobs). Each item adds 1
+ * running jobs of random sizes, chunks, thread counts and item costs (up
+ * to 4 ms a job, so that sleeping pool threads are woken for some), with
+ * the idle spin now and then 0 (pool threads asleep between jobs). Each item adds 1
  * to its own counter with a plain write, so that two threads running the
  * same item, or a pool thread still writing after bsf_pool_run returned,
  * is a data race ThreadSanitizer reports (and a count other than 1).
@@ -11,6 +12,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "bsf_pool.h"
 
@@ -20,14 +22,25 @@ typedef struct {
     int counts[MOST_ITEMS];
     int slot_seen_past_threads;     /* a chunk ran on a slot the job did not have */
     int threads;
+    int64_t item_ns;                /* each item waits this long */
 } Record;
+
+static int64_t now_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (int64_t) now.tv_sec * 1000000000 + now.tv_nsec;
+}
 
 static void run_items(void *task, int slot, int64_t start, int64_t stop) {
     Record *record = task;
     if (slot >= record->threads)
         record->slot_seen_past_threads = 1;
-    for (int64_t i = start; i < stop; i++)
+    for (int64_t i = start; i < stop; i++) {
+        int64_t until = now_ns() + record->item_ns;
+        while (now_ns() < until)
+            ;
         record->counts[i]++;
+    }
 }
 
 static int jobs_per_caller;
@@ -48,6 +61,7 @@ static void *caller(void *argument) {
             record->counts[i] = 0;
         record->slot_seen_past_threads = 0;
         record->threads = 1 + (int) (next_random(&state) % 6);
+        record->item_ns = next_random(&state) % 4 == 0 ? 1000 : 0;
         if (next_random(&state) % 8 == 0)
             bsf_pool_set_spin(next_random(&state) % 2 ? 0 : 100000);
         job.run = run_items;
