@@ -73,7 +73,8 @@ def perft(key: bytes, depth: int, code: int, a: int = 0, b: int = 0, *, fast_cou
     """perft of one position (or of its plays with the roll ``a``, ``b``), or a Status."""
 
 def count_batch(
-    positions: _Int8, dice: _Int8, code: int, threads: int, out: _Int32, *, fast_counts: bool = True
+    positions: _Int8, dice: _Int8, code: int, threads: int, out: _Int32, *, fast_counts: bool = True,
+    followed: bool = False,
 ) -> _Problem:
     """``out[i]`` = distinct plays of item i, or its Status; the first problem or None."""
 

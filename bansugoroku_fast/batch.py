@@ -243,12 +243,12 @@ class _Items:
         raise_first_problem(problem, self.rules, self.positions, self.dice_given, self.first_item)
 
 
-def _count(items: _Items, *, fast_counts: bool = True) -> np.ndarray:
+def _count(items: _Items, *, fast_counts: bool = True, followed: bool = False) -> np.ndarray:
     """The play counts of checked items (``fast_counts=False``: by search
-    alone, for tests)."""
+    alone, for tests; ``followed``: generating their plays follows)."""
     counts = np.empty(len(items.positions), dtype=np.int32)
     items.raise_problem(_batch.count_batch(items.positions, items.dice, items.rules.code,
-                                           items.threads, counts, fast_counts=fast_counts))
+                                           items.threads, counts, fast_counts=fast_counts, followed=followed))
     return counts
 
 
@@ -399,7 +399,7 @@ def _generate(items: _Items, fields: frozenset[str] = frozenset(FIELDS), out: Pl
     ``counts`` (``int32``, from :func:`_count`) saves counting them again;
     the kernel overwrites it with each item's status."""
     if counts is None:
-        counts = _count(items)
+        counts = _count(items, followed=True)
     total = int(counts.sum(dtype=np.int64))
     if arena is not None:
         out = arena.take(len(counts), total)

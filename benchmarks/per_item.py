@@ -8,7 +8,7 @@
 first call touching their pages), for callgrind to count with only the
 kernel entry point collected (``benchmarks/README.md``, issue 10 item 2)::
 
-    OMP_NUM_THREADS=1 valgrind --tool=callgrind --collect-atstart=no \\
+    valgrind --tool=callgrind --collect-atstart=no \\
         '--toggle-collect=__pyx_pw_*_batch_*generate_batch' \\
         "$(python -c 'import sys; print(sys.executable)')" -m benchmarks.per_item call generate ban
 

@@ -278,9 +278,10 @@ def machine_line(load_at_start: str) -> str:
         cpu = re.search(r"model name\s*:\s*(.+)", text)[1]
     except (OSError, TypeError):
         pass
-    wait_policy = os.environ.get("OMP_WAIT_POLICY", "passive (the package's default)")
+    from bansugoroku_fast import batch
+
     return (f"{cpu}, {os.cpu_count()} cores (load average {load_at_start} at the start, "
-            f"{load_average()} at the end); OMP_WAIT_POLICY {wait_policy}; "
+            f"{load_average()} at the end); idle pool threads spin {batch.idle_spin() * 1e3:g} ms; "
             f"Python {platform.python_version()}, numpy {np.__version__}")
 
 

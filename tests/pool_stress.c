@@ -69,6 +69,7 @@ static void *caller(void *argument) {
         job.items = items;
         job.chunk = 1 + (int64_t) (next_random(&state) % 300);
         job.threads = record->threads;
+        job.followed = (int) (next_random(&state) % 2);
         int took_part = bsf_pool_run(&job);
         if (took_part < 1 || took_part > record->threads || record->slot_seen_past_threads)
             failures++;

@@ -833,9 +833,11 @@ cdef void _shots_items(void* drive, int slot, int64_t start, int64_t stop) noexc
     _run_items(<ShotsJob*> (<Drive*> drive).job, <Drive*> drive, slot, start, stop)
 
 
-cdef Py_ssize_t _drive(Job* job, int threads, bint fast_counts, Interrupt* signals) noexcept nogil:
+cdef Py_ssize_t _drive(Job* job, int threads, bint fast_counts, bint followed, Interrupt* signals) noexcept nogil:
     """Run every item of ``job`` on up to ``threads`` threads (items skipped
-    once ``signals`` says stop): the number of items with a problem."""
+    once ``signals`` says stop; ``followed``: another batch call follows at
+    once, so the pool threads stay awake for it): the number of items with
+    a problem."""
     cdef Search* searches[BSF_POOL_MOST_THREADS]
     cdef Drive drive
     cdef bsf_job work
@@ -851,19 +853,20 @@ cdef Py_ssize_t _drive(Job* job, int threads, bint fast_counts, Interrupt* signa
     else:
         work.run = _shots_items
     work.task, work.items, work.chunk, work.threads = &drive, job.items.n, _chunk(job, threads), threads
+    work.followed = followed
     run_job(&work)
     for slot in range(threads):
         search_free(searches[slot])
     return drive.problems
 
 
-cdef object _run(Job* job, int threads, bint fast_counts):
+cdef object _run(Job* job, int threads, bint fast_counts, bint followed=False):
     """``_drive`` the job, then raise what a signal handler raised, or
     return the first problem ``(item, status)`` or None."""
     cdef Interrupt interrupt = _interrupt_ready()
     cdef Py_ssize_t i, problems
     with nogil:
-        problems = _drive(job, threads, fast_counts, &interrupt)
+        problems = _drive(job, threads, fast_counts, followed, &interrupt)
     _raise_if_stopped(&interrupt)
     if problems:
         for i in range(job.items.n):
@@ -873,10 +876,11 @@ cdef object _run(Job* job, int threads, bint fast_counts):
 
 
 def count_batch(const signed char[:, :, ::1] positions, const signed char[:, :] dice,
-                int code, int threads, int32_t[::1] out, *, bint fast_counts=True):
+                int code, int threads, int32_t[::1] out, *, bint fast_counts=True, bint followed=False):
     """``out[i]`` = distinct plays of item i, or its Status; returns the
     first problem ``(item, status)`` or None. Each item is checked as it is
-    read (no separate pass)."""
+    read (no separate pass). ``followed``: a ``generate_batch`` of the same
+    items follows at once (the pool threads stay awake for it)."""
     cdef CountJob job
     cdef Py_ssize_t n = positions.shape[0]
     if dice.shape[0] != n or out.shape[0] != n:
@@ -884,7 +888,7 @@ def count_batch(const signed char[:, :, ::1] positions, const signed char[:, :] 
     job.items = _items(positions, dice, _rules(code))
     job.out = &out[0] if n else NULL
     job.constant_rules = code if fast_counts and code in (BAN_SUGOROKU_CODE, BACKGAMMON_CODE) else -1
-    return _run(&job, threads, fast_counts)
+    return _run(&job, threads, fast_counts, followed)
 
 
 def play_offsets(const int32_t[::1] counts, int64_t[::1] offsets):

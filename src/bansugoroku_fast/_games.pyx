@@ -717,6 +717,7 @@ cdef void run_games(bsf_runner run, void* task, int64_t games, int threads) noex
     """Games 0 .. ``games`` - 1 of ``task`` on the pool, CHUNK at a time."""
     cdef bsf_job job
     job.run, job.task, job.items, job.chunk, job.threads = run, task, games, CHUNK, threads
+    job.followed = False
     run_job(&job)
 
 

@@ -14,6 +14,7 @@ cdef extern from "bsf_pool.h":
         int64_t items
         int64_t chunk
         int threads         # slots wanted (the caller's included); on return, the slots that could
+        int followed        # another job follows at once: pool threads stay awake longer for it
         int joined          # pool threads that ran chunks of it
     enum:
         BSF_POOL_MOST_THREADS

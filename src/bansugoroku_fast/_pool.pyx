@@ -92,6 +92,7 @@ def slots_of_items(int64_t items, int64_t chunk, int threads, double item_second
     record.slot_of = &slot_of[0] if items else NULL
     record.item_ns = <int64_t> (item_seconds * 1e9)
     job.run, job.task, job.items, job.chunk, job.threads = _record_slots, &record, items, chunk, threads
+    job.followed = False
     with nogil:
         took_part = run_job(&job)
     return slots, took_part

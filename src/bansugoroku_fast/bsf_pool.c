@@ -7,17 +7,19 @@
  * runs on its own thread alone, with the same results.
  *
  * The protocol, under `pool.lock` except where atomic:
- *   - the caller posts a job (`open`, `posted` + 1), runs its first chunk,
- *     and if what is left would take long enough (WAKE_WORTH_NS at the
- *     caller's own pace), signals the pool threads it wants that sleep;
+ *   - the caller posts a job (`open`, `posted` + 1), runs a first, short
+ *     chunk, and if what is left would take long enough (WAKE_WORTH_NS at
+ *     the caller's own pace), signals the pool threads it wants that sleep;
  *   - a pool thread that sees a new `posted` joins `open` if its slot is
  *     wanted (`inside` + 1), runs chunks until none is left, and leaves
  *     (`inside` - 1);
  *   - the caller, out of chunks, closes the job (`open` = NULL: no pool
  *     thread joins from then on) and waits until `inside` is 0.
- * After a job a pool thread spins (`spin_ns`, 0.1 ms by default) looking
- * for the next, and joins it at once; then it sleeps on its own condition
- * variable. The caller spins while it waits for the threads inside (they
+ * After a job a pool thread spins (`spin_ns`, 0.1 ms by default; 1 ms
+ * after a job that says another follows, as a count pass before the
+ * generate pass of the same call, with the caller's Python between them)
+ * looking for the next, and joins it at once; then it sleeps on its own
+ * condition variable. The caller spins while it waits for the threads inside (they
  * are running, each to the end of one chunk): sleeping there would cost a
  * wake-up of its own.
  *
@@ -25,7 +27,8 @@
  * (after 1 ms idle) to 45 us (after 10 ms: the signal reaches a halted
  * vCPU through the host), and the thread starts 40-150 us later: a job
  * shorter than that gains nothing and loses the signal's cost. Hence the
- * first chunk before the decision. A woken thread (or a new one) is also
+ * first chunk before the decision (an eighth of a chunk: the decision
+ * comes soon, on a few items). A woken thread (or a new one) is also
  * kept off the CPU the caller runs on (on Linux: its affinity, each time,
  * is the caller's minus the caller's CPU). The scheduler may otherwise wake
  * it there: this VM's guest kernel packs tasks onto few vCPUs
@@ -54,6 +57,9 @@
    process: a chunk takes at most a few hundred microseconds). */
 #define CALLER_SPIN_NS 2000000
 #define DEFAULT_SPIN_NS 100000
+/* After a job followed by another: the Python between the two passes of
+   a generate call took 0.2-0.45 ms, caches cold from the first. */
+#define FOLLOWED_SPIN_NS 1000000
 /* Sleeping pool threads are woken for a job only if, after the caller's
    first chunk, the rest would take the caller alone at least this long. */
 #define WAKE_WORTH_NS 200000
@@ -72,20 +78,20 @@ static void cpu_relax(void) {
 #endif
 }
 
-/* Take a chunk of `job` and run it on `slot`: the items it had (0: none
-   was left). */
-static int64_t run_chunk(bsf_job *job, int slot) {
-    int64_t start = __atomic_fetch_add(&job->next, job->chunk, __ATOMIC_RELAXED);
+/* Take up to `size` items of `job` and run them on `slot`: how many it
+   had (0: none was left). */
+static int64_t run_chunk(bsf_job *job, int slot, int64_t size) {
+    int64_t start = __atomic_fetch_add(&job->next, size, __ATOMIC_RELAXED);
     if (start >= job->items)
         return 0;
-    int64_t stop = job->items - start > job->chunk ? start + job->chunk : job->items;
+    int64_t stop = job->items - start > size ? start + size : job->items;
     job->run(job->task, slot, start, stop);
     return stop - start;
 }
 
 /* Take chunks of `job` until none is left, running them on `slot`. */
 static void run_chunks(bsf_job *job, int slot) {
-    while (run_chunk(job, slot) > 0)
+    while (run_chunk(job, slot, job->chunk) > 0)
         ;
 }
 
@@ -104,6 +110,7 @@ typedef struct worker {
     pthread_cond_t wake;
     int slot;
     int sleeping;       /* waiting on `wake` */
+    int linger;         /* the last job it ran said another follows */
     uint64_t seen;      /* `posted` when it last looked at the jobs */
 } worker;
 
@@ -125,7 +132,8 @@ static pthread_once_t fork_handlers_once = PTHREAD_ONCE_INIT;
 /* Until `posted` moves past what `self` saw, spin for the spin time, then
    sleep. Returns with the lock held. */
 static void wait_for_job(worker *self) {
-    int64_t deadline = now_ns() + bsf_pool_spin();
+    int64_t spin = bsf_pool_spin();
+    int64_t deadline = now_ns() + (self->linger && spin < FOLLOWED_SPIN_NS ? FOLLOWED_SPIN_NS : spin);
     int round = 0;
     while (__atomic_load_n(&pool.posted, __ATOMIC_ACQUIRE) == self->seen) {
         cpu_relax();
@@ -149,11 +157,13 @@ static void *worker_main(void *argument) {
         self->seen = pool.posted;
         bsf_job *job = pool.open;
         if (job == NULL || self->slot >= job->threads) {   /* closed already, or not for this slot */
+            self->linger = 0;
             pthread_mutex_unlock(&pool.lock);
             continue;
         }
         __atomic_store_n(&pool.inside, pool.inside + 1, __ATOMIC_RELAXED);
         job->joined++;
+        self->linger = job->followed;
         pthread_mutex_unlock(&pool.lock);
 
         run_chunks(job, self->slot);
@@ -315,11 +325,12 @@ static void wake_sleepers(int helpers) {
     pthread_mutex_unlock(&pool.lock);
 }
 
-/* Run the caller's first chunk of the posted `job`, then wake the sleeping
-   helpers if the rest would take the caller alone WAKE_WORTH_NS or more. */
+/* Run a first short chunk of the posted `job` on the caller, then wake the
+   sleeping helpers if the rest would take the caller alone WAKE_WORTH_NS
+   or more. */
 static void start_posted(bsf_job *job, int helpers) {
     int64_t started = now_ns();
-    int64_t done = run_chunk(job, 0);
+    int64_t done = run_chunk(job, 0, job->chunk / 8 > 1 ? job->chunk / 8 : 1);
     if (done == 0 || __atomic_load_n(&pool.asleep, __ATOMIC_RELAXED) == 0)
         return;
     int64_t left = job->items - __atomic_load_n(&job->next, __ATOMIC_RELAXED);

@@ -31,6 +31,7 @@ typedef struct bsf_job {
     int64_t items;      /* items 0 .. items - 1 */
     int64_t chunk;      /* items a thread takes at a time (>= 1) */
     int threads;        /* slots wanted, the caller's included (>= 1); on return, the slots that could */
+    int followed;       /* another job follows at once: pool threads stay awake longer for it */
     /* written by bsf_pool_run */
     int64_t next;       /* the first item no thread has taken (atomic) */
     int joined;         /* pool threads that ran chunks of it */
