@@ -7,8 +7,8 @@
  * runs on its own thread alone, with the same results.
  *
  * The protocol, under `pool.lock` except where atomic:
- *   - the caller posts a job (`open`, `posted` + 1), runs a first, short
- *     chunk, and if what is left would take long enough (WAKE_WORTH_NS at
+ *   - the caller posts a job (`open`, `posted` + 1), runs two short
+ *     chunks, and if what is left would take long enough (WAKE_WORTH_NS at
  *     the caller's own pace), signals the pool threads it wants that sleep;
  *   - a pool thread that sees a new `posted` joins `open` if its slot is
  *     wanted (`inside` + 1), runs chunks until none is left, and leaves
@@ -27,8 +27,8 @@
  * (after 1 ms idle) to 45 us (after 10 ms: the signal reaches a halted
  * vCPU through the host), and the thread starts 40-150 us later: a job
  * shorter than that gains nothing and loses the signal's cost. Hence the
- * first chunk before the decision (an eighth of a chunk: the decision
- * comes soon, on a few items). A woken thread (or a new one) is also
+ * first items before the decision (two eighths of a chunk: the decision
+ * comes soon, on a few items, timed on the second eighth). A woken thread (or a new one) is also
  * kept off the CPU the caller runs on (on Linux: its affinity, each time,
  * is the caller's minus the caller's CPU). The scheduler may otherwise wake
  * it there: this VM's guest kernel packs tasks onto few vCPUs
@@ -325,16 +325,18 @@ static void wake_sleepers(int helpers) {
     pthread_mutex_unlock(&pool.lock);
 }
 
-/* Run a first short chunk of the posted `job` on the caller, then wake the
+/* Run two short chunks of the posted `job` on the caller, then wake the
    sleeping helpers if the rest would take the caller alone WAKE_WORTH_NS
-   or more. */
+   or more at the pace of the second (the first runs with cold caches:
+   after 10 ms idle a call's first items took up to ten times as long). */
 static void start_posted(bsf_job *job, int helpers) {
-    int64_t started = now_ns();
-    int64_t done = run_chunk(job, 0, job->chunk / 8 > 1 ? job->chunk / 8 : 1);
-    if (done == 0 || __atomic_load_n(&pool.asleep, __ATOMIC_RELAXED) == 0)
+    int64_t size = job->chunk / 8 > 1 ? job->chunk / 8 : 1;
+    if (run_chunk(job, 0, size) == 0 || __atomic_load_n(&pool.asleep, __ATOMIC_RELAXED) == 0)
         return;
+    int64_t started = now_ns();
+    int64_t done = run_chunk(job, 0, size);
     int64_t left = job->items - __atomic_load_n(&job->next, __ATOMIC_RELAXED);
-    if (left > 0 && (double) (now_ns() - started) * left / done >= WAKE_WORTH_NS)
+    if (done > 0 && left > 0 && (double) (now_ns() - started) * left / done >= WAKE_WORTH_NS)
         wake_sleepers(helpers);
 }
 
