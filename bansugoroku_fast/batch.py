@@ -4,12 +4,12 @@ Positions are ``int8[N, 2, 26]`` in the interchange layout (row 0 = side to
 move), dice ``int8[N, 2]`` (one roll per position, or one roll for all). The
 kernels run without the GIL, over ``threads`` threads (``None`` = every
 core, at most :data:`MAX_THREADS`): the calling thread and threads of a
-pool kept by the process, which join the call as soon as they are awake
-(never making it wait for one that is not: a short call runs on the
-calling thread alone; :func:`set_idle_spin` says how long they stay awake
-after a call). The kernels check each item in the same
-pass that reads it, from a copy the call owns (so another thread writing the
-arrays meanwhile cannot slip a bad item past the check); a bad item raises
+pool kept by the process, which join the call as soon as they are awake,
+never making it wait for one that is not (a short call runs on the calling
+thread alone; :func:`set_idle_spin` says how long they stay awake after a
+call). The kernels check each item in the same pass that reads it, from a
+copy the call owns (so another thread writing the arrays meanwhile cannot
+slip a bad item past the check); a bad item raises
 :class:`~bansugoroku_fast.errors.InvalidPositionError` or
 :class:`~bansugoroku_fast.errors.InvalidDiceError` naming the first, by its
 index. Results never depend on the thread count.
