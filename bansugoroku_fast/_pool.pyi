@@ -16,6 +16,9 @@ def idle_spin() -> float:
 def started_threads() -> int:
     """The pool threads this process has started."""
 
+def shared_jobs() -> int:
+    """The jobs in which at least one pool thread took part, in this process so far."""
+
 def slots_of_items(
     items: int, chunk: int, threads: int, item_seconds: float = 0.0
 ) -> tuple[npt.NDArray[np.int16], int]:

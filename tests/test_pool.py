@@ -106,6 +106,36 @@ def test_batches_from_two_threads_at_once_give_the_results_of_one():
         assert np.array_equal(result.steps, expected.steps)
 
 
+@pytest.mark.parametrize("rules", ["ban-sugoroku", "backgammon"])
+def test_batch_passes_shared_with_a_pool_thread_give_the_results_of_one(rules):
+    # The pool thread kept awake (a long spin, after a job that woke it), so
+    # that it joins both passes of generate_plays and the count; each call
+    # is tried until a pool thread took part in it (one does at once,
+    # unless the machine gives it no CPU).
+    positions = np.broadcast_to(Position.initial().array, (6000, 2, 26)).copy()
+    dice = np.resize(np.array(ALL_ROLLS, dtype=np.int8), (6000, 2))
+    expected = batch.generate_plays(positions, dice, rules, threads=1)
+    before = _pool.idle_spin()
+    try:
+        batch.set_idle_spin(1.0)
+        for call, check in [
+            (lambda: batch.generate_plays(positions, dice, rules, threads=2),
+             lambda got: all(np.array_equal(getattr(got, f), getattr(expected, f)) for f in got._fields)),
+            (lambda: batch.count_plays(positions, dice, rules, threads=2),
+             lambda got: np.array_equal(got, expected.counts())),
+        ]:
+            for _ in range(5):
+                _pool.slots_of_items(200, 2, 2, item_seconds=2.5e-4)     # wakes the pool thread
+                shared = _pool.shared_jobs()
+                result = call()
+                assert check(result)
+                if _pool.shared_jobs() > shared:
+                    break
+            assert _pool.shared_jobs() > shared, "no pool thread took part in five tries"
+    finally:
+        batch.set_idle_spin(before)
+
+
 def test_idle_spin_is_set_and_read_in_seconds():
     before = _pool.idle_spin()
     try:

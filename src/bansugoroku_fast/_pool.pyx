@@ -14,7 +14,7 @@ job posted while another caller has the pool.
 """
 import numpy as np
 
-from libc.stdint cimport int16_t, int64_t
+from libc.stdint cimport int16_t, int64_t, uint64_t
 
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
@@ -23,6 +23,7 @@ cdef extern from "bsf_pool.h":
     void bsf_pool_set_spin(int64_t nanoseconds) noexcept nogil
     int64_t bsf_pool_spin() noexcept nogil
     int bsf_pool_started() noexcept nogil
+    uint64_t bsf_pool_shared_jobs() noexcept nogil
 
 #: The most threads a job runs on, the calling thread's included.
 MOST_THREADS = BSF_POOL_MOST_THREADS
@@ -53,6 +54,12 @@ def started_threads():
     """The pool threads this process has started (0 in a forked child
     until it runs a job on more than one thread)."""
     return bsf_pool_started()
+
+
+def shared_jobs():
+    """The jobs (batch calls' passes, games) in which at least one pool
+    thread took part, in this process so far."""
+    return bsf_pool_shared_jobs()
 
 
 # --- a job that only records who ran what, for the tests ---------------------------

@@ -19,16 +19,16 @@
  * after a job that says another follows, as a count pass before the
  * generate pass of the same call, with the caller's Python between them)
  * looking for the next, and joins it at once; then it sleeps on its own
- * condition variable. The caller spins while it waits for the threads inside (they
- * are running, each to the end of one chunk): sleeping there would cost a
- * wake-up of its own.
+ * condition variable. The caller spins while it waits for the threads
+ * inside (they are running, each to the end of one chunk): sleeping there
+ * would cost a wake-up of its own.
  *
  * Waking a sleeping thread costs the caller, on this project's VM, 15 us
  * (after 1 ms idle) to 45 us (after 10 ms: the signal reaches a halted
  * vCPU through the host), and the thread starts 40-150 us later: a job
  * shorter than that gains nothing and loses the signal's cost. Hence the
- * first items before the decision (two eighths of a chunk: the decision
- * comes soon, on a few items, timed on the second eighth). A woken thread (or a new one) is also
+ * first items before the decision: two eighths of a chunk, so that it
+ * comes soon, timed on the second. A woken thread (or a new one) is also
  * kept off the CPU the caller runs on (on Linux: its affinity, each time,
  * is the caller's minus the caller's CPU). The scheduler may otherwise wake
  * it there: this VM's guest kernel packs tasks onto few vCPUs
@@ -61,7 +61,7 @@
    a generate call took 0.2-0.45 ms, caches cold from the first. */
 #define FOLLOWED_SPIN_NS 1000000
 /* Sleeping pool threads are woken for a job only if, after the caller's
-   first chunk, the rest would take the caller alone at least this long. */
+   first items, the rest would take the caller alone at least this long. */
 #define WAKE_WORTH_NS 200000
 
 static int64_t now_ns(void) {
@@ -125,6 +125,7 @@ static struct {
     int inside;                                 /* pool threads in the job (atomic reads) */
     int caller_sleeping;                        /* the caller waits on `left` */
     int asleep;                                 /* pool threads waiting on their `wake` (atomic reads) */
+    uint64_t shared;                            /* jobs a pool thread took part in */
 } pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
 
 static pthread_once_t fork_handlers_once = PTHREAD_ONCE_INIT;
@@ -361,9 +362,17 @@ int bsf_pool_run(bsf_job *job) {
     wait_for_threads_inside();
     pthread_mutex_lock(&pool.lock);
     joined = job->joined;
+    pool.shared += joined > 0;
     pool.taken = 0;
     pthread_mutex_unlock(&pool.lock);
     return 1 + joined;
+}
+
+uint64_t bsf_pool_shared_jobs(void) {
+    pthread_mutex_lock(&pool.lock);
+    uint64_t shared = pool.shared;
+    pthread_mutex_unlock(&pool.lock);
+    return shared;
 }
 
 int bsf_pool_started(void) {

@@ -49,6 +49,9 @@ int64_t bsf_pool_spin(void);
    makes its own). */
 int bsf_pool_started(void);
 
+/* Jobs at least one pool thread took part in, in this process. */
+uint64_t bsf_pool_shared_jobs(void);
+
 /* The most slots a job can have (the caller's included). */
 #define BSF_POOL_MOST_THREADS 1024
 
