@@ -29,13 +29,13 @@
  * shorter than that gains nothing and loses the signal's cost. Hence the
  * first items before the decision: two eighths of a chunk, so that it
  * comes soon, timed on the second. A woken thread (or a new one) is also
- * kept off the CPU the caller runs on (on Linux: its affinity, each time,
- * is the caller's minus the caller's CPU). The scheduler may otherwise wake
- * it there: this VM's guest kernel packs tasks onto few vCPUs
- * (`sched_vcpu_pack`), and after 10 ms asleep it put the woken thread on
- * the caller's vCPU in a third of the calls, where the two took turns: a
- * 0.4 ms job ran 0.06 ms slower than on the caller alone; kept apart it ran
- * 0.12 ms faster.
+ * kept off the CPU the caller runs on (on Linux: its affinity is set to
+ * the caller's CPUs but that one, anew when the caller has moved). The
+ * scheduler may otherwise wake it there: this VM's guest kernel packs
+ * tasks onto few vCPUs (`sched_vcpu_pack`), and after 10 ms asleep it put
+ * the woken thread on the caller's vCPU in a third of the calls, where the
+ * two took turns: a 0.4 ms job ran 0.06 ms slower than on the caller
+ * alone; kept apart it ran 0.12 ms faster.
  *
  * A child forked while pool threads exist has none of them (only the
  * forking thread is copied): the fork handlers reset the pool, and the
@@ -111,6 +111,7 @@ typedef struct worker {
     int slot;
     int sleeping;       /* waiting on `wake` */
     int linger;         /* the last job it ran said another follows */
+    int kept_off;       /* the CPU its affinity leaves out (-1: none) */
     uint64_t seen;      /* `posted` when it last looked at the jobs */
 } worker;
 
@@ -179,30 +180,37 @@ static void *worker_main(void *argument) {
 }
 
 /* The CPUs pool threads may run on while the caller is on its present
-   one: the caller's but that one (found on first use). */
+   one: the caller's but that one (looked up on first use). */
 typedef struct {
-    int known;          /* looked up yet */
+    int here;           /* the caller's CPU (-1: not known yet) */
+    int looked_up;      /* `cpus` and `found` are known */
     int found;          /* there is such a set (Linux, two CPUs or more) */
 #if defined(__linux__)
     cpu_set_t cpus;
 #endif
 } CallerCpus;
 
-/* Let `thread` run only on the CPUs of `away` (looked up now if not yet). */
+#define CALLER_CPUS_UNKNOWN {-1, 0, 0}
+
+/* Let `thread` run only on the CPUs of `away`. The system calls (3-17 us
+   on this VM) are made only when the caller is on another CPU than the
+   one `thread` was last kept off. */
 static void keep_off_caller(worker *thread, CallerCpus *away) {
 #if defined(__linux__)
-    if (!away->known) {
-        int here = sched_getcpu();
-        away->known = 1;
-        away->found = here >= 0 && here < CPU_SETSIZE
-            && sched_getaffinity(0, sizeof away->cpus, &away->cpus) == 0;
+    if (away->here < 0)
+        away->here = sched_getcpu();
+    if (away->here < 0 || away->here >= CPU_SETSIZE || thread->kept_off == away->here)
+        return;
+    if (!away->looked_up) {
+        away->looked_up = 1;
+        away->found = sched_getaffinity(0, sizeof away->cpus, &away->cpus) == 0;
         if (away->found) {
-            CPU_CLR(here, &away->cpus);
+            CPU_CLR(away->here, &away->cpus);
             away->found = CPU_COUNT(&away->cpus) > 0;
         }
     }
-    if (away->found)
-        pthread_setaffinity_np(thread->thread, sizeof away->cpus, &away->cpus);
+    if (away->found && pthread_setaffinity_np(thread->thread, sizeof away->cpus, &away->cpus) == 0)
+        thread->kept_off = away->here;
 #else
     (void) thread;
     (void) away;
@@ -225,6 +233,7 @@ static int start_worker(int slot, CallerCpus *away) {
         return -1;
     }
     made->slot = slot;
+    made->kept_off = -1;
     made->seen = pool.posted;   /* the job about to be posted is new to it */
     pthread_attr_init(&attributes);
     pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
@@ -298,7 +307,7 @@ static int post(bsf_job *job, int helpers) {
         pthread_mutex_unlock(&pool.lock);
         return 0;
     }
-    CallerCpus away = {0};
+    CallerCpus away = CALLER_CPUS_UNKNOWN;
     while (pool.started < helpers && start_worker(pool.started + 1, &away) == 0)
         ;
     if (helpers > pool.started)
@@ -316,7 +325,7 @@ static int post(bsf_job *job, int helpers) {
 /* Wake the pool threads of slots 1 .. helpers that sleep, kept off the
    caller's CPU. */
 static void wake_sleepers(int helpers) {
-    CallerCpus away = {0};
+    CallerCpus away = CALLER_CPUS_UNKNOWN;
     pthread_mutex_lock(&pool.lock);
     for (int slot = 1; slot <= helpers; slot++)
         if (pool.workers[slot]->sleeping) {
