@@ -174,6 +174,25 @@ def test_pool_threads_block_every_signal():
         assert bin(mask & blocked_by_all).count("1") >= 58, hex(mask)
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux") or len(os.sched_getaffinity(0)) < 2,
+                    reason="reads /proc; needs two CPUs")
+def test_a_pool_thread_is_kept_off_the_callers_cpu():
+    # Its affinity is the caller's CPUs but the one the caller was on when
+    # the thread started (a fresh process: the first job starts it).
+    output = assert_clean_exit(run_isolated("""
+        import os
+        from bansugoroku_fast import _pool
+        _pool.slots_of_items(40, 2, 2, item_seconds=2.5e-4)
+        for task in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{task}/comm") as name:
+                if name.read().strip() == "bsf-pool":
+                    print(*sorted(os.sched_getaffinity(int(task))))
+                    print(*sorted(os.sched_getaffinity(0)))
+    """))
+    pool_cpus, caller_cpus = ({int(cpu) for cpu in line.split()} for line in output.splitlines())
+    assert pool_cpus < caller_cpus and len(caller_cpus - pool_cpus) == 1, output
+
+
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 def test_a_child_forked_after_the_pool_started_starts_its_own():
     # The child has none of the parent's pool threads (fork copies the
