@@ -323,16 +323,23 @@ static int post(bsf_job *job, int helpers) {
 }
 
 /* Wake the pool threads of slots 1 .. helpers that sleep, kept off the
-   caller's CPU. */
+   caller's CPU. The system calls come after the lock is released, so that
+   a woken thread (and a spinning one joining the job) does not find it
+   taken. A thread listed stays in its wait until signalled: `posted`
+   moved before, so it returns from the wait whenever it wakes. */
 static void wake_sleepers(int helpers) {
+    worker *asleep[BSF_POOL_MOST_THREADS];
+    int count = 0;
     CallerCpus away = CALLER_CPUS_UNKNOWN;
     pthread_mutex_lock(&pool.lock);
     for (int slot = 1; slot <= helpers; slot++)
-        if (pool.workers[slot]->sleeping) {
-            keep_off_caller(pool.workers[slot], &away);
-            pthread_cond_signal(&pool.workers[slot]->wake);
-        }
+        if (pool.workers[slot]->sleeping)
+            asleep[count++] = pool.workers[slot];
     pthread_mutex_unlock(&pool.lock);
+    for (int k = 0; k < count; k++) {
+        keep_off_caller(asleep[k], &away);
+        pthread_cond_signal(&asleep[k]->wake);
+    }
 }
 
 /* Run two short chunks of the posted `job` on the caller, then wake the
