@@ -67,11 +67,11 @@ from ._board cimport (
     STATUS_NO_MEMORY, STATUS_OK, Scan, dice_status, home_closed, load_item, load_scanned, row_eq,
     rules_from_code, scan_board, surely_going_on,
 )
-from ._pool cimport BSF_POOL_MOST_THREADS, bsf_job, run_job
+from ._pool cimport BSF_POOL_MOST_THREADS, bsf_job, job_threads, run_job
 from ._queries cimport count_roll, outcome_of, perft as perft_of, shots_of
 from ._search cimport (
-    Leaf, MODE_PLAYS, MODE_SEQUENCES, OutputRows, Search, rows_slice, run_turn, run_turn_scanned,
-    search_free, search_new, write_row,
+    Leaf, MODE_PLAYS, MODE_SEQUENCES, OutputRows, Search, free_slot_searches, rows_slice, run_turn,
+    run_turn_scanned, search_free, search_new, slot_search, write_row,
 )
 from ._shortcuts cimport count_scanned
 
@@ -808,10 +808,8 @@ cdef struct Drive:
 
 cdef inline void _run_items(Job* job, Drive* drive, int slot, int64_t start, int64_t stop) noexcept nogil:
     """Items ``start .. stop - 1`` of ``job`` on the thread of ``slot``."""
-    cdef Search* s = drive.searches[slot]
+    cdef Search* s = slot_search(drive.searches, slot, drive.rules, drive.fast_counts)
     cdef Py_ssize_t i, problems = 0
-    if s == NULL:
-        s = drive.searches[slot] = search_new(drive.rules, drive.fast_counts)
     for i in range(start, stop):
         if _stopped(drive.signals, i, drive.clock_mask, slot):
             break
@@ -841,8 +839,7 @@ cdef Py_ssize_t _drive(Job* job, int threads, bint fast_counts, bint followed, I
     cdef Search* searches[BSF_POOL_MOST_THREADS]
     cdef Drive drive
     cdef bsf_job work
-    cdef int slot
-    threads = max(1, min(threads, BSF_POOL_MOST_THREADS))
+    threads = job_threads(threads)
     memset(searches, 0, threads * sizeof(Search*))
     drive.job, drive.searches, drive.rules, drive.fast_counts = job, searches, job.items.rules, fast_counts
     drive.clock_mask, drive.signals, drive.problems = _clock_mask(job), signals, 0
@@ -855,8 +852,7 @@ cdef Py_ssize_t _drive(Job* job, int threads, bint fast_counts, bint followed, I
     work.task, work.items, work.chunk, work.threads = &drive, job.items.n, _chunk(job, threads), threads
     work.followed = followed
     run_job(&work)
-    for slot in range(threads):
-        search_free(searches[slot])
+    free_slot_searches(searches, threads)
     return drive.problems
 
 

@@ -13,7 +13,7 @@ The Python layer validates every argument; the loops here trust them.
 cimport cython
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 import numpy as np
 
@@ -21,9 +21,11 @@ from ._board cimport (
     BAR, KIND_NONE, OFF, POINT_BITS, STONES, Board, RuleSet, home_closed, popcount, row_eq, row_gt,
     rules_from_code,
 )
-from ._pool cimport BSF_POOL_MOST_THREADS, bsf_job, bsf_runner, run_job
+from ._pool cimport BSF_POOL_MOST_THREADS, bsf_job, bsf_runner, job_threads, run_job
 from ._queries cimport outcome_of
-from ._search cimport MODE_PLAYS, Leaf, Search, run_turn, search_free, search_new
+from ._search cimport (
+    MODE_PLAYS, Leaf, Search, free_slot_searches, run_turn, search_free, search_new, slot_search,
+)
 
 from bansugoroku_fast.policies import (
     FEATURE_NAMES, PUBEVAL_CONTACT_WEIGHTS, PUBEVAL_RACE_WEIGHTS, PUBEVAL_WIN_SCORE,
@@ -653,7 +655,8 @@ def advance_batch(const int64_t[::1] rows, const int64_t[::1] choices, signed ch
 # What the threads of a batch of games share: the games' settings, a search
 # per slot, and the caller's arrays for how each game ended.
 cdef struct GameBatch:
-    Search** searches               # slot k's search, made at its first chunk (NULL before)
+    Search** searches               # slot k's search (``slot_search``), for the slots of ``threads``
+    int threads
     RuleSet rules
     const Policy* policies
     uint64_t seed
@@ -666,36 +669,21 @@ cdef struct GameBatch:
     int8_t* status
 
 
-cdef int start_game_batch(GameBatch* batch, int threads, const int32_t[::1] codes, const double[:, ::1] weights,
-                          Policy* policies, int code, uint64_t seed, int stratify, int64_t max_plies,
-                          int8_t[::1] winner, int8_t[::1] value, int8_t[::1] kind, int32_t[::1] plies,
-                          int8_t[::1] status) except -1:
-    """Fill ``batch`` for ``threads`` threads (``policies``: room for the
-    two seats' policies; the arrays: one entry a game, at least one)."""
+cdef int start_game_batch(GameBatch* batch, Search** searches, int threads, const int32_t[::1] codes,
+                          const double[:, ::1] weights, Policy* policies, int code, uint64_t seed, int stratify,
+                          int64_t max_plies, int8_t[::1] winner, int8_t[::1] value, int8_t[::1] kind,
+                          int32_t[::1] plies, int8_t[::1] status) except -1:
+    """Fill ``batch`` for ``threads`` threads (``job_threads``; ``searches``:
+    room for one a slot; ``policies``: room for the two seats' policies; the
+    arrays: one entry a game, at least one)."""
     load_policies(codes, weights, policies)
-    batch.searches = <Search**> calloc(threads, sizeof(Search*))
-    if batch.searches == NULL:
-        raise MemoryError("out of memory while playing games")
+    memset(searches, 0, threads * sizeof(Search*))
+    batch.searches, batch.threads = searches, threads
     batch.rules, batch.policies, batch.seed = rules_from_code(code), policies, seed
     batch.stratify, batch.max_plies = stratify, max_plies
     batch.winner, batch.value, batch.kind = &winner[0], &value[0], &kind[0]
     batch.plies, batch.status = &plies[0], &status[0]
     return 0
-
-
-cdef void end_game_batch(GameBatch* batch, int threads) noexcept nogil:
-    """Free what ``start_game_batch`` made (after the job)."""
-    cdef int slot
-    for slot in range(threads):
-        search_free(batch.searches[slot])
-    free(batch.searches)
-
-
-cdef inline Search* slot_search(GameBatch* batch, int slot) noexcept nogil:
-    """The search of ``slot``, made at its first use (NULL: out of memory)."""
-    if batch.searches[slot] == NULL:
-        batch.searches[slot] = search_new(batch.rules, True)
-    return batch.searches[slot]
 
 
 cdef inline void run_game(GameBatch* batch, Search* s, int64_t item, const Board* start, int64_t game,
@@ -713,12 +701,14 @@ cdef inline void run_game(GameBatch* batch, Search* s, int64_t item, const Board
     batch.plies[item] = <int32_t> end.plies
 
 
-cdef void run_games(bsf_runner run, void* task, int64_t games, int threads) noexcept nogil:
-    """Games 0 .. ``games`` - 1 of ``task`` on the pool, CHUNK at a time."""
+cdef void run_games(GameBatch* batch, bsf_runner run, void* task, int64_t games) noexcept nogil:
+    """Games 0 .. ``games`` - 1 of ``task`` (which starts with ``batch``) on
+    the pool, CHUNK at a time; then free the slots' searches."""
     cdef bsf_job job
-    job.run, job.task, job.items, job.chunk, job.threads = run, task, games, CHUNK, threads
+    job.run, job.task, job.items, job.chunk, job.threads = run, task, games, CHUNK, batch.threads
     job.followed = False
     run_job(&job)
+    free_slot_searches(batch.searches, batch.threads)
 
 
 # What the threads of rollout_batch share.
@@ -732,7 +722,7 @@ cdef struct Rollouts:
 cdef void roll_out(void* task, int slot, int64_t start, int64_t stop) noexcept nogil:
     """Rollout items ``start .. stop - 1`` on the thread of ``slot``."""
     cdef Rollouts* r = <Rollouts*> task
-    cdef Search* s = slot_search(&r.batch, slot)
+    cdef Search* s = slot_search(r.batch.searches, slot, r.batch.rules, True)
     cdef int64_t item
     for item in range(start, stop):
         run_game(&r.batch, s, item, r.positions + item // r.per_position, r.first_game + item % r.per_position,
@@ -749,17 +739,16 @@ def rollout_batch(const signed char[:, :, ::1] positions, int64_t first_game, in
     (seat 0 = its row 0, to roll): its winning seat, value, kind, plies and
     GameStatus, no plies logged."""
     cdef Policy policies[2]
+    cdef Search* searches[BSF_POOL_MOST_THREADS]
     cdef Rollouts r
     cdef int64_t items = positions.shape[0] * games
     if items == 0:
         return
-    threads = max(1, min(threads, BSF_POOL_MOST_THREADS))
-    start_game_batch(&r.batch, threads, codes, weights, policies, code, seed, stratify, max_plies,
-                     winner, value, kind, plies, status)
+    start_game_batch(&r.batch, searches, job_threads(threads), codes, weights, policies, code, seed, stratify,
+                     max_plies, winner, value, kind, plies, status)
     r.positions, r.per_position, r.first_game = <const Board*> &positions[0, 0, 0], games, first_game
     with nogil:
-        run_games(roll_out, &r, items, threads)
-        end_game_batch(&r.batch, threads)
+        run_games(&r.batch, roll_out, &r, items)
 
 
 cdef void _free_all(void* a, void* b, void* c) noexcept nogil:
@@ -781,7 +770,7 @@ cdef struct PlayedGames:
 cdef void play_games(void* task, int slot, int64_t start, int64_t stop) noexcept nogil:
     """Games ``start .. stop - 1`` on the thread of ``slot``, logged in its log."""
     cdef PlayedGames* p = <PlayedGames*> task
-    cdef Search* s = slot_search(&p.batch, slot)
+    cdef Search* s = slot_search(p.batch.searches, slot, p.batch.rules, True)
     cdef int64_t game
     for game in range(start, stop):
         p.thread_of[game] = slot
@@ -801,11 +790,12 @@ def play_batch(const signed char[:, ::1] start, int64_t games, bint opening, int
     cdef Py_ssize_t game, thread
     cdef int64_t ply
     cdef Policy policies[2]
+    cdef Search* searches[BSF_POOL_MOST_THREADS]
     cdef PlayedGames p
     if games == 0:
         return (np.empty((0, 2, 26), dtype=np.int8), np.empty((0, 2), dtype=np.int8),
                 np.empty((0, 2, 26), dtype=np.int8))
-    threads = max(1, min(threads, BSF_POOL_MOST_THREADS))
+    threads = job_threads(threads)
     cdef PlyLog* logs = <PlyLog*> calloc(threads, sizeof(PlyLog))
     cdef int64_t* first_ply = <int64_t*> calloc(games, sizeof(int64_t))
     cdef int32_t* thread_of = <int32_t*> calloc(games, sizeof(int32_t))
@@ -815,7 +805,7 @@ def play_batch(const signed char[:, ::1] start, int64_t games, bint opening, int
         _free_all(logs, first_ply, thread_of)
         raise MemoryError("out of memory while playing games")
     try:
-        start_game_batch(&p.batch, threads, codes, weights, policies, code, seed, stratify, max_plies,
+        start_game_batch(&p.batch, searches, threads, codes, weights, policies, code, seed, stratify, max_plies,
                          winner, value, kind, plies, status)
     except BaseException:
         _free_all(logs, first_ply, thread_of)
@@ -823,8 +813,7 @@ def play_batch(const signed char[:, ::1] start, int64_t games, bint opening, int
     p.logs, p.first_ply, p.thread_of = logs, first_ply, thread_of
     p.start, p.opening = <const Board*> &start[0, 0], opening
     with nogil:
-        run_games(play_games, &p, games, threads)
-        end_game_batch(&p.batch, threads)
+        run_games(&p.batch, play_games, &p, games)
     for game in range(games):
         failed = failed or status[game] != GAME_OK
         total += plies[game]

@@ -20,3 +20,9 @@ cdef extern from "bsf_pool.h":
         BSF_POOL_MOST_THREADS
 
 cdef int run_job(bsf_job* job) noexcept nogil
+
+
+cdef inline int job_threads(int wanted) noexcept nogil:
+    """``wanted`` threads as a job can have them (1 .. BSF_POOL_MOST_THREADS):
+    what arrays of one entry a slot are sized by."""
+    return 1 if wanted < 1 else (BSF_POOL_MOST_THREADS if wanted > BSF_POOL_MOST_THREADS else wanted)

@@ -106,6 +106,8 @@ cdef struct Search:
 
 cdef Search* search_new(RuleSet rules, bint fast_counts) noexcept nogil
 cdef void search_free(Search* s) noexcept nogil
+cdef Search* slot_search(Search** searches, int slot, RuleSet rules, bint fast_counts) noexcept nogil
+cdef void free_slot_searches(Search** searches, int slots) noexcept nogil
 cdef int run_turn(Search* s, const Board* start, int a, int b, int mode) noexcept nogil
 cdef int run_turn_scanned(Search* s, const Board* start, const Scan* scan, int a, int b, int mode) noexcept nogil
 cdef int count_turn(Search* s, const Board* start, int a, int b) noexcept nogil

@@ -107,6 +107,22 @@ cdef void search_free(Search* s) noexcept nogil:
         free(s)
 
 
+cdef Search* slot_search(Search** searches, int slot, RuleSet rules, bint fast_counts) noexcept nogil:
+    """The search of the thread of ``slot`` in a job of the pool
+    (``searches``: one entry a slot, NULL until the slot's first chunk),
+    made now if it has none yet; NULL if out of memory."""
+    if searches[slot] == NULL:
+        searches[slot] = search_new(rules, fast_counts)
+    return searches[slot]
+
+
+cdef void free_slot_searches(Search** searches, int slots) noexcept nogil:
+    """Free the searches ``slot_search`` made, after the job."""
+    cdef int slot
+    for slot in range(slots):
+        search_free(searches[slot])
+
+
 cdef inline void _clear_slots(Search* s) noexcept nogil:
     """Empty the hash table by clearing only the slots the leaves use."""
     cdef int i
