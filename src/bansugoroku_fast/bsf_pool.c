@@ -7,9 +7,10 @@
  * runs on its own thread alone, with the same results.
  *
  * The protocol, under `pool.lock` except where atomic:
- *   - the caller posts a job (`open`, `posted` + 1), runs two short
- *     chunks, and if what is left would take long enough (WAKE_WORTH_NS at
- *     the caller's own pace), signals the pool threads it wants that sleep;
+ *   - the caller posts a job (`open`, `posted` + 1) and signals the pool
+ *     threads it wants that sleep: at once if the last job ended less than
+ *     STREAM_NS ago (calls in a row), else after two short chunks if what
+ *     is left would take long enough (WAKE_WORTH_NS at its own pace);
  *   - a pool thread that sees a new `posted` joins `open` if its slot is
  *     wanted (`inside` + 1), runs chunks until none is left, and leaves
  *     (`inside` - 1);
@@ -61,8 +62,22 @@
    a generate call took 0.2-0.45 ms, caches cold from the first. */
 #define FOLLOWED_SPIN_NS 1000000
 /* Sleeping pool threads are woken for a job only if, after the caller's
-   first items, the rest would take the caller alone at least this long. */
+   first items, the rest would take the caller alone at least this long.
+   The two settings below can be changed at build time only so that
+   benchmarks/pool_wake.py can time the pool without each rule. */
+#ifndef WAKE_WORTH_NS
 #define WAKE_WORTH_NS 200000
+#endif
+/* A job posted within this long of the end of the last posted job (calls
+   in a row) wakes the sleeping threads at once, however short: they then
+   spin for the next call, which finds them awake. */
+#ifndef STREAM_NS
+#define STREAM_NS 2000000
+#endif
+/* 0: leave woken threads where the scheduler puts them. */
+#ifndef KEEP_OFF_CALLER
+#define KEEP_OFF_CALLER 1
+#endif
 
 static int64_t now_ns(void) {
     struct timespec now;
@@ -126,6 +141,7 @@ static struct {
     int inside;                                 /* pool threads in the job (atomic reads) */
     int caller_sleeping;                        /* the caller waits on `left` */
     int asleep;                                 /* pool threads waiting on their `wake` (atomic reads) */
+    int64_t last_end;                           /* when the last posted job ended (now_ns) */
     uint64_t shared;                            /* jobs a pool thread took part in */
 } pool = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
 
@@ -196,7 +212,7 @@ typedef struct {
    on this VM) are made only when the caller is on another CPU than the
    one `thread` was last kept off. */
 static void keep_off_caller(worker *thread, CallerCpus *away) {
-#if defined(__linux__)
+#if defined(__linux__) && KEEP_OFF_CALLER
     if (away->here < 0)
         away->here = sched_getcpu();
     if (away->here < 0 || away->here >= CPU_SETSIZE || thread->kept_off == away->here)
@@ -301,7 +317,7 @@ static void wait_for_threads_inside(void) {
    threads as needed (sleeping ones are not woken here): the helpers it has
    (0: the pool is another caller's, or no thread could start; the job is
    then the caller's alone). */
-static int post(bsf_job *job, int helpers) {
+static int post(bsf_job *job, int helpers, int64_t *last_end) {
     pthread_mutex_lock(&pool.lock);
     if (pool.taken) {
         pthread_mutex_unlock(&pool.lock);
@@ -313,6 +329,7 @@ static int post(bsf_job *job, int helpers) {
     if (helpers > pool.started)
         helpers = pool.started;
     if (helpers > 0) {
+        *last_end = pool.last_end;
         pool.taken = 1;
         job->threads = helpers + 1;
         pool.open = job;
@@ -342,13 +359,21 @@ static void wake_sleepers(int helpers) {
     }
 }
 
-/* Run two short chunks of the posted `job` on the caller, then wake the
-   sleeping helpers if the rest would take the caller alone WAKE_WORTH_NS
-   or more at the pace of the second (the first runs with cold caches:
-   after 10 ms idle a call's first items took up to ten times as long). */
-static void start_posted(bsf_job *job, int helpers) {
+/* Start the posted `job` on the caller, waking the sleeping helpers: at
+   once if the last posted job ended less than STREAM_NS ago (`last_end`,
+   read under the lock that `post` took); else after two short chunks, if
+   the rest would take the caller alone WAKE_WORTH_NS or more at the pace
+   of the second (the first runs with cold caches: after 10 ms idle a
+   call's first items took up to ten times as long). */
+static void start_posted(bsf_job *job, int helpers, int64_t last_end) {
     int64_t size = job->chunk / 8 > 1 ? job->chunk / 8 : 1;
-    if (run_chunk(job, 0, size) == 0 || __atomic_load_n(&pool.asleep, __ATOMIC_RELAXED) == 0)
+    if (__atomic_load_n(&pool.asleep, __ATOMIC_RELAXED) == 0)
+        return;
+    if (now_ns() - last_end < STREAM_NS) {
+        wake_sleepers(helpers);
+        return;
+    }
+    if (run_chunk(job, 0, size) == 0)
         return;
     int64_t started = now_ns();
     int64_t done = run_chunk(job, 0, size);
@@ -359,18 +384,19 @@ static void start_posted(bsf_job *job, int helpers) {
 
 int bsf_pool_run(bsf_job *job) {
     int helpers = job->threads - 1, joined;
+    int64_t last_end = 0;
     job->next = 0;
     job->joined = 0;
     if (helpers > BSF_POOL_MOST_THREADS - 1)
         helpers = BSF_POOL_MOST_THREADS - 1;
     pthread_once(&fork_handlers_once, register_fork_handlers);
     /* A job of one chunk is the caller's alone. */
-    if (helpers <= 0 || job->items <= job->chunk || post(job, helpers) == 0) {
+    if (helpers <= 0 || job->items <= job->chunk || post(job, helpers, &last_end) == 0) {
         job->threads = 1;
         run_chunks(job, 0);
         return 1;
     }
-    start_posted(job, helpers);
+    start_posted(job, helpers, last_end);
     run_chunks(job, 0);
     pthread_mutex_lock(&pool.lock);
     pool.open = NULL;
@@ -379,6 +405,7 @@ int bsf_pool_run(bsf_job *job) {
     pthread_mutex_lock(&pool.lock);
     joined = job->joined;
     pool.shared += joined > 0;
+    pool.last_end = now_ns();
     pool.taken = 0;
     pthread_mutex_unlock(&pool.lock);
     return 1 + joined;
