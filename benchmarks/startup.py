@@ -1,6 +1,7 @@
 """Issue 10 item 4: what asking for two threads gives a batch call, by its size.
 
     python -m benchmarks.startup [--repeats 15] [--sizes 1,100,1000,10000,50000] [--json FILE]
+    python -m benchmarks.startup --between-passes [--repeats 15]
 
 Per default rule set, ``count_plays`` and ``generate_plays()`` (every field)
 on the first N corpus items (``corpus.py``) for each N of ``--sizes``, on one
@@ -21,6 +22,13 @@ wake: a one-item count took 0.6-1 ms instead of 7 us.
 
 This script uses only the public API, so it runs unchanged in an older tree
 (copy it there) for a before/after table.
+
+``--between-passes`` times instead the serial Python between the count and
+the generate pass of ``generate_plays()`` (from the count kernel's return
+to the generate kernel's call) on the whole 50,000-item corpus of each rule
+set, on two threads, each call after five one-thread calls: the time the
+pool threads must stay awake across for the generate pass to find them
+so (``FOLLOWED_SPIN_NS`` in ``bsf_pool.c``).
 """
 from __future__ import annotations
 
@@ -28,8 +36,9 @@ import json
 import statistics
 import time
 from collections.abc import Callable
+from unittest import mock
 
-from bansugoroku_fast import Rules, batch
+from bansugoroku_fast import Rules, _batch, batch
 
 from .corpus import DEFAULT_VARIANTS, load_corpus
 from .timing import load_noted, progress_bar, script_parser, seconds_of
@@ -77,6 +86,33 @@ def measure(rules: Rules, sizes: tuple[int, ...], repeats: int, progress=None) -
     return rows
 
 
+def between_passes(rules: Rules, repeats: int) -> list[float]:
+    """Microseconds from the count kernel's return to the generate kernel's
+    call in ``generate_plays()`` on two threads, one a call."""
+    corpus = load_corpus(rules, 50_000)
+    marks: dict[str, float] = {}
+
+    def timed_kernel(name: str) -> Callable[..., object]:
+        kernel = getattr(_batch, name)
+
+        def call(*args: object, **keywords: object) -> object:
+            marks[name + " called"] = time.perf_counter()
+            result = kernel(*args, **keywords)
+            marks[name + " returned"] = time.perf_counter()
+            return result
+        return call
+
+    gaps = []
+    with mock.patch.object(batch._batch, "count_batch", timed_kernel("count_batch")), \
+            mock.patch.object(batch._batch, "generate_batch", timed_kernel("generate_batch")):
+        for _ in range(repeats):
+            for _ in range(5):
+                batch.generate_plays(corpus.positions, corpus.dice, rules, threads=1)
+            batch.generate_plays(corpus.positions, corpus.dice, rules, threads=2)
+            gaps.append((marks["generate_batch called"] - marks["count_batch returned"]) * 1e6)
+    return gaps
+
+
 def table(rows: list[dict[str, object]]) -> str:
     """The rows as a Markdown table."""
     lines = ["| rules | items | measure | pattern | 1 thread, us | 2 threads, us | speed-up |",
@@ -91,7 +127,16 @@ def main(argv: list[str] | None = None) -> None:
     parser = script_parser(__doc__, repeats=15)
     parser.add_argument("--sizes", default=",".join(map(str, SIZES)), help="batch sizes, comma-separated")
     parser.add_argument("--json", help="also write the rows to this file")
+    parser.add_argument("--between-passes", action="store_true",
+                        help="time the Python between generate_plays' two passes instead")
     args = parser.parse_args(argv)
+    if args.between_passes:
+        with load_noted():
+            for rules in DEFAULT_VARIANTS:
+                gaps = between_passes(rules, args.repeats)
+                print(f"{rules.short_name}: between the passes {min(gaps):.0f}-{max(gaps):.0f} us, "
+                      f"median {statistics.median(gaps):.0f} us ({len(gaps)} calls)")
+        return
     sizes = tuple(int(size) for size in args.sizes.split(","))
     bar = progress_bar(len(DEFAULT_VARIANTS) * len(sizes) * 2 * len(PATTERNS) * args.repeats)
     rows = []

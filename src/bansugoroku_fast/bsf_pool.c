@@ -24,19 +24,23 @@
  * inside (they are running, each to the end of one chunk): sleeping there
  * would cost a wake-up of its own.
  *
- * Waking a sleeping thread costs the caller, on this project's VM, 15 us
- * (after 1 ms idle) to 45 us (after 10 ms: the signal reaches a halted
- * vCPU through the host), and the thread starts 40-150 us later: a job
- * shorter than that gains nothing and loses the signal's cost. Hence the
+ * Figures of `python -m benchmarks.pool_wake`, which builds this file as
+ * it is and without each rule, on this project's VM: waking a sleeping
+ * thread costs the caller 12-15 us after 1 ms idle and 22-25 us after
+ * 10 ms (the signal reaches a halted vCPU through the host), and the thread
+ * starts 50-65 us, then 95-115 us, later. A job shorter than that gains
+ * nothing and loses the signal's cost: jobs of 0.1 ms after 10 ms asleep
+ * ran at 0.92x one thread, 0.81x when every job woke a thread. Hence the
  * first items before the decision: two eighths of a chunk, so that it
- * comes soon, timed on the second. A woken thread (or a new one) is also
+ * comes soon, timed on the second. In a row, though, a woken thread
+ * spins for the next job: jobs of 0.1 ms 50 us apart ran at 1.89x with
+ * the stream rule, 0.95x without. A woken thread (or a new one) is also
  * kept off the CPU the caller runs on (on Linux: its affinity is set to
  * the caller's CPUs but that one, anew when the caller has moved). The
  * scheduler may otherwise wake it there: this VM's guest kernel packs
- * tasks onto few vCPUs (`sched_vcpu_pack`), and after 10 ms asleep it put
- * the woken thread on the caller's vCPU in a third of the calls, where the
- * two took turns: a 0.4 ms job ran 0.06 ms slower than on the caller
- * alone; kept apart it ran 0.12 ms faster.
+ * tasks onto few vCPUs (`sched_vcpu_pack`), and without the rule the woken
+ * thread ran on the caller's vCPU in 45-47% of 0.4 ms jobs, which then
+ * ran at 0.84x one thread, against 1.37-1.58x with it.
  *
  * A child forked while pool threads exist has none of them (only the
  * forking thread is copied): the fork handlers reset the pool, and the
@@ -59,7 +63,8 @@
 #define CALLER_SPIN_NS 2000000
 #define DEFAULT_SPIN_NS 100000
 /* After a job followed by another: the Python between the two passes of
-   a generate call took 0.2-0.45 ms, caches cold from the first. */
+   a 50,000-item generate call took 0.19-0.35 ms, caches cold from the
+   first (`python -m benchmarks.startup --between-passes`). */
 #define FOLLOWED_SPIN_NS 1000000
 /* Sleeping pool threads are woken for a job only if, after the caller's
    first items, the rest would take the caller alone at least this long.
@@ -363,8 +368,9 @@ static void wake_sleepers(int helpers) {
    once if the last posted job ended less than STREAM_NS ago (`last_end`,
    read under the lock that `post` took); else after two short chunks, if
    the rest would take the caller alone WAKE_WORTH_NS or more at the pace
-   of the second (the first runs with cold caches: after 10 ms idle a
-   call's first items took up to ten times as long). */
+   of the second (the first runs with cold caches: after 10 ms asleep a
+   whole count_plays call of one item took 110-180 us against 5-8 us in a
+   row, `python -m benchmarks.startup`). */
 static void start_posted(bsf_job *job, int helpers, int64_t last_end) {
     int64_t size = job->chunk / 8 > 1 ? job->chunk / 8 : 1;
     if (__atomic_load_n(&pool.asleep, __ATOMIC_RELAXED) == 0)
