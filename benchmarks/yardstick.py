@@ -58,12 +58,13 @@ def load(name: str = "_yardstick") -> ModuleType:
     if _stale(name):
         _build(name)
         importlib.invalidate_caches()
-    chosen = [setting for setting in OPENMP_SETTINGS if setting in os.environ]
-    os.environ.update({} if chosen else OPENMP_SETTINGS)
+    caller_chose = any(setting in os.environ for setting in OPENMP_SETTINGS)
+    if not caller_chose:
+        os.environ.update(OPENMP_SETTINGS)
     try:
         return importlib.import_module(name)
     finally:
-        if not chosen:
+        if not caller_chose:
             for setting in OPENMP_SETTINGS:
                 del os.environ[setting]
 
