@@ -75,8 +75,9 @@ def perft(key: bytes, depth: int, code: int, a: int = 0, b: int = 0, *, fast_cou
 def count_batch(
     positions: _Int8, dice: _Int8, code: int, threads: int, out: _Int32, *, fast_counts: bool = True,
     followed: bool = False,
-) -> _Problem:
-    """``out[i]`` = distinct plays of item i, or its Status; the first problem or None."""
+) -> tuple[_Problem, int]:
+    """``out[i]`` = distinct plays of item i, or its Status; the first problem or None,
+    and the plays of the items without one."""
 
 def play_offsets(counts: _Int32, offsets: npt.NDArray[np.int64]) -> int:
     """``offsets`` = 0 then the running sums of ``counts``; returns their total."""

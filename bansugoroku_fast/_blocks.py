@@ -58,8 +58,10 @@ class _Lease:
 
     def __init__(self, raw: np.ndarray) -> None:
         self.raw = raw
-        self.__array_interface__ = {"shape": raw.shape, "typestr": "|u1", "version": 3,
-                                    "data": (raw.ctypes.data, False)}
+        # raw's own description (its memory, writeable): numpy's C getter,
+        # where raw.ctypes runs Python code, slow with the caches cold
+        # from a count pass (generate_plays makes its output between passes).
+        self.__array_interface__ = raw.__array_interface__
 
 
 def output_block(size: int) -> np.ndarray:

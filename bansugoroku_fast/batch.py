@@ -109,6 +109,7 @@ _ROW_LAYOUT: dict[str, tuple[tuple[int, ...], type[np.generic]]] = {
     "children": ((2, 26), np.int8), "steps": ((4, 2), np.int8),
     "dice": ((4,), np.int8), "hits": ((4,), np.bool_),
 }
+_ROW_BYTES = {name: math.prod(shape) * np.dtype(dtype).itemsize for name, (shape, dtype) in _ROW_LAYOUT.items()}
 
 
 class OutcomeBatch(NamedTuple):
@@ -243,13 +244,20 @@ class _Items:
         raise_first_problem(problem, self.rules, self.positions, self.dice_given, self.first_item)
 
 
-def _count(items: _Items, *, fast_counts: bool = True, followed: bool = False) -> np.ndarray:
+def _count(items: _Items, *, fast_counts: bool = True) -> np.ndarray:
     """The play counts of checked items (``fast_counts=False``: by search
-    alone, for tests; ``followed``: generating their plays follows)."""
+    alone, for tests)."""
+    return _counted(items, fast_counts=fast_counts)[0]
+
+
+def _counted(items: _Items, *, fast_counts: bool = True, followed: bool = False) -> tuple[np.ndarray, int]:
+    """The play counts of checked items and their sum (``followed``:
+    generating their plays follows)."""
     counts = np.empty(len(items.positions), dtype=np.int32)
-    items.raise_problem(_batch.count_batch(items.positions, items.dice, items.rules.code,
-                                           items.threads, counts, fast_counts=fast_counts, followed=followed))
-    return counts
+    problem, total = _batch.count_batch(items.positions, items.dice, items.rules.code, items.threads, counts,
+                                        fast_counts=fast_counts, followed=followed)
+    items.raise_problem(problem)
+    return counts, total
 
 
 def generate_plays(positions: BatchLike, dice: BatchLike, rules: RulesLike = None, *,
@@ -303,7 +311,14 @@ def play_buffers(items: int, plays: int, fields: Iterable[str] = FIELDS) -> Play
     >>> buffers.offsets.shape, buffers.children.shape, buffers.steps
     ((11,), (1000, 2, 26), None)
     """
-    wanted = [name for name in FIELDS if name in _fields(fields)]
+    return _play_buffers(items, plays, _fields(fields))
+
+
+def _play_buffers(items: int, plays: int, fields: frozenset[str]) -> PlayBatch:
+    """:func:`play_buffers` for ``fields`` already checked. It runs between
+    a generate call's two passes, serial time on every thread, with caches
+    cold from the count pass (each Python or numpy operation then costs
+    5-10 times what it costs warm), so it makes as few of them as it can."""
     # One allocation for the offsets and every field's rows, each a view of
     # it: one large block is given huge pages where the system has them
     # (numpy advises them from 4 MB), so the OS faults in a few 2 MB pages
@@ -311,18 +326,24 @@ def play_buffers(items: int, plays: int, fields: Iterable[str] = FIELDS) -> Play
     # released it is recycled (_blocks), so that a later call pays no page
     # faults at all (400 KB of fresh offsets for 50,000 items cost a
     # two-thread generate 3 ns an item, all of it on one thread).
-    layout: list[tuple[str, tuple[int, ...], type[np.generic]]] = [("offsets", (items + 1,), np.int64)]
-    layout += [(name, (plays, *_ROW_LAYOUT[name][0]), _ROW_LAYOUT[name][1]) for name in wanted]
-    sizes = [math.prod(shape) * np.dtype(dtype).itemsize for _, shape, dtype in layout]
-    starts = np.cumsum([0, *(-(-size // _ALIGN) * _ALIGN for size in sizes)])
-    block = output_block(int(starts[-1]))
-    views = {name: block[start:start + size].view(dtype).reshape(shape)
-             for (name, shape, dtype), start, size in zip(layout, starts, sizes)}
-    optional = {name: views.get(name) for name in FIELDS[1:]}
-    return PlayBatch(views["offsets"], views["children"], **optional)
+    offsets_bytes = _aligned((items + 1) * 8)
+    block = output_block(offsets_bytes + sum(_aligned(plays * _ROW_BYTES[name]) for name in fields))
+    views = {"offsets": np.ndarray((items + 1,), np.int64, block)}
+    start = offsets_bytes
+    for name in FIELDS:
+        if name in fields:
+            shape, dtype = _ROW_LAYOUT[name]
+            views[name] = np.ndarray((plays, *shape), dtype, block, start)
+            start += _aligned(plays * _ROW_BYTES[name])
+    return PlayBatch(views["offsets"], views["children"], views.get("steps"), views.get("dice"), views.get("hits"))
 
 
-_ALIGN = 64     # each field's rows start on a cache line
+def _aligned(size: int) -> int:
+    """``size`` rounded up to a whole number of cache lines."""
+    return -(-size // _ALIGN) * _ALIGN
+
+
+_ALIGN = 64     # each field's rows start a whole number of cache lines into the block
 
 
 def set_output_recycling(limit_bytes: int) -> int:
@@ -352,7 +373,7 @@ def _output(out: PlayBatch | None, fields: frozenset[str], items: int, plays: in
     """Views of ``out`` (or fresh arrays) for ``items`` items and ``plays``
     plays, the fields not wanted None; a clear error if ``out`` is too small."""
     if out is None:
-        return play_buffers(items, plays, fields)
+        return _play_buffers(items, plays, fields)
     if not isinstance(out, PlayBatch):
         raise ValueError(f"out must be a PlayBatch of buffers (see play_buffers), got {type(out).__name__}")
 
@@ -381,12 +402,12 @@ class _OutputArena:
 
     def __init__(self, fields: frozenset[str]) -> None:
         self.fields = fields
-        self.buffers = play_buffers(0, 0, fields)
+        self.buffers = _play_buffers(0, 0, fields)
 
     def take(self, items: int, plays: int) -> PlayBatch:
         have_items, have_plays = len(self.buffers.offsets) - 1, len(self.buffers.children)
         if items > have_items or plays > have_plays:
-            self.buffers = play_buffers(max(items, have_items),
+            self.buffers = _play_buffers(max(items, have_items),
                                         max(plays, have_plays + have_plays // 4), self.fields)
         return self.buffers
 
@@ -399,8 +420,9 @@ def _generate(items: _Items, fields: frozenset[str] = frozenset(FIELDS), out: Pl
     ``counts`` (``int32``, from :func:`_count`) saves counting them again;
     the kernel overwrites it with each item's status."""
     if counts is None:
-        counts = _count(items, followed=True)
-    total = int(counts.sum(dtype=np.int64))
+        counts, total = _counted(items, followed=True)
+    else:
+        total = int(counts.sum(dtype=np.int64))
     if arena is not None:
         out = arena.take(len(counts), total)
     result = _output(out, fields, len(counts), total)

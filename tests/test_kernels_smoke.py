@@ -99,8 +99,10 @@ def counts_held_to_search(array, rolls, rules):
     dice = np.tile(rolls, (len(array), 1))
     fast = batch.count_plays(items, dice, rules)
     searched = np.empty_like(fast)
-    assert _batch.count_batch(items, dice, rules.code, 2, searched, fast_counts=False) is None
+    problem, total = _batch.count_batch(items, dice, rules.code, 2, searched, fast_counts=False)
+    assert problem is None
     assert (fast == searched).all()
+    assert total == fast.sum()
     return items, dice, fast
 
 
