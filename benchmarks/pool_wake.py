@@ -23,17 +23,12 @@ the median of the repeats.
 from __future__ import annotations
 
 import os
-import shutil
 import statistics
 import subprocess
 import sys
 
+from .c_programs import HERE, KERNELS, build_program
 from .timing import load_noted, progress_bar, script_parser
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-KERNELS = os.path.join(ROOT, "src", "bansugoroku_fast")
-BUILD = os.path.join(ROOT, "build", "benchmarks")
 
 VARIANTS = {"pool": [], "always wake": ["-DWAKE_WORTH_NS=0"], "no stream rule": ["-DSTREAM_NS=0"],
             "no placement": ["-DKEEP_OFF_CALLER=0"]}
@@ -45,14 +40,8 @@ COLUMNS = ("speed-up p50", "speed-up p10", "joined", "join p50, us", "caller sta
 
 def build(name: str, flags: list[str]) -> str:
     """The probe built with ``flags``: its path."""
-    compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
-    if compiler is None:
-        raise SystemExit("pool_wake needs a C compiler (cc or gcc, or CC)")
-    os.makedirs(BUILD, exist_ok=True)
-    program = os.path.join(BUILD, "pool_wake_" + name.replace(" ", "_"))
-    subprocess.run([compiler, "-O2", "-pthread", f"-I{KERNELS}", *flags, os.path.join(HERE, "pool_wake.c"),
-                    os.path.join(KERNELS, "bsf_pool.c"), "-o", program], check=True)
-    return program
+    return build_program("pool_wake_" + name.replace(" ", "_"), [os.path.join(HERE, "pool_wake.c"),
+                         os.path.join(KERNELS, "bsf_pool.c")], [f"-I{KERNELS}", *flags])
 
 
 def row(program: str, items: int, gap_us: int, calls: int) -> list[float]:
