@@ -326,16 +326,16 @@ def _play_buffers(items: int, plays: int, fields: frozenset[str]) -> PlayBatch:
     # released it is recycled (_blocks), so that a later call pays no page
     # faults at all (400 KB of fresh offsets for 50,000 items cost a
     # two-thread generate 3 ns an item, all of it on one thread).
-    offsets_bytes = _aligned((items + 1) * 8)
-    block = output_block(offsets_bytes + sum(_aligned(plays * _ROW_BYTES[name]) for name in fields))
-    views = {"offsets": np.ndarray((items + 1,), np.int64, block)}
-    start = offsets_bytes
+    starts: dict[str, int] = {}     # where each field's rows start in the block, after the offsets
+    end = _aligned((items + 1) * 8)
     for name in FIELDS:
         if name in fields:
-            shape, dtype = _ROW_LAYOUT[name]
-            views[name] = np.ndarray((plays, *shape), dtype, block, start)
-            start += _aligned(plays * _ROW_BYTES[name])
-    return PlayBatch(views["offsets"], views["children"], views.get("steps"), views.get("dice"), views.get("hits"))
+            starts[name], end = end, end + _aligned(plays * _ROW_BYTES[name])
+    block = output_block(end)
+    views = {name: np.ndarray((plays, *_ROW_LAYOUT[name][0]), _ROW_LAYOUT[name][1], block, start)
+             for name, start in starts.items()}
+    return PlayBatch(np.ndarray((items + 1,), np.int64, block), views["children"],
+                     views.get("steps"), views.get("dice"), views.get("hits"))
 
 
 def _aligned(size: int) -> int:
@@ -408,7 +408,7 @@ class _OutputArena:
         have_items, have_plays = len(self.buffers.offsets) - 1, len(self.buffers.children)
         if items > have_items or plays > have_plays:
             self.buffers = _play_buffers(max(items, have_items),
-                                        max(plays, have_plays + have_plays // 4), self.fields)
+                                         max(plays, have_plays + have_plays // 4), self.fields)
         return self.buffers
 
 
