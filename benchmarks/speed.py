@@ -22,7 +22,11 @@ fresh output arrays, interleaved, best of the repeats (wall ns per item):
   ("as long as count_plays"), or as our ``generate_plays()`` ("as long as
   generate_plays"): a job of the same length gains as much from a second
   thread as the machine allows (the time to wake a sleeping thread, to
-  share the items out), so these speed-ups say what ours can be held to;
+  share the items out), so these speed-ups say what ours can be held to
+  (where they fall short of 2x, ``python -m benchmarks.cores`` tells the
+  machine's share: on a VM whose two vCPUs are at times the SMT siblings
+  of one core, two threads of any throughput-bound code gain less then,
+  the kernels and this yardstick alike);
 * ``generate_plays()`` with its output block straight from the OS, not
   recycled (``batch.set_output_recycling``): what the recycling saves, in
   the same run.
