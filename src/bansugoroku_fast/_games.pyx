@@ -21,7 +21,7 @@ from ._board cimport (
     BAR, KIND_NONE, OFF, POINT_BITS, STONES, Board, RuleSet, home_closed, popcount, row_eq, row_gt,
     rules_from_code,
 )
-from ._pool cimport BSF_POOL_MOST_THREADS, bsf_job, bsf_runner, job_threads, run_job
+from ._pool cimport BSF_POOL_MOST_THREADS, bsf_job, job_threads, run_job
 from ._queries cimport outcome_of
 from ._search cimport (
     MODE_PLAYS, Leaf, Search, free_slot_searches, run_turn, search_free, search_new, slot_search,
@@ -652,8 +652,9 @@ def advance_batch(const int64_t[::1] rows, const int64_t[::1] choices, signed ch
         raise ValueError(f"choices[{k}] = {choices[k]}: game row {row} has {counts[row]} plays")
 
 
-# What the threads of a batch of games share: the games' settings, a search
-# per slot, and the caller's arrays for how each game ended.
+# What the threads of a batch of games share: where each game starts and
+# which game it is, the settings, a search per slot, the caller's arrays for
+# how each game ended, and (play_batch) the logs of the plies.
 cdef struct GameBatch:
     Search** searches               # slot k's search (``slot_search``), for the slots of ``threads``
     int threads
@@ -662,71 +663,72 @@ cdef struct GameBatch:
     uint64_t seed
     int stratify
     int64_t max_plies
+    const Board* positions          # item i starts from positions[i // per_position] ...
+    int64_t per_position
+    int64_t first_game              # ... and is game first_game + i % per_position
+    bint opening
     int8_t* winner
     int8_t* value
     int8_t* kind
     int32_t* plies
     int8_t* status
+    PlyLog* logs                    # slot k's plies, game after game (NULL: no log kept)
+    int64_t* first_ply              # item i's first ply in the log of its slot
+    int32_t* thread_of              # the slot that played item i
 
 
-cdef int start_game_batch(GameBatch* batch, Search** searches, int threads, const int32_t[::1] codes,
+cdef int start_game_batch(GameBatch* batch, Search** searches, int threads, const Board* positions,
+                          int64_t per_position, int64_t first_game, bint opening, const int32_t[::1] codes,
                           const double[:, ::1] weights, Policy* policies, int code, uint64_t seed, int stratify,
                           int64_t max_plies, int8_t[::1] winner, int8_t[::1] value, int8_t[::1] kind,
                           int32_t[::1] plies, int8_t[::1] status) except -1:
     """Fill ``batch`` for ``threads`` threads (``job_threads``; ``searches``:
     room for one a slot; ``policies``: room for the two seats' policies; the
-    arrays: one entry a game, at least one)."""
+    arrays: one entry an item, at least one), no log kept."""
     load_policies(codes, weights, policies)
     memset(searches, 0, threads * sizeof(Search*))
     batch.searches, batch.threads = searches, threads
     batch.rules, batch.policies, batch.seed = rules_from_code(code), policies, seed
     batch.stratify, batch.max_plies = stratify, max_plies
+    batch.positions, batch.per_position, batch.first_game = positions, per_position, first_game
+    batch.opening = opening
     batch.winner, batch.value, batch.kind = &winner[0], &value[0], &kind[0]
     batch.plies, batch.status = &plies[0], &status[0]
+    batch.logs, batch.first_ply, batch.thread_of = NULL, NULL, NULL
     return 0
 
 
-cdef inline void run_game(GameBatch* batch, Search* s, int64_t item, const Board* start, int64_t game,
-                          bint opening, PlyLog* log) noexcept nogil:
-    """Play game ``game`` from ``start`` with search ``s`` (NULL: out of
-    memory), logging its plies in ``log`` if not NULL; write how it ended
-    to entry ``item`` of the batch's arrays."""
+cdef void play_items(void* task, int slot, int64_t start, int64_t stop) noexcept nogil:
+    """Items ``start .. stop - 1`` of the batch ``task`` on the thread of
+    ``slot``: each game played (logged in the slot's log if the batch keeps
+    logs) and how it ended written to the batch's arrays."""
+    cdef GameBatch* batch = <GameBatch*> task
+    cdef Search* s = slot_search(batch.searches, slot, batch.rules, True)
+    cdef PlyLog* log = NULL
     cdef GameEnd end
-    if s == NULL:
-        batch.status[item] = GAME_NO_MEMORY
-        return
-    batch.status[item] = play_game(s, start, batch.policies, batch.seed, game, opening, batch.stratify,
-                                   batch.max_plies, log, &end)
-    batch.winner[item], batch.value[item], batch.kind[item] = end.winner, end.value, end.kind
-    batch.plies[item] = <int32_t> end.plies
+    cdef int64_t item
+    for item in range(start, stop):
+        if s == NULL:
+            batch.status[item] = GAME_NO_MEMORY
+            continue
+        if batch.logs != NULL:
+            log = &batch.logs[slot]
+            batch.thread_of[item], batch.first_ply[item] = slot, log.used
+        batch.status[item] = play_game(s, batch.positions + item // batch.per_position, batch.policies, batch.seed,
+                                       batch.first_game + item % batch.per_position, batch.opening,
+                                       batch.stratify, batch.max_plies, log, &end)
+        batch.winner[item], batch.value[item], batch.kind[item] = end.winner, end.value, end.kind
+        batch.plies[item] = <int32_t> end.plies
 
 
-cdef void run_games(GameBatch* batch, bsf_runner run, void* task, int64_t games) noexcept nogil:
-    """Games 0 .. ``games`` - 1 of ``task`` (which starts with ``batch``) on
-    the pool, CHUNK at a time; then free the slots' searches."""
+cdef void run_games(GameBatch* batch, int64_t items) noexcept nogil:
+    """Items 0 .. ``items`` - 1 of ``batch`` on the pool, CHUNK at a time;
+    then free the slots' searches."""
     cdef bsf_job job
-    job.run, job.task, job.items, job.chunk, job.threads = run, task, games, CHUNK, batch.threads
+    job.run, job.task, job.items, job.chunk, job.threads = play_items, batch, items, CHUNK, batch.threads
     job.followed = False
     run_job(&job)
     free_slot_searches(batch.searches, batch.threads)
-
-
-# What the threads of rollout_batch share.
-cdef struct Rollouts:
-    GameBatch batch
-    const Board* positions
-    int64_t per_position            # item i is game first_game + i % per_position of position i // per_position
-    int64_t first_game
-
-
-cdef void roll_out(void* task, int slot, int64_t start, int64_t stop) noexcept nogil:
-    """Rollout items ``start .. stop - 1`` on the thread of ``slot``."""
-    cdef Rollouts* r = <Rollouts*> task
-    cdef Search* s = slot_search(r.batch.searches, slot, r.batch.rules, True)
-    cdef int64_t item
-    for item in range(start, stop):
-        run_game(&r.batch, s, item, r.positions + item // r.per_position, r.first_game + item % r.per_position,
-                 False, NULL)
 
 
 @cython.boundscheck(False)
@@ -740,42 +742,21 @@ def rollout_batch(const signed char[:, :, ::1] positions, int64_t first_game, in
     GameStatus, no plies logged."""
     cdef Policy policies[2]
     cdef Search* searches[BSF_POOL_MOST_THREADS]
-    cdef Rollouts r
+    cdef GameBatch batch
     cdef int64_t items = positions.shape[0] * games
     if items == 0:
         return
-    start_game_batch(&r.batch, searches, job_threads(threads), codes, weights, policies, code, seed, stratify,
-                     max_plies, winner, value, kind, plies, status)
-    r.positions, r.per_position, r.first_game = <const Board*> &positions[0, 0, 0], games, first_game
+    start_game_batch(&batch, searches, job_threads(threads), <const Board*> &positions[0, 0, 0], games, first_game,
+                     False, codes, weights, policies, code, seed, stratify, max_plies, winner, value, kind, plies,
+                     status)
     with nogil:
-        run_games(&r.batch, roll_out, &r, items)
+        run_games(&batch, items)
 
 
 cdef void _free_all(void* a, void* b, void* c) noexcept nogil:
     free(a)
     free(b)
     free(c)
-
-
-# What the threads of play_batch share.
-cdef struct PlayedGames:
-    GameBatch batch
-    PlyLog* logs                    # slot k's plies, game after game
-    int64_t* first_ply              # game g's first ply in the log of its thread
-    int32_t* thread_of              # the slot that played game g
-    const Board* start
-    bint opening
-
-
-cdef void play_games(void* task, int slot, int64_t start, int64_t stop) noexcept nogil:
-    """Games ``start .. stop - 1`` on the thread of ``slot``, logged in its log."""
-    cdef PlayedGames* p = <PlayedGames*> task
-    cdef Search* s = slot_search(p.batch.searches, slot, p.batch.rules, True)
-    cdef int64_t game
-    for game in range(start, stop):
-        p.thread_of[game] = slot
-        p.first_ply[game] = p.logs[slot].used
-        run_game(&p.batch, s, game, p.start, game, p.opening, &p.logs[slot])
 
 
 @cython.boundscheck(False)
@@ -791,7 +772,7 @@ def play_batch(const signed char[:, ::1] start, int64_t games, bint opening, int
     cdef int64_t ply
     cdef Policy policies[2]
     cdef Search* searches[BSF_POOL_MOST_THREADS]
-    cdef PlayedGames p
+    cdef GameBatch batch
     if games == 0:
         return (np.empty((0, 2, 26), dtype=np.int8), np.empty((0, 2), dtype=np.int8),
                 np.empty((0, 2, 26), dtype=np.int8))
@@ -805,15 +786,14 @@ def play_batch(const signed char[:, ::1] start, int64_t games, bint opening, int
         _free_all(logs, first_ply, thread_of)
         raise MemoryError("out of memory while playing games")
     try:
-        start_game_batch(&p.batch, searches, threads, codes, weights, policies, code, seed, stratify, max_plies,
-                         winner, value, kind, plies, status)
+        start_game_batch(&batch, searches, threads, <const Board*> &start[0, 0], games, 0, opening, codes, weights,
+                         policies, code, seed, stratify, max_plies, winner, value, kind, plies, status)
     except BaseException:
         _free_all(logs, first_ply, thread_of)
         raise
-    p.logs, p.first_ply, p.thread_of = logs, first_ply, thread_of
-    p.start, p.opening = <const Board*> &start[0, 0], opening
+    batch.logs, batch.first_ply, batch.thread_of = logs, first_ply, thread_of
     with nogil:
-        run_games(&p.batch, play_games, &p, games)
+        run_games(&batch, games)
     for game in range(games):
         failed = failed or status[game] != GAME_OK
         total += plies[game]
