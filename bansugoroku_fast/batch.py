@@ -317,8 +317,9 @@ def play_buffers(items: int, plays: int, fields: Iterable[str] = FIELDS) -> Play
 def _play_buffers(items: int, plays: int, fields: frozenset[str]) -> PlayBatch:
     """:func:`play_buffers` for ``fields`` already checked. It runs between
     a generate call's two passes, serial time on every thread, with caches
-    cold from the count pass (each Python or numpy operation then costs
-    5-10 times what it costs warm), so it makes as few of them as it can."""
+    cold from the count pass (it then takes about four times what it takes
+    run again at once: ``python -m benchmarks.startup --between-passes``),
+    so it makes as few Python and numpy calls as it can."""
     # One allocation for the offsets and every field's rows, each a view of
     # it: one large block is given huge pages where the system has them
     # (numpy advises them from 4 MB), so the OS faults in a few 2 MB pages

@@ -28,7 +28,10 @@ the generate pass of ``generate_plays()`` (from the count kernel's return
 to the generate kernel's call) on the whole 50,000-item corpus of each rule
 set, on two threads, each call after five one-thread calls: the time the
 pool threads must stay awake across for the generate pass to find them
-so (``FOLLOWED_SPIN_NS`` in ``bsf_pool.c``).
+so (``FOLLOWED_SPIN_NS`` in ``bsf_pool.c``). Then, in as many more calls,
+its steps one by one, each in the call (caches cold from the count pass)
+and again at once (warm): making the output, the offsets, and numpy's sum
+of the counts, a step of the call until commit c0f053c.
 """
 from __future__ import annotations
 
@@ -37,6 +40,8 @@ import statistics
 import time
 from collections.abc import Callable
 from unittest import mock
+
+import numpy as np
 
 from bansugoroku_fast import Rules, _batch, batch
 
@@ -106,11 +111,54 @@ def between_passes(rules: Rules, repeats: int) -> list[float]:
     with mock.patch.object(batch._batch, "count_batch", timed_kernel("count_batch")), \
             mock.patch.object(batch._batch, "generate_batch", timed_kernel("generate_batch")):
         for _ in range(repeats):
-            for _ in range(5):
-                batch.generate_plays(corpus.positions, corpus.dice, rules, threads=1)
-            batch.generate_plays(corpus.positions, corpus.dice, rules, threads=2)
+            two_thread_call_after_five_on_one(rules, corpus)
             gaps.append((marks["generate_batch called"] - marks["count_batch returned"]) * 1e6)
     return gaps
+
+
+def two_thread_call_after_five_on_one(rules: Rules, corpus) -> None:
+    """``generate_plays()`` on two threads, after five calls on one."""
+    for _ in range(5):
+        batch.generate_plays(corpus.positions, corpus.dice, rules, threads=1)
+    batch.generate_plays(corpus.positions, corpus.dice, rules, threads=2)
+
+
+#: The steps between the passes that ``between_parts`` times, and numpy's
+#: sum of the counts, which was one of them before commit c0f053c (the
+#: count kernel now returns the total).
+PARTS = ("making the output", "the offsets", "numpy's sum of the counts (before c0f053c)")
+
+
+def between_parts(rules: Rules, repeats: int) -> dict[str, tuple[list[float], list[float]]]:
+    """``{step: (cold, warm)}``, microseconds of each step between the
+    passes of the calls of :func:`between_passes`: in the call, caches cold
+    from the count pass, then the same step again at once, warm."""
+    corpus = load_corpus(rules, 50_000)
+    times: dict[str, tuple[list[float], list[float]]] = {part: ([], []) for part in PARTS}
+
+    def cold_then_warm(part: str, step: Callable[..., object]) -> Callable[..., object]:
+        def call(*args: object, **keywords: object) -> object:
+            for kept in times[part]:
+                start = time.perf_counter()
+                result = step(*args, **keywords)
+                kept.append((time.perf_counter() - start) * 1e6)
+            return result
+        return call
+
+    count_batch = batch._batch.count_batch
+    sum_counts = cold_then_warm(PARTS[2], lambda counts: counts.sum(dtype=np.int64))
+
+    def count_then_sum(*args: object, **keywords: object) -> object:
+        result = count_batch(*args, **keywords)
+        sum_counts(args[4])     # the counts, as the call summed them before c0f053c
+        return result
+
+    with mock.patch.object(batch._batch, "count_batch", count_then_sum), \
+            mock.patch.object(batch, "_output", cold_then_warm(PARTS[0], batch._output)), \
+            mock.patch.object(batch._batch, "play_offsets", cold_then_warm(PARTS[1], batch._batch.play_offsets)):
+        for _ in range(repeats):
+            two_thread_call_after_five_on_one(rules, corpus)
+    return times
 
 
 def table(rows: list[dict[str, object]]) -> str:
@@ -136,6 +184,9 @@ def main(argv: list[str] | None = None) -> None:
                 gaps = between_passes(rules, args.repeats)
                 print(f"{rules.short_name}: between the passes {min(gaps):.0f}-{max(gaps):.0f} us, "
                       f"median {statistics.median(gaps):.0f} us ({len(gaps)} calls)")
+                for part, (cold, warm) in between_parts(rules, args.repeats).items():
+                    print(f"    {part}: median {statistics.median(cold):.0f} us in the call, "
+                          f"{statistics.median(warm):.0f} us at once again")
         return
     sizes = tuple(int(size) for size in args.sizes.split(","))
     bar = progress_bar(len(DEFAULT_VARIANTS) * len(sizes) * 2 * len(PATTERNS) * args.repeats)

@@ -824,8 +824,9 @@ cdef inline void _run_items(Job* job, Drive* drive, int slot, int64_t start, int
         atomic_add(&drive.problems, problems)
     if Job is CountJob:
         # Summed here, where the counts are in registers: numpy's sum of
-        # them after the call ran with cold caches (70-90 us for 50,000
-        # items), serial time between a two-thread generate's passes.
+        # them after the call ran with cold caches (59-85 us for 50,000
+        # items, `python -m benchmarks.startup --between-passes`), serial
+        # time between a two-thread generate's passes.
         atomic_add(&job.plays, plays)
 
 
