@@ -19,6 +19,11 @@ thread still spinning), 1 ms asleep or 10 ms asleep, and reports the
 columns ``pool_wake.c`` prints (its docstring says what each is). The
 variants run in turn, each pattern ``--repeats`` times, and the table keeps
 the median of the repeats.
+
+``benchmarks/pool_doze.patch`` is an idea tried and dropped (pool threads
+that nap 20 us at a time for 20 ms before they sleep): ``git apply`` it,
+run this, ``git checkout src/bansugoroku_fast/bsf_pool.c``
+(benchmarks/README.md, "Issue 10, 2026-12-02 evening").
 """
 from __future__ import annotations
 
@@ -35,7 +40,7 @@ VARIANTS = {"pool": [], "always wake": ["-DWAKE_WORTH_NS=0"], "no stream rule": 
 PATTERNS = {"50 us busy (spinning)": 0, "1 ms asleep": 1000, "10 ms asleep": 10000}
 ITEMS = (100, 400)
 COLUMNS = ("speed-up p50", "speed-up p10", "joined", "join p50, us", "caller stall p50, us",
-           "caller stall p90, us", "shared CPU")
+           "caller stall p90, us", "shared CPU", "pool CPU")
 
 
 def build(name: str, flags: list[str]) -> str:
@@ -75,7 +80,7 @@ def main(argv: list[str] | None = None) -> None:
     print("|---|---|---:|" + "---:|" * len(COLUMNS))
     for (pattern, name, items), figures in runs.items():
         medians = [statistics.median(column) for column in zip(*figures)]
-        cells = [f"{value:.2f}" if k in (0, 1, 2, 6) else f"{value:.0f}" for k, value in enumerate(medians)]
+        cells = [f"{value:.2f}" if k in (0, 1, 2, 6, 7) else f"{value:.0f}" for k, value in enumerate(medians)]
         print(f"| {pattern} | {name} | {items} | " + " | ".join(cells) + " |")
 
 
