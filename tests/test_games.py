@@ -27,10 +27,9 @@ import pytest
 
 import bansugoroku_fast as package
 from bansugoroku_fast import LinearPolicy, Position, Rules, _games, batch, games, oracle
-from bansugoroku_fast.games import policy_weights
+from bansugoroku_fast.games.policies import FEATURE_NAMES, HEURISTIC_WEIGHTS, RANDOM, policy_weights, resolve_policies
+from bansugoroku_fast.games.tallies import KINDS
 from bansugoroku_fast.oracle import games as oracle_games
-from bansugoroku_fast.policies import FEATURE_NAMES, HEURISTIC_WEIGHTS, RANDOM, resolve_policies
-from bansugoroku_fast.tallies import KINDS
 
 from .boards import board
 

@@ -27,7 +27,7 @@ from ._search cimport (
     MODE_PLAYS, Leaf, Search, free_slot_searches, run_turn, search_free, search_new, slot_search,
 )
 
-from bansugoroku_fast.policies import (
+from bansugoroku_fast.scoring import (
     FEATURE_NAMES, PUBEVAL_CONTACT_WEIGHTS, PUBEVAL_RACE_WEIGHTS, PUBEVAL_WIN_SCORE,
 )
 
@@ -41,7 +41,7 @@ cdef enum:
     SIDE_FEATURES = 14
     FEATURES = 28
     PUBEVAL_INPUTS = 122
-    # policy codes (bansugoroku_fast.policies)
+    # policy codes (bansugoroku_fast.games.policies)
     POLICY_RANDOM = 0
     POLICY_FIRST = 1
     POLICY_LINEAR = 2
