@@ -32,6 +32,7 @@ from bansugoroku_fast.oracle import games as oracle_games
 from bansugoroku_fast.policies import FEATURE_NAMES, HEURISTIC_WEIGHTS, RANDOM, resolve_policies
 from bansugoroku_fast.tallies import KINDS
 
+from . import playouts
 from .boards import board
 
 RULES = Rules.all_combinations()
@@ -77,6 +78,71 @@ def assert_same_games(kernel_records, oracle_records) -> None:
             game = int(np.searchsorted(kernel["offsets"], ply, side="right") - 1)
             pytest.fail(f"{name} differs first at ply {ply} (game {game}, its ply {ply - kernel['offsets'][game]})")
 
+
+
+# --- the random draw --------------------------------------------------------------------
+
+#: Items per rule combination whose every play is drawn: against the kernels'
+#: listed plays (bulk), and against the oracle's (a sample; it is slow).
+DRAW_ITEMS, DRAW_ORACLE_ITEMS = 6000, 150
+
+
+def _draw_every_play(positions: np.ndarray, dice: np.ndarray, counts: np.ndarray, rules: Rules):
+    """The "random" policy's draw of every play k of every item: for each
+    item and k < its count, the smallest word that ``below`` maps to k
+    (the oracle's ``below``, checked). Returns the items' index of each
+    draw, k, and the positions drawn (passes: one draw each, k = 0)."""
+    item, k, words = [], [], []
+    for i, n in enumerate(counts.tolist()):
+        for play in range(max(n, 1)):
+            word = -(-(play << 64) // max(n, 1))  # ceil(play * 2**64 / n)
+            assert oracle_games.below(word, max(n, 1)) == play
+            item.append(i)
+            k.append(play)
+            words.append(word)
+    item_array = np.array(item, dtype=np.int64)
+    out = np.empty((len(item), 2, 26), dtype=np.int8)
+    drawn_counts = np.empty(len(item), dtype=np.int32)
+    _games.random_play_batch(np.ascontiguousarray(positions[item_array]), np.ascontiguousarray(dice[item_array]),
+                             rules.code, np.array(words, dtype=np.uint64), out, drawn_counts)
+    assert drawn_counts.tolist() == counts[item_array].tolist()
+    return item_array, np.array(k, dtype=np.int64), out
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.short_name)
+def test_the_random_draw_makes_the_drawn_play_of_the_listed_plays(rules):
+    """The game loop draws play k without listing the plays (closed-form
+    counts, then only play k made): for every k of thousands of items from
+    random playouts, it is play k of ``generate_plays``."""
+    positions, dice = playouts.playout_items(rules, DRAW_ITEMS, seed=5)
+    plays = batch.generate_plays(positions, dice, rules, fields=("children",))
+    counts = np.diff(plays.offsets).astype(np.int32)
+    item, k, out = _draw_every_play(positions, dice, counts, rules)
+    played = counts[item] > 0
+    expected = plays.children[plays.offsets[item[played]] + k[played]]
+    assert np.array_equal(out[played], expected)
+    assert np.array_equal(out[~played], positions[item[~played]])    # a pass leaves the position
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.short_name)
+def test_the_random_draw_equals_the_oracle_play_by_play(rules):
+    positions, dice = playouts.playout_items(rules, DRAW_ORACLE_ITEMS, seed=6, engine="oracle")
+    listed = [oracle.legal_plays(Position(p.tolist()), tuple(d.tolist()), rules) for p, d in zip(positions, dice)]
+    counts = np.array([len(one) for one in listed], dtype=np.int32)
+    item, k, out = _draw_every_play(positions, dice, counts, rules)
+    for row, (i, play) in enumerate(zip(item.tolist(), k.tolist())):
+        expected = listed[i][play].position.rows if listed[i] else positions[i].tolist()
+        assert out[row].tolist() == [list(r) for r in expected], (i, play)
+
+
+def test_the_random_draw_refuses_arrays_that_disagree_and_bad_dice():
+    start = Position.initial().array[None]
+    out, counts = np.empty((1, 2, 26), dtype=np.int8), np.empty(1, dtype=np.int32)
+    with pytest.raises(ValueError, match="disagree"):
+        _games.random_play_batch(start, np.ones((2, 2), dtype=np.int8), 0, np.zeros(1, dtype=np.uint64), out, counts)
+    with pytest.raises(ValueError, match=r"dice\[0\] = 7, 1"):
+        _games.random_play_batch(start, np.array([[7, 1]], dtype=np.int8), 0, np.zeros(1, dtype=np.uint64), out,
+                                 counts)
 
 # --- the dice ----------------------------------------------------------------------------
 
