@@ -12,7 +12,7 @@ from typing import TypeGuard, cast
 
 import numpy as np
 
-from .errors import InvalidDiceError, InvalidPositionError, RulesTypeError
+from .errors import GameTooLongError, InvalidDiceError, InvalidPositionError, RulesTypeError
 from .position import ROW_NAMES, Position, holds_integers
 from .rules import Rules
 from .typing import PositionLike
@@ -205,6 +205,40 @@ MAX_PLIES = 10_000
 #: Games per block of a rollout with ``stderr_target``: the stopping rule is
 #: checked after each block (a multiple of both strata sizes).
 BLOCK = 1296
+
+
+#: What a whole game does when it has not ended after ``max_plies`` plies:
+#: raise :class:`~bansugoroku_fast.errors.GameTooLongError` (the default), or
+#: end there unfinished (winner -1, flagged ``truncated`` in the records,
+#: counted apart in a rollout's figures).
+ON_LONG = ("raise", "truncate")
+
+
+def as_on_long(on_long: object) -> str:
+    """``on_long`` checked: one of :data:`ON_LONG`.
+
+    >>> as_on_long("truncate")
+    'truncate'
+    >>> as_on_long("stop")
+    Traceback (most recent call last):
+    ...
+    ValueError: on_long must be 'raise' or 'truncate', got 'stop'
+    """
+    if not isinstance(on_long, str) or on_long not in ON_LONG:
+        raise ValueError(f"on_long must be 'raise' or 'truncate', got {on_long!r}")
+    return on_long
+
+
+def game_too_long(game: str, seed: int, max_plies: int) -> GameTooLongError:
+    """The error for ``game`` (its name: "game 3", "game 3 from position
+    1"), not over after ``max_plies`` plies, saying how to end such games
+    instead.
+
+    >>> print(game_too_long("game 3", 7, 100))
+    game 3 (seed 7) has not ended after 100 plies; on_long="truncate" ends such games there, unfinished (winner -1)
+    """
+    return GameTooLongError(f"{game} (seed {seed}) has not ended after {max_plies} plies; "
+                            f'on_long="truncate" ends such games there, unfinished (winner -1)')
 
 
 def as_stratify(stratify: object, opening: bool = False) -> int:

@@ -454,7 +454,9 @@ cdef int play_game(Search* s, const Board* start, const Policy* policies, uint64
                    int64_t game, bint opening, int stratify, int64_t max_plies, PlyLog* log,
                    GameEnd* end) noexcept nogil:
     """Play game ``game`` from ``start`` (seat 0 to move, a valid position);
-    log its plies if ``log`` is not NULL. Returns a GameStatus."""
+    log its plies if ``log`` is not NULL. Returns a GameStatus; a game not
+    over after ``max_plies`` plies (GAME_TOO_LONG) ends there with winner
+    -1, its plies ``max_plies``."""
     cdef Board board, after
     cdef int winner, won, value, kind, a, b, seat
     cdef int64_t ply
@@ -478,6 +480,7 @@ cdef int play_game(Search* s, const Board* start, const Policy* policies, uint64
             end.winner, end.value, end.kind, end.plies = winner, value, kind, ply + 1
             return GAME_OK
         pass_the_dice(&board, &after)
+    end.plies = max_plies       # cut off unfinished (winner -1): its plies are logged
     return GAME_TOO_LONG
 
 
@@ -849,7 +852,8 @@ def play_batch(const signed char[:, ::1] start, int64_t games, bint opening, int
                int8_t[::1] kind, int32_t[::1] plies, int8_t[::1] status):
     """Games 0 .. games - 1 from ``start``, every ply logged: returns
     ``(positions, dice, after)`` of all plies, game after game (empty if a
-    game failed: see ``status``)."""
+    game failed for want of memory: see ``status``; a game cut off at
+    ``max_plies`` keeps its plies)."""
     cdef Py_ssize_t game, thread
     cdef int64_t ply
     cdef Policy policies[2]
@@ -876,8 +880,8 @@ def play_batch(const signed char[:, ::1] start, int64_t games, bint opening, int
     batch.logs, batch.first_ply, batch.thread_of = logs, first_ply, thread_of
     with nogil:
         run_games(&batch, games)
-    for game in range(games):
-        failed = failed or status[game] != GAME_OK
+    for game in range(games):      # a game cut off at max_plies keeps its plies
+        failed = failed or (status[game] != GAME_OK and status[game] != GAME_TOO_LONG)
         total += plies[game]
     if failed:
         total = 0
