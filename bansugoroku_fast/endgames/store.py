@@ -1,0 +1,270 @@
+"""The endgame tables: which rules use which, building them, and their disk cache.
+
+Three kinds of table cover every rule set (a race has no contact, so the
+closed-home options never act in one: a closure needs an opponent's stone
+on the bar):
+
+* ``"backgammon"``: bear-off, doubles move four times, gammons;
+* ``"ban-bear-off"``: Ban-sugoroku's bear-off finish, doubles move twice;
+* ``"ban-arrival"``: Ban-sugoroku's arrival finish (the default), doubles
+  move twice; the table's six points are the side's points 7..12.
+
+Each kind holds the one-sided tables (every arrangement of up to 15 stones
+on its six points: the distribution of the turns to finish, and for the
+bear-off kinds of the turns until the first stone is off) and the
+two-sided table (up to 6 stones a side: the exact winning chance of the
+side to roll). Built in memory in a few seconds by the kernels, they are
+kept in the user's cache directory (``platformdirs.user_cache_dir``, which
+honours ``$XDG_CACHE_HOME``), one ``.npz`` file per kind with a SHA-256 of
+its arrays, written to a temporary file and renamed into place.
+
+A file that is missing, damaged or of another format is rebuilt with an
+:class:`~bansugoroku_fast.errors.EndgameCacheWarning`. If the cache
+directory cannot be written, :func:`tables` keeps the tables in memory
+with the same warning (a figure is never wrong, only slower to come the
+next time), while :func:`build` with ``cache=True`` (what ``python -m
+bansugoroku_fast.endgames build`` runs) raises
+:class:`~bansugoroku_fast.errors.EndgameCacheError`.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+import threading
+import warnings
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import platformdirs
+
+from ..checks import as_rules
+from ..errors import EndgameCacheError, EndgameCacheWarning
+from ..rules import Rules
+from . import _native
+
+#: Bumped whenever the files' contents change meaning (a file of another format is rebuilt).
+FORMAT = 1
+_ARRAYS = ("finish", "finish_mean", "first", "first_mean", "win")
+
+
+@dataclass(frozen=True)
+class TableKind:
+    """One kind of table: its name, the rule code its plays are searched
+    under, whether stones leave the board, and whether gammons count."""
+
+    name: str
+    rule_code: int
+    bears_off: bool
+    gammons: bool
+
+    @property
+    def base_point(self) -> int:
+        """The side's point that is the table's point 1."""
+        return 1 if self.bears_off else 7
+
+
+KINDS: dict[str, TableKind] = {
+    "backgammon": TableKind("backgammon", Rules(variant="backgammon").code, True, True),
+    "ban-bear-off": TableKind("ban-bear-off", Rules(finish="bear_off", closure="off").code, True, False),
+    "ban-arrival": TableKind("ban-arrival", Rules(finish="arrival", closure="off").code, False, False),
+}
+
+
+def kind_of(rules: object) -> TableKind:
+    """The table kind of ``rules`` (a :class:`Rules`, a label, or None: the default).
+
+    >>> kind_of("backgammon").name, kind_of(None).name, kind_of("ban,finish=bear_off").name
+    ('backgammon', 'ban-arrival', 'ban-bear-off')
+    """
+    checked = as_rules(rules)
+    if checked.is_backgammon:
+        return KINDS["backgammon"]
+    return KINDS["ban-bear-off" if checked.bears_off else "ban-arrival"]
+
+
+@dataclass(frozen=True, eq=False)
+class Tables:
+    """Every table of one kind (read-only arrays).
+
+    * ``finish[r, t]``: P(table position ``r`` finishes in exactly ``t``
+      turns), played to least expected turns; ``finish_mean[r]`` its mean;
+    * ``first[r, t]``, ``first_mean[r]`` (bear-off kinds; empty for
+      arrival): the same for the turns until one of its stones is off;
+    * ``win[a, b]`` (``a, b`` < 924): the exact chance that the side to
+      roll with ``a`` wins against ``b``, both playing to win.
+    """
+
+    kind: TableKind
+    finish: np.ndarray
+    finish_mean: np.ndarray
+    first: np.ndarray
+    first_mean: np.ndarray
+    win: np.ndarray
+
+
+def _trimmed(*distributions: np.ndarray) -> int:
+    """Columns that hold every nonzero entry of ``distributions``."""
+    used = [int(np.flatnonzero(d.any(axis=0)).max()) + 1 for d in distributions if d.size]
+    return max(used)
+
+
+def build(rules: object = None, *, cache: bool = False,
+          progress: Callable[[int], None] | None = None) -> Tables:
+    """Build the tables of ``rules``' kind in memory (a few seconds);
+    with ``cache=True`` also write them to the cache directory (raising
+    :class:`EndgameCacheError` if it cannot be written).
+
+    ``progress(rows)`` is told of one-sided rows as they are done
+    (:data:`ROWS_PER_KIND` in all, the two-sided table counting as the last
+    :data:`~bansugoroku_fast.endgames._native.SMALL_POSITIONS`).
+    """
+    kind = kind_of(rules)
+    one = _native.build_one_sided(kind.rule_code, kind.bears_off, progress=progress)
+    turns = _trimmed(one.finish, one.first)
+    win = _native.build_two_sided(kind.rule_code)
+    if progress is not None:
+        progress(ROWS_PER_KIND)
+    built = _frozen(kind, one.finish[:, :turns], one.finish_mean, one.first[:, :turns], one.first_mean, win)
+    if cache:
+        try:
+            _save(built)
+        except OSError as error:
+            raise EndgameCacheError(f"cannot write the endgame tables to {cache_dir()}: {error}") from error
+    with _LOCK:
+        _LOADED[kind.name] = built
+    return built
+
+
+#: Progress units of one kind: its one-sided rows, then the two-sided table.
+ROWS_PER_KIND = _native.POSITIONS + _native.SMALL_POSITIONS
+
+
+def _frozen(kind: TableKind, *arrays: np.ndarray) -> Tables:
+    copies = [np.ascontiguousarray(array, dtype=np.float64) for array in arrays]
+    for array in copies:
+        array.setflags(write=False)
+    return Tables(kind, *copies)
+
+
+_LOADED: dict[str, Tables] = {}
+_LOCK = threading.Lock()
+
+
+def tables(rules: object = None) -> Tables:
+    """The tables of ``rules``' kind: from memory, else the cache file,
+    else built (and cached; see the module's docstring for what happens
+    when the file is damaged or the directory read-only)."""
+    kind = kind_of(rules)
+    with _LOCK:
+        loaded = _LOADED.get(kind.name)
+    if loaded is not None:
+        return loaded
+    path = cache_path(kind)
+    found = _load(path, kind)
+    if found is None:
+        built = build(kind_rules(kind))
+        try:
+            _save(built)
+        except OSError as error:
+            warnings.warn(f"cannot write the endgame tables to {path.parent} ({error}); "
+                          "they are kept in memory only", EndgameCacheWarning, stacklevel=2)
+        return built
+    with _LOCK:
+        return _LOADED.setdefault(kind.name, found)
+
+
+def kind_rules(kind: TableKind) -> Rules:
+    """Rules whose kind is ``kind``."""
+    if kind.name == "backgammon":
+        return Rules(variant="backgammon")
+    return Rules(finish="bear_off" if kind.bears_off else "arrival")
+
+
+def forget() -> None:
+    """Drop the tables held in memory (the next look-up reads the cache again)."""
+    with _LOCK:
+        _LOADED.clear()
+
+
+# --- the cache files ----------------------------------------------------------
+
+
+def cache_dir() -> Path:
+    """Where the tables are cached: ``platformdirs.user_cache_dir`` of the
+    package (``$XDG_CACHE_HOME/bansugoroku-fast`` where that is set, on Linux)."""
+    return Path(platformdirs.user_cache_dir("bansugoroku-fast")) / "endgames"
+
+
+def cache_path(kind: TableKind) -> Path:
+    return cache_dir() / f"{kind.name}-v{FORMAT}.npz"
+
+
+def _checksum(arrays: dict[str, np.ndarray]) -> np.ndarray:
+    digest = hashlib.sha256()
+    for name in _ARRAYS:
+        array = arrays[name]
+        digest.update(f"{name}{array.shape}{array.dtype.str}".encode())
+        digest.update(np.ascontiguousarray(array).tobytes())
+    return np.frombuffer(digest.digest(), dtype=np.uint8)
+
+
+def _save(built: Tables) -> None:
+    """Write ``built`` to its cache file atomically (a temporary file in the
+    same directory, renamed over the old one)."""
+    path = cache_path(built.kind)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    arrays = {name: getattr(built, name) for name in _ARRAYS}
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            np.savez(file, sha256=_checksum(arrays), **arrays)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _load(path: Path, kind: TableKind) -> Tables | None:
+    """The tables in ``path``, or None (with a warning unless it is simply
+    missing) if it cannot be used."""
+    if not path.exists():
+        warnings.warn(f"building the {kind.name} endgame tables (no cache file at {path}; a few seconds)",
+                      EndgameCacheWarning, stacklevel=3)
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {name: data[name] for name in _ARRAYS}
+            stored = data["sha256"]
+        problem = _problem(arrays, stored, kind)
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as error:
+        problem = f"unreadable ({type(error).__name__}: {error})"
+    if problem is not None:
+        warnings.warn(f"rebuilding the {kind.name} endgame tables: the cache file {path} is {problem}",
+                      EndgameCacheWarning, stacklevel=3)
+        return None
+    return _frozen(kind, *(arrays[name] for name in _ARRAYS))
+
+
+def _problem(arrays: dict[str, np.ndarray], stored: np.ndarray, kind: TableKind) -> str | None:
+    """What is wrong with arrays read from a cache file, or None."""
+    positions, small = _native.POSITIONS, _native.SMALL_POSITIONS
+    first_rows = positions if kind.bears_off else 0
+    expected = {"finish_mean": (positions,), "first_mean": (first_rows,), "win": (small, small)}
+    for name, array in arrays.items():
+        if array.dtype != np.float64:
+            return f"damaged ({name} is {array.dtype}, not float64)"
+        if name in expected and array.shape != expected[name]:
+            return f"damaged ({name} has shape {array.shape})"
+    if arrays["finish"].ndim != 2 or arrays["finish"].shape[0] != positions:
+        return f"damaged (finish has shape {arrays['finish'].shape})"
+    if arrays["first"].shape != (first_rows, arrays["finish"].shape[1]):
+        return f"damaged (first has shape {arrays['first'].shape})"
+    if stored.shape != (32,) or not np.array_equal(stored, _checksum(arrays)):
+        return "damaged (its checksum does not match)"
+    return None
