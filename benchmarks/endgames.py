@@ -24,6 +24,8 @@ is what a call cost (the wall time also counts waiting for a core).
 """
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from bansugoroku_fast.endgames import KINDS, _native, race_batch
@@ -36,9 +38,9 @@ def build_seconds(repeats: int) -> dict[str, tuple[float, float, float]]:
     """``{kind: (one-sided wall, one-sided CPU, two-sided wall)}``, best of ``repeats``."""
     figures = {}
     for name, kind in KINDS.items():
-        one = min(timing.seconds_of(lambda: _native.build_one_sided(kind.rule_code, kind.bears_off))
+        one = min(timing.seconds_of(partial(_native.build_one_sided, kind.rule_code, kind.bears_off))
                   for _ in range(repeats))
-        two = min(timing.seconds_of(lambda: _native.build_two_sided(kind.rule_code))[0] for _ in range(repeats))
+        two = min(timing.seconds_of(partial(_native.build_two_sided, kind.rule_code))[0] for _ in range(repeats))
         figures[name] = (one[0], one[1], two)
     return figures
 

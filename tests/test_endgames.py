@@ -160,6 +160,24 @@ def test_one_stone_against_one_stone_needs_no_choice() -> None:
                 assert tables(rules).win[rank(a), rank(b)] == pytest.approx(convolution, abs=1e-14)
 
 
+def test_textbook_one_roll_bear_offs() -> None:
+    # Two stones on the 6-point: only 3-3, 4-4, 5-5, 6-6 take both off (4 of 36);
+    # on the 6- and 5-points: those and 6-5 (6 of 36); a lone stone on the 6: 27 of 36.
+    assert one_sided([0, 0, 0, 0, 0, 2], BACKGAMMON)[1] * 36 == pytest.approx(4)
+    assert one_sided([0, 0, 0, 0, 1, 1], BACKGAMMON)[1] * 36 == pytest.approx(6)
+    assert one_sided([0, 0, 0, 0, 0, 1], BACKGAMMON).tolist() == pytest.approx([0, 27 / 36, 9 / 36])
+    # Ban-sugoroku doubles move twice: 4-4 and 5-5 give 8 and 10 pips, too few for two stones on the 6.
+    assert one_sided([0, 0, 0, 0, 0, 2], Rules(finish="bear_off"))[1] * 36 == pytest.approx(1)   # 6-6 only
+
+
+def test_value_probabilities_add_up() -> None:
+    positions = np.stack([board({6: 15}, {3: 9}).array, board({6: 3, 2: 2}, {5: 4}).array,
+                          board({6: 5, 4: 10}, {6: 15}).array])
+    probabilities = race_batch(positions, BACKGAMMON).value_probabilities()
+    assert probabilities.sum(axis=(1, 2)) == pytest.approx([1, 1, 1])
+    assert (probabilities >= -1e-15).all() and (probabilities[:, :, [0, 3]] == 0).all()
+
+
 def test_race_lone_stone_on_the_six_point_backgammon() -> None:
     # Row 0 must bear off at once: all rolls but 1-1, 1-2, 1-3, 1-4, 2-3 (27 of 36).
     result = race(board({6: 1}, {1: 1}), BACKGAMMON)

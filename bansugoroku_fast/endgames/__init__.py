@@ -26,12 +26,24 @@ import numpy as np
 from ..checks import as_rules
 from ..errors import InvalidStonesError, StonesTypeError, TableRulesError
 from . import _native
-from .race import Method, RaceBatch, RacePolicy, RaceResult, race, race_batch, race_play, race_scores
+from .race import (
+    Method,
+    OneSidedError,
+    RaceBatch,
+    RacePolicy,
+    RaceResult,
+    one_sided_error,
+    race,
+    race_batch,
+    race_play,
+    race_scores,
+)
 from .store import KINDS, TableKind, Tables, build, cache_dir, kind_of, tables
 
 __all__ = [
     "KINDS",
     "Method",
+    "OneSidedError",
     "RaceBatch",
     "RacePolicy",
     "RaceResult",
@@ -42,6 +54,7 @@ __all__ = [
     "first_off",
     "kind_of",
     "one_sided",
+    "one_sided_error",
     "race",
     "race_batch",
     "race_play",

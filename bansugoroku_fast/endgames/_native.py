@@ -99,7 +99,7 @@ def build_two_sided(rule_code: int) -> np.ndarray:
 def race_lookup(positions: np.ndarray, bears_off: bool, gammons: bool, finish: np.ndarray,
                 finish_mean: np.ndarray, first: np.ndarray, win: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(figures float64[N, 5], status int32[N])`` of valid positions
-    ``int8[N, 2, 26]`` (``_tables.race_lookup``)."""
+    ``int8[N, 2, 26]`` (``_tables.race_lookup``; ``win`` empty: one-sided only)."""
     count = len(positions)
     out = np.empty((count, 5))
     status = np.empty(count, dtype=np.int32)

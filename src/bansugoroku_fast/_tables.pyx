@@ -423,14 +423,15 @@ def race_lookup(const signed char[:, :, ::1] positions, bint bears_off, bint gam
     RACE_ONE_SIDED, or a RACE_* < 0 (``out[i]`` then NaN).
 
     Two-sided where both rows have at most 6 stones (no gammon is possible
-    there: 9 stones are off); else the one-sided convolution: row 0 wins
+    there: 9 stones are off) and ``win_table`` is given (not empty); else
+    the one-sided convolution: row 0 wins
     if it finishes no later than row 1 (it rolls first); it wins a gammon
     if row 1 (all 15 on the board) has taken no stone off by then, and
     loses one if row 1 finishes before row 0 has taken one off.
     """
     cdef Py_ssize_t i, n = positions.shape[0]
     cdef int turns = <int> finish.shape[1], t
-    cdef int32_t r0, r1
+    cdef int32_t r0, r1, small = <int32_t> win_table.shape[0]
     cdef double win, win_gammon, lose_gammon, tail1, tail_first1, tail_first0, nan = NAN
     cdef bint gammon0, gammon1
     cdef const double* d0
@@ -446,7 +447,7 @@ def race_lookup(const signed char[:, :, ::1] positions, bint bears_off, bint gam
             out[i, 3] = finish_mean[r0]
             out[i, 4] = finish_mean[r1]
             win_gammon = lose_gammon = 0.0
-            if r0 < SMALL_POSITIONS and r1 < SMALL_POSITIONS:
+            if r0 < small and r1 < small:
                 status[i] = TWO_SIDED
                 win = win_table[r0, r1]
             else:
