@@ -13,12 +13,16 @@ import pytest
 
 from bansugoroku_fast import GameBatch, Position, Rules, legal_plays, segment_argmax
 from bansugoroku_fast.endgames import (
+    POSITIONS,
+    SMALL_POSITIONS,
     RacePolicy,
     first_off,
     one_sided,
     race,
     race_batch,
     race_play,
+    ranks,
+    stones_of_rank,
     tables,
 )
 from bansugoroku_fast.endgames import store as tables_module
@@ -122,14 +126,14 @@ def test_home_stones_never_matter_under_the_arrival_finish(outside: dict[int, in
 
 
 def test_ranks_number_every_table_position_once() -> None:
-    from bansugoroku_fast.endgames import _native
-
-    counts = [_native.counts_of_rank(r) for r in range(_native.POSITIONS)]
+    counts = [stones_of_rank(r) for r in range(POSITIONS)]
     assert all(sum(c) <= 15 and min(c) >= 0 for c in counts)
-    assert len({tuple(c) for c in counts}) == _native.POSITIONS
-    assert _native.ranks(np.array(counts, dtype=np.int8)).tolist() == list(range(_native.POSITIONS))
+    assert len({tuple(c) for c in counts}) == POSITIONS == 54264
+    assert ranks(np.array(counts, dtype=np.int8)).tolist() == list(range(POSITIONS))
     # at most 6 stones: exactly the first 924 ranks (the two-sided table's rows)
-    assert [r for r, c in enumerate(counts) if sum(c) <= 6] == list(range(_native.SMALL_POSITIONS))
+    assert [r for r, c in enumerate(counts) if sum(c) <= 6] == list(range(SMALL_POSITIONS)) == list(range(924))
+    # the oracle's plain rank agrees
+    assert all(oracle_endgames.rank(tuple(c)) == r for r, c in enumerate(counts[:3000]))
 
 
 # --- figures that follow from the rules -------------------------------------------

@@ -36,7 +36,7 @@ import numpy as np
 import pytest
 
 from bansugoroku_fast import Rules
-from bansugoroku_fast.endgames import _native, tables
+from bansugoroku_fast.endgames import POSITIONS, play_children, stones_of_rank, tables
 
 CANDIDATES = [Path("/usr/share/gnubg/gnubg_os0.bd"), Path("/usr/local/share/gnubg/gnubg_os0.bd")]
 try:
@@ -64,7 +64,7 @@ def read_database(path: Path) -> tuple[np.ndarray, np.ndarray]:
     points, stones = int(header[9:11]), int(header[12:14])
     has_gammon, compressed, normal = int(header[15]), int(header[17]), int(header[19])
     assert (points, stones, has_gammon, normal) == (6, 15, 1, 0), header
-    count = _native.POSITIONS
+    count = POSITIONS
     finish, gammon = np.zeros((count, 32), np.int64), np.zeros((count, 32), np.int64)
     if not compressed:
         body = np.frombuffer(data, dtype="<u2", offset=40, count=count * 64).reshape(count, 64)
@@ -87,7 +87,7 @@ def database() -> tuple[np.ndarray, np.ndarray]:
 
 @pytest.fixture(scope="module")
 def children() -> tuple[np.ndarray, np.ndarray]:
-    return _native.children(BACKGAMMON.code, _native.POSITIONS)
+    return play_children(BACKGAMMON, POSITIONS)
 
 
 def replay(dist: np.ndarray, offsets: np.ndarray, kids: np.ndarray,
@@ -135,7 +135,7 @@ def test_our_moves_rebuild_every_entry_of_the_bear_off_distributions(database, c
 
 def test_our_moves_rebuild_every_entry_of_the_gammon_distributions(database, children) -> None:
     _, gammon = database
-    stones = np.array([sum(_native.counts_of_rank(r)) for r in range(_native.POSITIONS)])
+    stones = np.array([sum(stones_of_rank(r)) for r in range(POSITIONS)])
     entries, tied = replay(gammon, *children, wanted=stones == 15)
     full = stones[1:] == 15      # gnubg keeps gammon distributions for positions with no stone off
     assert not tied[full].any()
@@ -148,11 +148,11 @@ def test_exact_tables_agree_with_the_database_to_its_precision(database) -> None
     built = tables(BACKGAMMON)
     means = finish @ np.arange(32) / UNIT
     assert np.abs(means - built.finish_mean).max() < 3e-4
-    full = np.array([sum(_native.counts_of_rank(r)) == 15 for r in range(_native.POSITIONS)])
+    full = np.array([sum(stones_of_rank(r)) == 15 for r in range(POSITIONS)])
     gammon_means = gammon[full] @ np.arange(32) / UNIT
     assert np.abs(gammon_means - built.first_mean[full]).max() < 3e-4
     # the distributions themselves: within the rounding the file accumulates, or a near-tie's
-    ours = np.zeros((_native.POSITIONS, 32))
+    ours = np.zeros((POSITIONS, 32))
     ours[:, :built.finish.shape[1]] = built.finish
     assert np.abs(ours * UNIT - finish).max() < 200
 
@@ -161,8 +161,8 @@ def test_exact_tables_agree_with_the_database_to_its_precision(database) -> None
 def test_gnubg_nn_bearoff_probabilities_agree() -> None:
     built = tables(BACKGAMMON)
     worst = 0.0
-    for r in range(1, _native.POSITIONS, 7):
-        theirs = gnubg_nn.bearoff_probabilities(tuple(_native.counts_of_rank(r)))   # entry i = turn i + 1
+    for r in range(1, POSITIONS, 7):
+        theirs = gnubg_nn.bearoff_probabilities(tuple(stones_of_rank(r)))   # entry i = turn i + 1
         mean = sum((i + 1) * p for i, p in enumerate(theirs))
         worst = max(worst, abs(mean - built.finish_mean[r]))
     assert worst < 3e-4

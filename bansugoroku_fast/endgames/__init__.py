@@ -24,8 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..checks import as_rules
-from ..errors import InvalidStonesError, StonesTypeError, TableRulesError
-from . import _native
+from ..errors import InvalidStonesError, TableRulesError
 from .race import (
     Method,
     OneSidedError,
@@ -38,10 +37,27 @@ from .race import (
     race_play,
     race_scores,
 )
-from .store import KINDS, TableKind, Tables, build, cache_dir, kind_of, tables
+from .store import (
+    KINDS,
+    POSITIONS,
+    SMALL_POSITIONS,
+    TableKind,
+    Tables,
+    build,
+    cache_dir,
+    kind_of,
+    play_children,
+    rank,
+    ranks,
+    stone_counts,
+    stones_of_rank,
+    tables,
+)
 
 __all__ = [
     "KINDS",
+    "POSITIONS",
+    "SMALL_POSITIONS",
     "Method",
     "OneSidedError",
     "RaceBatch",
@@ -55,40 +71,17 @@ __all__ = [
     "kind_of",
     "one_sided",
     "one_sided_error",
+    "play_children",
     "race",
     "race_batch",
     "race_play",
     "race_scores",
+    "rank",
+    "ranks",
+    "stone_counts",
+    "stones_of_rank",
     "tables",
 ]
-
-POINTS = 6
-MOST_STONES = 15
-
-
-def stone_counts(stones: object) -> list[int]:
-    """``stones`` checked: six integer counts >= 0, at most 15 in all.
-
-    >>> stone_counts((1, 0, 0, 0, 0, 16))
-    Traceback (most recent call last):
-    ...
-    bansugoroku_fast.errors.InvalidStonesError: stones (1, 0, 0, 0, 0, 16) hold 17 stones; a side has at most 15
-    """
-    if isinstance(stones, (str, bytes, dict, set, frozenset)) or not hasattr(stones, "__len__"):
-        raise StonesTypeError(f"stones must be a sequence of six integers, got {type(stones).__name__}")
-    values = list(stones)  # type: ignore[call-overload]
-    if len(values) != POINTS:
-        raise InvalidStonesError(f"stones must be six counts (points 1..6), got {len(values)}: {stones!r}")
-    for point, value in enumerate(values, start=1):
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-            raise StonesTypeError(f"stones on point {point} must be an integer, got {value!r}")
-        if value < 0:
-            raise InvalidStonesError(f"stones on point {point} is negative ({value}) in {stones!r}")
-    total = sum(int(value) for value in values)
-    if total > MOST_STONES:
-        raise InvalidStonesError(f"stones {stones!r} hold {total} stones; a side has at most {MOST_STONES}")
-    return [int(value) for value in values]
-
 
 def _trimmed(row: np.ndarray) -> np.ndarray:
     """A copy of a distribution without its trailing zeros."""
@@ -116,7 +109,7 @@ def one_sided(stones: object, rules: object = None) -> np.ndarray:
     """
     counts = stone_counts(stones)
     built = tables(rules)
-    return _trimmed(built.finish[_native.rank(counts)])
+    return _trimmed(built.finish[rank(counts)])
 
 
 def first_off(stones: object, rules: object = None) -> np.ndarray:
@@ -140,4 +133,4 @@ def first_off(stones: object, rules: object = None) -> np.ndarray:
         raise TableRulesError(f"no stone leaves the board under {checked.short_name}: no first-off table")
     if sum(counts) == 0:
         raise InvalidStonesError("first_off needs at least one stone on the board")
-    return _trimmed(tables(checked).first[_native.rank(counts)])
+    return _trimmed(tables(checked).first[rank(counts)])

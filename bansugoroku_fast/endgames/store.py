@@ -42,13 +42,93 @@ import numpy as np
 import platformdirs
 
 from ..checks import as_rules
-from ..errors import EndgameCacheError, EndgameCacheWarning
+from ..errors import EndgameCacheError, EndgameCacheWarning, InvalidStonesError, StonesTypeError
 from ..rules import Rules
 from . import _native
+
+#: Rows of a one-sided table: every arrangement of up to 15 stones on 6 points.
+POSITIONS = _native.POSITIONS
+#: Rows (and columns) of a two-sided table: the positions of up to 6 stones, ranks 0..923.
+SMALL_POSITIONS = _native.SMALL_POSITIONS
 
 #: Bumped whenever the files' contents change meaning (a file of another format is rebuilt).
 FORMAT = 1
 _ARRAYS = ("finish", "finish_mean", "first", "first_mean", "win")
+
+
+POINTS = 6
+MOST_STONES = 15
+
+
+def stone_counts(stones: object) -> list[int]:
+    """``stones`` checked: six integer counts >= 0, at most 15 in all.
+
+    >>> stone_counts((1, 0, 0, 0, 0, 16))
+    Traceback (most recent call last):
+    ...
+    bansugoroku_fast.errors.InvalidStonesError: stones (1, 0, 0, 0, 0, 16) hold 17 stones; a side has at most 15
+    """
+    if isinstance(stones, (str, bytes, dict, set, frozenset)) or not hasattr(stones, "__len__"):
+        raise StonesTypeError(f"stones must be a sequence of six integers, got {type(stones).__name__}")
+    values = list(stones)  # type: ignore[call-overload]
+    if len(values) != POINTS:
+        raise InvalidStonesError(f"stones must be six counts (points 1..6), got {len(values)}: {stones!r}")
+    for point, value in enumerate(values, start=1):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+            raise StonesTypeError(f"stones on point {point} must be an integer, got {value!r}")
+        if value < 0:
+            raise InvalidStonesError(f"stones on point {point} is negative ({value}) in {stones!r}")
+    total = sum(int(value) for value in values)
+    if total > MOST_STONES:
+        raise InvalidStonesError(f"stones {stones!r} hold {total} stones; a side has at most {MOST_STONES}")
+    return [int(value) for value in values]
+
+
+def rank(stones: object) -> int:
+    """The table row of ``stones`` (six counts, checked): GNU Backgammon's
+    numbering of bear-off positions; the positions of up to 6 stones are
+    rows 0..923, and every play leads to a smaller row.
+
+    >>> rank([0, 0, 0, 0, 0, 0]), rank([1, 0, 0, 0, 0, 0]), rank([0, 0, 0, 0, 0, 1])
+    (0, 1, 6)
+    >>> stones_of_rank(rank([3, 0, 2, 0, 0, 1]))
+    [3, 0, 2, 0, 0, 1]
+    """
+    return _native.rank(stone_counts(stones))
+
+
+def stones_of_rank(row: int) -> list[int]:
+    """The six stone counts of table row ``row`` (0 <= row < POSITIONS)."""
+    if isinstance(row, bool) or not isinstance(row, (int, np.integer)) or not 0 <= row < POSITIONS:
+        raise InvalidStonesError(f"a table row is an integer in 0..{POSITIONS - 1}, got {row!r}")
+    return _native.counts_of_rank(int(row))
+
+
+def ranks(counts: np.ndarray) -> np.ndarray:
+    """``int32[N]``: the table rows of ``int8[N, 6]`` stone counts (each
+    row counts >= 0 of at most 15 stones, checked)."""
+    array = np.asarray(counts)
+    if array.ndim != 2 or array.shape[1] != POINTS or array.dtype.kind not in "iu":
+        raise StonesTypeError(f"counts must be an integer array of shape (N, 6), got {array.dtype} {array.shape}")
+    if len(array) and (array.min() < 0 or array.sum(axis=1).max() > MOST_STONES):
+        raise InvalidStonesError("counts must be >= 0 with at most 15 stones a row")
+    return _native.ranks(array.astype(np.int8))
+
+
+def play_children(rules: object = None, rows: int = POSITIONS) -> tuple[np.ndarray, np.ndarray]:
+    """``(offsets int32[21 rows + 1], children int32[M])``: the table rows
+    that the legal plays of each table row below ``rows`` reach under
+    ``rules``, roll by roll in the order (1,1), (1,2), .., (1,6), (2,2), ..,
+    (6,6): those of row ``r`` and roll ``j`` are
+    ``children[offsets[21 r + j]:offsets[21 r + j + 1]]`` (none for row 0).
+
+    >>> offsets, children = play_children("backgammon", 2)
+    >>> children[offsets[21]:offsets[22]].tolist()   # one stone on point 1, roll 1-1: off
+    [0]
+    """
+    if isinstance(rows, bool) or not isinstance(rows, (int, np.integer)) or not 0 < rows <= POSITIONS:
+        raise ValueError(f"rows must be an integer in 1..{POSITIONS}, got {rows!r}")
+    return _native.children(kind_of(rules).rule_code, int(rows))
 
 
 @dataclass(frozen=True)

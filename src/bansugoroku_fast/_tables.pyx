@@ -38,28 +38,8 @@ from libc.stdint cimport int8_t, int32_t, int64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
-from ._board cimport BAR, Board, RuleSet, rules_from_code
+from ._board cimport Board, RuleSet, row_gt, rules_from_code
 from ._search cimport MODE_PLAYS, Search, found_board, run_turn, search_free, search_new
-
-cdef enum:
-    POINTS = 6
-    MOST_STONES = 15
-    POSITIONS = 54264          # C(21, 6): up to 15 stones on 6 points
-    SMALL_POSITIONS = 924      # C(12, 6): up to 6 stones on 6 points
-    ROLLS = 21
-
-# What a builder reports (>= 0: fine).
-cdef enum:
-    NO_MEMORY = -1
-    NO_PLAY = -2               # a roll with no legal play (never, in a table)
-    TOO_LONG = -3              # a distribution longer than the table's width
-
-# What the race look-up reports per position.
-cdef enum:
-    TWO_SIDED = 0
-    ONE_SIDED = 1
-    NOT_IN_TABLE = -1          # a row with stones outside the table's points
-    OVER = -2                  # a row has finished: the game is over
 
 STATUS_NO_MEMORY = NO_MEMORY
 STATUS_NO_PLAY = NO_PLAY
@@ -396,19 +376,78 @@ def build_two_sided(const int32_t[::1] offsets, const int32_t[::1] children, dou
 # --- the race look-up ----------------------------------------------------------
 
 
-cdef inline int32_t row_rank(const signed char* row, bint bears_off) noexcept nogil:
-    """The table rank of one row (interchange layout), NOT_IN_TABLE if
-    a stone stands outside the table's points (or home stones elsewhere
-    than points 1..6 in arrival), OVER if the row has finished."""
-    cdef int p, base = base_point(bears_off), stones = 0
-    for p in range(base + POINTS, BAR + 1):
-        if row[p] != 0:
-            return NOT_IN_TABLE
-    for p in range(base, base + POINTS):
-        stones += row[p]
-    if stones == 0:
+cdef int32_t row_rank(const signed char* row, bint bears_off) noexcept nogil:
+    """The table rank of one row (interchange layout), NOT_IN_TABLE if a
+    stone stands outside the table's points (or, under arrival, off the
+    board or beyond point 12), OVER if the row has finished. One SSE2
+    comparison gives the row's occupied places (``row_gt``)."""
+    cdef int base = base_point(bears_off)
+    cdef unsigned int table_points = 0x3Fu << base
+    # bear-off: off (place 0) and points 1..6; arrival: points 1..6 (home) and 7..12
+    cdef unsigned int allowed = 0x7Fu if bears_off else 0x1FFEu
+    cdef unsigned int occupied = row_gt(row, 0)
+    if occupied & ~allowed:
+        return NOT_IN_TABLE
+    if occupied & table_points == 0:
         return OVER
     return rank_of(&row[base])
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef int race_figures(const RaceTables* tables, const signed char* mover, const signed char* other,
+                      double* out) noexcept nogil:
+    """Race figures of a position (``mover`` to roll, ``other``: the two
+    rows, interchange layout): ``out[0..4]`` = (win, win_gammon,
+    lose_gammon, expected turns of the mover, of the other); returns
+    TWO_SIDED, ONE_SIDED, or NOT_IN_TABLE / OVER (``out`` untouched).
+
+    Two-sided where both rows have at most 6 stones (no gammon is possible
+    there: 9 stones are off) and ``tables.win`` is given; else the
+    one-sided convolution: the mover wins if it finishes no later than the
+    other (it rolls first); it wins a gammon if the other (all 15 on the
+    board) has taken no stone off by then, and loses one if the other
+    finishes before it has taken one off.
+    """
+    cdef int32_t r0 = row_rank(mover, tables.bears_off), r1 = row_rank(other, tables.bears_off)
+    cdef int turns = tables.turns, t
+    cdef const double* d0
+    cdef const double* d1
+    cdef const double* f0
+    cdef const double* f1
+    cdef double win = 0.0, win_gammon = 0.0, lose_gammon = 0.0, tail1 = 0.0, tail_first1 = 0.0
+    cdef double tail_first0 = 0.0
+    cdef bint gammon0, gammon1
+    if r0 < 0 or r1 < 0:
+        return OVER if (r0 == OVER or r1 == OVER) else NOT_IN_TABLE
+    out[3] = tables.finish_mean[r0]
+    out[4] = tables.finish_mean[r1]
+    if tables.win != NULL and r0 < SMALL_POSITIONS and r1 < SMALL_POSITIONS:
+        out[0] = tables.win[r0 * SMALL_POSITIONS + r1]
+        out[1] = out[2] = 0.0
+        return TWO_SIDED
+    d0 = tables.finish + <Py_ssize_t> r0 * turns
+    d1 = tables.finish + <Py_ssize_t> r1 * turns
+    f0 = tables.first + <Py_ssize_t> r0 * turns if tables.first != NULL else NULL
+    f1 = tables.first + <Py_ssize_t> r1 * turns if tables.first != NULL else NULL
+    gammon0 = f0 != NULL and stone_count(&mover[1]) == MOST_STONES
+    gammon1 = f1 != NULL and stone_count(&other[1]) == MOST_STONES
+    # Tail sums (never below 0, unlike 1 - a sum), last turn first:
+    # win = sum_t P0(t) P(T1 >= t); win_gammon = sum_t P0(t) P(F1 >= t);
+    # lose_gammon = sum_t P1(t) P(F0 > t)
+    for t in range(turns - 1, 0, -1):
+        tail1 += d1[t]
+        win += d0[t] * tail1
+        if gammon1:
+            tail_first1 += f1[t]
+            win_gammon += d0[t] * tail_first1
+        if gammon0:
+            lose_gammon += d1[t] * tail_first0
+            tail_first0 += f0[t]
+    out[0] = win
+    out[1] = win_gammon
+    out[2] = lose_gammon
+    return ONE_SIDED
 
 
 @cython.boundscheck(False)
@@ -417,59 +456,21 @@ def race_lookup(const signed char[:, :, ::1] positions, bint bears_off, bint gam
                 const double[:, ::1] finish, const double[::1] finish_mean,
                 const double[:, ::1] first, const double[:, ::1] win_table,
                 double[:, ::1] out, int32_t[::1] status):
-    """Race figures of each position (row 0 to roll), valid positions
-    checked by the caller: ``out[i]`` = (win, win_gammon, lose_gammon,
-    turns of row 0, turns of row 1), ``status[i]`` = RACE_TWO_SIDED,
-    RACE_ONE_SIDED, or a RACE_* < 0 (``out[i]`` then NaN).
-
-    Two-sided where both rows have at most 6 stones (no gammon is possible
-    there: 9 stones are off) and ``win_table`` is given (not empty); else
-    the one-sided convolution: row 0 wins
-    if it finishes no later than row 1 (it rolls first); it wins a gammon
-    if row 1 (all 15 on the board) has taken no stone off by then, and
-    loses one if row 1 finishes before row 0 has taken one off.
-    """
-    cdef Py_ssize_t i, n = positions.shape[0]
-    cdef int turns = <int> finish.shape[1], t
-    cdef int32_t r0, r1, small = <int32_t> win_table.shape[0]
-    cdef double win, win_gammon, lose_gammon, tail1, tail_first1, tail_first0, nan = NAN
-    cdef bint gammon0, gammon1
-    cdef const double* d0
-    cdef const double* d1
+    """``race_figures`` of each position (row 0 to roll; valid positions,
+    checked by the caller): ``out[i]`` = its five figures, ``status[i]`` =
+    RACE_TWO_SIDED, RACE_ONE_SIDED, or a RACE_* < 0 (``out[i]`` then NaN).
+    ``first`` empty or ``gammons`` False: no gammons; ``win_table`` empty:
+    one-sided only."""
+    cdef RaceTables tables
+    cdef Py_ssize_t i
+    tables.finish = &finish[0, 0]
+    tables.finish_mean = &finish_mean[0]
+    tables.first = &first[0, 0] if (gammons and first.shape[0] > 0) else NULL
+    tables.win = &win_table[0, 0] if win_table.shape[0] > 0 else NULL
+    tables.turns = <int> finish.shape[1]
+    tables.bears_off = bears_off
     with nogil:
-        for i in range(n):
-            r0 = row_rank(&positions[i, 0, 0], bears_off)
-            r1 = row_rank(&positions[i, 1, 0], bears_off)
-            if r0 < 0 or r1 < 0:
-                status[i] = OVER if (r0 == OVER or r1 == OVER) else NOT_IN_TABLE
-                out[i, 0] = out[i, 1] = out[i, 2] = out[i, 3] = out[i, 4] = nan
-                continue
-            out[i, 3] = finish_mean[r0]
-            out[i, 4] = finish_mean[r1]
-            win_gammon = lose_gammon = 0.0
-            if r0 < small and r1 < small:
-                status[i] = TWO_SIDED
-                win = win_table[r0, r1]
-            else:
-                status[i] = ONE_SIDED
-                d0 = &finish[r0, 0]
-                d1 = &finish[r1, 0]
-                # Tail sums (never below 0, unlike 1 - a sum), last turn first:
-                # win = sum_t P0(t) P(T1 >= t); win_gammon = sum_t P0(t) P(F1 >= t);
-                # lose_gammon = sum_t P1(t) P(F0 > t)
-                win = 0.0
-                tail1 = tail_first1 = tail_first0 = 0.0
-                gammon1 = gammons and stone_count(&positions[i, 1, 1]) == MOST_STONES
-                gammon0 = gammons and stone_count(&positions[i, 0, 1]) == MOST_STONES
-                for t in range(turns - 1, 0, -1):
-                    tail1 += d1[t]
-                    win += d0[t] * tail1
-                    if gammon1:
-                        tail_first1 += first[r1, t]
-                        win_gammon += d0[t] * tail_first1
-                    if gammon0:
-                        lose_gammon += d1[t] * tail_first0
-                        tail_first0 += first[r0, t]
-            out[i, 0] = win
-            out[i, 1] = win_gammon
-            out[i, 2] = lose_gammon
+        for i in range(positions.shape[0]):
+            status[i] = race_figures(&tables, &positions[i, 0, 0], &positions[i, 1, 0], &out[i, 0])
+            if status[i] < 0:
+                out[i, 0] = out[i, 1] = out[i, 2] = out[i, 3] = out[i, 4] = NAN
