@@ -424,3 +424,11 @@ def test_command_builds_the_cache(fresh_cache: Path, capsys: pytest.CaptureFixtu
     assert endgames_main(["build", "--kind", "backgammon"]) == 0
     assert (fresh_cache / "backgammon-v1.npz").exists()
     assert "backgammon: built in" in capsys.readouterr().out
+
+
+def test_compare_command_prints_the_largest_differences(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
+    assert endgames_main(["compare", "--plot", str(tmp_path / "compare.png")]) == 0
+    printed = capsys.readouterr().out
+    assert printed.count("| backgammon | 0.01") == 1 and "| ban-arrival | 0.04" in printed
+    assert (tmp_path / "compare.png").stat().st_size > 1000

@@ -215,6 +215,20 @@ class OneSidedError:
     position: Position
 
 
+def one_sided_differences(rules: object = None) -> np.ndarray:
+    """``float64[924, 924]``: the one-sided convolution's winning chance
+    minus the exact two-sided one, for the side to roll with table position
+    ``a`` (row) against ``b`` (column); row and column 0 (a finished side)
+    are 0."""
+    built = tables(rules)
+    small = _native.SMALL_POSITIONS
+    finish = built.finish[:small]
+    at_least = np.cumsum(finish[:, ::-1], axis=1)[:, ::-1]     # at_least[b, t] = P(T_b >= t)
+    difference: np.ndarray = finish @ at_least.T - built.win
+    difference[0, :] = difference[:, 0] = 0.0
+    return difference
+
+
 def one_sided_error(rules: object = None) -> OneSidedError:
     """How far the one-sided approximation of the winning chance is from
     the exact two-sided table under ``rules``, over all 923 x 923 pairs.
@@ -229,11 +243,7 @@ def one_sided_error(rules: object = None) -> OneSidedError:
     """
     checked_rules = as_rules(rules)
     kind = kind_of(checked_rules)
-    built = tables(checked_rules)
-    small = _native.SMALL_POSITIONS
-    finish = built.finish[:small]
-    at_least = np.cumsum(finish[:, ::-1], axis=1)[:, ::-1]     # at_least[b, t] = P(T_b >= t)
-    difference = np.abs(finish @ at_least.T - built.win)[1:, 1:]
+    difference = np.abs(one_sided_differences(checked_rules))[1:, 1:]
     a, b = (int(i) + 1 for i in np.unravel_index(int(difference.argmax()), difference.shape))
     rows = []
     for stones in (_native.counts_of_rank(a), _native.counts_of_rank(b)):
