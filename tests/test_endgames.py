@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bansugoroku_fast import GameBatch, Position, Rules, legal_plays, segment_argmax
+from bansugoroku_fast import GameBatch, Play, Position, Rules, legal_plays, segment_argmax
 from bansugoroku_fast.endgames import (
     POSITIONS,
     SMALL_POSITIONS,
@@ -298,6 +298,32 @@ def test_race_play_maximises_the_exact_win() -> None:
         assert max(values) == pytest.approx(
             1 - built.win[rank(tuple(best.position.rows[1][1:7])), rank(tuple(best.position.rows[0][1:7]))]
             if any(best.position.rows[0][1:7]) else 1.0)
+
+
+@pytest.mark.parametrize("rules", KIND_RULES, ids=lambda rules: rules.short_name)
+def test_race_play_wins_as_often_as_the_oracle_says_is_possible(rules: Rules) -> None:
+    """For random pairs of up to 3 stones a side and every roll, the play
+    race_play picks wins (by the oracle's two-sided table) as often as the
+    best of all legal plays."""
+    exact = oracle_endgames.two_sided_table(rules, 3)
+    small = [stones for stones in oracle_endgames.positions(3) if sum(stones)]
+    base = 1 if rules.bears_off else 7
+    rng = np.random.default_rng(3)
+    for _ in range(12):
+        mine, theirs = (small[int(i)] for i in rng.integers(len(small), size=2))
+        rows = [[0] * 26, [0] * 26]
+        for row, stones in zip(rows, (mine, theirs)):
+            row[base:base + 6] = stones
+            row[0 if rules.bears_off else 1] = 15 - sum(stones)
+        position = Position(rows)
+        def value(play: Play, theirs: tuple[int, ...] = theirs) -> float:
+            after = tuple(play.position.rows[0][base:base + 6])
+            return 1.0 if sum(after) == 0 else 1.0 - exact[(theirs, after)]  # type: ignore[index]
+
+        for dice in oracle_endgames.ROLLS:
+            chosen = race_play(position, dice, rules)
+            assert chosen is not None
+            assert value(chosen) == max(value(play) for play in legal_plays(position, dice, rules))
 
 
 # --- bad input ------------------------------------------------------------------
