@@ -139,6 +139,14 @@ def test_ranks_number_every_table_position_once() -> None:
 # --- figures that follow from the rules -------------------------------------------
 
 
+def test_backgammon_has_no_tied_distribution() -> None:
+    # Every backgammon distribution is the only optimal one (as the docs say);
+    # Ban-sugoroku's tables have ties, marked.
+    assert not tables(BACKGAMMON).tied.any()
+    assert tables(Rules(finish="bear_off")).tied.any() and tables(Rules()).tied.any()
+    assert not tables(Rules()).tied[:7].any()   # one stone: no choice at all
+
+
 def test_distributions_are_distributions() -> None:
     for rules in KIND_RULES:
         built = tables(rules)
@@ -389,9 +397,9 @@ def fresh_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_missing_cache_is_built_and_written(fresh_cache: Path) -> None:
     with pytest.warns(EndgameCacheWarning, match="no cache file"):
         built = tables(BACKGAMMON)
-    path = fresh_cache / "backgammon-v1.npz"
+    path = fresh_cache / "backgammon-v2.npz"
     assert path.exists()
-    assert [p.name for p in fresh_cache.iterdir()] == ["backgammon-v1.npz"]  # no temporary left
+    assert [p.name for p in fresh_cache.iterdir()] == ["backgammon-v2.npz"]  # no temporary left
     tables_module.forget()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -403,7 +411,7 @@ def test_missing_cache_is_built_and_written(fresh_cache: Path) -> None:
 def test_damaged_cache_is_rebuilt(fresh_cache: Path, damage: str) -> None:
     with pytest.warns(EndgameCacheWarning):
         built = tables(BACKGAMMON)
-    path = fresh_cache / "backgammon-v1.npz"
+    path = fresh_cache / "backgammon-v2.npz"
     data = bytearray(path.read_bytes())
     if damage == "truncate":
         data = data[: len(data) // 2]
@@ -448,7 +456,7 @@ def test_cache_directory_that_is_a_file(fresh_cache: Path) -> None:
 
 def test_command_builds_the_cache(fresh_cache: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert endgames_main(["build", "--kind", "backgammon"]) == 0
-    assert (fresh_cache / "backgammon-v1.npz").exists()
+    assert (fresh_cache / "backgammon-v2.npz").exists()
     assert "backgammon: built in" in capsys.readouterr().out
 
 

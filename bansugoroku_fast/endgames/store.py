@@ -52,8 +52,8 @@ POSITIONS = _native.POSITIONS
 SMALL_POSITIONS = _native.SMALL_POSITIONS
 
 #: Bumped whenever the files' contents change meaning (a file of another format is rebuilt).
-FORMAT = 1
-_ARRAYS = ("finish", "finish_mean", "first", "first_mean", "win")
+FORMAT = 2
+_ARRAYS = ("finish", "finish_mean", "first", "first_mean", "win", "tied")
 
 
 POINTS = 6
@@ -175,7 +175,11 @@ class Tables:
     * ``first[r, t]``, ``first_mean[r]`` (bear-off kinds; empty for
       arrival): the same for the turns until one of its stones is off;
     * ``win[a, b]`` (``a, b`` < 924): the exact chance that the side to
-      roll with ``a`` wins against ``b``, both playing to win.
+      roll with ``a`` wins against ``b``, both playing to win;
+    * ``tied[r]``: whether ``finish[r]`` is one of several optimal
+      distributions: some roll, at ``r`` or at a play chosen below it, has
+      two plays of the same least mean (within 1e-9 turns) and different
+      distributions (the one of smaller rank is taken). None in backgammon.
     """
 
     kind: TableKind
@@ -184,6 +188,7 @@ class Tables:
     first: np.ndarray
     first_mean: np.ndarray
     win: np.ndarray
+    tied: np.ndarray
 
 
 def _trimmed(*distributions: np.ndarray) -> int:
@@ -208,7 +213,8 @@ def build(rules: object = None, *, cache: bool = False,
     win = _native.build_two_sided(kind.rule_code)
     if progress is not None:
         progress(ROWS_PER_KIND)
-    built = _frozen(kind, one.finish[:, :turns], one.finish_mean, one.first[:, :turns], one.first_mean, win)
+    built = _frozen(kind, one.finish[:, :turns], one.finish_mean, one.first[:, :turns], one.first_mean, win,
+                    one.ties != 0)
     if cache:
         try:
             _save(built)
@@ -224,7 +230,9 @@ ROWS_PER_KIND = _native.POSITIONS + _native.SMALL_POSITIONS
 
 
 def _frozen(kind: TableKind, *arrays: np.ndarray) -> Tables:
-    copies = [np.ascontiguousarray(array, dtype=np.float64) for array in arrays]
+    """Read-only C-contiguous copies in the tables' dtypes (``tied`` bool, the others float64)."""
+    copies = [np.ascontiguousarray(array, dtype=bool if name == "tied" else np.float64)
+              for name, array in zip(_ARRAYS, arrays)]
     for array in copies:
         array.setflags(write=False)
     return Tables(kind, *copies)
@@ -308,6 +316,9 @@ def _save(built: Tables) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+    for older in path.parent.glob(f"{built.kind.name}-v*.npz"):
+        if older != path:   # another format's file: never read again
+            older.unlink(missing_ok=True)
 
 
 def _load(path: Path, kind: TableKind) -> Tables | None:
@@ -335,10 +346,12 @@ def _problem(arrays: dict[str, np.ndarray], stored: np.ndarray, kind: TableKind)
     """What is wrong with arrays read from a cache file, or None."""
     positions, small = _native.POSITIONS, _native.SMALL_POSITIONS
     first_rows = positions if kind.bears_off else 0
-    expected = {"finish_mean": (positions,), "first_mean": (first_rows,), "win": (small, small)}
+    expected = {"finish_mean": (positions,), "first_mean": (first_rows,), "win": (small, small),
+                "tied": (positions,)}
     for name, array in arrays.items():
-        if array.dtype != np.float64:
-            return f"damaged ({name} is {array.dtype}, not float64)"
+        dtype = np.dtype(bool if name == "tied" else np.float64)
+        if array.dtype != dtype:
+            return f"damaged ({name} is {array.dtype}, not {dtype})"
         if name in expected and array.shape != expected[name]:
             return f"damaged ({name} has shape {array.shape})"
     if arrays["finish"].ndim != 2 or arrays["finish"].shape[0] != positions:
