@@ -34,7 +34,7 @@ ties to the smaller rank.
 """
 cimport cython
 from libc.math cimport INFINITY, NAN, fabs
-from libc.stdint cimport int8_t, int32_t, int64_t
+from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
