@@ -23,6 +23,9 @@ from . import batch, typing
 from .batch import count_plays, generate_plays, iter_plays
 from .errors import (
     AmbiguousPlayError,
+    ContactError,
+    EndgameCacheError,
+    EndgameCacheWarning,
     GameStateError,
     GameTooLongError,
     IllegalPlayError,
@@ -31,14 +34,19 @@ from .errors import (
     InvalidPolicyError,
     InvalidPositionError,
     InvalidRulesError,
+    InvalidStonesError,
     MatchFileError,
     MatchIdError,
+    NotARaceError,
+    NotInTableError,
     PlayError,
     PlayTextTypeError,
     PolicyOutputError,
     PolicyOutputTypeError,
     PolicyTypeError,
     RulesTypeError,
+    StonesTypeError,
+    TableRulesError,
 )
 from .moves import (
     Plays,
@@ -69,14 +77,16 @@ _LAZY = {
                      "segment_argmax", "play_games", "rollout", "rank_plays", "features", "RankedPlay",
                      "RolloutResult", "LinearPolicy", "FEATURE_NAMES", "Computer", "PipCountCube"],
                     "bansugoroku_fast.games"),
+    **dict.fromkeys(["race", "race_batch", "RaceResult"], "bansugoroku_fast.endgames"),
     **dict.fromkeys(["MatchRecord", "MatchState", "read_match", "write_match", "decode_match_id",
                      "encode_match_id"], "bansugoroku_fast.formats"),
 }
 #: Submodules loaded on first use (``bansugoroku_fast.oracle``).
-_LAZY_MODULES = ("oracle", "games", "formats")
+_LAZY_MODULES = ("oracle", "games", "formats", "endgames")
 
 if TYPE_CHECKING:   # what the lazy names are, for type checkers
-    from . import formats, games, oracle
+    from . import endgames, formats, games, oracle
+    from .endgames import RaceResult, race, race_batch
     from .formats import MatchRecord, MatchState, decode_match_id, encode_match_id, read_match, write_match
     from .games import (
         FEATURE_NAMES,
@@ -190,11 +200,24 @@ __all__ = [
     "PolicyTypeError",
     "PolicyOutputError",
     "PolicyOutputTypeError",
+    "NotARaceError",
+    "ContactError",
+    "NotInTableError",
+    "InvalidStonesError",
+    "StonesTypeError",
+    "TableRulesError",
+    "EndgameCacheError",
+    "EndgameCacheWarning",
+    # exact endgames
+    "race",
+    "race_batch",
+    "RaceResult",
     # submodules
     "batch",
     "oracle",
     "games",
     "formats",
+    "endgames",
     "typing",
 ]
 

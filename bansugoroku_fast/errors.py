@@ -27,6 +27,9 @@ True
 
 __all__ = [
     "AmbiguousPlayError",
+    "ContactError",
+    "EndgameCacheError",
+    "EndgameCacheWarning",
     "GameStateError",
     "GameTooLongError",
     "IllegalPlayError",
@@ -35,14 +38,19 @@ __all__ = [
     "InvalidPolicyError",
     "InvalidPositionError",
     "InvalidRulesError",
+    "InvalidStonesError",
     "MatchFileError",
     "MatchIdError",
+    "NotARaceError",
+    "NotInTableError",
     "PlayError",
     "PlayTextTypeError",
     "PolicyOutputError",
     "PolicyOutputTypeError",
     "PolicyTypeError",
     "RulesTypeError",
+    "StonesTypeError",
+    "TableRulesError",
 ]
 
 
@@ -154,3 +162,48 @@ class MatchFileError(ValueError):
         self.column = column
         where = f"line {line}, column {column}: " if line else ""
         super().__init__(where + message)
+
+
+# Exact endgame tables (bansugoroku_fast.endgames).
+
+
+class NotARaceError(InvalidPositionError):
+    """A position the race tables cannot value: the base of
+    :class:`ContactError` and :class:`NotInTableError`, and itself raised
+    for a game that is already over."""
+
+
+class ContactError(NotARaceError):
+    """A position in which the sides can still meet (a stone on the bar, or
+    stones that have not passed each other): not a race."""
+
+
+class NotInTableError(NotARaceError):
+    """A race with stones outside the points the tables cover (backgammon
+    and the bear-off finish: points 1..6; the arrival finish: points 1..12)."""
+
+
+class InvalidStonesError(ValueError):
+    """Stone counts for a one-sided table that are not six counts >= 0 of
+    at most 15 stones in all."""
+
+
+class StonesTypeError(InvalidStonesError, TypeError):
+    """Stone counts that are not a sequence (or array) of six integers."""
+
+
+class TableRulesError(InvalidRulesError):
+    """Rules a table does not apply to (the first-stone-off table under the
+    arrival finish, where no stone leaves the board)."""
+
+
+class EndgameCacheError(OSError):
+    """The endgame tables' cache directory cannot be written (raised by an
+    explicit build; a look-up builds in memory with an
+    :class:`EndgameCacheWarning` instead)."""
+
+
+class EndgameCacheWarning(UserWarning):
+    """The endgame tables were rebuilt (a cache file missing, damaged or of
+    another format) or could not be written to the cache and live in
+    memory only."""
