@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bansugoroku_fast import GameBatch, Position, Rules, features, oracle, play_games
+from bansugoroku_fast import GameBatch, Position, Rules, features, generate_plays, oracle, play_games
 from bansugoroku_fast.evaluate import (
     EvaluatorPolicy,
     MoveFilter,
@@ -71,13 +71,54 @@ def test_encoding_reads_each_row_in_its_own_numbering():
 @pytest.mark.parametrize("rules", rules_params(ALL_RULES))
 def test_forward_pass_matches_the_oracle(rules, shape):
     net = NetEvaluator.random(rules, seed=7, **shape)
-    positions = game_positions(rules, 400, seed=2)
+    positions = game_positions(rules, 1500, seed=2)
     ends = oracle_outcomes(positions, rules)
     live = positions[[e is None for e in ends]]
     twin = plain_network(net)
     got = net(live)
     expected = [twin.forward(plain.encode(Position(p), net.encoding, rules)) for p in live]
     np.testing.assert_allclose(got, np.array(expected), rtol=0, atol=1e-5)
+
+
+@pytest.mark.parametrize("shape", NETS)
+@pytest.mark.parametrize("rules", rules_params(ALL_RULES))
+def test_kernel_forward_pass_matches_numpys(rules, shape):
+    net = NetEvaluator.random(rules, seed=8, **shape)
+    positions = game_positions(rules, 20000, seed=5)
+    np.testing.assert_allclose(net(positions), net.forward(encode(positions, net.encoding, rules)), rtol=0, atol=1e-5)
+
+
+@pytest.mark.parametrize("activation", ["sigmoid", "relu"])
+def test_saturated_units_give_no_nan(activation):
+    # weights a thousand times too large: hidden sums in the thousands, outputs at 0 or 1
+    small = NetEvaluator.random(BACKGAMMON, hidden=(16, 8), activation=activation, seed=4)
+    net = NetEvaluator([w * 1000 for w in small.weights], [b * 1000 for b in small.biases], activation=activation)
+    positions = game_positions(BACKGAMMON, 2000, seed=6)
+    got = net(positions)
+    assert np.isfinite(got).all() and (np.minimum(got, 1 - got) < 1e-6).mean() > 0.5
+    # sums in the thousands carry float32 rounding of about 1e-4 into the few unsaturated outputs
+    np.testing.assert_allclose(got, net.forward(encode(positions, "raw198", BACKGAMMON)), rtol=0, atol=1e-3)
+
+
+@pytest.mark.parametrize("rules", rules_params(ALL_RULES))
+def test_kernel_best_child_hook_matches_the_oracle(rules):
+    from bansugoroku_fast.evaluate import _native
+
+    net = NetEvaluator.random(rules, hidden=(10,), encoding="raw198+features", seed=12)
+    twin = plain_network(net)
+    positions, dice = items(rules, 150, seed=9)
+    plays = generate_plays(positions, dice, rules)
+    values = features(plays.children, rules).astype(np.int32)
+    chosen = _native.best_children(net.native_model(), plays.children, plays.offsets, rules.code, values)
+    compared = 0
+    for i in range(len(positions)):
+        kids = plays.children[plays.offsets[i]:plays.offsets[i + 1]]
+        equities = [plain.equity(plain.evaluate(Position(k), rules, twin)) for k in kids]
+        ranked = sorted(equities, reverse=True)
+        if len(ranked) == 1 or ranked[0] - ranked[1] > 1e-4:
+            assert chosen[i] == equities.index(ranked[0])
+            compared += 1
+    assert compared > 100
 
 
 def oracle_outcomes(positions, rules):

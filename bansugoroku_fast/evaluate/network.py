@@ -48,8 +48,10 @@ import numpy as np
 
 from ..checks import as_rules
 from ..errors import InvalidEvaluatorError, NetworkFileError
+from ..games import features
 from ..rules import Rules
-from .encoding import ENCODINGS, checked_positions, encode_valid
+from . import _native
+from .encoding import ENCODINGS, checked_positions
 
 __all__ = ["ACTIVATIONS", "FORMAT_VERSION", "OUTPUTS", "NetEvaluator", "consistent", "sigmoid"]
 
@@ -114,6 +116,7 @@ class NetEvaluator:
         self._encoding, self._activation = _checked_names(encoding, activation, "")
         self._rules = as_rules(rules)
         self._weights, self._biases = _checked_layers(list(weights), list(biases), self._encoding, "")
+        self._model: Any = None
 
     # -- construction --
 
@@ -175,6 +178,7 @@ class NetEvaluator:
         net = cls.__new__(cls)
         net._encoding, net._activation, net._rules = encoding, activation, rules
         net._weights, net._biases = weights, biases
+        net._model = None
         return net
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -265,12 +269,23 @@ class NetEvaluator:
         return self.score_valid(checked_positions(positions, self._rules))
 
     def score_valid(self, positions: np.ndarray) -> np.ndarray:
-        """:meth:`__call__` of checked ``int8[N, 2, 26]`` positions."""
-        return self.forward(encode_valid(positions, self._encoding, self._rules))
+        """:meth:`__call__` of checked ``int8[N, 2, 26]`` positions, by the
+        kernels' forward pass (encoding included, one thread)."""
+        values = features(positions, self._rules).astype(np.int32) if self._encoding != "raw198" else None
+        return _native.forward(self.native_model(), positions, values)
+
+    def native_model(self) -> Any:
+        """The network as the kernels read it (made once, then kept: the
+        arrays never change)."""
+        if self._model is None:
+            self._model = _native.model(self._weights, self._biases, self._encoding, self._activation)
+        return self._model
 
     def forward(self, inputs: np.ndarray) -> np.ndarray:
         """``float32[N, 5]``: the consistent outputs for encoded inputs
-        ``float32[N, K]`` (numpy's matmul, float32)."""
+        ``float32[N, K]`` (:func:`~.encoding.encode`) by numpy's float32
+        matmul: the reference the kernels' pass is tested against, and what
+        a trainer differentiates."""
         values = np.asarray(inputs, dtype=np.float32)
         last = len(self._weights) - 1
         for k, (weights, biases) in enumerate(zip(self._weights, self._biases)):
