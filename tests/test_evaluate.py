@@ -88,6 +88,18 @@ def test_kernel_forward_pass_matches_numpys(rules, shape):
     np.testing.assert_allclose(net(positions), net.forward(encode(positions, net.encoding, rules)), rtol=0, atol=1e-5)
 
 
+def test_results_do_not_depend_on_the_thread_count():
+    rules = BACKGAMMON
+    net = NetEvaluator.random(rules, hidden=(16,), encoding="raw198+features", seed=3)
+    positions = game_positions(rules, 5000, seed=7)
+    one = net(positions)
+    assert all(np.array_equal(one, net(positions, threads=k)) for k in (2, 3, 8))
+    starts, dice = items(rules, 30, seed=10)
+    single = best_plays_batch(starts, dice, rules, net, ply=1, threads=1)
+    several = best_plays_batch(starts, dice, rules, net, ply=1, threads=3)
+    assert all(np.array_equal(a, b) for a, b in zip(single, several))
+
+
 @pytest.mark.parametrize("activation", ["sigmoid", "relu"])
 def test_saturated_units_give_no_nan(activation):
     # weights a thousand times too large: hidden sums in the thousands, outputs at 0 or 1

@@ -183,6 +183,7 @@ def test_positions_are_checked_before_the_evaluator_runs(net):
     (dict(ply=3), "ply must be 0, 1 or 2"),
     (dict(ply=True), "ply must be 0, 1 or 2"),
     (dict(ply=1, move_filter="gnubg"), "move_filter must be a MoveFilter"),
+    (dict(threads=0), "threads must be an integer"),
 ])
 def test_bad_search_arguments(net, kwargs, words):
     with pytest.raises((ValueError, TypeError), match=words.replace("(", r"\(")):

@@ -53,12 +53,12 @@ def _features(net_model: Any, features: np.ndarray | None, count: int) -> np.nda
     return np.zeros((0, 0), dtype=np.int32)
 
 
-def forward(net_model: Any, positions: np.ndarray, features: np.ndarray | None) -> np.ndarray:
+def forward(net_model: Any, positions: np.ndarray, features: np.ndarray | None, threads: int = 1) -> np.ndarray:
     """``float32[N, 5]``: the consistent outputs for checked ``int8[N, 2,
     26]`` positions; ``features``: their ``features()`` (integers) when the
-    network reads them, else None. One thread."""
+    network reads them, else None; ``threads``: of the package's pool."""
     out = np.empty((len(positions), 5), dtype=np.float32)
-    _net.forward_batch(net_model, positions, _features(net_model, features, len(positions)), out)
+    _net.forward_batch(net_model, positions, _features(net_model, features, len(positions)), out, threads)
     return out
 
 

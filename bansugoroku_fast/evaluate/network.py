@@ -38,6 +38,7 @@ True
 from __future__ import annotations
 
 import itertools
+import numbers
 import os
 import tempfile
 import zipfile
@@ -46,6 +47,7 @@ from typing import Any
 
 import numpy as np
 
+from ..batch import MAX_THREADS
 from ..checks import as_rules
 from ..errors import InvalidEvaluatorError, NetworkFileError
 from ..games import features
@@ -263,16 +265,17 @@ class NetEvaluator:
 
     # -- scoring --
 
-    def __call__(self, positions: Any) -> np.ndarray:
+    def __call__(self, positions: Any, *, threads: int | None = 1) -> np.ndarray:
         """``float32[N, 5]``: the network's consistent outputs for
-        ``int8[N, 2, 26]`` positions these rules accept (checked)."""
-        return self.score_valid(checked_positions(positions, self._rules))
+        ``int8[N, 2, 26]`` positions these rules accept (checked), computed
+        by the kernels on ``threads`` threads (None: every core; the results
+        do not depend on it)."""
+        return self.score_valid(checked_positions(positions, self._rules), as_threads(threads))
 
-    def score_valid(self, positions: np.ndarray) -> np.ndarray:
-        """:meth:`__call__` of checked ``int8[N, 2, 26]`` positions, by the
-        kernels' forward pass (encoding included, one thread)."""
+    def score_valid(self, positions: np.ndarray, threads: int = 1) -> np.ndarray:
+        """:meth:`__call__` of checked positions and thread count."""
         values = features(positions, self._rules).astype(np.int32) if self._encoding != "raw198" else None
-        return _native.forward(self.native_model(), positions, values)
+        return _native.forward(self.native_model(), positions, values, threads)
 
     def native_model(self) -> Any:
         """The network as the kernels read it (made once, then kept: the
@@ -295,6 +298,16 @@ class NetEvaluator:
             else:
                 np.maximum(values, 0, out=values)
         return consistent(values)
+
+
+def as_threads(threads: object) -> int:
+    """``threads`` checked: None (every CPU this process may run on) or an
+    integer in 1..:data:`~bansugoroku_fast.batch.MAX_THREADS`."""
+    if threads is None:
+        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    if isinstance(threads, bool) or not isinstance(threads, numbers.Integral) or not 1 <= int(threads) <= MAX_THREADS:
+        raise ValueError(f"threads must be an integer in 1..{MAX_THREADS} or None, got {threads!r}")
+    return int(threads)
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:

@@ -15,7 +15,11 @@ from libc.stdlib cimport free, malloc
 import numpy as np
 
 from ._board cimport Board, RuleSet, rules_from_code
+from ._pool cimport bsf_job, job_threads, run_job
 from ._queries cimport outcome_of
+
+cdef enum:
+    CHUNK = 256     # positions a thread takes at a time: a few tens of microseconds
 
 #: The order of the prepared arrays a Model takes.
 ARRAYS = ("point_rows", "excess_rows", "bar_rows", "off_rows", "feature_rows", "bias1", "weights2", "bias2",
@@ -82,22 +86,44 @@ cdef int64_t net_best_child(const bsf_net* net, const Board* children, int64_t n
     return best
 
 
+cdef struct ForwardTask:
+    const bsf_net* net
+    const signed char* boards
+    const int32_t* features
+    float* out
+    float* scratch          # bsf_net_scratch floats per slot
+    int64_t scratch_size
+
+
+cdef void forward_items(void* task, int slot, int64_t start, int64_t stop) noexcept nogil:
+    cdef ForwardTask* t = <ForwardTask*> task
+    bsf_net_forward_range(t.net, t.boards, t.features, start, stop, t.out, t.scratch + slot * t.scratch_size)
+
+
 def forward_batch(Model model, const signed char[:, :, ::1] positions, const int32_t[:, ::1] features,
-                  float[:, ::1] out):
+                  float[:, ::1] out, int threads=1):
     """The five consistent probabilities of each position into ``out``
     (``features``: ``int32[N, 28]`` when the network reads them, else an
-    empty array), on the calling thread, without the GIL."""
+    empty array), without the GIL, on ``threads`` threads of the pool (each
+    position computed alone: the same results on any thread count)."""
     cdef int64_t n = positions.shape[0]
-    cdef const int32_t* feature_data = &features[0, 0] if model.net.features and n else NULL
-    cdef float* scratch
+    cdef ForwardTask task
+    cdef bsf_job job
     if n == 0:
         return
-    scratch = <float*> malloc(sizeof(float) * bsf_net_scratch(&model.net))
-    if scratch == NULL:
+    task.net = &model.net
+    task.boards = &positions[0, 0, 0]
+    task.features = &features[0, 0] if model.net.features else NULL
+    task.out = &out[0, 0]
+    task.scratch_size = bsf_net_scratch(&model.net)
+    job.threads = job_threads(threads)
+    task.scratch = <float*> malloc(sizeof(float) * task.scratch_size * job.threads)
+    if task.scratch == NULL:
         raise MemoryError()
+    job.run, job.task, job.items, job.chunk, job.followed = forward_items, &task, n, CHUNK, False
     with nogil:
-        bsf_net_forward_range(&model.net, &positions[0, 0, 0], feature_data, 0, n, &out[0, 0], scratch)
-    free(scratch)
+        run_job(&job)
+    free(task.scratch)
 
 
 def best_children(Model model, const signed char[:, :, ::1] children, const int64_t[::1] offsets, int code,
