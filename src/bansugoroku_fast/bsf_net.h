@@ -129,25 +129,97 @@ BSF_NET_INLINE void bsf_net_activate(float* restrict h, int n, int relu) {
 }
 
 /* The first layer's sums for one position (52 bytes, row 0 then row 1,
-   each 0 = off, 1..24 = points, 25 = bar) and its features (or NULL). */
+   each 0 = off, 1..24 = points, 25 = bar) and its features (or NULL).
+   The rows to add are listed first (rows added once, rows added times a
+   count); then the sums are made BSF_NET_BLOCK units at a time, each block
+   held in registers across all the rows (one load per row and block, no
+   load and store of the sums per row). */
+#define BSF_NET_BLOCK 32
+#define BSF_NET_MAX_TERMS (2 * BSF_NET_POINTS + 4 + 64)
+
+#if defined(__GNUC__)
+/* Eight floats in a vector register (two SSE2 registers in the baseline
+   build), loaded from and stored to any 4-byte-aligned address. */
+typedef float bsf_net_v8 __attribute__((vector_size(32), aligned(4)));
+
+BSF_NET_INLINE void bsf_net_block(float* restrict h, const float* restrict bias, const float* const* plain,
+                                  int plains, const float* const* scaled, const float* counts, int scales,
+                                  int offset) {
+    bsf_net_v8 s0 = *(const bsf_net_v8*) (bias + offset), s1 = *(const bsf_net_v8*) (bias + offset + 8);
+    bsf_net_v8 s2 = *(const bsf_net_v8*) (bias + offset + 16), s3 = *(const bsf_net_v8*) (bias + offset + 24);
+    for (int t = 0; t < plains; t++) {
+        const float* row = plain[t] + offset;
+        s0 += *(const bsf_net_v8*) row;
+        s1 += *(const bsf_net_v8*) (row + 8);
+        s2 += *(const bsf_net_v8*) (row + 16);
+        s3 += *(const bsf_net_v8*) (row + 24);
+    }
+    for (int t = 0; t < scales; t++) {
+        const float* row = scaled[t] + offset;
+        bsf_net_v8 count = {counts[t], counts[t], counts[t], counts[t], counts[t], counts[t], counts[t], counts[t]};
+        s0 += count * *(const bsf_net_v8*) row;
+        s1 += count * *(const bsf_net_v8*) (row + 8);
+        s2 += count * *(const bsf_net_v8*) (row + 16);
+        s3 += count * *(const bsf_net_v8*) (row + 24);
+    }
+    *(bsf_net_v8*) (h + offset) = s0;
+    *(bsf_net_v8*) (h + offset + 8) = s1;
+    *(bsf_net_v8*) (h + offset + 16) = s2;
+    *(bsf_net_v8*) (h + offset + 24) = s3;
+}
+#else
+BSF_NET_INLINE void bsf_net_block(float* restrict h, const float* restrict bias, const float* const* plain,
+                                  int plains, const float* const* scaled, const float* counts, int scales,
+                                  int offset) {
+    memcpy(h + offset, bias + offset, sizeof(float) * BSF_NET_BLOCK);
+    for (int t = 0; t < plains; t++) bsf_net_add(h + offset, plain[t] + offset, BSF_NET_BLOCK);
+    for (int t = 0; t < scales; t++) bsf_net_axpy(h + offset, counts[t], scaled[t] + offset, BSF_NET_BLOCK);
+}
+#endif
+
 BSF_NET_INLINE void bsf_net_first_layer(const bsf_net* net, const signed char* board, const int32_t* features,
                                        float* h) {
     const int n1 = net->hidden1;
-    memcpy(h, net->bias1, sizeof(float) * (size_t) n1);
+    const float* plain[2 * BSF_NET_POINTS];
+    const float* scaled[BSF_NET_MAX_TERMS];
+    float counts[BSF_NET_MAX_TERMS];
+    int plains = 0, scales = 0;
     for (int row = 0; row < 2; row++) {
         const signed char* stones = board + 26 * row;
         for (int p = 1; p <= BSF_NET_POINTS; p++) {
+            /* branch-free: each entry is written, and kept only if it counts
+               (which points hold stones is what a branch would mispredict) */
             int n = stones[p];
-            if (n <= 0) continue;
             int index = row * BSF_NET_POINTS + (p - 1);
-            bsf_net_add(h, net->point_rows + ((int64_t) index * 3 + (n < 3 ? n : 3) - 1) * n1, n1);
-            if (n > 3) bsf_net_axpy(h, (float) (n - 3), net->excess_rows + (int64_t) index * n1, n1);
+            int threshold = n < 1 ? 1 : (n < 3 ? n : 3);
+            plain[plains] = net->point_rows + ((int64_t) index * 3 + threshold - 1) * n1;
+            plains += n > 0;
+            scaled[scales] = net->excess_rows + (int64_t) index * n1;
+            counts[scales] = (float) (n - 3);
+            scales += n > 3;
         }
-        if (stones[25]) bsf_net_axpy(h, (float) stones[25], net->bar_rows + (int64_t) row * n1, n1);
-        if (stones[0]) bsf_net_axpy(h, (float) stones[0], net->off_rows + (int64_t) row * n1, n1);
+        if (stones[25]) {
+            scaled[scales] = net->bar_rows + (int64_t) row * n1;
+            counts[scales++] = (float) stones[25];
+        }
+        if (stones[0]) {
+            scaled[scales] = net->off_rows + (int64_t) row * n1;
+            counts[scales++] = (float) stones[0];
+        }
     }
-    for (int f = 0; f < net->features; f++) {
-        if (features[f]) bsf_net_axpy(h, (float) features[f], net->feature_rows + (int64_t) f * n1, n1);
+    for (int f = 0; f < net->features && f < 64; f++) {
+        if (features[f]) {
+            scaled[scales] = net->feature_rows + (int64_t) f * n1;
+            counts[scales++] = (float) features[f];
+        }
+    }
+    int offset = 0;
+    for (; offset + BSF_NET_BLOCK <= n1; offset += BSF_NET_BLOCK)
+        bsf_net_block(h, net->bias1, plain, plains, scaled, counts, scales, offset);
+    if (offset < n1) {    /* the last units, fewer than a block */
+        memcpy(h + offset, net->bias1 + offset, sizeof(float) * (size_t) (n1 - offset));
+        for (int t = 0; t < plains; t++) bsf_net_add(h + offset, plain[t] + offset, n1 - offset);
+        for (int t = 0; t < scales; t++) bsf_net_axpy(h + offset, counts[t], scaled[t] + offset, n1 - offset);
     }
 }
 
