@@ -4,9 +4,11 @@ from typing import Final
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 ARRAYS: Final[tuple[str, ...]]
 
+@disjoint_base
 class Model:
     def __init__(self, arrays: dict[str, npt.NDArray[np.float32]], hidden1: int, hidden2: int, relu: bool,
                  features: int) -> None: ...

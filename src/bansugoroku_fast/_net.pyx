@@ -9,6 +9,7 @@ calls to choose among children (declared in ``_net.pxd``).
 The Python layer (``bansugoroku_fast/evaluate/_native.py``) checks and
 prepares every argument; the loops here trust them.
 """
+cimport cython
 from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport free, malloc
 
@@ -31,12 +32,13 @@ cdef const float* _floats(object array):
     return &view[0] if view.shape[0] else NULL
 
 
+@cython.auto_pickle(False)    # pointers into its own arrays: no pickling
 cdef class Model:
     """A network's arrays as the kernels read them (see ``bsf_net.h``):
     ``arrays`` maps each name of :data:`ARRAYS` to a C-contiguous float32
     array (kept alive here)."""
 
-    def __cinit__(self, dict arrays, int hidden1, int hidden2, bint relu, int features):
+    def __init__(self, dict arrays, int hidden1, int hidden2, bint relu, int features):
         self.arrays = {name: np.ascontiguousarray(arrays[name], dtype=np.float32) for name in ARRAYS}
         # a non-empty buffer behind every pointer, even an unused one
         for name, array in self.arrays.items():
@@ -60,6 +62,12 @@ cdef class Model:
     @property
     def features(self):
         return self.net.features
+
+
+cdef int _check(Model model) except -1:
+    if model.net.out_bias == NULL:
+        raise ValueError("a Model made without its arrays (Model.__new__) cannot score")
+    return 0
 
 
 cdef const bsf_net* model_of(Model model) noexcept:
@@ -109,6 +117,7 @@ def forward_batch(Model model, const signed char[:, :, ::1] positions, const int
     cdef int64_t n = positions.shape[0]
     cdef ForwardTask task
     cdef bsf_job job
+    _check(model)
     if n == 0:
         return
     task.net = &model.net
@@ -132,15 +141,21 @@ def best_children(Model model, const signed char[:, :, ::1] children, const int6
     ``children`` into ``out`` (-1 for an empty one): the hook a game kernel
     calls, exposed for its tests."""
     cdef RuleSet rules = rules_from_code(code)
-    cdef int64_t i, items = offsets.shape[0] - 1
-    cdef const int32_t* feature_data = &features[0, 0] if model.net.features and children.shape[0] else NULL
-    cdef float* scratch = <float*> malloc(sizeof(float) * bsf_net_scratch(&model.net))
+    cdef int64_t i, first, count, items = offsets.shape[0] - 1
+    cdef const int32_t* feature_data = NULL
+    cdef float* scratch
+    _check(model)
+    if model.net.features and children.shape[0]:
+        feature_data = &features[0, 0]
+    scratch = <float*> malloc(sizeof(float) * bsf_net_scratch(&model.net))
     if scratch == NULL:
         raise MemoryError()
     with nogil:
         for i in range(items):
-            out[i] = net_best_child(&model.net, <const Board*> &children[offsets[i], 0, 0] if offsets[i] < offsets[i + 1] else NULL,
-                                    offsets[i + 1] - offsets[i], rules,
-                                    feature_data + model.net.features * offsets[i] if feature_data != NULL else NULL,
-                                    scratch)
+            first, count = offsets[i], offsets[i + 1] - offsets[i]
+            out[i] = -1
+            if count:
+                out[i] = net_best_child(&model.net, <const Board*> &children[first, 0, 0], count, rules,
+                                        feature_data + model.net.features * first if feature_data != NULL else NULL,
+                                        scratch)
     free(scratch)
