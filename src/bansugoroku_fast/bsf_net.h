@@ -61,9 +61,9 @@ static inline int64_t bsf_net_scratch(const bsf_net* net) {
 #endif
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__AVX2__)
-#define BSF_NET_CLONES __attribute__((target_clones("avx2", "default")))
+#define BSF_NET_CLONES __attribute__((target_clones("avx2", "default"), unused))
 #else
-#define BSF_NET_CLONES
+#define BSF_NET_CLONES __attribute__((unused))
 #endif
 
 BSF_NET_INLINE void bsf_net_add(float* restrict h, const float* restrict w, int n) {
@@ -233,6 +233,62 @@ BSF_NET_INLINE void bsf_net_consistent(float* p) {
     if (p[4] > p[3]) p[4] = p[3];
 }
 
+/* A dense layer's sums: out = bias + x @ w (w: inputs x outputs), a block
+   of BSF_NET_BLOCK outputs at a time held in registers across the inputs. */
+BSF_NET_INLINE void bsf_net_dense(float* restrict out, const float* restrict bias, const float* restrict x,
+                                  int inputs, const float* restrict w, int outputs) {
+    int offset = 0;
+#if defined(__GNUC__)
+    for (; offset + BSF_NET_BLOCK <= outputs; offset += BSF_NET_BLOCK) {
+        bsf_net_v8 s0 = *(const bsf_net_v8*) (bias + offset), s1 = *(const bsf_net_v8*) (bias + offset + 8);
+        bsf_net_v8 s2 = *(const bsf_net_v8*) (bias + offset + 16), s3 = *(const bsf_net_v8*) (bias + offset + 24);
+        for (int i = 0; i < inputs; i++) {
+            const float* row = w + (int64_t) i * outputs + offset;
+            bsf_net_v8 c = {x[i], x[i], x[i], x[i], x[i], x[i], x[i], x[i]};
+            s0 += c * *(const bsf_net_v8*) row;
+            s1 += c * *(const bsf_net_v8*) (row + 8);
+            s2 += c * *(const bsf_net_v8*) (row + 16);
+            s3 += c * *(const bsf_net_v8*) (row + 24);
+        }
+        *(bsf_net_v8*) (out + offset) = s0;
+        *(bsf_net_v8*) (out + offset + 8) = s1;
+        *(bsf_net_v8*) (out + offset + 16) = s2;
+        *(bsf_net_v8*) (out + offset + 24) = s3;
+    }
+#endif
+    if (offset < outputs) {
+        memcpy(out + offset, bias + offset, sizeof(float) * (size_t) (outputs - offset));
+        for (int i = 0; i < inputs; i++)
+            bsf_net_axpy(out + offset, x[i], w + (int64_t) i * outputs + offset, outputs - offset);
+    }
+}
+
+/* The output layer's five sums: dot products of the last hidden layer
+   with the transposed weights, eight partial sums per output in a vector
+   register, added up at the end. */
+BSF_NET_INLINE void bsf_net_outputs(const bsf_net* net, const float* last, int units, float* out) {
+    int j = 0;
+#if defined(__GNUC__)
+    bsf_net_v8 sums[BSF_NET_OUTPUTS] = {{0}};
+    for (; j + 8 <= units; j += 8) {
+        bsf_net_v8 h = *(const bsf_net_v8*) (last + j);
+        for (int k = 0; k < BSF_NET_OUTPUTS; k++)
+            sums[k] += h * *(const bsf_net_v8*) (net->out_weights + (int64_t) k * units + j);
+    }
+    for (int k = 0; k < BSF_NET_OUTPUTS; k++)
+        out[k] = ((sums[k][0] + sums[k][1]) + (sums[k][2] + sums[k][3]))
+               + ((sums[k][4] + sums[k][5]) + (sums[k][6] + sums[k][7]));
+#else
+    for (int k = 0; k < BSF_NET_OUTPUTS; k++) out[k] = 0.0f;
+#endif
+    for (int k = 0; k < BSF_NET_OUTPUTS; k++) {
+        const float* w = net->out_weights + (int64_t) k * units;
+        float sum = out[k];
+        for (int i = j; i < units; i++) sum += last[i] * w[i];
+        out[k] = sum + net->out_bias[k];
+    }
+}
+
 /* One position: out[5] (consistent); scratch holds bsf_net_scratch floats. */
 BSF_NET_INLINE void bsf_net_forward(const bsf_net* net, const signed char* board, const int32_t* features,
                                    float* out, float* scratch) {
@@ -243,24 +299,12 @@ BSF_NET_INLINE void bsf_net_forward(const bsf_net* net, const signed char* board
     int units = net->hidden1;
     if (net->hidden2) {
         float* h2 = scratch + net->hidden1;
-        memcpy(h2, net->bias2, sizeof(float) * (size_t) net->hidden2);
-        for (int i = 0; i < net->hidden1; i++)
-            bsf_net_axpy(h2, h1[i], net->weights2 + (int64_t) i * net->hidden2, net->hidden2);
+        bsf_net_dense(h2, net->bias2, h1, net->hidden1, net->weights2, net->hidden2);
         bsf_net_activate(h2, net->hidden2, net->relu);
         last = h2;
         units = net->hidden2;
     }
-    for (int k = 0; k < BSF_NET_OUTPUTS; k++) {
-        const float* w = net->out_weights + (int64_t) k * units;
-        float lanes[8] = {0};    /* eight partial sums: a loop the compiler vectorises */
-        int j = 0;
-        for (; j + 8 <= units; j += 8)
-            for (int l = 0; l < 8; l++) lanes[l] += last[j + l] * w[j + l];
-        float sum = 0.0f;
-        for (; j < units; j++) sum += last[j] * w[j];
-        for (int l = 0; l < 8; l++) sum += lanes[l];
-        out[k] = sum + net->out_bias[k];
-    }
+    bsf_net_outputs(net, last, units, out);
     bsf_net_activate(out, BSF_NET_OUTPUTS, 0);
     bsf_net_consistent(out);
 }
