@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bansugoroku_fast import GameBatch, Position, Rules, features, generate_plays, oracle, play_games
+from bansugoroku_fast import GameBatch, Position, Rules, features, generate_plays, oracle, play_games, rollout
 from bansugoroku_fast.evaluate import (
     EvaluatorPolicy,
     MoveFilter,
@@ -273,6 +273,33 @@ def test_evaluator_policy_plays_the_zero_ply_best_play():
         games.step(choices)
     records = play_games(rules, 3, policy=EvaluatorPolicy(net, ply=1), seed=5)
     assert set(records.winner.tolist()) <= {0, 1}
+
+
+@pytest.mark.parametrize("rules", rules_params(ALL_RULES))
+def test_games_played_by_the_policy_follow_the_oracles_choices(rules):
+    # a random network may never finish a game: 40 plies of 4 games, each choice checked
+    net = NetEvaluator.random(rules, hidden=(8,), seed=13)
+    twin = plain_network(net)
+    games, policy = GameBatch(rules, 4, seed=21, restart=True), EvaluatorPolicy(net)
+    checked = 0
+    for _ in range(40):
+        wave = games.candidates()
+        choices = policy(wave.children, wave.offsets)
+        for i, (lo, hi) in enumerate(zip(wave.offsets[:-1], wave.offsets[1:])):
+            if hi - lo >= 2:
+                equities = [plain.equity(plain.evaluate(Position(k), rules, twin)) for k in wave.children[lo:hi]]
+                assert equities[choices[i]] >= max(equities) - 1e-4
+                checked += 1
+        games.step(choices)
+    assert checked > 60
+
+
+def test_rollouts_by_the_policy_do_not_depend_on_threads():
+    net = NetEvaluator.random(BACKGAMMON, hidden=(8,), seed=14)
+    one = rollout(Position.initial(), BACKGAMMON, games=36, policy=EvaluatorPolicy(net, ply=1), seed=3, threads=1)
+    two = rollout(Position.initial(), BACKGAMMON, games=36, policy=EvaluatorPolicy(net, ply=1, threads=2), seed=3,
+                  threads=2)
+    assert one.counts.tolist() == two.counts.tolist() and one.mean_plies == two.mean_plies
 
 
 def test_a_won_play_is_always_taken():
