@@ -128,6 +128,36 @@ BSF_NET_INLINE void bsf_net_activate(float* restrict h, int n, int relu) {
     }
 }
 
+#if defined(__GNUC__)
+#define BSF_NET_CTZ(x) __builtin_ctz(x)
+#else
+BSF_NET_INLINE int BSF_NET_CTZ(uint32_t x) {    /* x != 0 */
+    int n = 0;
+    while (!(x & 1u)) { x >>= 1; n++; }
+    return n;
+}
+#endif
+
+/* Bit p (1..24) set where a row (26 bytes: 0 = off, 1..24 = points,
+   25 = bar) holds more than k stones on point p: two overlapping 16-byte
+   SSE2 comparisons where there is SSE2, else a loop. */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+BSF_NET_INLINE uint32_t bsf_net_row_above(const signed char* row, int k) {
+    __m128i kk = _mm_set1_epi8((char) k);
+    __m128i lo = _mm_cmpgt_epi8(_mm_loadu_si128((const __m128i*) row), kk);
+    __m128i hi = _mm_cmpgt_epi8(_mm_loadu_si128((const __m128i*) (row + 10)), kk);
+    uint32_t bits = (uint32_t) _mm_movemask_epi8(lo) | ((uint32_t) _mm_movemask_epi8(hi) << 10);
+    return bits & 0x1FFFFFEu;
+}
+#else
+BSF_NET_INLINE uint32_t bsf_net_row_above(const signed char* row, int k) {
+    uint32_t bits = 0;
+    for (int p = 1; p <= BSF_NET_POINTS; p++) bits |= (uint32_t) (row[p] > k) << p;
+    return bits;
+}
+#endif
+
 /* The first layer's sums for one position (52 bytes, row 0 then row 1,
    each 0 = off, 1..24 = points, 25 = bar) and its features (or NULL).
    The rows to add are listed first (rows added once, rows added times a
@@ -186,17 +216,17 @@ BSF_NET_INLINE void bsf_net_first_layer(const bsf_net* net, const signed char* b
     int plains = 0, scales = 0;
     for (int row = 0; row < 2; row++) {
         const signed char* stones = board + 26 * row;
-        for (int p = 1; p <= BSF_NET_POINTS; p++) {
-            /* branch-free: each entry is written, and kept only if it counts
-               (which points hold stones is what a branch would mispredict) */
-            int n = stones[p];
-            int index = row * BSF_NET_POINTS + (p - 1);
-            int threshold = n < 1 ? 1 : (n < 3 ? n : 3);
-            plain[plains] = net->point_rows + ((int64_t) index * 3 + threshold - 1) * n1;
-            plains += n > 0;
-            scaled[scales] = net->excess_rows + (int64_t) index * n1;
-            counts[scales] = (float) (n - 3);
-            scales += n > 3;
+        const float* points = net->point_rows + (int64_t) row * BSF_NET_POINTS * 3 * n1;
+        const float* excess = net->excess_rows + (int64_t) row * BSF_NET_POINTS * n1;
+        /* only the occupied points are visited (bit p of the mask = point p) */
+        for (uint32_t mask = bsf_net_row_above(stones, 0); mask; mask &= mask - 1) {
+            int p = BSF_NET_CTZ(mask), n = stones[p];
+            plain[plains++] = points + ((int64_t) (p - 1) * 3 + (n < 3 ? n : 3) - 1) * n1;
+        }
+        for (uint32_t mask = bsf_net_row_above(stones, 3); mask; mask &= mask - 1) {
+            int p = BSF_NET_CTZ(mask);
+            scaled[scales] = excess + (int64_t) (p - 1) * n1;
+            counts[scales++] = (float) (stones[p] - 3);
         }
         if (stones[25]) {
             scaled[scales] = net->bar_rows + (int64_t) row * n1;
@@ -216,6 +246,14 @@ BSF_NET_INLINE void bsf_net_first_layer(const bsf_net* net, const signed char* b
     int offset = 0;
     for (; offset + BSF_NET_BLOCK <= n1; offset += BSF_NET_BLOCK)
         bsf_net_block(h, net->bias1, plain, plains, scaled, counts, scales, offset);
+#if defined(__GNUC__)
+    for (; offset + 8 <= n1; offset += 8) {    /* then eight units at a time, in one register */
+        bsf_net_v8 sum = *(const bsf_net_v8*) (net->bias1 + offset);
+        for (int t = 0; t < plains; t++) sum += *(const bsf_net_v8*) (plain[t] + offset);
+        for (int t = 0; t < scales; t++) sum += counts[t] * *(const bsf_net_v8*) (scaled[t] + offset);
+        *(bsf_net_v8*) (h + offset) = sum;
+    }
+#endif
     if (offset < n1) {    /* the last units, fewer than a block */
         memcpy(h + offset, net->bias1 + offset, sizeof(float) * (size_t) (n1 - offset));
         for (int t = 0; t < plains; t++) bsf_net_add(h + offset, plain[t] + offset, n1 - offset);
