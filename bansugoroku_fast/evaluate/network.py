@@ -325,6 +325,13 @@ def _fail(message: str, path: str, key: str) -> InvalidEvaluatorError:
 
 
 def _text(array: np.ndarray, key: str, path: str) -> str:
+    """A 0-d str array's text (numpy writes a str as dtype ``<U``; bytes,
+    dtype ``S``, as other tools may write it, are read as ASCII)."""
+    if array.shape == () and array.dtype.kind == "S":
+        try:
+            return bytes(array.item()).decode("ascii")
+        except UnicodeDecodeError:
+            raise _fail("must be ASCII text", path, key) from None
     if array.shape != () or array.dtype.kind != "U":
         raise _fail(f"must be a str, got an array of dtype {array.dtype} and shape {array.shape}", path, key)
     return str(array)
