@@ -57,7 +57,8 @@ ROLL_WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in ALL_ROLLS])
 #: Positions expanded together at each level of a search (memory: about
 #: 21 x 30 replies each, 52 bytes per reply).
 CHUNK = 1024
-#: Positions per evaluator call (the numpy forward pass's inputs: 800 bytes each).
+#: Positions per evaluator call inside a search: bounds what a Python
+#: evaluator holds at once (its encoded inputs, say 800 bytes a position).
 EVALUATE_CHUNK = 65536
 MAX_PLY = 2
 
