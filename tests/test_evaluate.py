@@ -295,6 +295,17 @@ def test_games_played_by_the_policy_follow_the_oracles_choices(rules):
     assert checked > 60
 
 
+@pytest.mark.parametrize("encoding", ["raw198", "raw198+features"])
+def test_the_kernel_choice_is_the_search_choice_at_zero_ply(encoding):
+    # EvaluatorPolicy(net) at 0 ply chooses in the kernels (net_best_child); ranking the same
+    # children with best_plays_batch (numpy, float64 equities of the same float32 outputs) agrees exactly
+    rules = BACKGAMMON
+    net = NetEvaluator.random(rules, hidden=(12,), encoding=encoding, seed=15)
+    positions, dice = items(rules, 300, seed=11)
+    scored = best_plays_batch(positions, dice, rules, net, ply=0)
+    assert np.array_equal(EvaluatorPolicy(net)(scored.children, scored.offsets), scored.best())
+
+
 def test_rollouts_by_the_policy_do_not_depend_on_threads():
     net = NetEvaluator.random(BACKGAMMON, hidden=(8,), seed=14)
     one = rollout(Position.initial(), BACKGAMMON, games=36, policy=EvaluatorPolicy(net, ply=1), seed=3, threads=1)

@@ -277,6 +277,18 @@ class NetEvaluator:
         values = features(positions, self._rules).astype(np.int32) if self._encoding != "raw198" else None
         return _native.forward(self.native_model(), positions, values, threads)
 
+    def best_children(self, children: np.ndarray, offsets: np.ndarray, threads: int = 1) -> np.ndarray:
+        """``int64[N]``: the index of the child with the greatest 0-ply
+        equity in each group ``offsets[i]:offsets[i + 1]`` of checked
+        children (-1 for an empty group; ties: the first), a finished child
+        worth its outcome's signed value: the choice a game kernel makes
+        through ``net_best_child``, in one call. ``threads`` computes the
+        features, when the network reads them."""
+        values = None
+        if self._encoding != "raw198":
+            values = features(children, self._rules).astype(np.int32)
+        return _native.best_children(self.native_model(), children, offsets, self._rules.code, values)
+
     def native_model(self) -> Any:
         """The network as the kernels read it (made once, then kept: the
         arrays never change)."""

@@ -317,6 +317,8 @@ class EvaluatorPolicy:
         """``int64[N]``: the index of the best child of each game."""
         children = checked_positions(children, self.rules)
         offsets = np.asarray(offsets, dtype=np.int64)
+        if self.ply == 0 and isinstance(self.evaluator, NetEvaluator):    # one kernel call chooses
+            return self.evaluator.best_children(children, offsets)
         scored = score_children(offsets, children, self.rules, self.evaluator, self.ply, self.move_filter,
                                 self.threads)
         return scored.best()
