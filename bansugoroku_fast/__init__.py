@@ -26,10 +26,14 @@ from .errors import (
     ContactError,
     EndgameCacheError,
     EndgameCacheWarning,
+    EvaluatorOutputError,
+    EvaluatorOutputTypeError,
+    EvaluatorTypeError,
     GameStateError,
     GameTooLongError,
     IllegalPlayError,
     InvalidDiceError,
+    InvalidEvaluatorError,
     InvalidNotationError,
     InvalidPolicyError,
     InvalidPositionError,
@@ -37,6 +41,7 @@ from .errors import (
     InvalidStonesError,
     MatchFileError,
     MatchIdError,
+    NetworkFileError,
     NotARaceError,
     NotInTableError,
     PlayError,
@@ -78,15 +83,17 @@ _LAZY = {
                      "RolloutResult", "LinearPolicy", "FEATURE_NAMES", "Computer", "PipCountCube"],
                     "bansugoroku_fast.games"),
     **dict.fromkeys(["race", "race_batch", "RaceResult"], "bansugoroku_fast.endgames"),
+    **dict.fromkeys(["NetEvaluator", "evaluate", "best_plays", "EvaluatorPolicy"], "bansugoroku_fast.evaluators"),
     **dict.fromkeys(["MatchRecord", "MatchState", "read_match", "write_match", "decode_match_id",
                      "encode_match_id"], "bansugoroku_fast.formats"),
 }
 #: Submodules loaded on first use (``bansugoroku_fast.oracle``).
-_LAZY_MODULES = ("oracle", "games", "formats", "endgames")
+_LAZY_MODULES = ("oracle", "games", "formats", "endgames", "evaluators")
 
 if TYPE_CHECKING:   # what the lazy names are, for type checkers
-    from . import endgames, formats, games, oracle
+    from . import endgames, evaluators, formats, games, oracle
     from .endgames import RaceResult, race, race_batch
+    from .evaluators import EvaluatorPolicy, NetEvaluator, best_plays, evaluate
     from .formats import MatchRecord, MatchState, decode_match_id, encode_match_id, read_match, write_match
     from .games import (
         FEATURE_NAMES,
@@ -208,6 +215,16 @@ __all__ = [
     "TableRulesError",
     "EndgameCacheError",
     "EndgameCacheWarning",
+    "InvalidEvaluatorError",
+    "NetworkFileError",
+    "EvaluatorTypeError",
+    "EvaluatorOutputError",
+    "EvaluatorOutputTypeError",
+    # evaluators
+    "NetEvaluator",
+    "evaluate",
+    "best_plays",
+    "EvaluatorPolicy",
     # exact endgames
     "race",
     "race_batch",
@@ -218,6 +235,7 @@ __all__ = [
     "games",
     "formats",
     "endgames",
+    "evaluators",
     "typing",
 ]
 

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
 import numpy as np
 
-from . import _batch, _games, _pool, _tables, _validate
+from . import _batch, _games, _net, _pool, _tables, _validate
 from .errors import GameTooLongError, InvalidDiceError, InvalidPositionError
 from .layout import BAR, BOTH_WON, OFF, ROW_NAMES, STONES, borne_off_problem
 
@@ -826,3 +826,31 @@ def race_lookup(positions: np.ndarray, bears_off: bool, gammons: bool, finish: n
     status = np.empty(count, dtype=np.int32)
     _tables.race_lookup(positions, bears_off, gammons, finish, finish_mean, first, win, out, status)
     return out, status
+
+
+# --- networks ---------------------------------------------------------------------------------
+# The compiled forward pass (src/bansugoroku_fast/_net.pyx); bansugoroku_fast.evaluators
+# prepares a network's arrays and checks the arguments before they come here.
+
+
+def net_model(arrays: dict[str, np.ndarray], hidden1: int, hidden2: int, relu: bool, features: int) -> Any:
+    """The kernels' model of a network whose arrays are laid out as
+    ``bsf_net.h`` reads them."""
+    return _net.Model(arrays, hidden1, hidden2, relu, features)
+
+
+def net_forward(model: Any, positions: np.ndarray, features: np.ndarray, threads: int) -> np.ndarray:
+    """``float32[N, 5]``: the network's consistent outputs for ``int8[N, 2, 26]``
+    positions (``features``: their ``int32`` features, or an empty array)."""
+    out = np.empty((len(positions), 5), dtype=np.float32)
+    _net.forward_batch(model, positions, features, out, threads)
+    return out
+
+
+def net_best_children(model: Any, children: np.ndarray, offsets: np.ndarray, code: int,
+                      features: np.ndarray) -> np.ndarray:
+    """``int64[N]``: the child of greatest 0-ply equity in each segment
+    ``offsets[i]:offsets[i + 1]`` (finished children scored exactly)."""
+    out = np.empty(len(offsets) - 1, dtype=np.int64)
+    _net.best_children(model, children, offsets, code, features, out)
+    return out

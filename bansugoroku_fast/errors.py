@@ -30,10 +30,14 @@ __all__ = [
     "ContactError",
     "EndgameCacheError",
     "EndgameCacheWarning",
+    "EvaluatorOutputError",
+    "EvaluatorOutputTypeError",
+    "EvaluatorTypeError",
     "GameStateError",
     "GameTooLongError",
     "IllegalPlayError",
     "InvalidDiceError",
+    "InvalidEvaluatorError",
     "InvalidNotationError",
     "InvalidPolicyError",
     "InvalidPositionError",
@@ -41,6 +45,7 @@ __all__ = [
     "InvalidStonesError",
     "MatchFileError",
     "MatchIdError",
+    "NetworkFileError",
     "NotARaceError",
     "NotInTableError",
     "PlayError",
@@ -105,6 +110,33 @@ class InvalidPolicyError(ValueError):
     number per feature."""
 
 
+class InvalidEvaluatorError(ValueError):
+    """An evaluator that cannot score these positions: a network whose
+    layers do not fit together or its encoding, an unknown encoding or
+    activation, NaN or infinite weights, a network trained for other rules."""
+
+
+class NetworkFileError(InvalidEvaluatorError):
+    """A network file (``.npz``) that cannot be read or holds a bad value:
+    ``path`` names the file and ``key`` the array at fault (empty when the
+    whole file is)."""
+
+    def __init__(self, message: str, path: str = "", key: str = ""):
+        self.message = message  # without the place
+        self.path = path
+        self.key = key
+        where = f"{path}: " if path else ""
+        where += f"key {key!r}: " if key else ""
+        super().__init__(where + message)
+
+
+class EvaluatorOutputError(ValueError):
+    """What a Python evaluator returned cannot be probabilities of the five
+    outcomes: the wrong shape, NaN or infinite values, values outside
+    [0, 1], cumulative probabilities out of order (P(w3) > P(w2+) > P(win),
+    P(l3) > P(l2+) > 1 - P(win)). The message names the first position."""
+
+
 class GameTooLongError(RuntimeError):
     """A whole game that has not ended after ``max_plies`` plies (which names
     the game and the seed, so that it can be replayed). Not bad input, so not
@@ -144,6 +176,14 @@ class PolicyOutputTypeError(PolicyOutputError, TypeError):
 class PolicyTypeError(InvalidPolicyError, TypeError):
     """A policy that is neither a name nor a LinearPolicy (nor a pair of
     them), or LinearPolicy weights that are not a sequence."""
+
+
+class EvaluatorTypeError(InvalidEvaluatorError, TypeError):
+    """An evaluator that is neither a NetEvaluator nor a callable."""
+
+
+class EvaluatorOutputTypeError(EvaluatorOutputError, TypeError):
+    """A Python evaluator's output that is not an array of real numbers."""
 
 
 class MatchIdError(ValueError):

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..checks import as_rules
 from ..errors import InvalidStonesError, TableRulesError
-from .race import (
+from .races import (
     Method,
     OneSidedError,
     RaceBatch,

@@ -20,7 +20,7 @@ import numpy as np
 from tqdm import tqdm
 
 from ..errors import EndgameCacheError
-from .race import one_sided_differences, one_sided_error
+from .races import one_sided_differences, one_sided_error
 from .store import KINDS, ROWS_PER_KIND, TableKind, build, cache_path, kind_rules
 
 

@@ -25,7 +25,7 @@ import numpy as np
 from gymnasium import spaces
 
 from .. import render
-from ..games.bulk import features
+from ..batch import features
 from ..layout import BAR, STONES
 from ..rules import Rules
 from ..scoring import FEATURE_NAMES
