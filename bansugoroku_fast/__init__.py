@@ -28,6 +28,7 @@ from .errors import (
     IllegalPlayError,
     InvalidDiceError,
     InvalidNotationError,
+    InvalidOptionError,
     InvalidPolicyError,
     InvalidPositionError,
     InvalidRulesError,
@@ -39,6 +40,7 @@ from .errors import (
     PolicyOutputTypeError,
     PolicyTypeError,
     RulesTypeError,
+    UnknownOptionError,
 )
 from .moves import (
     Plays,
@@ -190,6 +192,8 @@ __all__ = [
     "PolicyTypeError",
     "PolicyOutputError",
     "PolicyOutputTypeError",
+    "InvalidOptionError",
+    "UnknownOptionError",
     # submodules
     "batch",
     "oracle",

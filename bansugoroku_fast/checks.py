@@ -21,7 +21,7 @@ import numpy as np
 
 from . import _kernel
 from ._kernel import as_int8_array, holds_integers
-from .errors import InvalidDiceError, InvalidPositionError, RulesTypeError
+from .errors import InvalidDiceError, InvalidPositionError, RulesTypeError, UnknownOptionError
 from .layout import borne_off_problem
 from .rules import Rules
 from .typing import BatchLike
@@ -324,3 +324,20 @@ def as_checked_positions(positions: Any, rules: Rules) -> np.ndarray:
     array = as_positions_array(positions)
     _kernel.outcomes(array, rules)
     return array
+
+
+def check_keywords(given: Iterable[str], accepted: Iterable[str], where: str) -> None:
+    """Refuse a keyword argument ``where`` does not take, before Python's own
+    ``TypeError`` (or a clash of two keywords) could say something less clear.
+
+    >>> check_keywords(["seat"], ["seat", "opponent"], "BanSugorokuEnv")
+    >>> check_keywords(["sead"], ["seat", "opponent"], "BanSugorokuEnv")
+    Traceback (most recent call last):
+    ...
+    bansugoroku_fast.errors.UnknownOptionError: BanSugorokuEnv takes no option 'sead'; its options: opponent, seat
+    """
+    known = set(accepted)
+    unknown = sorted(set(given) - known)
+    if unknown:
+        names = ", ".join(repr(name) for name in unknown)
+        raise UnknownOptionError(f"{where} takes no option {names}; its options: {', '.join(sorted(known))}")

@@ -32,6 +32,7 @@ __all__ = [
     "IllegalPlayError",
     "InvalidDiceError",
     "InvalidNotationError",
+    "InvalidOptionError",
     "InvalidPolicyError",
     "InvalidPositionError",
     "InvalidRulesError",
@@ -43,6 +44,7 @@ __all__ = [
     "PolicyOutputTypeError",
     "PolicyTypeError",
     "RulesTypeError",
+    "UnknownOptionError",
 ]
 
 
@@ -97,6 +99,11 @@ class InvalidPolicyError(ValueError):
     number per feature."""
 
 
+class InvalidOptionError(ValueError):
+    """A keyword argument a function does not accept, or one that contradicts
+    another (an environment id's rules and a ``rules=`` of another variant)."""
+
+
 class GameTooLongError(RuntimeError):
     """A whole game that has not ended after ``max_plies`` plies (which names
     the game and the seed, so that it can be replayed). Not bad input, so not
@@ -124,6 +131,11 @@ class PolicyOutputTypeError(PolicyOutputError, TypeError):
 class PolicyTypeError(InvalidPolicyError, TypeError):
     """A policy that is neither a name nor a LinearPolicy (nor a pair of
     them), or LinearPolicy weights that are not a sequence."""
+
+
+class UnknownOptionError(InvalidOptionError, TypeError):
+    """A keyword argument the function does not take (a TypeError, as Python
+    raises for it); the message lists the keywords it does take."""
 
 
 class MatchIdError(ValueError):

@@ -79,6 +79,9 @@ _WIDTH, _HEIGHT = 28, 120  # one point's triangle
 _BAR = 28
 _STONE = 24
 _COLOURS = {"X": "#f4f0e6", "O": "#3a2a1e"}
+#: The board's colour, also under the point numbers and the status line
+#: (the SVG leaves that strip transparent, for pages of any colour).
+BACKGROUND = "#c8a26a"
 
 
 def _point_x(point: int) -> float:
@@ -114,8 +117,9 @@ def svg(rows: Rows) -> str:
     """An SVG drawing of ``rows`` from the side to move (light stones, X)."""
     width, height = 12 * _WIDTH + _BAR, 2 * _HEIGHT + 40
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height + 30}" width="{width * 1.5:.0f}">',
-        f'<rect width="{width}" height="{height}" fill="#c8a26a"/>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height + 30}" '
+        f'width="{width * 1.5:.0f}" height="{(height + 30) * 1.5:.0f}">',
+        f'<rect width="{width}" height="{height}" fill="{BACKGROUND}"/>',
         f'<rect x="{6 * _WIDTH}" width="{_BAR}" height="{height}" fill="#7a5230"/>',
     ]
     for point in range(1, 25):
