@@ -71,7 +71,7 @@ _LAZY = {
                      "segment_argmax", "play_games", "rollout", "rank_plays", "features", "RankedPlay",
                      "RolloutResult", "LinearPolicy", "FEATURE_NAMES", "Computer", "PipCountCube"],
                     "bansugoroku_fast.games"),
-    **dict.fromkeys(["MatchRecord", "MatchState", "read_match", "write_match", "decode_match_id",
+    **dict.fromkeys(["MatchRecord", "MatchState", "parse_match", "read_match", "write_match", "decode_match_id",
                      "encode_match_id"], "bansugoroku_fast.formats"),
 }
 #: Submodules loaded on first use (``bansugoroku_fast.oracle``).
@@ -79,7 +79,15 @@ _LAZY_MODULES = ("oracle", "games", "formats")
 
 if TYPE_CHECKING:   # what the lazy names are, for type checkers
     from . import formats, games, oracle
-    from .formats import MatchRecord, MatchState, decode_match_id, encode_match_id, read_match, write_match
+    from .formats import (
+        MatchRecord,
+        MatchState,
+        decode_match_id,
+        encode_match_id,
+        parse_match,
+        read_match,
+        write_match,
+    )
     from .games import (
         FEATURE_NAMES,
         Candidates,
@@ -171,6 +179,7 @@ __all__ = [
     "MatchRecord",
     "MatchState",
     "read_match",
+    "parse_match",
     "write_match",
     "decode_match_id",
     "encode_match_id",

@@ -94,7 +94,7 @@ def play_games(rules: Any, games: int, policy: Any = "random", seed: int = 0, st
     )
     offsets = np.zeros(games + 1, dtype=np.int64)
     np.cumsum(ends.plies, out=offsets[1:])
-    return GameRecords(offsets, positions, dice, after, ends.winner, ends.value, ends.kind, ends.plies)
+    return GameRecords(offsets, positions, dice, after, ends.winner, ends.value, ends.kind, ends.plies, rules=rules)
 
 
 # --- rollouts -------------------------------------------------------------------------

@@ -286,7 +286,7 @@ class GameBatch:
         if clear:
             self._ended = []
         return GameRecords(offsets, positions, dice, after, winner[order], value[order], kind[order],
-                           plies[order])
+                           plies[order], rules=self.rules)
 
     def _plies_of(self, ids: np.ndarray, clear: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The kept plies of games ``ids`` (sorted), game by game in ply order."""
