@@ -132,7 +132,7 @@ class Position:
     @property
     def xgid(self) -> str:
         """The XGID of the position (side to move as X, money game, no dice)."""
-        return position_id.encode_xgid(self.rows)
+        return position_id.encode_xgid(self.rows, valid=True)
 
     @property
     def array(self) -> BoardArray:
@@ -147,7 +147,7 @@ class Position:
     @property
     def id(self) -> str:
         """The GNU Backgammon Position ID (14 characters)."""
-        return position_id.encode(self.rows)
+        return position_id.encode(self.rows, valid=True)
 
     @property
     def rows(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
