@@ -6,9 +6,8 @@ import random
 import numpy as np
 import pytest
 
-from bansugoroku_fast import InvalidPositionError, Position, Rules, oracle
+from bansugoroku_fast import InvalidPositionError, Position, Rules, oracle, position_id
 from bansugoroku_fast.position import INITIAL_ROW
-from bansugoroku_fast import position_id
 from bansugoroku_fast.position_id import encode
 
 START_ID = "4HPwATDgc/ABMA"  # gnubg's documented id of the start position
@@ -304,7 +303,7 @@ def _shared_point():
     (_sixteen_stones(), "row 0 .* holds 16 stones, not 15"),
     (_negative_count(), "row 1 .* has a negative count at index 5"),
     (_shared_point(), "point 1 .* holds stones of both sides"),
-    ([[0] * 26], "a position is two rows of 26 counts, got \[26\]"),
+    ([[0] * 26], r"a position is two rows of 26 counts, got \[26\]"),
     ("not rows", "a position is two rows of 26 integer counts"),
 ])
 def test_every_encoder_refuses_an_invalid_position(encoder, rows, problem):
