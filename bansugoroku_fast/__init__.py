@@ -62,8 +62,8 @@ from .rules import Rules
 from .turn import Turn, roll_name
 from .typing import DiceLike, PositionLike, RulesLike
 
-#: The package's version, its one copy: pyproject.toml reads it from here.
-__version__ = "0.1.0"
+#: The package's version (its one copy is in bansugoroku_fast.version, which pyproject.toml reads).
+from .version import __version__
 
 #: Names loaded on first use (PEP 562): name -> the module that holds it.
 _LAZY = {

@@ -38,6 +38,7 @@ __all__ = [
     "InvalidRulesError",
     "MatchFileError",
     "MatchIdError",
+    "OutputPathError",
     "PlayError",
     "PlayTextTypeError",
     "PolicyOutputError",
@@ -136,6 +137,12 @@ class PolicyTypeError(InvalidPolicyError, TypeError):
 class UnknownOptionError(InvalidOptionError, TypeError):
     """A keyword argument the function does not take (a TypeError, as Python
     raises for it); the message lists the keywords it does take."""
+
+
+class OutputPathError(ValueError):
+    """A file or directory to write that cannot be written: a missing or
+    unwritable directory, a format the writer does not know. Raised before
+    any work."""
 
 
 class MatchIdError(ValueError):

@@ -45,8 +45,9 @@ def _pips(row: Sequence[int]) -> int:
     return sum(index * row[index] for index in range(1, 26))
 
 
-def board(rows: Rows) -> str:
-    """The ASCII board of ``rows`` (row 0 to move).
+def board(rows: Rows, *, to_move: bool = True) -> str:
+    """The ASCII board of ``rows`` (row 0 to move; ``to_move=False`` for a
+    finished game, where nobody is: row 0 is then just X).
 
     >>> print(board(((0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5) + (0,) * 10 + (2, 0),) * 2))
      13 14 15 16 17 18  | 19 20 21 22 23 24
@@ -67,7 +68,7 @@ def board(rows: Rows) -> str:
         _line(bottom_owners),
         _line(bottom_counts),
         _numbers(BOTTOM),
-        f"X to move: pips {_pips(rows[0])}, bar {rows[0][25]}, off {rows[0][0]}",
+        f"{'X to move:' if to_move else 'X:        '} pips {_pips(rows[0])}, bar {rows[0][25]}, off {rows[0][0]}",
         f"O:         pips {_pips(rows[1])}, bar {rows[1][25]}, off {rows[1][0]}",
     ]
     return "\n".join(line.rstrip() for line in lines)
