@@ -34,6 +34,7 @@ from .errors import (
     InvalidRulesError,
     MatchFileError,
     MatchIdError,
+    OutputPathError,
     PlayError,
     PlayTextTypeError,
     PolicyOutputError,
@@ -203,6 +204,7 @@ __all__ = [
     "PolicyOutputTypeError",
     "InvalidOptionError",
     "UnknownOptionError",
+    "OutputPathError",
     # submodules
     "batch",
     "oracle",
