@@ -50,6 +50,8 @@ def as_rules(rules: object) -> Rules:
         return rules
     if rules is None:
         return Rules()
+    if type(rules) is str:
+        return _parsed_label(rules)
     if isinstance(rules, str):
         return Rules.parse(rules)
     if not isinstance(rules, Rules):
@@ -59,6 +61,22 @@ def as_rules(rules: object) -> Rules:
         if not all(isinstance(field, str) for field in fields):
             raise RulesTypeError(f"rules fields must be str, got {fields!r}")
         return Rules(*fields)
+    return rules
+
+
+#: Labels already parsed (a label is parsed once: ``Rules.parse`` costs
+#: several microseconds, a call on one position about two). Bounded, as
+#: labels come from users.
+_PARSED_LABELS: dict[str, Rules] = {}
+_MAX_PARSED_LABELS = 256
+
+
+def _parsed_label(label: str) -> Rules:
+    rules = _PARSED_LABELS.get(label)
+    if rules is None:
+        rules = Rules.parse(label)  # raises on a bad label, which is never kept
+        if len(_PARSED_LABELS) < _MAX_PARSED_LABELS:
+            _PARSED_LABELS[label] = rules
     return rules
 
 
@@ -83,6 +101,8 @@ def as_dice(dice: object) -> tuple[int, int]:
             raise InvalidDiceError(f"cannot read dice {dice!r}; write e.g. '6-5'") from None
     if isinstance(dice, np.ndarray) and holds_integers(dice):
         dice = dice.tolist()  # numpy integers to ints; other dtypes fail as values below
+        if type(dice) is list and len(dice) == 2 and all(type(d) is int and 1 <= d <= 6 for d in dice):
+            return dice[0], dice[1]  # the common numpy roll, without the general checks below
     if not isinstance(dice, DICE_CONTAINERS):
         raise InvalidDiceError(
             f"dice must be a pair of integers in 1..6 (a tuple, list, integer array or "

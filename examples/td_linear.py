@@ -31,6 +31,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -137,19 +138,29 @@ def train(rules: Rules, games: int, envs: int, lam: float, alpha: float, evaluat
         learner.play(min(evaluate_every, games - learner.finished))
 
 
-def plot(curve: Curve, bar: float, path: str, title: str) -> None:
+def draw(curve: Curve, bar: float, title: str) -> Any:
+    """The learning curve as a matplotlib figure; the legend sits below the
+    axes, where no point of the curve can be (the last points end in the
+    corner a legend inside would take)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    figure, axes = plt.subplots(figsize=(6, 4))
+    figure, axes = plt.subplots(figsize=(6, 4.6))
     axes.plot(curve.games, curve.against_random, marker="o", label='against "random"')
     axes.plot(curve.games, curve.against_heuristic, marker="o", label='against "heuristic"')
     axes.axhline(bar, linestyle="--", color="grey", label='"heuristic" against "random"')
-    axes.set(xlabel="training games", ylabel="win rate", ylim=(0, 1), title=title)
-    axes.legend(loc="lower right")
+    axes.set(xlabel="training games", ylabel="win rate", ylim=(0, 1.02), title=title)
+    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize="small", frameon=False)
     figure.tight_layout()
+    return figure
+
+
+def plot(curve: Curve, bar: float, path: str, title: str) -> None:
+    import matplotlib.pyplot as plt
+
+    figure = draw(curve, bar, title)
     figure.savefig(path, dpi=100)
     plt.close(figure)
 

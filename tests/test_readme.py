@@ -28,3 +28,28 @@ def test_the_gymnasium_example_runs():
     # The game's value, won or lost: under bear_off with the immediate
     # closure every win is worth 1 (docs/rules.md §3.5, §3.7).
     assert namespace["reward"] in (-1, 1)
+
+
+def test_the_dask_example_runs_with_the_distributed_extra_alone():
+    # The 'distributed' extra installs dask[array,distributed]; the example
+    # must need nothing else (no zarr).
+    pytest.importorskip("distributed")
+    pytest.importorskip("dask.array")
+    from bansugoroku_fast import Position, Rules, count_plays, rollout
+
+    (example,) = [block for block in code_blocks("python") if "dask.distributed" in block]
+    assert "import zarr" not in example and "from_zarr(" not in example.split("#")[0]
+    namespace: dict[str, object] = {}
+    exec(compile(example, "README.md (Dask example)", "exec"), namespace)
+    local = rollout(Position.initial(), Rules(variant="backgammon"), 5_184, "heuristic", seed=1)
+    assert namespace["result"].equity == local.equity  # what the README's comment says
+    records = namespace["records"]
+    expected = count_plays(records.positions, (6, 5), "backgammon")
+    assert (namespace["counts"].compute() == expected).all()
+
+
+def test_every_plain_python_block_of_the_readme_has_its_test():
+    """A new example needs its test here (with the extra it names)."""
+    tested = ("gymnasium.make", "dask.distributed")
+    for block in code_blocks("python"):
+        assert sum(marker in block for marker in tested) == 1, block.splitlines()[0]
