@@ -60,6 +60,7 @@ def test_td_linear_legend_covers_no_point_of_the_curve():
     figure.canvas.draw()
     (axes,) = figure.axes
     legend = axes.get_legend().get_window_extent()
-    points = axes.transData.transform(np.column_stack([curve.games * 2, curve.against_random + curve.against_heuristic]))
+    rates = curve.against_random + curve.against_heuristic
+    points = axes.transData.transform(np.column_stack([curve.games * 2, rates]))
     assert not any(legend.contains(x, y) for x, y in points)
     assert legend.y1 < axes.get_window_extent().y0  # below the axes altogether
