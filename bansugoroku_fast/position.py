@@ -173,7 +173,8 @@ class Position:
 
     def swapped(self) -> Position:
         """The same position seen by the other side (rows exchanged)."""
-        return Position._trusted(self._array[::-1])
+        half = len(self._key) // 2  # a row's 26 bytes: the key with its rows exchanged is the swapped key
+        return Position._from_key(self._key[half:] + self._key[:half])
 
     def pip_count(self, side: int = 0) -> int:
         """Pips ``side`` (0 = to move) needs to bear everything off; bar = 25."""
