@@ -177,19 +177,28 @@ class StepOrders:
         self.plays = plays
         self.made: list[int] = []
         self._rows = np.ones(len(plays), dtype=bool)  # the orders that start with the moves made
+        self._mask: np.ndarray | None = None
+
+    def mask(self) -> np.ndarray:
+        """``int8[STEP_ACTIONS]``: 1 for each action that continues some
+        legal order (made once per move; the caller must not write to it)."""
+        if self._mask is None:
+            self._mask = np.zeros(STEP_ACTIONS, dtype=np.int8)
+            done = len(self.made)
+            if done < DICE_SLOTS:
+                following = self.actions[self._rows, done]
+                self._mask[following[following >= 0]] = 1
+        return self._mask
 
     def next_actions(self) -> np.ndarray:
         """The actions that continue some legal order, ascending."""
-        done = len(self.made)
-        if done == DICE_SLOTS:
-            return np.empty(0, dtype=np.int16)
-        following = self.actions[self._rows, done]
-        return np.unique(following[following >= 0])
+        return np.flatnonzero(self.mask())
 
     def make(self, action: int) -> None:
         """Make the move ``action`` (one of :meth:`next_actions`)."""
         self._rows &= self.actions[:, len(self.made)] == action
         self.made.append(action)
+        self._mask = None
 
     def finished_play(self) -> Play | None:
         """The play the moves made complete, or None while moves remain."""
@@ -369,10 +378,9 @@ class Table:
         """``int8[action_count]``: 1 for each legal action of the mover."""
         if self.actions == "play":
             return play_masks(np.array([0 if self.is_over else len(self._plays)]), self.action_count).reshape(-1)
-        mask = np.zeros(self.action_count, dtype=np.int8)
-        if not self.is_over:
-            mask[self.orders.next_actions()] = 1
-        return mask
+        if self.is_over:
+            return np.zeros(self.action_count, dtype=np.int8)
+        return self.orders.mask().copy()
 
     def act(self, action: object) -> None:
         """Take ``action`` for the mover; an illegal action raises
@@ -386,7 +394,7 @@ class Table:
             self.play(self._plays[index])
             return
         orders = self.orders
-        if index not in orders.next_actions():
+        if not orders.mask()[index]:
             raise IllegalPlayError(self._illegal_message(index))
         orders.make(index)
         finished = orders.finished_play()
