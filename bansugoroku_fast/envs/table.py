@@ -377,7 +377,8 @@ class Table:
     def action_mask(self) -> np.ndarray:
         """``int8[action_count]``: 1 for each legal action of the mover."""
         if self.actions == "play":
-            return play_masks(np.array([0 if self.is_over else len(self._plays)]), self.action_count).reshape(-1)
+            count = 0 if self.is_over else len(self._plays)
+            return _mask_rows(self.action_count)[self.action_count - count].copy()  # one row: no fancy index
         if self.is_over:
             return np.zeros(self.action_count, dtype=np.int8)
         return self.orders.mask().copy()
