@@ -47,8 +47,9 @@ def plays_count(count: int) -> str:
 
 
 RULES_HELP = (
-    "rules label: 'ban-sugoroku' (default), 'backgammon', 'ban/bear_off/immediate', "
-    "'ban-sugoroku,finish=bear_off,closure=off'"
+    "the rules' label (docs/glossary.md): 'ban-sugoroku' (the default, every option at its default), "
+    "'backgammon', or options spelt out: 'ban-sugoroku,finish=bear_off,closure=off,start=alternate' "
+    "(options left out take their defaults; the short form 'ban/bear_off/off' is accepted too)"
 )
 POSITION_HELP = "a GNU Backgammon Position ID or an XGID (default: the start position)"
 

@@ -795,8 +795,7 @@ def write_match(source: object, *, match_length: int = 0, players: Sequence[str]
         headers = {**source.headers, **(headers or {})}
     header_lines = [f'; [{key} "{value}"]' for key, value in (headers or {}).items() if key != VARIANT_KEY]
     if not rules.is_backgammon:
-        options = f"ban-sugoroku,finish={rules.finish},closure={rules.closure},start={rules.start}"
-        header_lines.append(f'; [{VARIANT_KEY} "{options}"]')
+        header_lines.append(f'; [{VARIANT_KEY} "{rules.label}"]')
     lines = header_lines + ["", f" {match_length} point match"]
     score = [0, 0]
     for number, game in enumerate(games, start=1):
