@@ -82,7 +82,7 @@ def run_play(args: argparse.Namespace) -> int:
         for seat, policy in enumerate(_seat_policies(args.seats, rules)):
             game.hand_over(seat, Computer(policy, rng=random.Random(seed + 1 + seat)))
         status = _watch(game, seed)
-        _save(game, save, tuple(f"seat {seat} ({game.computers[seat].policy})" for seat in (0, 1)))
+        _save(game, save, (f"seat 0 ({game.computers[0].policy})", f"seat 1 ({game.computers[1].policy})"))
         return status
     check_policy(args.vs, rules)
     computer = Computer(args.vs, rng=random.Random(seed + 1))

@@ -378,10 +378,12 @@ class Table:
         """``int8[action_count]``: 1 for each legal action of the mover."""
         if self.actions == "play":
             count = 0 if self.is_over else len(self._plays)
-            return _mask_rows(self.action_count)[self.action_count - count].copy()  # one row: no fancy index
+            row: np.ndarray = _mask_rows(self.action_count)[self.action_count - count].copy()  # no fancy index
+            return row
         if self.is_over:
             return np.zeros(self.action_count, dtype=np.int8)
-        return self.orders.mask().copy()
+        mask: np.ndarray = self.orders.mask().copy()
+        return mask
 
     def act(self, action: object) -> None:
         """Take ``action`` for the mover; an illegal action raises

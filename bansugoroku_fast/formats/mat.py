@@ -203,7 +203,7 @@ def _check_characters(lines: Sequence[str]) -> None:
                 raise MatchFileError(f"control character {char!r}: not a match file", number, column)
 
 
-def read_match(path: str | os.PathLike[str], *, rules: Rules | str | None = None) -> MatchRecord:
+def read_match(path: str | os.PathLike[str] | bytes | bytearray, *, rules: Rules | str | None = None) -> MatchRecord:
     """Read and replay the match file at ``path`` (a str or
     ``os.PathLike``); a missing file is a :class:`FileNotFoundError` naming
     it. The text of a file goes to :func:`parse_match` instead.
@@ -229,7 +229,7 @@ def read_match(path: str | os.PathLike[str], *, rules: Rules | str | None = None
     if isinstance(path, (bytes, bytearray)) or (isinstance(path, str) and _looks_like_text(path)):
         warnings.warn("read_match(text) is deprecated: read_match takes a path; pass text to parse_match(text)",
                       DeprecationWarning, stacklevel=2)
-        return parse_match(path, rules=rules)
+        return parse_match(path if isinstance(path, str) else bytes(path), rules=rules)
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"read_match takes a path (str or os.PathLike), got {type(path).__name__}; "
                         "text goes to parse_match")
