@@ -202,8 +202,9 @@ class StepOrders:
 
     def finished_play(self) -> Play | None:
         """The play the moves made complete, or None while moves remain."""
-        complete = np.flatnonzero(self._rows & (self.counts == len(self.made)))
-        return self.plays[int(complete[0])] if len(complete) else None
+        complete = self._rows & (self.counts == len(self.made))
+        first = int(complete.argmax())  # the first True, or 0 when there is none
+        return self.plays[first] if complete[first] else None
 
     def dice_made(self) -> list[int]:
         """The dice of the moves made, in order."""
