@@ -53,3 +53,33 @@ def test_every_plain_python_block_of_the_readme_has_its_test():
     tested = ("gymnasium.make", "dask.distributed")
     for block in code_blocks("python"):
         assert sum(marker in block for marker in tested) == 1, block.splitlines()[0]
+
+
+def test_every_command_of_the_command_line_block_runs(tmp_path, monkeypatch, capsys):
+    """The README's ``bansugoroku`` lines, as written, in a scratch directory
+    (stdin empty: an interactive game stops at once and is saved as it
+    stands); a match file to check and another engine to run are the only
+    things supplied."""
+    import io
+    import shlex
+    import shutil
+
+    from bansugoroku_fast.cli import main
+
+    (block,) = [block for block in code_blocks("sh") if "bansugoroku perft" in block]
+    shutil.copy(README.parent / "tests" / "data" / "gnubg" / "auto5.mat", tmp_path / "game.mat")
+    monkeypatch.chdir(tmp_path)
+    for line in block.splitlines():
+        argv = shlex.split(line, comments=True)
+        if not argv or argv[:3] == ["bansugoroku", "conformance", "check"]:
+            continue  # another engine's command: test_conformance runs the check
+        if "--plot" in argv or "rollout" in argv:
+            pytest.importorskip("matplotlib")
+        monkeypatch.setattr("sys.stdin", io.StringIO(""))
+        try:
+            status = main(argv[1:])
+        except SystemExit as stopped:  # --version
+            status = stopped.code
+        assert status == 0, line
+    assert (tmp_path / "rollout.png").stat().st_size > 0
+    assert "Saved to game.mat" in capsys.readouterr().out
