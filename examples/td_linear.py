@@ -36,8 +36,9 @@ from typing import Any
 import numpy as np
 
 from bansugoroku_fast import FEATURE_NAMES, LinearPolicy, Rules, features, play_games
-from bansugoroku_fast.checks import as_rules
+from bansugoroku_fast.checks import as_output_file, as_rules
 from bansugoroku_fast.envs import BanSugorokuVectorEnv
+from bansugoroku_fast.errors import OutputPathError
 from bansugoroku_fast.games.policies import segment_argmax
 
 #: Each feature's scale: a typical largest value, so scaled features are about 0..1.
@@ -178,6 +179,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--plot", metavar="FILE.png", help="save the learning curve")
     args = parser.parse_args(argv)
     rules = as_rules(args.rules)
+    if args.plot:  # checked before the training, not after it
+        from matplotlib.backend_bases import FigureCanvasBase
+
+        formats = ["." + name for name in FigureCanvasBase.get_supported_filetypes()]
+        try:
+            as_output_file(args.plot, formats, "--plot")
+        except OutputPathError as error:
+            parser.error(str(error))
     bar = win_rate(rules, "heuristic", "random", args.evaluation_games, seed=10_000)
     print(f'"heuristic" against "random": {bar:.3f} ({rules.short_name}, {args.evaluation_games} games)')
     learner, curve = train(rules, args.games, args.envs, args.lam, args.alpha, args.evaluate_every,

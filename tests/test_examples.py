@@ -64,3 +64,11 @@ def test_td_linear_legend_covers_no_point_of_the_curve():
     points = axes.transData.transform(np.column_stack([curve.games * 2, rates]))
     assert not any(legend.contains(x, y) for x, y in points)
     assert legend.y1 < axes.get_window_extent().y0  # below the axes altogether
+
+
+def test_td_linear_refuses_an_unwritable_plot_before_training(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    td_linear = load("td_linear")
+    with pytest.raises(SystemExit) as stopped:  # a million games would take an hour: refused first
+        td_linear.main(["--games", "1000000", "--plot", str(tmp_path / "no" / "curve.png")])
+    assert stopped.value.code == 2 and "--plot: the directory" in capsys.readouterr().err
