@@ -138,6 +138,14 @@ def dice_slots(dice: np.ndarray, rules: Rules) -> np.ndarray:
     return slots
 
 
+# Where a kernel play record keeps its steps (``_kernel.PLAY_RECORD``).
+_NSTEPS = _kernel.PLAY_RECORD["nsteps"]
+_STEP_BYTES = _kernel.PLAY_RECORD["step_bytes"]
+_STEPS_START = _kernel.PLAY_RECORD["steps"]
+_STEPS_END = _STEPS_START + DICE_SLOTS * _STEP_BYTES
+_SLOT_NUMBERS = np.arange(DICE_SLOTS)
+
+
 def _records_of(plays: Sequence[Play]) -> np.ndarray:
     """``uint8[k, record bytes]``: the kernel's records of ``legal_plays`` output."""
     layout = _kernel.PLAY_RECORD
@@ -167,13 +175,13 @@ class StepOrders:
     """
 
     def __init__(self, plays: Sequence[Play]) -> None:
-        layout = _kernel.PLAY_RECORD
         records = _records_of(plays)
-        first, width = layout["steps"], layout["step_bytes"]
-        origins = records[:, first:first + DICE_SLOTS * width:width].astype(np.int16)
-        dice = records[:, first + 2:first + 2 + DICE_SLOTS * width:width].astype(np.int16)
-        self.counts = records[:, layout["nsteps"]].astype(np.int16)
-        self.actions = np.where(np.arange(DICE_SLOTS) < self.counts[:, None], 6 * (origins - 1) + dice - 1, -1)
+        # (origin, target, die, hit) per step slot, as int16 in one conversion.
+        steps = records[:, _STEPS_START:_STEPS_END].astype(np.int16).reshape(len(plays), DICE_SLOTS, _STEP_BYTES)
+        self.counts = records[:, _NSTEPS]
+        actions = 6 * steps[:, :, 0] + steps[:, :, 2] - 7  # step_action(origin, die)
+        actions[_SLOT_NUMBERS >= self.counts[:, None]] = -1  # the slots past a play's last step
+        self.actions = actions
         self.plays = plays
         self.made: list[int] = []
         self._rows = np.ones(len(plays), dtype=bool)  # the orders that start with the moves made
