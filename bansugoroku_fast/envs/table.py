@@ -180,7 +180,7 @@ class StepOrders:
         steps = records[:, _STEPS_START:_STEPS_END].astype(np.int16).reshape(len(plays), DICE_SLOTS, _STEP_BYTES)
         self.counts = records[:, _NSTEPS]
         actions = 6 * steps[:, :, 0] + steps[:, :, 2] - 7  # step_action(origin, die)
-        actions[_SLOT_NUMBERS >= self.counts[:, None]] = -1  # the slots past a play's last step
+        actions[self.counts[:, None] <= _SLOT_NUMBERS] = -1  # the slots past a play's last step
         self.actions = actions
         self.plays = plays
         self.made: list[int] = []
