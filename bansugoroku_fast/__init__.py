@@ -35,6 +35,7 @@ from .errors import (
     InvalidDiceError,
     InvalidEvaluatorError,
     InvalidNotationError,
+    InvalidOptionError,
     InvalidPolicyError,
     InvalidPositionError,
     InvalidRulesError,
@@ -44,6 +45,7 @@ from .errors import (
     NetworkFileError,
     NotARaceError,
     NotInTableError,
+    OutputPathError,
     PlayError,
     PlayTextTypeError,
     PolicyOutputError,
@@ -52,6 +54,7 @@ from .errors import (
     RulesTypeError,
     StonesTypeError,
     TableRulesError,
+    UnknownOptionError,
 )
 from .moves import (
     Plays,
@@ -73,8 +76,8 @@ from .rules import Rules
 from .turn import Turn, roll_name
 from .typing import DiceLike, PositionLike, RulesLike
 
-#: The package's version, its one copy: pyproject.toml reads it from here.
-__version__ = "0.1.0"
+#: The package's version (its one copy is in bansugoroku_fast.version, which pyproject.toml reads).
+from .version import __version__
 
 #: Names loaded on first use (PEP 562): name -> the module that holds it.
 _LAZY = {
@@ -84,7 +87,7 @@ _LAZY = {
                     "bansugoroku_fast.games"),
     **dict.fromkeys(["race", "race_batch", "RaceResult"], "bansugoroku_fast.endgames"),
     **dict.fromkeys(["NetEvaluator", "evaluate", "best_plays", "EvaluatorPolicy"], "bansugoroku_fast.evaluators"),
-    **dict.fromkeys(["MatchRecord", "MatchState", "read_match", "write_match", "decode_match_id",
+    **dict.fromkeys(["MatchRecord", "MatchState", "parse_match", "read_match", "write_match", "decode_match_id",
                      "encode_match_id"], "bansugoroku_fast.formats"),
 }
 #: Submodules loaded on first use (``bansugoroku_fast.oracle``).
@@ -94,7 +97,15 @@ if TYPE_CHECKING:   # what the lazy names are, for type checkers
     from . import endgames, evaluators, formats, games, oracle
     from .endgames import RaceResult, race, race_batch
     from .evaluators import EvaluatorPolicy, NetEvaluator, best_plays, evaluate
-    from .formats import MatchRecord, MatchState, decode_match_id, encode_match_id, read_match, write_match
+    from .formats import (
+        MatchRecord,
+        MatchState,
+        decode_match_id,
+        encode_match_id,
+        parse_match,
+        read_match,
+        write_match,
+    )
     from .games import (
         FEATURE_NAMES,
         Candidates,
@@ -186,6 +197,7 @@ __all__ = [
     "MatchRecord",
     "MatchState",
     "read_match",
+    "parse_match",
     "write_match",
     "decode_match_id",
     "encode_match_id",
@@ -220,6 +232,9 @@ __all__ = [
     "EvaluatorTypeError",
     "EvaluatorOutputError",
     "EvaluatorOutputTypeError",
+    "InvalidOptionError",
+    "UnknownOptionError",
+    "OutputPathError",
     # evaluators
     "NetEvaluator",
     "evaluate",

@@ -151,6 +151,13 @@ def first_invalid(positions: np.ndarray) -> tuple[int, str] | None:
     return problem[0], describe_problem(*problem[1:])
 
 
+def key_problem(key: bytes) -> str | None:
+    """What is wrong with the position whose ``int8[2, 26]`` array has the
+    52 bytes ``key``, or None (the one-position check of :func:`first_invalid`)."""
+    problem = _validate.key_problem(key)
+    return None if problem is None else describe_problem(*problem)
+
+
 def status_error(status: int, rules: Rules | None, *, item: int | None = None,
                  position: Any = None, dice: Any = None) -> Exception:
     """The error for kernel Status ``status`` about one item: of a batch

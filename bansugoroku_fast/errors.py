@@ -39,6 +39,7 @@ __all__ = [
     "InvalidDiceError",
     "InvalidEvaluatorError",
     "InvalidNotationError",
+    "InvalidOptionError",
     "InvalidPolicyError",
     "InvalidPositionError",
     "InvalidRulesError",
@@ -48,6 +49,7 @@ __all__ = [
     "NetworkFileError",
     "NotARaceError",
     "NotInTableError",
+    "OutputPathError",
     "PlayError",
     "PlayTextTypeError",
     "PolicyOutputError",
@@ -56,6 +58,7 @@ __all__ = [
     "RulesTypeError",
     "StonesTypeError",
     "TableRulesError",
+    "UnknownOptionError",
 ]
 
 
@@ -135,6 +138,9 @@ class EvaluatorOutputError(ValueError):
     outcomes: the wrong shape, NaN or infinite values, values outside
     [0, 1], cumulative probabilities out of order (P(w3) > P(w2+) > P(win),
     P(l3) > P(l2+) > 1 - P(win)). The message names the first position."""
+class InvalidOptionError(ValueError):
+    """A keyword argument a function does not accept, or one that contradicts
+    another (an environment id's rules and a ``rules=`` of another variant)."""
 
 
 class GameTooLongError(RuntimeError):
@@ -184,6 +190,15 @@ class EvaluatorTypeError(InvalidEvaluatorError, TypeError):
 
 class EvaluatorOutputTypeError(EvaluatorOutputError, TypeError):
     """A Python evaluator's output that is not an array of real numbers."""
+class UnknownOptionError(InvalidOptionError, TypeError):
+    """A keyword argument the function does not take (a TypeError, as Python
+    raises for it); the message lists the keywords it does take."""
+
+
+class OutputPathError(ValueError):
+    """A file or directory to write that cannot be written: a missing or
+    unwritable directory, a format the writer does not know. Raised before
+    any work."""
 
 
 class MatchIdError(ValueError):

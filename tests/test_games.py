@@ -58,7 +58,7 @@ PROPERTY_GAMES = 400
 
 
 def _as_arrays(records) -> dict:
-    return {name: np.asarray(getattr(records, name)) for name in records._fields}
+    return {name: np.asarray(getattr(records, name)) for name in (*records._fields, "truncated")}
 
 
 def assert_same_games(kernel_records, oracle_records) -> None:

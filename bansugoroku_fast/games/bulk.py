@@ -85,8 +85,8 @@ def play_games(rules: Any, games: int, policy: Any = "random", seed: int = 0, st
     )
     offsets = np.zeros(games + 1, dtype=np.int64)
     np.cumsum(ends.plies, out=offsets[1:])
-    return GameRecords(offsets, positions, dice, after, ends.winner, ends.value, ends.kind, ends.plies,
-                       ends.truncated)
+    return GameRecords(offsets, positions, dice, after, ends.winner, ends.value, ends.kind, ends.plies, rules=rules,
+                       truncated=ends.truncated)
 
 
 # --- rollouts -------------------------------------------------------------------------
