@@ -123,6 +123,11 @@ def test_kernel_best_child_hook_matches_the_oracle(rules):
     plays = generate_plays(positions, dice, rules)
     values = features(plays.children, rules).astype(np.int32)
     chosen = _native.best_children(net.native_model(), plays.children, plays.offsets, rules.code, values)
+    # the same boards in wider rows (as a search's leaves hold them): the same choices
+    padded = np.zeros((len(plays.children), 72), dtype=np.int8)
+    padded[:, :52] = plays.children.reshape(-1, 52)
+    padded[:, 52:] = 99
+    assert np.array_equal(_native.best_children(net.native_model(), padded, plays.offsets, rules.code, values), chosen)
     compared = 0
     for i in range(len(positions)):
         kids = plays.children[plays.offsets[i]:plays.offsets[i + 1]]
