@@ -60,7 +60,10 @@ static inline int64_t bsf_net_scratch(const bsf_net* net) {
 #define BSF_NET_INLINE static inline
 #endif
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__AVX2__)
+/* BSF_NET_NO_CLONES: one build for the flags given (tests/net_builds.c
+   compiles each instruction set alone to compare them). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__AVX2__) \
+    && !defined(BSF_NET_NO_CLONES)
 #define BSF_NET_CLONES __attribute__((target_clones("avx2", "default"), unused))
 #else
 #define BSF_NET_CLONES __attribute__((unused))
