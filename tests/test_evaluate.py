@@ -342,8 +342,8 @@ def test_the_kernel_choice_is_the_search_choice_at_zero_ply(encoding):
 
 def test_rollouts_by_the_policy_do_not_depend_on_threads():
     net = NetEvaluator.random(BACKGAMMON, hidden=(8,), seed=14)
-    one = rollout(Position.initial(), BACKGAMMON, games=36, policy=EvaluatorPolicy(net, ply=1), seed=3, threads=1)
-    two = rollout(Position.initial(), BACKGAMMON, games=36, policy=EvaluatorPolicy(net, ply=1, threads=2), seed=3,
+    one = rollout(Position.initial(), BACKGAMMON, games=8, policy=EvaluatorPolicy(net, ply=1), seed=3, threads=1)
+    two = rollout(Position.initial(), BACKGAMMON, games=8, policy=EvaluatorPolicy(net, ply=1, threads=2), seed=3,
                   threads=2)
     assert one.counts.tolist() == two.counts.tolist() and one.mean_plies == two.mean_plies
 
