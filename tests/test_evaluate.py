@@ -3,6 +3,11 @@ against the oracle's plain-Python float64 twin (bansugoroku_fast.oracle.evaluato
 and every bad input (network files, Python evaluators' output)."""
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -123,6 +128,11 @@ def test_kernel_best_child_hook_matches_the_oracle(rules):
     plays = generate_plays(positions, dice, rules)
     values = features(plays.children, rules).astype(np.int32)
     chosen = kernel_arrays.best_children(net.native_model(), plays.children, plays.offsets, rules.code, values)
+    # the same boards in wider rows (as a search's leaves hold them): the same choices
+    padded = np.zeros((len(plays.children), 72), dtype=np.int8)
+    padded[:, :52] = plays.children.reshape(-1, 52)
+    padded[:, 52:] = 99
+    assert np.array_equal(kernel_arrays.best_children(net.native_model(), padded, plays.offsets, rules.code, values), chosen)
     compared = 0
     for i in range(len(positions)):
         kids = plays.children[plays.offsets[i]:plays.offsets[i + 1]]
@@ -132,6 +142,30 @@ def test_kernel_best_child_hook_matches_the_oracle(rules):
             assert chosen[i] == equities.index(ranked[0])
             compared += 1
     assert compared > 100
+
+
+def c_compiler() -> str | None:
+    return shutil.which(os.environ.get("CC", "gcc")) or shutil.which("cc")
+
+
+@pytest.mark.skipif(c_compiler() is None, reason="needs a C compiler")
+def test_the_baseline_and_avx2_builds_of_the_forward_pass_agree_bit_for_bit(tmp_path):
+    # tests/net_builds.c scores pseudo-random boards with pseudo-random networks; the package
+    # runs the AVX2 clone of the batch loop where the CPU has AVX2, the baseline one elsewhere
+    from bansugoroku_fast import _batch
+
+    kernels = Path(__file__).resolve().parent.parent / "src" / "bansugoroku_fast"
+    builds = [[]] + ([["-mavx2"]] if _batch.cpu_has_avx2() else [])
+    outputs = []
+    for flags in builds:
+        program = tmp_path / f"net_builds{''.join(flags)}"
+        subprocess.run([c_compiler(), "-O3", "-ffp-contract=off", "-DBSF_NET_NO_CLONES", *flags, f"-I{kernels}",
+                        str(Path(__file__).with_name("net_builds.c")), "-o", str(program), "-lm"],
+                       check=True, capture_output=True, text=True)
+        outputs.append(subprocess.run([str(program)], check=True, capture_output=True, text=True).stdout)
+    values = [float.fromhex(line) for line in outputs[0].split()]
+    assert len(values) == 5 * 500 * 5 and all(0 <= v <= 1 for v in values)
+    assert all(output == outputs[0] for output in outputs)
 
 
 def oracle_outcomes(positions, rules):
@@ -308,8 +342,8 @@ def test_the_kernel_choice_is_the_search_choice_at_zero_ply(encoding):
 
 def test_rollouts_by_the_policy_do_not_depend_on_threads():
     net = NetEvaluator.random(BACKGAMMON, hidden=(8,), seed=14)
-    one = rollout(Position.initial(), BACKGAMMON, games=36, policy=EvaluatorPolicy(net, ply=1), seed=3, threads=1)
-    two = rollout(Position.initial(), BACKGAMMON, games=36, policy=EvaluatorPolicy(net, ply=1, threads=2), seed=3,
+    one = rollout(Position.initial(), BACKGAMMON, games=8, policy=EvaluatorPolicy(net, ply=1), seed=3, threads=1)
+    two = rollout(Position.initial(), BACKGAMMON, games=8, policy=EvaluatorPolicy(net, ply=1, threads=2), seed=3,
                   threads=2)
     assert one.counts.tolist() == two.counts.tolist() and one.mean_plies == two.mean_plies
 

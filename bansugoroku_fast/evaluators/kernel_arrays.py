@@ -63,6 +63,9 @@ def forward(net_model: Any, positions: np.ndarray, features: np.ndarray | None, 
 def best_children(net_model: Any, children: np.ndarray, offsets: np.ndarray, code: int,
                   features: np.ndarray | None) -> np.ndarray:
     """``int64[N]``: the kernels' choice (``net_best_child``) among each
-    segment of checked children, by 0-ply equity, finished ones exactly."""
-    return _kernel.net_best_children(net_model, children, np.ascontiguousarray(offsets, dtype=np.int64), code,
+    segment of checked children, by 0-ply equity, finished ones exactly.
+    ``children``: ``int8[M, 2, 26]``, or ``int8[M, S]`` rows (S >= 52)
+    each holding a board in its first 52 bytes."""
+    rows = children.reshape(len(children), -1)    # a board per row (52 bytes, or wider rows holding one first)
+    return _kernel.net_best_children(net_model, rows, np.ascontiguousarray(offsets, dtype=np.int64), code,
                                      _features(net_model, features, len(children)))

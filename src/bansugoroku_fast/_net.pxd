@@ -10,7 +10,10 @@ score children: a :c:type:`bsf_net` (built in Python by
 * ``bsf_net_forward(net, board, features, out, scratch)``: one position's
   five consistent probabilities (row 0 has just moved), header-inline;
 * ``net_best_child``: the index of the best of ``n`` children by equity,
-  finished children scored exactly from their outcome (ties: the first).
+  finished children scored exactly from their outcome (ties: the first);
+  child ``i`` is the Board ``stride * i`` bytes after ``children``
+  (``sizeof(Board)`` for an array of boards, ``sizeof(Leaf)`` to read a
+  search's leaves in place, whose Board comes first).
 
 ``features`` are the 28 integer ``features()`` of each position (what
 ``_games.board_features`` writes) when the network reads them
@@ -39,8 +42,9 @@ cdef extern from "bsf_net.h":
     int64_t bsf_net_scratch(const bsf_net* net) noexcept nogil
     void bsf_net_forward(const bsf_net* net, const signed char* board, const int32_t* features,
                          float* out, float* scratch) noexcept nogil
-    void bsf_net_forward_range(const bsf_net* net, const signed char* boards, const int32_t* features,
-                               int64_t start, int64_t stop, float* out, float* scratch) noexcept nogil
+    void bsf_net_forward_range(const bsf_net* net, const signed char* boards, int64_t stride,
+                               const int32_t* features, int64_t start, int64_t stop, float* out,
+                               float* scratch) noexcept nogil
     double bsf_net_equity(const float* probabilities) noexcept nogil
 
 cdef class Model:
@@ -48,5 +52,5 @@ cdef class Model:
     cdef object arrays      # the numpy arrays the pointers point into
 
 cdef const bsf_net* model_of(Model model) noexcept
-cdef int64_t net_best_child(const bsf_net* net, const Board* children, int64_t n, RuleSet rules,
+cdef int64_t net_best_child(const bsf_net* net, const Board* children, int64_t stride, int64_t n, RuleSet rules,
                             const int32_t* features, float* scratch) noexcept nogil

@@ -75,23 +75,27 @@ cdef const bsf_net* model_of(Model model) noexcept:
     return &model.net
 
 
-cdef int64_t net_best_child(const bsf_net* net, const Board* children, int64_t n, RuleSet rules,
+cdef int64_t net_best_child(const bsf_net* net, const Board* children, int64_t stride, int64_t n, RuleSet rules,
                             const int32_t* features, float* scratch) noexcept nogil:
     """The index of the child with the greatest equity (ties: the first;
-    -1 when n is 0). A finished child is worth its outcome's signed value.
+    -1 when n is 0); child i is the Board ``stride * i`` bytes after
+    ``children``. A finished child is worth its outcome's signed value.
     The children are scored CHILD_CHUNK at a time by the batch loop (its
     AVX2 clone where the CPU has AVX2), then checked one by one."""
     cdef int64_t i, start, count, best = -1
     cdef int winner, value
     cdef double score, best_score = 0
     cdef float p[CHILD_CHUNK * 5]
+    cdef const signed char* base = <const signed char*> children
+    cdef const Board* child
     start = 0
     while start < n:
         count = n - start if n - start < CHILD_CHUNK else CHILD_CHUNK
-        bsf_net_forward_range(net, <const signed char*> &children[start],
+        bsf_net_forward_range(net, base + stride * start, stride,
                               features + net.features * start if features != NULL else NULL, 0, count, p, scratch)
         for i in range(count):
-            if outcome_of(&children[start + i], rules, &winner, &value) >= 0 and winner >= 0:
+            child = <const Board*> (base + stride * (start + i))
+            if outcome_of(child, rules, &winner, &value) >= 0 and winner >= 0:
                 score = value if winner == 0 else -value
             else:
                 score = bsf_net_equity(&p[5 * i])
@@ -112,7 +116,8 @@ cdef struct ForwardTask:
 
 cdef void forward_items(void* task, int slot, int64_t start, int64_t stop) noexcept nogil:
     cdef ForwardTask* t = <ForwardTask*> task
-    bsf_net_forward_range(t.net, t.boards, t.features, start, stop, t.out, t.scratch + slot * t.scratch_size)
+    bsf_net_forward_range(t.net, t.boards, sizeof(Board), t.features, start, stop, t.out,
+                          t.scratch + slot * t.scratch_size)
 
 
 def forward_batch(Model model, const signed char[:, :, ::1] positions, const int32_t[:, ::1] features,
@@ -142,16 +147,20 @@ def forward_batch(Model model, const signed char[:, :, ::1] positions, const int
     free(task.scratch)
 
 
-def best_children(Model model, const signed char[:, :, ::1] children, const int64_t[::1] offsets, int code,
+def best_children(Model model, const signed char[:, ::1] children, const int64_t[::1] offsets, int code,
                   const int32_t[:, ::1] features, int64_t[::1] out):
     """``net_best_child`` of each segment ``offsets[i]:offsets[i + 1]`` of
     ``children`` into ``out`` (-1 for an empty one): the hook a game kernel
-    calls, exposed for its tests."""
+    calls, exposed for its tests. Each row of ``children`` holds a board in
+    its first 52 bytes (``int8[M, 2, 26]`` reshaped to ``[M, 52]``; wider
+    rows as a search's leaves are)."""
     cdef RuleSet rules = rules_from_code(code)
-    cdef int64_t i, first, count, items = offsets.shape[0] - 1
+    cdef int64_t i, first, count, items = offsets.shape[0] - 1, stride = children.shape[1]
     cdef const int32_t* feature_data = NULL
     cdef float* scratch
     _check(model)
+    if stride < sizeof(Board):
+        raise ValueError(f"rows of {stride} bytes cannot hold a board ({sizeof(Board)} bytes)")
     if model.net.features and children.shape[0]:
         feature_data = &features[0, 0]
     scratch = <float*> malloc(sizeof(float) * bsf_net_scratch(&model.net))
@@ -162,7 +171,7 @@ def best_children(Model model, const signed char[:, :, ::1] children, const int6
             first, count = offsets[i], offsets[i + 1] - offsets[i]
             out[i] = -1
             if count:
-                out[i] = net_best_child(&model.net, <const Board*> &children[first, 0, 0], count, rules,
+                out[i] = net_best_child(&model.net, <const Board*> &children[first, 0], stride, count, rules,
                                         feature_data + model.net.features * first if feature_data != NULL else NULL,
                                         scratch)
     free(scratch)

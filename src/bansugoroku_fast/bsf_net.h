@@ -60,7 +60,10 @@ static inline int64_t bsf_net_scratch(const bsf_net* net) {
 #define BSF_NET_INLINE static inline
 #endif
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__AVX2__)
+/* BSF_NET_NO_CLONES: one build for the flags given (tests/net_builds.c
+   compiles each instruction set alone to compare them). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__AVX2__) \
+    && !defined(BSF_NET_NO_CLONES)
 #define BSF_NET_CLONES __attribute__((target_clones("avx2", "default"), unused))
 #else
 #define BSF_NET_CLONES __attribute__((unused))
@@ -347,13 +350,16 @@ BSF_NET_INLINE void bsf_net_forward(const bsf_net* net, const signed char* board
     bsf_net_consistent(out);
 }
 
-/* Positions start .. stop - 1 of boards (52 bytes each) and their features
-   (net->features each, or NULL) into out (5 each). */
+/* Positions start .. stop - 1 of boards (one each ``stride`` bytes, its 52
+   bytes first: 52 for an int8[N, 2, 26] array, sizeof(Leaf) for a search's
+   leaves) and their features (net->features each, or NULL) into out (5
+   each). */
 BSF_NET_CLONES
-static void bsf_net_forward_range(const bsf_net* net, const signed char* boards, const int32_t* features,
-                                  int64_t start, int64_t stop, float* out, float* scratch) {
+static void bsf_net_forward_range(const bsf_net* net, const signed char* boards, int64_t stride,
+                                  const int32_t* features, int64_t start, int64_t stop, float* out, float* scratch) {
     for (int64_t i = start; i < stop; i++)
-        bsf_net_forward(net, boards + 52 * i, features ? features + net->features * i : NULL, out + 5 * i, scratch);
+        bsf_net_forward(net, boards + stride * i, features ? features + net->features * i : NULL, out + 5 * i,
+                        scratch);
 }
 
 /* The equity of five consistent probabilities. */
