@@ -7,7 +7,10 @@ BMI1/2 and POPCNT (nearly every x86-64 CPU since 2013-2015), where a batch
 count takes about a fifth fewer instructions. At import, before any other
 module of the package reads ``_batch``, :func:`install` puts the fastest
 build this CPU runs in its place, so that every ``from . import _batch``
-gets it; the two give the same results (``tests/test_builds.py``).
+gets it; the two give the same results (``tests/test_builds.py``). What the
+CPU has is asked of ``_cpu``, compiled once for the baseline. The other
+kernel modules (the single-position entry points of ``_single`` among
+them) are built once: their work is in the modules they call.
 
 Set ``BANSUGOROKU_KERNELS=baseline`` before the import to run the baseline
 build anyway. ``bansugoroku_fast.batch.KERNEL_BUILD`` says which runs.
@@ -19,7 +22,7 @@ import os
 import sys
 from types import ModuleType
 
-from . import _batch
+from . import _batch, _cpu
 
 #: The baseline build, whichever :func:`install` chose.
 BASELINE: ModuleType = _batch
@@ -35,7 +38,7 @@ def fastest_build() -> ModuleType:
     choice = os.environ.get(CHOICE_VARIABLE, "fastest")
     if choice not in CHOICES:
         raise ValueError(f"{CHOICE_VARIABLE}={choice!r}: accepted values are {', '.join(CHOICES)}")
-    if choice == "baseline" or BASELINE.BUILT_FOR == "avx2" or not BASELINE.cpu_has_avx2():
+    if choice == "baseline" or BASELINE.BUILT_FOR == "avx2" or not _cpu.cpu_has_avx2():
         return BASELINE
     try:
         return importlib.import_module(f"{__package__}._batch_avx2")

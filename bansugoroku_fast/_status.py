@@ -1,10 +1,13 @@
 """The one place that turns a kernel Status into its typed error.
 
-Every kernel entry point (``src/bansugoroku_fast/_batch.pyx``) reports a
-problem as a Status, declared once in ``_board.pxd`` (``_batch.STATUS``
-names them): a single call returns it instead of its result, a batch call
-returns ``(item, status)`` of its first bad item. :func:`raise_status` and
-:func:`status_error` say what is wrong, and where, from it.
+Every kernel entry point (``src/bansugoroku_fast/_single.pyx``,
+``_batch.pyx``, ``_games.pyx``, ``_env.pyx``) reports a problem with its
+data as a Status, declared once in ``_board.pxd`` with the rule they all
+follow (``_batch.STATUS`` names them): a single call returns it instead of
+its result, a batch call returns ``(item, status)`` of its first bad item.
+:func:`raise_status` and :func:`status_error` say what is wrong, and where,
+from it; :func:`advance_games` calls the vector environment's kernel and
+raises its errors.
 
 >>> from bansugoroku_fast import Rules
 >>> status_error(STATUS["both_won"], Rules(), item=3)
@@ -16,7 +19,7 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 
-from . import _batch, _validate
+from . import _batch, _env, _validate
 from .checks import BOTH_WON, borne_off_problem
 from .errors import InvalidDiceError, InvalidPositionError
 from .position import describe_problem
@@ -76,3 +79,29 @@ def raise_first_problem(problem: tuple[int, int] | None, rules: Rules | None, po
         item, status = problem
         raise status_error(status, rules, item=first_item + item, position=positions[item],
                            dice=None if dice is None else dice[item])
+
+
+def advance_games(rows: np.ndarray, choices: np.ndarray, boards: np.ndarray, dice: np.ndarray, plies: np.ndarray,
+                  games: np.ndarray, counts: np.ndarray, winner: np.ndarray, value: np.ndarray,
+                  truncated: np.ndarray, agent_seat: int, policy_code: int, weights: np.ndarray, code: int,
+                  seed: int, opening: bool, max_plies: int, max_plays: int) -> None:
+    """``_env.advance_batch`` (the arguments are its own), raising the
+    error of its first problem: a ValueError naming the row or the choice,
+    or MemoryError."""
+    problem = _env.advance_batch(rows, choices, boards, dice, plies, games, counts, winner, value, truncated,
+                                 agent_seat, policy_code, weights, code, seed, opening, max_plies, max_plays)
+    if problem is None:
+        return
+    k, status = problem
+    row, choice = int(rows[k]), int(choices[k])
+    if status == STATUS["no_such_row"]:
+        raise ValueError(f"rows[{k}] = {row} is not a game (0..{len(boards) - 1})")
+    if status == STATUS["row_twice"]:
+        raise ValueError(f"rows[{k}] = {row} is listed twice")
+    if status == STATUS["bad_choice"] and choice < -1:
+        raise ValueError(f"choices[{k}] = {choice} is neither -1 (roll first) nor a play")
+    if status == STATUS["bad_choice"]:
+        raise ValueError(f"choices[{k}] = {choice}: game row {row} has {counts[row]} plays")
+    if status == STATUS["no_memory"]:
+        raise MemoryError("out of memory while advancing games")
+    raise AssertionError(f"unknown kernel status {status}")

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from operator import attrgetter
 from typing import TYPE_CHECKING, SupportsIndex, overload
 
-from . import _batch
+from . import _play_records, _single
 from ._status import raise_status, status_error
 from .checks import as_depth, as_dice, as_position, as_rules, as_side
 from .play import Outcome, OutcomeKind, Play, Step
@@ -47,7 +47,7 @@ OUTCOME_KINDS = (
 _DEFAULT_RULES = Rules()
 
 # Where the fields of a kernel play record are (see _KernelPlay).
-_RECORD = _batch.RECORD_OFFSETS
+_RECORD = _play_records.RECORD_OFFSETS
 _RECORD_BYTES = _RECORD["bytes"]
 _BOARD_START = _RECORD["board"]
 _BOARD_BYTES = _RECORD["board_bytes"]
@@ -78,9 +78,9 @@ class _KernelPlay(Play):
     Behaves exactly like a Play built from its values (equality, hashing,
     ``str``); its record is record ``_index`` of the bytes ``_records`` (the
     records of its :class:`Plays`): the board bytes, the step count, then
-    ``(origin, target, die, hit)`` per step (``_batch.RECORD_OFFSETS``).
+    ``(origin, target, die, hit)`` per step (``_play_records.RECORD_OFFSETS``).
     The kernel creates these without calling ``__init__``, the slots they
-    decode into None (see ``_batch.set_play_class``).
+    decode into None (see ``_play_records.set_play_class``).
     """
 
     __slots__ = ("_records", "_index")
@@ -107,10 +107,10 @@ class _KernelPlay(Play):
 
 #: The slots a play decodes on first read (Play's own), None until then.
 _DECODED_SLOTS = ("_steps", "_dice", "_hits", "_position")
-_batch.set_play_class(_KernelPlay, _DECODED_SLOTS)
+_play_records.set_play_class(_KernelPlay, _DECODED_SLOTS)
 
 
-class Plays(_batch.PlayRecords, Sequence[Play]):
+class Plays(_play_records.PlayRecords, Sequence[Play]):
     """What :func:`legal_plays` returns: an immutable sequence of its plays,
     each :class:`Play` made when it is read (``len`` makes none).
 
@@ -181,7 +181,7 @@ def legal_plays(position: PositionLike, dice: DiceLike, rules: RulesLike = None,
     """
     a, b = _dice(dice)
     position, rules = _prepare(position, rules)
-    plays = _batch.plays(position._key, a, b, rules.code, all_orderings, Plays)
+    plays = _single.plays(position._key, a, b, rules.code, all_orderings, Plays)
     if isinstance(plays, int):  # a Status (raise_status, written out: this call is the hot one)
         raise status_error(plays, rules, position=position)
     return plays
@@ -200,7 +200,7 @@ def legal_play_count(position: PositionLike, dice: DiceLike, rules: RulesLike = 
     """
     a, b = _dice(dice)
     position, rules = _prepare(position, rules)
-    count = _batch.count_roll_plays(position.key, a, b, rules.code, fast_counts=fast_counts)
+    count = _single.count_roll_plays(position.key, a, b, rules.code, fast_counts=fast_counts)
     return raise_status(count, rules, position)
 
 
@@ -215,7 +215,7 @@ def legal_first_steps(position: PositionLike, dice: DiceLike, rules: RulesLike =
     """
     a, b = _dice(dice)
     position, rules = _prepare(position, rules)
-    steps = raise_status(_batch.first_steps(position.key, a, b, rules.code), rules, position)
+    steps = raise_status(_single.first_steps(position.key, a, b, rules.code), rules, position)
     return [Step(*step) for step in steps]
 
 
@@ -232,7 +232,7 @@ def outcome(position: PositionLike, rules: RulesLike = None) -> Outcome | None:
     Outcome(winner=0, value=3, kind='closed-home-x3')
     """
     position, rules = _prepare(position, rules)
-    result = raise_status(_batch.outcome(position.key, rules.code), rules, position)
+    result = raise_status(_single.outcome(position.key, rules.code), rules, position)
     if result is None:
         return None
     winner, value, kind = result
@@ -248,13 +248,13 @@ def shots(position: PositionLike, rules: RulesLike = None) -> int:
     0
     """
     position, rules = _prepare(position, rules)
-    return raise_status(_batch.shots(position.key, rules.code), rules, position)
+    return raise_status(_single.shots(position.key, rules.code), rules, position)
 
 
 def _facts(position: PositionLike) -> tuple[int, int, int, int]:
-    """The kernel's masks of ``position`` (see ``_batch.board_facts``)."""
+    """The kernel's masks of ``position`` (see ``_single.board_facts``)."""
     position = as_position(position)
-    return raise_status(_batch.board_facts(position.key), _DEFAULT_RULES, position)
+    return raise_status(_single.board_facts(position.key), _DEFAULT_RULES, position)
 
 
 def _points(mask: int) -> tuple[int, ...]:
@@ -315,7 +315,7 @@ def perft(position: PositionLike, depth: int, rules: RulesLike = None) -> int:
     """
     position, rules = _prepare(position, rules)
     depth = as_depth(depth, 0)
-    return raise_status(_batch.perft(position.key, depth, rules.code), rules, position)
+    return raise_status(_single.perft(position.key, depth, rules.code), rules, position)
 
 
 def perft_divide(position: PositionLike, depth: int, rules: RulesLike = None) -> dict[tuple[int, int], int]:
@@ -332,6 +332,6 @@ def perft_divide(position: PositionLike, depth: int, rules: RulesLike = None) ->
     if outcome(position, rules) is not None:
         return {}  # a finished game has no rolls to split by (its perft is 1)
     return {
-        (a, b): raise_status(_batch.perft(position.key, depth, rules.code, a, b), rules, position)
+        (a, b): raise_status(_single.perft(position.key, depth, rules.code, a, b), rules, position)
         for a, b in ALL_ROLLS
     }

@@ -27,6 +27,7 @@ import numpy as np
 from tqdm import tqdm
 
 from . import _games
+from ._status import STATUS
 from .api import legal_plays
 from .batch import _outcome, _positions_array, _threads
 from .checks import (
@@ -100,8 +101,8 @@ def _checked_positions(positions: Any, rules: Rules) -> np.ndarray:
 
 # --- driving the kernels -------------------------------------------------------------------
 
-#: Statuses of a game played by the kernels (``_games.GameStatus``).
-_TOO_LONG, _NO_MEMORY = 1, 2
+#: Statuses of a game played by the kernels (the Status of ``_board.pxd``).
+_TOO_LONG, _NO_MEMORY = STATUS["too_long"], STATUS["no_memory"]
 
 
 class _Ends(NamedTuple):

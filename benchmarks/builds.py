@@ -1,6 +1,6 @@
 """Two builds of the kernels against each other: the batch calls timed in alternate processes.
 
-    python -m benchmarks.builds BEFORE AFTER [--rounds 5] [--size 50000] [--repeats 7]
+    python -m benchmarks.builds BEFORE AFTER [--rounds 5] [--size 50000] [--repeats 7] [--single]
 
 BEFORE and AFTER are source trees of this project with their kernels built
 in place (``python setup.py build_ext --inplace``; ``git worktree add
@@ -13,6 +13,11 @@ one thread, fresh output, on the corpus of each default rule set
 (``corpus.py``, read from the tree's own cache or built there), best of
 ``--repeats`` calls; the table keeps each measure's best process and the
 speed-up, before / after.
+
+``--single`` times the single-position calls instead, through the public
+API, one call an item: ``legal_plays`` with ``len()`` and a loop over the
+plays, ``legal_play_count``, ``legal_first_steps``, ``outcome`` and
+``shots``, on the first ``--size`` items of each default rule set's corpus.
 """
 from __future__ import annotations
 
@@ -26,18 +31,21 @@ from pathlib import Path
 
 #: The measures each process times, by name.
 MEASURES = ("count", "children", "every field")
+#: The measures of ``--single``.
+SINGLE_MEASURES = ("legal_plays + iteration", "legal_play_count", "legal_first_steps", "outcome", "shots")
 
 
-def measure(size: int, repeats: int) -> dict[str, object]:
-    """Best ns per item of each of :data:`MEASURES` for both default rule
-    sets, with the package's file (run inside the tree being timed)."""
+def measure(size: int, repeats: int, single: bool = False) -> dict[str, object]:
+    """Best ns per item of each of :data:`MEASURES` (``single``:
+    :data:`SINGLE_MEASURES`) for both default rule sets, with the package's
+    file (run inside the tree being timed)."""
     import bansugoroku_fast
     from benchmarks.corpus import DEFAULT_VARIANTS, load_corpus
 
     figures: dict[str, object] = {"package": bansugoroku_fast.__file__}
     for rules in DEFAULT_VARIANTS:
         corpus = load_corpus(rules, size)
-        calls = batch_calls(corpus.positions, corpus.dice, rules)
+        calls = single_calls(corpus, rules) if single else batch_calls(corpus.positions, corpus.dice, rules)
         best = dict.fromkeys(calls, float("inf"))
         for _ in range(repeats):
             for name, call in calls.items():
@@ -60,11 +68,41 @@ def batch_calls(positions, dice, rules) -> dict[str, Callable[[], object]]:
     }
 
 
-def run_in(tree: Path, size: int, repeats: int) -> dict[str, float]:
+def single_calls(corpus, rules) -> dict[str, Callable[[], object]]:
+    """The calls of :data:`SINGLE_MEASURES`, each a loop over the items
+    of ``corpus`` (one public call an item)."""
+    from bansugoroku_fast import legal_first_steps, legal_plays, outcome, shots
+    from bansugoroku_fast.api import legal_play_count
+
+    items = corpus.items()
+
+    def iteration() -> None:
+        for position, dice in items:
+            plays = legal_plays(position, dice, rules)
+            len(plays)
+            for _ in plays:
+                pass
+
+    def over_items(call: Callable[..., object], with_dice: bool) -> Callable[[], None]:
+        def loop() -> None:
+            for position, dice in items:
+                call(position, dice, rules) if with_dice else call(position, rules)
+        return loop
+
+    return {
+        "legal_plays + iteration": iteration,
+        "legal_play_count": over_items(legal_play_count, True),
+        "legal_first_steps": over_items(legal_first_steps, True),
+        "outcome": over_items(outcome, False),
+        "shots": over_items(shots, False),
+    }
+
+
+def run_in(tree: Path, size: int, repeats: int, single: bool = False) -> dict[str, float]:
     """:func:`measure` in a process of its own that imports ``tree``'s package."""
     # This file by its path, not as part of a package: the tree's own
     # ``benchmarks`` (which may have no builds.py) serves the corpus.
-    command = [sys.executable, str(Path(__file__).resolve()), "--measure", str(size), str(repeats)]
+    command = [sys.executable, str(Path(__file__).resolve()), "--measure", str(size), str(repeats), str(int(single))]
     environment = {**os.environ, "PYTHONPATH": str(tree)}
     done = subprocess.run(command, cwd=tree, env=environment, capture_output=True, text=True, check=True)
     figures = json.loads(done.stdout)
@@ -104,13 +142,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("before", type=Path, help="source tree built in place (the yardstick)")
     parser.add_argument("after", type=Path, help="source tree built in place")
     parser.add_argument("--rounds", type=int, default=5, help="processes per tree")
+    parser.add_argument("--single", action="store_true", help="time the single-position calls, not the batches")
     args = parser.parse_args(argv)
     runs: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
     with load_noted():
         bar = progress_bar(2 * args.rounds)
         for _ in range(args.rounds):
             for side, tree in (("before", args.before), ("after", args.after)):
-                runs[side].append(run_in(tree, args.size, args.repeats))
+                runs[side].append(run_in(tree, args.size, args.repeats, args.single))
                 if bar is not None:
                     bar.update()
         if bar is not None:
@@ -122,6 +161,6 @@ def main(argv: list[str] | None = None) -> None:
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--measure"]:     # a child of run_in, inside the tree it times
-        print(json.dumps(measure(int(sys.argv[2]), int(sys.argv[3]))))
+        print(json.dumps(measure(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4:5] == ["1"])))
     else:
         main()

@@ -9,7 +9,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .. import _games
+from .._status import advance_games
 from ..batch import PlayBatch, _generate, _Items
 from ..checks import as_rules, as_seed, as_side, positive_int
 from ..errors import GameStateError, IllegalPlayError
@@ -29,7 +29,7 @@ CHILDREN = frozenset({"children"})
 
 class _Games:
     """``count`` games in numpy arrays, each at its own ply (seat ``ply % 2``
-    to move), advanced by one kernel call (``_games.advance_batch``) from
+    to move), advanced by one kernel call (``_env.advance_batch``) from
     the agent's choices to the agent's next choice: the opponent's plays
     (a kernel policy: exactly its choices in
     :func:`~bansugoroku_fast.play_games`), the passes, the ends, and the
@@ -77,7 +77,7 @@ class _Games:
         in game ``rows[k]``, then play each game on until a seat that
         chooses in Python has a choice (see the class docstring)."""
         assert self.seed is not None
-        _games.advance_batch(
+        advance_games(
             np.ascontiguousarray(rows, dtype=np.int64), np.ascontiguousarray(choices, dtype=np.int64),
             self.boards, self.dice, self.ply, self.game, self.counts, self.winner, self.value,
             self.truncated.view(np.uint8), self.agent_seat, self.opponent.code, self._opponent_weights,
