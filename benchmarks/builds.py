@@ -1,6 +1,6 @@
 """Two builds of the kernels against each other: the batch calls timed in alternate processes.
 
-    python -m benchmarks.builds BEFORE AFTER [--rounds 5] [--size 50000] [--repeats 7] [--single]
+    python -m benchmarks.builds BEFORE AFTER [--rounds 5] [--size 50000] [--repeats 7] [--calls batch]
 
 BEFORE and AFTER are source trees of this project with their kernels built
 in place (``python setup.py build_ext --inplace``; ``git worktree add
@@ -14,10 +14,15 @@ one thread, fresh output, on the corpus of each default rule set
 ``--repeats`` calls; the table keeps each measure's best process and the
 speed-up, before / after.
 
-``--single`` times the single-position calls instead, through the public
-API, one call an item: ``legal_plays`` with ``len()`` and a loop over the
-plays, ``legal_play_count``, ``legal_first_steps``, ``outcome`` and
-``shots``, on the first ``--size`` items of each default rule set's corpus.
+``--calls single`` times the single-position calls instead, through the
+public API, one call an item: ``legal_plays`` with ``len()`` and a loop
+over the plays, ``legal_play_count``, ``legal_first_steps``, ``outcome``
+and ``shots``, on the first ``--size`` items of each default rule set's
+corpus (ns per item). ``--calls games`` times whole games: ``rollout`` of
+``--size`` games from the start, one thread, with the ``"random"``,
+``"heuristic"`` and (backgammon) ``"pubeval"`` policies (ns per game), and ``--size``
+steps of a 64-game vector environment (``envs.BanSugorokuVectorEnv``,
+the first legal play each time; ns per game-step).
 """
 from __future__ import annotations
 
@@ -29,23 +34,29 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-#: The measures each process times, by name.
-MEASURES = ("count", "children", "every field")
-#: The measures of ``--single``.
-SINGLE_MEASURES = ("legal_plays + iteration", "legal_play_count", "legal_first_steps", "outcome", "shots")
+#: The measures each process times, by name, for each ``--calls``.
+MEASURES = {
+    "batch": ("count", "children", "every field"),
+    "single": ("legal_plays + iteration", "legal_play_count", "legal_first_steps", "outcome", "shots"),
+    "games": ("random rollout", "heuristic rollout", "pubeval rollout (backgammon)", "vector env step"),
+}
 
 
-def measure(size: int, repeats: int, single: bool = False) -> dict[str, object]:
-    """Best ns per item of each of :data:`MEASURES` (``single``:
-    :data:`SINGLE_MEASURES`) for both default rule sets, with the package's
-    file (run inside the tree being timed)."""
+def measure(size: int, repeats: int, kind: str = "batch") -> dict[str, object]:
+    """Best ns per item (per game for ``kind`` "games") of each of the
+    ``kind`` :data:`MEASURES` for both default rule sets, with the
+    package's file (run inside the tree being timed)."""
     import bansugoroku_fast
     from benchmarks.corpus import DEFAULT_VARIANTS, load_corpus
 
     figures: dict[str, object] = {"package": bansugoroku_fast.__file__}
     for rules in DEFAULT_VARIANTS:
-        corpus = load_corpus(rules, size)
-        calls = single_calls(corpus, rules) if single else batch_calls(corpus.positions, corpus.dice, rules)
+        if kind == "games":
+            calls = game_calls(size, rules)
+        else:
+            corpus = load_corpus(rules, size)
+            calls = (single_calls(corpus, rules) if kind == "single"
+                     else batch_calls(corpus.positions, corpus.dice, rules))
         best = dict.fromkeys(calls, float("inf"))
         for _ in range(repeats):
             for name, call in calls.items():
@@ -53,7 +64,7 @@ def measure(size: int, repeats: int, single: bool = False) -> dict[str, object]:
                 call()
                 best[name] = min(best[name], time.perf_counter() - start)
         for name, seconds in best.items():
-            figures[f"{rules.short_name} {name}"] = seconds / len(corpus.positions) * 1e9
+            figures[f"{rules.short_name} {name}"] = seconds / size * 1e9
     return figures
 
 
@@ -98,11 +109,35 @@ def single_calls(corpus, rules) -> dict[str, Callable[[], object]]:
     }
 
 
-def run_in(tree: Path, size: int, repeats: int, single: bool = False) -> dict[str, float]:
+def game_calls(size: int, rules) -> dict[str, Callable[[], object]]:
+    """The calls of the "games" :data:`MEASURES`, ``size`` games (or
+    game-steps) each, one thread."""
+    import numpy as np
+
+    from bansugoroku_fast import Position, rollout
+    from bansugoroku_fast.envs import BanSugorokuVectorEnv
+
+    start = Position.initial(rules)
+    env = BanSugorokuVectorEnv(64, rules)
+    first_plays = np.zeros(64, dtype=np.int64)
+
+    def steps() -> None:
+        env.reset(seed=1)
+        for _ in range(size // 64):
+            env.step(first_plays)
+
+    def rollouts(policy: str) -> Callable[[], object]:
+        return lambda: rollout(start, rules, games=size, policy=policy, seed=1, threads=1)
+
+    policies = ("random", "heuristic", "pubeval") if rules.is_backgammon else ("random", "heuristic")
+    return {**{f"{policy} rollout": rollouts(policy) for policy in policies}, "vector env step": steps}
+
+
+def run_in(tree: Path, size: int, repeats: int, kind: str = "batch") -> dict[str, float]:
     """:func:`measure` in a process of its own that imports ``tree``'s package."""
     # This file by its path, not as part of a package: the tree's own
     # ``benchmarks`` (which may have no builds.py) serves the corpus.
-    command = [sys.executable, str(Path(__file__).resolve()), "--measure", str(size), str(repeats), str(int(single))]
+    command = [sys.executable, str(Path(__file__).resolve()), "--measure", str(size), str(repeats), kind]
     environment = {**os.environ, "PYTHONPATH": str(tree)}
     done = subprocess.run(command, cwd=tree, env=environment, capture_output=True, text=True, check=True)
     figures = json.loads(done.stdout)
@@ -142,25 +177,26 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("before", type=Path, help="source tree built in place (the yardstick)")
     parser.add_argument("after", type=Path, help="source tree built in place")
     parser.add_argument("--rounds", type=int, default=5, help="processes per tree")
-    parser.add_argument("--single", action="store_true", help="time the single-position calls, not the batches")
+    parser.add_argument("--calls", choices=tuple(MEASURES), default="batch", help="which calls to time")
     args = parser.parse_args(argv)
     runs: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
     with load_noted():
         bar = progress_bar(2 * args.rounds)
         for _ in range(args.rounds):
             for side, tree in (("before", args.before), ("after", args.after)):
-                runs[side].append(run_in(tree, args.size, args.repeats, args.single))
+                runs[side].append(run_in(tree, args.size, args.repeats, args.calls))
                 if bar is not None:
                     bar.update()
         if bar is not None:
             bar.close()
-    print(f"{args.size:,} items per rule set; best of {args.repeats} calls a process, "
+    unit = "games" if args.calls == "games" else "items"
+    print(f"{args.size:,} {unit} per rule set; best of {args.repeats} calls a process, "
           f"best of {args.rounds} processes a tree; before: {args.before}, after: {args.after}\n")
     print(markdown(best_of(runs["before"]), best_of(runs["after"])))
 
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--measure"]:     # a child of run_in, inside the tree it times
-        print(json.dumps(measure(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4:5] == ["1"])))
+        print(json.dumps(measure(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] if sys.argv[4:] else "batch")))
     else:
         main()
