@@ -4,30 +4,22 @@ The functions here run on the Cython kernels; :mod:`bansugoroku_fast.oracle`
 has the same functions in plain Python, and :mod:`bansugoroku_fast.batch`
 the vectorised queries over ``int8[N, 2, 26]`` batches.
 
+``import bansugoroku_fast`` loads the values, the single-position functions
+and the batch calls; whole games (:mod:`bansugoroku_fast.games`), match
+files and ids (:mod:`bansugoroku_fast.formats`), the oracle and the rest load
+the first time one of their names is used.
+
 >>> from bansugoroku_fast import Position, Rules, legal_plays
 >>> len(legal_plays(Position.initial(), (6, 5), Rules(variant="backgammon")))
 7
 """
-# The fastest build of the batch kernels this CPU runs becomes ``_batch``
-# before any module below imports it (_builds.py).
-from . import _builds
+from __future__ import annotations
 
-_builds.install()
+import importlib
+import warnings
+from typing import TYPE_CHECKING, Any
 
-from . import batch, oracle, typing
-from .api import (
-    Plays,
-    blocked_points,
-    blots,
-    closure_holds,
-    legal_first_steps,
-    legal_plays,
-    outcome,
-    perft,
-    perft_divide,
-    pip_counts,
-    shots,
-)
+from . import batch, typing
 from .batch import count_plays, generate_plays, iter_plays
 from .errors import (
     AmbiguousPlayError,
@@ -48,21 +40,84 @@ from .errors import (
     PolicyTypeError,
     RulesTypeError,
 )
-from .formats import MatchRecord, MatchState, decode_match_id, encode_match_id, read_match, write_match
-from .game import Game, Match, play_random_game
-from .games import GameRecords, features, play_games, rank_plays, rollout
-from .lockstep import Candidates, GameBatch, segment_argmax
-from .notation import match_play
+from .moves import (
+    Plays,
+    blocked_points,
+    blots,
+    closure_holds,
+    legal_first_steps,
+    legal_plays,
+    outcome,
+    perft,
+    perft_divide,
+    pip_counts,
+    shots,
+)
+from .notation import match_play as _match_play
 from .play import Outcome, OutcomeKind, Play, Step
-from .policies import FEATURE_NAMES, LinearPolicy
 from .position import Position
 from .rules import Rules
-from .tallies import RankedPlay, RolloutResult
 from .turn import Turn, roll_name
 from .typing import DiceLike, PositionLike, RulesLike
 
 #: The package's version, its one copy: pyproject.toml reads it from here.
 __version__ = "0.1.0"
+
+#: Names loaded on first use (PEP 562): name -> the module that holds it.
+_LAZY = {
+    **dict.fromkeys(["Game", "Match", "play_random_game", "GameRecords", "GameBatch", "Candidates",
+                     "segment_argmax", "play_games", "rollout", "rank_plays", "features", "RankedPlay",
+                     "RolloutResult", "LinearPolicy", "FEATURE_NAMES", "Computer", "PipCountCube"],
+                    "bansugoroku_fast.games"),
+    **dict.fromkeys(["MatchRecord", "MatchState", "read_match", "write_match", "decode_match_id",
+                     "encode_match_id"], "bansugoroku_fast.formats"),
+}
+#: Submodules loaded on first use (``bansugoroku_fast.oracle``).
+_LAZY_MODULES = ("oracle", "games", "formats")
+
+if TYPE_CHECKING:   # what the lazy names are, for type checkers
+    from . import formats, games, oracle
+    from .formats import MatchRecord, MatchState, decode_match_id, encode_match_id, read_match, write_match
+    from .games import (
+        FEATURE_NAMES,
+        Candidates,
+        Computer,
+        Game,
+        GameBatch,
+        GameRecords,
+        LinearPolicy,
+        Match,
+        PipCountCube,
+        RankedPlay,
+        RolloutResult,
+        features,
+        play_games,
+        play_random_game,
+        rank_plays,
+        rollout,
+        segment_argmax,
+    )
+
+
+def __getattr__(name: str) -> Any:
+    """The lazy names: loaded from their module the first time they are read."""
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+    elif name in _LAZY_MODULES:
+        value = importlib.import_module(f"{__name__}.{name}")
+    elif name == "match_play":
+        warnings.warn("bansugoroku_fast.match_play is deprecated: use parse_play(position, dice, text, rules)",
+                      DeprecationWarning, stacklevel=2)
+        return _match_play
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value     # found once: later reads are plain attribute reads
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
 
 __all__ = [
     "__version__",
@@ -86,7 +141,6 @@ __all__ = [
     "perft",
     "perft_divide",
     "parse_play",
-    "match_play",
     # batches
     "count_plays",
     "generate_plays",
@@ -95,6 +149,8 @@ __all__ = [
     "Turn",
     "Game",
     "Match",
+    "Computer",
+    "PipCountCube",
     "play_random_game",
     "roll_name",
     "GameRecords",
@@ -137,6 +193,8 @@ __all__ = [
     # submodules
     "batch",
     "oracle",
+    "games",
+    "formats",
     "typing",
 ]
 
@@ -148,4 +206,4 @@ def parse_play(position: PositionLike, dice: DiceLike, text: str, rules: RulesLi
     >>> parse_play(start, (6, 5), "24/18/13", Rules(variant="backgammon"))
     <Play 24/13>
     """
-    return match_play(legal_plays(position, dice, rules), text)
+    return _match_play(legal_plays(position, dice, rules), text)

@@ -1,33 +1,37 @@
-"""Argument checks shared by the oracle and the kernel API.
+"""Every input check: the one module that turns what a caller passed into
+checked values, or raises a typed error saying what is wrong and where.
 
-Only input checking lives here, never rule logic: what the rules say about a
-position (wins, closures, moves) is written twice on purpose, once in the
-oracle and once in the kernels, so that each can catch the other's mistakes.
+Every entry point (single positions, batches, whole games, the oracle, the
+environments, the command line) checks its arguments here before any work
+is done. Only input checking lives here, never rule logic: what the rules
+say about a position (wins, closures, moves) is written twice on purpose,
+once in the oracle and once in the kernels, so that each can catch the
+other's mistakes. Batch items are checked by the kernels themselves, in the
+pass that reads each one (:mod:`bansugoroku_fast._kernel`).
 """
 from __future__ import annotations
 
 import math
 import numbers
-from typing import TypeGuard, cast
+import os
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 import numpy as np
 
+from . import _kernel
+from ._kernel import as_int8_array, holds_integers
 from .errors import InvalidDiceError, InvalidPositionError, RulesTypeError
-from .position import ROW_NAMES, Position, holds_integers
+from .layout import borne_off_problem
 from .rules import Rules
-from .typing import PositionLike
+from .typing import BatchLike
+
+if TYPE_CHECKING:
+    from .position import Position
 
 #: What holds dice, besides text: sets, dicts, bytes and ranges would be read
 #: in an order or a sense nobody meant.
 DICE_CONTAINERS = (tuple, list, np.ndarray)
-
-
-def as_position(position: object) -> Position:
-    """``position`` as a :class:`Position` (array-likes and ids are validated;
-    anything else is refused by ``Position`` itself)."""
-    if type(position) is Position:  # the common case first: a type test alone
-        return position
-    return position if isinstance(position, Position) else Position(cast(PositionLike, position))
 
 
 def as_rules(rules: object) -> Rules:
@@ -98,21 +102,6 @@ def _is_die(value: object) -> bool:
         and not isinstance(value, (bool, np.timedelta64))
         and 1 <= int(value) <= 6
     )
-
-
-#: The message of a position where both rows satisfy a win.
-BOTH_WON = "both sides have won in this position; no game reaches it"
-
-
-def borne_off_problem(array: np.ndarray, rules: Rules) -> str | None:
-    """What these rules refuse in a valid ``int8[2, 26]`` array: borne-off
-    stones under the arrival finish (stones never leave the board there)."""
-    off = array[:, 0]
-    if rules.bears_off or not off.any():
-        return None
-    row = 0 if off[0] else 1
-    return (f"{ROW_NAMES[row]} has {int(off[row])} stones borne off, but the "
-            f"'{rules.finish}' finish never bears off")
 
 
 def check_position_for_rules(position: Position, rules: Rules) -> None:
@@ -238,3 +227,100 @@ def as_stderr_target(target: object) -> float | None:
             or not math.isfinite(target) or target <= 0):
         raise ValueError(f"stderr_target must be a positive number or None, got {target!r}")
     return float(target)
+
+
+# --- batches ------------------------------------------------------------------------------------
+
+#: The most threads a batch call takes: more than four per CPU never helps,
+#: and each one is a thread of the kernels' pool, kept for the process's life.
+MAX_THREADS = min(4 * (os.cpu_count() or 1), _kernel.MOST_THREADS)
+
+
+def as_threads(threads: object) -> int:
+    """``threads`` checked: None = every CPU this process may run on, else
+    an integer in 1..:data:`MAX_THREADS`."""
+    if threads is None:
+        try:
+            return len(os.sched_getaffinity(0))
+        except AttributeError:  # not on Linux
+            return os.cpu_count() or 1
+    if not is_positive_int(threads) or int(threads) > MAX_THREADS:
+        raise ValueError(
+            f"threads must be an integer in 1..{MAX_THREADS} (4 per CPU) or None, got {threads!r}"
+        )
+    return int(threads)
+
+
+def as_positions_array(positions: BatchLike) -> np.ndarray:
+    """``positions`` as an ``int8[N, 2, 26]`` C-contiguous array (no copy
+    when it is one already), content unchecked: the kernels check each item
+    as they read it."""
+    if not (isinstance(positions, np.ndarray) and positions.dtype == np.int8
+            and positions.flags.c_contiguous):
+        positions = as_int8_array(positions, shape_text="N x 2 x 26", what="positions")
+    if positions.shape == (0,):  # an empty list: no positions
+        positions = positions.reshape(0, 2, 26)
+    if positions.ndim != 3 or positions.shape[1:] != (2, 26):
+        raise InvalidPositionError(f"positions must have shape (N, 2, 26), got {positions.shape}")
+    return positions
+
+
+def as_valid_positions(positions: BatchLike) -> np.ndarray:
+    """``positions`` as a valid ``int8[N, 2, 26]`` array, for the queries
+    numpy answers (the kernels check their items themselves)."""
+    return _kernel.check_valid(as_positions_array(positions))
+
+
+def as_dice_array(dice: BatchLike, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """``dice`` as an ``int8[N, 2]`` array with C-contiguous rows for the
+    kernels, which check the values, and the caller's values for messages.
+    One roll (a pair, or text such as ``"6-5"``) is used for every position
+    (a view with stride 0: no copy). Values outside int8 become 0, which
+    the kernels refuse like any die outside 1..6."""
+    if isinstance(dice, str):
+        dice = as_dice(dice)
+    if not isinstance(dice, DICE_CONTAINERS):
+        raise InvalidDiceError(f"dice must be an N x 2 integer array (or one roll), got {type(dice).__name__}")
+    try:
+        given = np.asarray(dice)
+    except ValueError as error:
+        raise InvalidDiceError(f"dice must be a rectangular N x 2 array: {error}") from None
+    if count == 0 and given.shape == (0,):  # an empty list: no rolls
+        given = np.empty((0, 2), dtype=np.int8)
+    if not holds_integers(given):
+        raise InvalidDiceError(f"dice must hold integers, got dtype {given.dtype}")
+    if given.shape != (2,) and given.shape != (count, 2):
+        raise InvalidDiceError(f"dice must have shape ({count}, 2) for {count} positions, got {given.shape}")
+    array = given if given.dtype == np.int8 else np.clip(given, 0, 7).astype(np.int8)
+    if given.shape == (2,):  # one roll for every position
+        return np.broadcast_to(array, (count, 2)), np.broadcast_to(given, (count, 2))
+    return np.ascontiguousarray(array), given
+
+
+def as_items(positions: BatchLike, dice: BatchLike, rules: object, threads: object) -> _kernel.Items:
+    """The arguments of a batch of plays, converted for the kernels (which
+    check each item as they read it)."""
+    checked_rules = as_rules(rules)
+    array = as_positions_array(positions)
+    dice_array, given = as_dice_array(dice, len(array))
+    return _kernel.Items(array, dice_array, given, checked_rules, as_threads(threads))
+
+
+def as_fields(fields: Iterable[str]) -> frozenset[str]:
+    """``fields`` checked: a collection of names from the batch output's
+    fields, ``"children"`` among them."""
+    names = _kernel.FIELDS
+    if isinstance(fields, str) or not all(isinstance(field, str) for field in fields):
+        raise ValueError(f"fields must be a collection of names among {names}, got {fields!r}")
+    wanted = frozenset(fields)
+    if not wanted <= set(names) or "children" not in wanted:
+        raise ValueError(f"fields must name 'children' and any of {names[1:]}, got {fields!r}")
+    return wanted
+
+
+def as_checked_positions(positions: Any, rules: Rules) -> np.ndarray:
+    """``positions`` as an ``int8[N, 2, 26]`` array of positions these rules
+    accept (the outcome kernel checks each item and names the first bad one)."""
+    array = as_positions_array(positions)
+    _kernel.outcomes(array, rules)
+    return array

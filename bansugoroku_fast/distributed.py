@@ -41,13 +41,13 @@ from distributed import Client
 from distributed import progress as distributed_progress
 
 from . import batch
-from . import games as whole_games
 from .batch import OutcomeBatch
 from .checks import BLOCK, MAX_PLIES, as_dice, as_rules, as_stratify, positive_int, run_arguments
 from .errors import InvalidDiceError, InvalidPositionError
-from .policies import resolve_policies
+from .games import bulk
+from .games.policies import resolve_policies
+from .games.tallies import RolloutResult, summarize
 from .rules import Rules
-from .tallies import RolloutResult, summarize
 
 #: Positions per rollout task (a chunk of positions plays one block of games).
 POSITIONS_PER_TASK = 64
@@ -185,7 +185,7 @@ class _Tallies(NamedTuple):
 def _play_block(starts: np.ndarray, rules: Rules, block: int, policy: Any, seed: int, first_game: int,
                 stratify: int | None, max_plies: int) -> _Tallies:
     """Games ``first_game .. first_game + block - 1`` from each of ``starts``."""
-    result = whole_games.rollout(starts, rules, games=block, policy=policy, seed=seed, threads=1,
+    result = bulk.rollout(starts, rules, games=block, policy=policy, seed=seed, threads=1,
                            first_game=first_game, stratify=stratify, max_plies=max_plies)
     plies = np.rint(np.asarray(result.mean_plies, dtype=np.float64) * block).astype(np.int64)
     return _Tallies(np.asarray(result.counts, dtype=np.int64), np.asarray(result.kind_counts, dtype=np.int64),
@@ -250,7 +250,7 @@ def rollout(positions: Any, rules: Any, games: int, policy: Any = "random", seed
     as_stratify(stratify)
     resolve_policies(policy, rules)
     client = _checked_client(client)
-    starts, single = whole_games._rollout_positions(positions, rules)
+    starts, single = bulk.rollout_positions(positions, rules)
     chunks = [starts[i:i + POSITIONS_PER_TASK] for i in range(0, len(starts), POSITIONS_PER_TASK)]
     firsts = range(0, game_count, size)
     play = dask.delayed(_play_block, pure=True)
@@ -263,5 +263,5 @@ def rollout(positions: Any, rules: Any, games: int, policy: Any = "random", seed
         if progress:
             distributed_progress(futures)
         parts = client.gather(futures)
-    result = whole_games._stacked(_summed(parts, len(chunks), len(firsts), rules.is_backgammon))
-    return whole_games._unstacked(result) if single else result
+    result = bulk.stacked(_summed(parts, len(chunks), len(firsts), rules.is_backgammon))
+    return bulk.unstacked(result) if single else result

@@ -6,7 +6,7 @@ kind, a :class:`TypeError` too. :class:`GameTooLongError`, not bad input, is a
 
 A play the caller names (notation for :func:`~bansugoroku_fast.parse_play`,
 :meth:`Turn.play <bansugoroku_fast.turn.Turn.play>` or
-:meth:`Game.play <bansugoroku_fast.game.Game.play>`) fails in one of three
+:meth:`Game.play <bansugoroku_fast.games.interactive.Game.play>`) fails in one of three
 ways, as python-chess separates them: :class:`InvalidNotationError` (the text
 cannot be read), :class:`IllegalPlayError` (no legal play or move matches) and
 :class:`AmbiguousPlayError` (several do). :class:`PlayError` catches all three.

@@ -1,4 +1,5 @@
-"""The interchange layout's constants, written once (docs/rules.md §1.4).
+"""The interchange layout's constants, written once (docs/rules.md §1.4), and
+what a rule set refuses in it.
 
 A position is ``int8[2, 26]``: row 0 the side to move, row 1 its opponent,
 each in its own numbering; index :data:`OFF` holds the stones borne off,
@@ -11,14 +12,21 @@ each in its own numbering; index :data:`OFF` holds the stones borne off,
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["BAR", "OFF", "STONES", "pip_counts"]
+if TYPE_CHECKING:
+    from .rules import Rules
+
+__all__ = ["BAR", "BOTH_WON", "OFF", "ROW_NAMES", "STONES", "borne_off_problem", "pip_counts"]
 
 OFF = 0  # index of the stones borne off; also the target of a bear-off move
 BAR = 25  # index of the bar; also the origin of an entering move
 STONES = 15  # stones per side
+#: How messages name the two rows.
+ROW_NAMES = ("row 0 (side to move)", "row 1 (opponent)")
 
 #: The pips a stone at each index still needs: point p needs p, the bar 25,
 #: a borne-off stone none (the index itself).
@@ -33,3 +41,26 @@ def pip_counts(rows: npt.NDArray[np.int8]) -> npt.NDArray[np.int32]:
     """
     counts: npt.NDArray[np.int32] = rows.astype(np.int32) @ _PIPS
     return counts
+
+
+# --- what a rule set refuses in a position ---------------------------------------------
+
+#: The message of a position where both rows satisfy a win.
+BOTH_WON = "both sides have won in this position; no game reaches it"
+
+
+def borne_off_problem(array: npt.NDArray[np.int8], rules: Rules) -> str | None:
+    """What these rules refuse in a valid ``int8[2, 26]`` array: borne-off
+    stones under the arrival finish (stones never leave the board there).
+
+    >>> from bansugoroku_fast import Rules
+    >>> array = np.zeros((2, 26), dtype=np.int8); array[:, 6] = 15; array[1, 6] = 14; array[1, 0] = 1
+    >>> borne_off_problem(array, Rules())
+    "row 1 (opponent) has 1 stones borne off, but the 'arrival' finish never bears off"
+    """
+    off = array[:, 0]
+    if rules.bears_off or not off.any():
+        return None
+    row = 0 if off[0] else 1
+    return (f"{ROW_NAMES[row]} has {int(off[row])} stones borne off, but the "
+            f"'{rules.finish}' finish never bears off")

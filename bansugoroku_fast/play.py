@@ -4,10 +4,12 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import NamedTuple, SupportsIndex
+from typing import TYPE_CHECKING, NamedTuple, SupportsIndex
 
 from .notation import format_steps
-from .position import Position
+
+if TYPE_CHECKING:
+    from .position import Position
 
 __all__ = ["Outcome", "OutcomeKind", "Play", "Step"]
 
@@ -116,6 +118,14 @@ class OutcomeKind(str, enum.Enum):
 
     def __str__(self) -> str:
         return self.value
+
+
+#: The OutcomeKind of each kind code the kernels return (code = index).
+OUTCOME_KINDS = (
+    OutcomeKind.ARRIVAL, OutcomeKind.BEAR_OFF, OutcomeKind.CLOSED_HOME_X2,
+    OutcomeKind.CLOSED_HOME_X3, OutcomeKind.CLOSURE, OutcomeKind.SINGLE,
+    OutcomeKind.GAMMON, OutcomeKind.BACKGAMMON,
+)
 
 
 @dataclass(frozen=True)

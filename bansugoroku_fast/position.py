@@ -23,75 +23,27 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from . import _validate, position_id, render
+from . import _kernel, position_id, render
+from ._kernel import as_int8_array
 from .errors import InvalidPositionError
-from .layout import BAR, OFF, STONES, pip_counts
+from .layout import pip_counts
 from .typing import PositionLike, RulesLike
 
-__all__ = ["INITIAL_ROW", "Position"]
+__all__ = ["INITIAL_ROW", "Position", "as_position"]
 
 BoardArray = npt.NDArray[np.int8]  # int8[2, 26] (or a batch int8[N, 2, 26])
 
 SHAPE = (2, 26)
 _INT8 = np.dtype(np.int8)
-ROW_NAMES = ("row 0 (side to move)", "row 1 (opponent)")
-
 #: The start position of both variants, one row (both rows are alike).
 INITIAL_ROW = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
 
 
-def _place(row: int, index: int) -> str:
-    where = {OFF: "borne off", BAR: "bar"}.get(index, f"point {index}")
-    return f"{ROW_NAMES[row]} index {index} ({where})"
-
-
-def describe_problem(code: int, where: int, value: int) -> str:
-    """The message for a problem found by ``_validate.first_invalid``."""
-    if code == _validate.Problem.NEGATIVE_COUNT:
-        return f"negative count {value} at {_place(where // 26, where % 26)}"
-    if code == _validate.Problem.ROW_SUM:
-        return f"{ROW_NAMES[where]} holds {value} stones, not {STONES}"
-    if code == _validate.Problem.SHARED_POINT:
-        return (
-            f"point {where} (row 0 numbering; point {BAR - where} of row 1) "
-            "holds stones of both sides"
-        )
-    raise AssertionError(f"unknown problem code {code}")
-
-
-def holds_integers(array: np.ndarray) -> bool:
-    """Whether ``array`` holds integers: signed or unsigned, not bools, not
-    timedeltas (which numpy counts among its integers), nothing else."""
-    return array.dtype.kind in "iu"
-
-
-def as_int8_array(data: object, *, shape_text: str, what: str) -> BoardArray:
-    """``data`` as an int8 array, refusing non-integers and values outside int8.
-
-    Only a range check and a cast: the caller checks the shape and the content.
-    An empty array is empty whatever its dtype (``np.asarray([])`` is float64).
-    """
-    try:
-        array = np.asarray(data)
-    except ValueError as error:  # ragged nested lists
-        raise InvalidPositionError(f"{what} must be a rectangular {shape_text} array: {error}") from None
-    if array.size == 0:
-        return np.zeros(array.shape, dtype=np.int8)
-    if not holds_integers(array):
-        raise InvalidPositionError(f"{what} must hold integers, got dtype {array.dtype}")
-    if array.dtype != np.int8 and array.size:
-        low, high = int(array.min()), int(array.max())
-        if low < -128 or high > 127:
-            bad = low if low < -128 else high
-            raise InvalidPositionError(f"{what} holds {bad}, which no place can hold (at most {STONES})")
-    return np.ascontiguousarray(array, dtype=np.int8)
-
-
 def _frozen_if_valid(array: BoardArray) -> BoardArray:
     """``array`` (a fresh ``int8[2, 26]``) made read-only; raise if invalid."""
-    problem = _validate.first_invalid(array.reshape(1, *SHAPE))
+    problem = _kernel.first_invalid(array.reshape(1, *SHAPE))
     if problem is not None:
-        raise InvalidPositionError(describe_problem(*problem[1:]))
+        raise InvalidPositionError(problem[1])
     array.flags.writeable = False
     return array
 
@@ -242,3 +194,10 @@ class Position:
     def __reduce__(self) -> tuple[type[Position], tuple[list[list[int]]]]:
         return (Position, (self._array.tolist(),))
 
+
+def as_position(position: object) -> Position:
+    """``position`` as a :class:`Position` (array-likes and ids are validated;
+    anything else is refused by ``Position`` itself)."""
+    if type(position) is Position:  # the common case first: a type test alone
+        return position
+    return position if isinstance(position, Position) else Position(position)  # type: ignore[arg-type]

@@ -205,3 +205,4 @@ class Rules:
                 "'ban/arrival/multiplied' or 'ban-sugoroku,finish=bear_off'"
             )
         return cls(BAN_SUGOROKU, *rest)
+

@@ -23,13 +23,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TypeAlias
 
-from .api import legal_plays
-from .checks import as_dice, as_position, as_rules
+from .checks import as_dice, as_rules
 from .errors import IllegalPlayError
 from .layout import BAR
+from .moves import legal_plays
 from .notation import Hop, parse_moves
 from .play import Play, Step
-from .position import Position
+from .position import Position, as_position
 from .typing import DiceLike, PositionLike, RulesLike
 
 __all__ = ["ROLL_NAMES", "Move", "Turn", "dice_text", "dice_to_play", "roll_name"]

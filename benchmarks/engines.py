@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bansugoroku_fast import api, batch, oracle
+from bansugoroku_fast import batch, moves, oracle
 from bansugoroku_fast.position import Position
 
 #: ``children_of`` backends, fastest first.
@@ -24,7 +24,7 @@ BACKENDS = ("batch", "single", "oracle")
 #: What each benchmark runs against, for printing in reports.
 DESCRIPTION = {
     "batch": "bansugoroku_fast.batch.count_plays / generate_plays",
-    "single": "bansugoroku_fast.api.legal_plays",
+    "single": "bansugoroku_fast.moves.legal_plays",
 }
 
 
@@ -63,5 +63,5 @@ def children_of(positions: np.ndarray, dice: np.ndarray, rules, *, backend: str 
     if backend == "batch":
         plays = batch.generate_plays(positions, dice, rules, threads=1)
         return plays.offsets, plays.children
-    legal_plays = {"single": api.legal_plays, "oracle": oracle.legal_plays}[backend]
+    legal_plays = {"single": moves.legal_plays, "oracle": oracle.legal_plays}[backend]
     return _children_by_single_calls(positions, dice, rules, legal_plays)

@@ -38,7 +38,7 @@ from datetime import date
 import numpy as np
 
 from bansugoroku_fast import GameBatch, LinearPolicy, Rules, features, play_games
-from bansugoroku_fast.policies import HEURISTIC_WEIGHTS
+from bansugoroku_fast.games.policies import HEURISTIC_WEIGHTS
 
 from .timing import interleaved_figures
 

@@ -36,7 +36,7 @@ from datetime import date
 
 import numpy as np
 
-from bansugoroku_fast import Rules, api, batch, oracle
+from bansugoroku_fast import Rules, batch, moves, oracle
 from bansugoroku_fast.position import INITIAL_ROW, Position
 
 from . import corpus as corpus_module
@@ -398,7 +398,7 @@ def our_measures(sample: corpus_module.Corpus) -> dict:
     timing measures."""
     items = [(position, roll, BACKGAMMON) for position, roll in sample.items()]
     return {
-        "ours_single": (timing.loop_over(api.legal_plays, items), len(sample)),
+        "ours_single": (timing.loop_over(moves.legal_plays, items), len(sample)),
         "ours_batch": (
             lambda: batch.generate_plays(sample.positions, sample.dice, BACKGAMMON, threads=1),
             len(sample),

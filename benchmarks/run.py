@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bansugoroku_fast import Rules, api, batch, oracle
+from bansugoroku_fast import Rules, batch, moves, oracle
 from bansugoroku_fast._validate import first_invalid
 
 from . import corpus as corpus_module
@@ -88,7 +88,7 @@ def variant_measures(corpus, single_items: int, oracle_items: int) -> tuple[dict
             lambda t=threads: engines.stream(positions, dice, rules, t), len(corpus))
     measures["validate"] = (lambda: first_invalid(positions), len(corpus))
     sample = corpus.head(single_items).items()
-    measures["single"] = (timing.loop_over(api.legal_plays, [(p, d, rules) for p, d in sample]), len(sample))
+    measures["single"] = (timing.loop_over(moves.legal_plays, [(p, d, rules) for p, d in sample]), len(sample))
     oracle_sample = corpus.head(oracle_items)
     oracle_calls = [(p, d, rules) for p, d in oracle_sample.items()]
     measures["oracle"] = (timing.loop_over(oracle.legal_plays, oracle_calls), len(oracle_calls))

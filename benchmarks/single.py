@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bansugoroku_fast import Rules, legal_plays
-from bansugoroku_fast.api import legal_play_count
+from bansugoroku_fast.moves import legal_play_count
 
 from . import corpus as corpus_module
 from . import timing

@@ -24,7 +24,7 @@ import os
 import numpy as np
 import pytest
 
-from bansugoroku_fast import api, batch, oracle
+from bansugoroku_fast import batch, moves, oracle
 
 from . import corpus as corpus_module
 
@@ -114,9 +114,9 @@ def test_batch_generate(bench, bench_corpus, oracle_counts, threads):
 def test_single_call_legal_plays(bench, bench_corpus, oracle_counts):
     sample = bench_corpus.head(SINGLE_ITEMS)
     calls = calls_of(sample)
-    bench.pedantic(loop(api.legal_plays, calls), rounds=5, warmup_rounds=1)
+    bench.pedantic(loop(moves.legal_plays, calls), rounds=5, warmup_rounds=1)
     record(bench, sample, len(sample))
-    check_counts(play_counts(api.legal_plays, calls), sample, oracle_counts)
+    check_counts(play_counts(moves.legal_plays, calls), sample, oracle_counts)
 
 
 def test_oracle_legal_plays(bench, bench_corpus, oracle_counts):

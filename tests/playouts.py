@@ -41,7 +41,7 @@ KERNEL_PACKAGE = os.environ.get("BANSUGOROKU_KERNEL_PACKAGE", "bansugoroku_fast"
 
 
 def kernel_module(name: str):
-    """``bansugoroku_fast.<name>`` (``api`` or ``batch``), or the stand-in's."""
+    """``bansugoroku_fast.<name>`` (``moves`` or ``batch``), or the stand-in's."""
     return importlib.import_module(f"{KERNEL_PACKAGE}.{name}")
 
 

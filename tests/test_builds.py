@@ -1,4 +1,4 @@
-"""The builds of the batch kernels (``bansugoroku_fast._builds``): the one
+"""The builds of the batch kernels (``bansugoroku_fast._kernel``): the one
 chosen at import is the package's ``_batch`` everywhere, and the AVX2 build
 gives exactly what the baseline build gives.
 
@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import bansugoroku_fast
-from bansugoroku_fast import _builds, _cpu, batch, oracle
+from bansugoroku_fast import _kernel, batch, oracle
 from bansugoroku_fast.rules import Rules
 
 from . import strategies
@@ -27,7 +27,7 @@ ROLLS = np.array(oracle.ALL_ROLLS, dtype=np.int8)
 
 def avx2_build():
     """The AVX2 build, or a skip where this machine cannot run it."""
-    if not _cpu.cpu_has_avx2():
+    if not _kernel.cpu_has_avx2():
         pytest.skip("this CPU lacks AVX2, BMI1/2 or POPCNT")
     try:
         return importlib.import_module("bansugoroku_fast._batch_avx2")
@@ -37,21 +37,21 @@ def avx2_build():
 
 def test_the_chosen_build_is_every_module_s_batch():
     chosen = sys.modules["bansugoroku_fast._batch"]
-    assert bansugoroku_fast._batch is chosen and batch._batch is chosen
+    assert bansugoroku_fast._batch is chosen and _kernel.batch_kernels is chosen
     assert batch.KERNEL_BUILD == chosen.BUILT_FOR
-    assert _builds.BASELINE.__name__ == "bansugoroku_fast._batch"
+    assert _kernel.BASELINE.__name__ == "bansugoroku_fast._batch"
 
 
 def test_the_avx2_build_runs_where_the_cpu_has_it():
-    if os.environ.get(_builds.CHOICE_VARIABLE) == "baseline":
-        assert batch.KERNEL_BUILD == _builds.BASELINE.BUILT_FOR
+    if os.environ.get(_kernel.CHOICE_VARIABLE) == "baseline":
+        assert batch.KERNEL_BUILD == _kernel.BASELINE.BUILT_FOR
     else:
         assert avx2_build().BUILT_FOR == "avx2"
         assert batch.KERNEL_BUILD == "avx2"
 
 
 def run_in_child(code: str, choice: str) -> str:
-    environment = {**os.environ, _builds.CHOICE_VARIABLE: choice}
+    environment = {**os.environ, _kernel.CHOICE_VARIABLE: choice}
     done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=environment,
                           capture_output=True, text=True, timeout=120)
     return done.stdout.strip() + done.stderr.strip()
@@ -82,13 +82,13 @@ def test_the_builds_count_alike(rules):
     items, dice = np.concatenate([items, broken]), np.concatenate([dice, dice[:50]])
     for fast_counts in (True, False):
         counts = []
-        for build in (_builds.BASELINE, fast_build):
+        for build in (_kernel.BASELINE, fast_build):
             out = np.empty(len(items), dtype=np.int32)
             _, total = build.count_batch(items, dice, rules.code, 2, out, fast_counts=fast_counts)
             assert total == out[out >= 0].sum()     # the plays of the items without a problem
             counts.append(out)
         np.testing.assert_array_equal(counts[0], counts[1])
-        assert (counts[0][-50:] == batch.STATUS["invalid_position"]).all()
+        assert (counts[0][-50:] == _kernel.STATUS["invalid_position"]).all()
 
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(variant="backgammon"), Rules(finish="bear_off", closure="immediate")],
@@ -99,7 +99,7 @@ def test_the_builds_generate_alike(rules, tmp_path):
     items, dice = items_of_every_kind(rules)
     np.savez(tmp_path / "items.npz", items=items, dice=dice)
     found = {}
-    for choice in _builds.CHOICES:
+    for choice in _kernel.CHOICES:
         script = f"""
             import numpy as np
             from bansugoroku_fast import Rules, batch

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bansugoroku_fast import Position, Rules, api
+from bansugoroku_fast import Position, Rules, moves
 from bansugoroku_fast.cli import main
 from bansugoroku_fast.formats.conformance import (
     CommandEngine,
@@ -84,18 +84,18 @@ def no_larger_die_engine(position, dice, rules):
     smaller die's single moves are offered too."""
     results = reference.kernel_engine(position, dice, rules)
     a, b = dice
-    plays = api.legal_plays(position, dice, rules)
-    one_die = all(len(play.steps) == 1 and api.outcome(play.position, rules) is None for play in plays)
+    plays = moves.legal_plays(position, dice, rules)
+    one_die = all(len(play.steps) == 1 and moves.outcome(play.position, rules) is None for play in plays)
     if a != b and plays and one_die:
         board = _board(Position(position))
         extra = [Position(_apply(board, step)) for step in _single_moves(board, min(a, b), rules)]
-        results += [p for p in extra if p not in results and api.outcome(p, rules) is None]
+        results += [p for p in extra if p not in results and moves.outcome(p, rules) is None]
     return results
 
 
 def over_engine(position, dice, rules):
     """Lists the start position as a play when the game is over."""
-    if api.outcome(position, rules) is not None:
+    if moves.outcome(position, rules) is not None:
         return [Position.initial()]
     return reference.kernel_engine(position, dice, rules)
 
@@ -120,7 +120,7 @@ def test_the_dropped_play_is_named_in_notation():
     item = next(item for item in first_items(60) if len(item.results) == 2)
     report = check_engine(PythonEngine(dropping_engine), [item], [])
     (found,) = report.disagreements
-    plays = api.legal_plays(Position.from_id(item.position_id), item.dice, item.rules)
+    plays = moves.legal_plays(Position.from_id(item.position_id), item.dice, item.rules)
     dropped = plays[-1]
     assert found.kind == "missing" and found.ids == (dropped.position.id,)
     assert f"plays the engine did not list: {dropped} ({dropped.position.id})" in describe(found)

@@ -1,5 +1,5 @@
 """Differential tests: every public single-position function of the kernel API
-(``bansugoroku_fast.api``) against the pure-Python oracle (``bansugoroku_fast.oracle``),
+(``bansugoroku_fast.moves``) against the pure-Python oracle (``bansugoroku_fast.oracle``),
 the specification in code, for every rule combination.
 
 What is compared, exactly (types included: a tuple is not a list, a numpy
@@ -42,7 +42,7 @@ from bansugoroku_fast.rules import Rules
 
 from . import playouts, strategies
 
-api = playouts.kernel_module("api")
+moves = playouts.kernel_module("moves")
 
 LONG = os.environ.get("BANSUGOROKU_LONG") == "1"
 RULES = Rules.all_combinations()
@@ -65,7 +65,7 @@ BAR = 25
 
 def kernel(name):
     """The kernel API function ``name``."""
-    return getattr(api, name)
+    return getattr(moves, name)
 
 
 # --- exact comparison ---------------------------------------------------------------
@@ -90,7 +90,7 @@ def same(a, b) -> bool:
             and same(a.hits, b.hits)
             and same(a.position, b.position)
         )
-    if isinstance(a, api.Plays) and type(b) is list:
+    if isinstance(a, moves.Plays) and type(b) is list:
         # The kernel's lazy sequence: its plays, read one by one, then as a
         # list, must be the oracle's list; its length is known before.
         return (len(a) == len(b) and same(list(a), b)
@@ -241,7 +241,7 @@ def compare_item(position, roll, rules, *, with_shots=False, form=0) -> None:
     if k[0] == "ok":
         with_context(check_play_lists, context, position, roll, rules, k[1], canonical=True)
     # kernel-only: the length of the oracle's list
-    count = call(api.legal_play_count, arg, dice_arg, rules_arg)
+    count = call(moves.legal_play_count, arg, dice_arg, rules_arg)
     assert_same("legal_play_count", count, ("ok", len(o[1])) if o[0] == "ok" else o, context)
 
     k = call(kernel("legal_plays"), arg, dice_arg, rules_arg, all_orderings=True)
@@ -622,7 +622,7 @@ def test_package_level_functions_are_the_kernel_ones():
 
     for name in ("legal_plays", "legal_first_steps", "outcome", "shots", "blocked_points", "blots",
                  "closure_holds", "pip_counts", "perft", "perft_divide"):
-        assert getattr(bansugoroku_fast, name) is getattr(api, name), name
+        assert getattr(bansugoroku_fast, name) is getattr(moves, name), name
 
 
 def test_harness_replayer_rejects_a_wrong_play():

@@ -1,7 +1,7 @@
 """The batch API (``bansugoroku_fast.batch``) against the single-position kernel
-API (``bansugoroku_fast.api``), which ``test_differential.py`` holds to the oracle.
+API (``bansugoroku_fast.moves``), which ``test_differential.py`` holds to the oracle.
 
-* ``count_plays`` == ``len(legal_plays)`` (and ``api.legal_play_count``);
+* ``count_plays`` == ``len(legal_plays)`` (and ``moves.legal_play_count``);
 * ``generate_plays``: per item the children, steps, dice and hits of the
   single call's plays, in the same order, padded with -1 / False;
 * ``iter_plays`` chunks concatenate to ``generate_plays``;
@@ -27,7 +27,7 @@ from bansugoroku_fast.rules import Rules
 
 from . import playouts, strategies
 
-api = playouts.kernel_module("api")
+moves = playouts.kernel_module("moves")
 batch = playouts.kernel_module("batch")
 
 LONG = os.environ.get("BANSUGOROKU_LONG") == "1"
@@ -65,8 +65,8 @@ def test_count_plays_equals_single_calls(corpus):
     assert counts.dtype == np.int32 and counts.shape == (len(positions),)
     bad = []
     for index in range(len(positions)):
-        expected = len(api.legal_plays(positions[index], roll_of(dice[index]), rules))
-        single = api.legal_play_count(positions[index], roll_of(dice[index]), rules)
+        expected = len(moves.legal_plays(positions[index], roll_of(dice[index]), rules))
+        single = moves.legal_play_count(positions[index], roll_of(dice[index]), rules)
         if counts[index] != expected or single != expected:
             bad.append(f"{context(rules, positions, dice, index)}: batch {counts[index]}, single {expected}")
     assert not bad, f"{len(bad)} counts differ:\n" + "\n".join(bad[:10])
@@ -99,7 +99,7 @@ def check_generated(rules, positions, dice, result):
     bad = []
     for index in range(len(positions)):
         low, high = result.offsets[index], result.offsets[index + 1]
-        plays = api.legal_plays(positions[index], roll_of(dice[index]), rules)
+        plays = moves.legal_plays(positions[index], roll_of(dice[index]), rules)
         want = expected_rows(plays)
         got = (result.children[low:high], result.steps[low:high], result.dice[low:high], result.hits[low:high])
         for name, w, g in zip(("children", "steps", "dice", "hits"), want, got):
@@ -279,7 +279,7 @@ def test_outcome_equals_single_calls(corpus):
     kinds = result.kinds()
     bad = []
     for index in range(len(positions)):
-        single = api.outcome(positions[index], rules)
+        single = moves.outcome(positions[index], rules)
         if single is None:
             got = (int(result.winner[index]), int(result.value[index]), kinds[index])
             ok = got == (-1, 0, None)
@@ -305,15 +305,15 @@ def test_queries_equal_single_calls(corpus):
     for index in range(len(positions)):
         position = positions[index]
         where = f"item {index}: {position.tolist()}"
-        assert tuple(np.flatnonzero(blocked[index]).tolist()) == api.blocked_points(position), where
-        mover, opponent = api.blots(position)
+        assert tuple(np.flatnonzero(blocked[index]).tolist()) == moves.blocked_points(position), where
+        mover, opponent = moves.blots(position)
         assert tuple(np.flatnonzero(blot_mask[index, 0]).tolist()) == mover, where
         assert tuple(np.flatnonzero(blot_mask[index, 1]).tolist()) == opponent, where
         assert (bool(closure[index, 0]), bool(closure[index, 1])) == (
-            api.closure_holds(position, 0),
-            api.closure_holds(position, 1),
+            moves.closure_holds(position, 0),
+            moves.closure_holds(position, 1),
         ), where
-        assert tuple(pips[index].tolist()) == api.pip_counts(position), where
+        assert tuple(pips[index].tolist()) == moves.pip_counts(position), where
     assert closure.any(), "the corpus should hold closed homes"
 
 
@@ -323,7 +323,7 @@ def test_shots_equal_single_calls(corpus):
     sample = np.concatenate([positions[: SHOTS_ITEMS // 2], positions[-SHOTS_ITEMS // 2 :]])
     result = batch.shots(sample, rules)
     assert result.shape == (len(sample),)
-    single = [api.shots(position, rules) for position in sample]
+    single = [moves.shots(position, rules) for position in sample]
     bad = [i for i in range(len(sample)) if int(result[i]) != single[i]]
     assert not bad, [(sample[i].tolist(), int(result[i]), single[i]) for i in bad[:10]]
 
@@ -354,7 +354,7 @@ def test_bad_items_raise_like_single_calls(rules):
     bad_positions["borne off"][0][6] -= 1
     bad_positions["borne off"][0][0] += 1
     for label, position in bad_positions.items():
-        expected = single_error(api.legal_plays, position, (3, 3), rules)
+        expected = single_error(moves.legal_plays, position, (3, 3), rules)
         array = np.array(good)
         array[11] = position
         for name, call in (
@@ -367,7 +367,7 @@ def test_bad_items_raise_like_single_calls(rules):
             got = single_error(call, array)
             assert got is expected, f"{name} with a '{label}' item raised {got}, the single call {expected}"
     for bad_roll in ([0, 3], [7, 1], [3], [1.5, 2]):
-        expected = single_error(api.legal_plays, good[0], tuple(bad_roll), rules)
+        expected = single_error(moves.legal_plays, good[0], tuple(bad_roll), rules)
         trial = dice.tolist()
         trial[0] = bad_roll
         for name in ("count_plays", "generate_plays"):

@@ -168,9 +168,9 @@ def test_illegal_actions_name_the_sub_environment():
 def test_the_dice_and_random_choices_at_mixed_plies_are_the_oracles():
     """The kernels' dice and "random" choices of games each at its own ply
     (what the vector environment draws) are the specification's."""
-    from bansugoroku_fast.lockstep import choose, roll_dice
+    from bansugoroku_fast.games.game_batch import roll_dice
+    from bansugoroku_fast.games.policies import choose, resolve_policies
     from bansugoroku_fast.oracle import games as spec
-    from bansugoroku_fast.policies import resolve_policies
 
     games = np.arange(2000, dtype=np.int64) * 7919 % 100_003
     plies = np.arange(2000, dtype=np.int64) % 97

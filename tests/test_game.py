@@ -8,7 +8,7 @@ import pytest
 
 import bansugoroku_fast as bf
 from bansugoroku_fast import IllegalPlayError, OutcomeKind, Position, Rules, Step
-from bansugoroku_fast.game import (
+from bansugoroku_fast.games.interactive import (
     CubeRecord,
     Game,
     GameStateError,

@@ -19,7 +19,7 @@ from bansugoroku_fast import (
     games,
     oracle,
 )
-from bansugoroku_fast.policies import FEATURE_NAMES
+from bansugoroku_fast.games.policies import FEATURE_NAMES
 
 ENGINES = [pytest.param(games, id="package"), pytest.param(oracle, id="oracle")]
 BACKGAMMON = Rules(variant="backgammon")

@@ -510,7 +510,7 @@ def test_iter_plays_streams_in_bounded_memory():
         import resource
         import numpy as np
         from bansugoroku_fast import Position, iter_plays
-        from bansugoroku_fast.api import ALL_ROLLS
+        from bansugoroku_fast.moves import ALL_ROLLS
         def peak():
             return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
         block = np.broadcast_to(Position.initial().array, (1_000_000, 2, 26)).copy()

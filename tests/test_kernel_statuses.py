@@ -13,9 +13,8 @@ error users see (``tests/test_games.py`` holds those messages).
 import numpy as np
 
 from bansugoroku_fast import Position, Rules, _env, _games
-from bansugoroku_fast._status import STATUS
-from bansugoroku_fast.games import policy_weights
-from bansugoroku_fast.policies import resolve_policies
+from bansugoroku_fast._kernel import STATUS
+from bansugoroku_fast.games.policies import policy_weights, resolve_policies
 
 RULES = Rules()
 

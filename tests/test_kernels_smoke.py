@@ -1,4 +1,4 @@
-"""Quick checks of the kernel-backed API (bansugoroku_fast.api, .batch).
+"""Quick checks of the kernel-backed API (bansugoroku_fast.moves, .batch).
 
 The big differential harness lives elsewhere; these make sure every kernel
 entry point runs, agrees with the oracle on the start position and on a few
@@ -10,7 +10,7 @@ import random
 import numpy as np
 import pytest
 
-from bansugoroku_fast import _batch, api, batch, oracle
+from bansugoroku_fast import _batch, batch, checks, moves, oracle
 from bansugoroku_fast.errors import InvalidDiceError, InvalidPositionError
 from bansugoroku_fast.position import Position
 from bansugoroku_fast.rules import Rules
@@ -28,10 +28,10 @@ def playout_positions(rules, count, seed):
     found = []
     while len(found) < count:
         position = Position.initial()
-        while len(found) < count and api.outcome(position, rules) is None:
+        while len(found) < count and moves.outcome(position, rules) is None:
             if rng.random() < 0.2:
                 found.append(position)
-            plays = api.legal_plays(position, (rng.randint(1, 6), rng.randint(1, 6)), rules)
+            plays = moves.legal_plays(position, (rng.randint(1, 6), rng.randint(1, 6)), rules)
             if plays:
                 position = rng.choice(plays).position
             position = position.swapped()
@@ -48,23 +48,23 @@ def as_values(plays):
 
 def test_backgammon_start_position_counts():
     start = Position.initial()
-    counts = {roll: api.legal_play_count(start, roll, BACKGAMMON) for roll in oracle.ALL_ROLLS}
+    counts = {roll: moves.legal_play_count(start, roll, BACKGAMMON) for roll in oracle.ALL_ROLLS}
     assert counts[(6, 5)] == 7 and counts[(1, 1)] == 42 and counts[(5, 5)] == 4
     assert sum(counts.values()) == 447
-    assert {roll: len(api.legal_plays(start, roll, BACKGAMMON)) for roll in counts} == counts
+    assert {roll: len(moves.legal_plays(start, roll, BACKGAMMON)) for roll in counts} == counts
 
 
 def test_backgammon_perft():
     start = Position.initial()
-    assert api.perft(start, 1, BACKGAMMON) == 447
-    assert api.perft(start, 2, BACKGAMMON) == 202_782
-    divide = api.perft_divide(start, 2, BACKGAMMON)
+    assert moves.perft(start, 1, BACKGAMMON) == 447
+    assert moves.perft(start, 2, BACKGAMMON) == 202_782
+    divide = moves.perft_divide(start, 2, BACKGAMMON)
     assert list(divide) == list(oracle.ALL_ROLLS) and sum(divide.values()) == 202_782
 
 
 def test_perft_divide_matches_oracle_at_depth_one():
     for rules in (Rules(), BACKGAMMON):
-        assert api.perft_divide(Position.initial(), 1, rules) == oracle.perft_divide(
+        assert moves.perft_divide(Position.initial(), 1, rules) == oracle.perft_divide(
             Position.initial(), 1, rules
         )
 
@@ -76,17 +76,17 @@ def test_perft_divide_matches_oracle_at_depth_one():
 def test_single_calls_match_oracle(rules):
     count = 12 if rules.is_backgammon else 40
     for position in playout_positions(rules, count, seed=rules.code):
-        assert api.outcome(position, rules) == oracle.outcome(position, rules)
-        assert api.shots(position, rules) == oracle.shots(position, rules)
-        assert api.blocked_points(position) == oracle.blocked_points(position)
-        assert api.blots(position) == oracle.blots(position)
-        assert api.pip_counts(position) == oracle.pip_counts(position)
-        assert api.closure_holds(position, 1) == oracle.closure_holds(position, 1)
+        assert moves.outcome(position, rules) == oracle.outcome(position, rules)
+        assert moves.shots(position, rules) == oracle.shots(position, rules)
+        assert moves.blocked_points(position) == oracle.blocked_points(position)
+        assert moves.blots(position) == oracle.blots(position)
+        assert moves.pip_counts(position) == oracle.pip_counts(position)
+        assert moves.closure_holds(position, 1) == oracle.closure_holds(position, 1)
         for roll in oracle.ALL_ROLLS:
             want = oracle.legal_plays(position, roll, rules)
-            assert as_values(api.legal_plays(position, roll, rules)) == as_values(want)
-            assert api.legal_play_count(position, roll, rules) == len(want)
-            assert api.legal_first_steps(position, roll, rules) == oracle.legal_first_steps(
+            assert as_values(moves.legal_plays(position, roll, rules)) == as_values(want)
+            assert moves.legal_play_count(position, roll, rules) == len(want)
+            assert moves.legal_first_steps(position, roll, rules) == oracle.legal_first_steps(
                 position, roll, rules
             )
 
@@ -113,7 +113,7 @@ def test_closed_form_counts_match_search(rules):
     # The single count takes the same switch.
     for index in range(0, len(items), 97):
         roll = tuple(dice[index].tolist())
-        assert api.legal_play_count(items[index], roll, rules, fast_counts=False) == fast[index]
+        assert moves.legal_play_count(items[index], roll, rules, fast_counts=False) == fast[index]
 
 
 def test_all_orderings_match_oracle():
@@ -121,13 +121,13 @@ def test_all_orderings_match_oracle():
         for position in playout_positions(rules, 5, seed=7):
             for roll in oracle.ALL_ROLLS:
                 want = oracle.legal_plays(position, roll, rules, all_orderings=True)
-                got = api.legal_plays(position, roll, rules, all_orderings=True)
+                got = moves.legal_plays(position, roll, rules, all_orderings=True)
                 assert as_values(got) == as_values(want)
 
 
 def test_kernel_plays_behave_like_plays():
     start = Position.initial()
-    mine = api.legal_plays(start, (6, 5), BACKGAMMON)
+    mine = moves.legal_plays(start, (6, 5), BACKGAMMON)
     theirs = oracle.legal_plays(start, (6, 5), BACKGAMMON)
     assert mine == theirs
     assert {hash(p) for p in mine} == {hash(p) for p in theirs}
@@ -151,7 +151,7 @@ def test_batch_matches_single_calls_for_any_thread_count(rules):
         assert np.array_equal(getattr(one, field), getattr(two, field))
     assert np.array_equal(batch.count_plays(items, dice, rules, threads=2), one.counts())
     for i in range(0, len(items), 7):
-        plays = api.legal_plays(Position(items[i]), tuple(dice[i]), rules)
+        plays = moves.legal_plays(Position(items[i]), tuple(dice[i]), rules)
         rows = slice(one.offsets[i], one.offsets[i + 1])
         assert [Position(c) for c in one.children[rows]] == [p.position for p in plays]
         for k, play in enumerate(plays):
@@ -171,23 +171,23 @@ def test_batch_queries_match_single_calls():
     positions = playout_positions(rules, 40, seed=5)
     array = np.stack([p.array for p in positions])
     result = batch.outcome(array, rules)
-    assert batch.shots(array, rules).tolist() == [api.shots(p, rules) for p in positions]
-    assert batch.pip_counts(array).tolist() == [list(api.pip_counts(p)) for p in positions]
+    assert batch.shots(array, rules).tolist() == [moves.shots(p, rules) for p in positions]
+    assert batch.pip_counts(array).tolist() == [list(moves.pip_counts(p)) for p in positions]
     blocked = batch.blocked_points(array)
     blot_mask = batch.blots(array)
     closures = batch.closure_holds(array)
     for i, position in enumerate(positions):
-        outcome = api.outcome(position, rules)
+        outcome = moves.outcome(position, rules)
         assert result.winner[i] == (-1 if outcome is None else outcome.winner)
         assert result.kinds()[i] == (None if outcome is None else outcome.kind)
-        assert tuple(np.flatnonzero(blocked[i])) == api.blocked_points(position)
-        assert tuple(tuple(np.flatnonzero(row)) for row in blot_mask[i]) == api.blots(position)
-        assert closures[i].tolist() == [api.closure_holds(position, s) for s in (0, 1)]
+        assert tuple(np.flatnonzero(blocked[i])) == moves.blocked_points(position)
+        assert tuple(tuple(np.flatnonzero(row)) for row in blot_mask[i]) == moves.blots(position)
+        assert closures[i].tolist() == [moves.closure_holds(position, s) for s in (0, 1)]
 
 
 def test_int8_input_is_not_copied():
     array = np.stack([Position.initial().array] * 2)
-    assert batch._positions_array(array) is array
+    assert checks.as_positions_array(array) is array
 
 
 def test_batch_accepts_other_integer_dtypes():
@@ -217,7 +217,7 @@ def test_borne_off_stones_refused_in_arrival():
     with pytest.raises(InvalidPositionError, match=r"position 1: row 1.*borne off"):
         batch.count_plays(array, [[6, 5]] * 2, Rules())
     with pytest.raises(InvalidPositionError):
-        api.legal_plays(array[1], (6, 5), Rules())
+        moves.legal_plays(array[1], (6, 5), Rules())
 
 
 def test_both_sides_won_is_invalid():
@@ -234,9 +234,9 @@ def test_both_sides_won_is_invalid():
         with pytest.raises(InvalidPositionError, match="position 1: both sides"):
             call()
     with pytest.raises(InvalidPositionError, match="both sides"):
-        api.outcome(both, Rules())
+        moves.outcome(both, Rules())
     with pytest.raises(InvalidPositionError, match="both sides"):
-        api.perft_divide(both, 1, Rules())
+        moves.perft_divide(both, 1, Rules())
 
 
 def test_bad_dice_name_the_item():
@@ -267,12 +267,12 @@ def test_finished_game_has_no_plays():
     won = [[0] * 26, [0] * 26]
     won[0][1:7] = [3, 3, 3, 2, 2, 2]
     won[1][10] = 15
-    assert api.outcome(won, Rules()) is not None
-    assert api.legal_plays(won, (6, 5), Rules()) == []
-    assert api.legal_play_count(won, (6, 5), Rules()) == 0
-    assert api.shots(won, Rules()) == 0
-    assert api.perft(won, 3, Rules()) == 1
-    assert api.perft_divide(won, 2, Rules()) == oracle.perft_divide(won, 2, Rules()) == {}
+    assert moves.outcome(won, Rules()) is not None
+    assert moves.legal_plays(won, (6, 5), Rules()) == []
+    assert moves.legal_play_count(won, (6, 5), Rules()) == 0
+    assert moves.shots(won, Rules()) == 0
+    assert moves.perft(won, 3, Rules()) == 1
+    assert moves.perft_divide(won, 2, Rules()) == oracle.perft_divide(won, 2, Rules()) == {}
 
 
 def test_iter_plays_reuse_yields_the_same_plays_chunk_by_chunk():
@@ -410,3 +410,13 @@ def test_last_stone_counts_match_search_and_oracle(rules):
     for index in range(0, len(items), 7):
         roll = tuple(dice[index].tolist())
         assert fast[index] == len(oracle.legal_plays(Position(items[index]), roll, rules)), index
+
+
+def test_one_roll_as_text_serves_the_whole_batch():
+    """``"6-5"`` is read as the single calls read it, one roll for every item."""
+    positions = np.stack([Position.initial().array] * 3)
+    as_text = batch.count_plays(positions, "6-5", "backgammon")
+    as_pairs = batch.count_plays(positions, [[6, 5]] * 3, "backgammon")
+    assert as_text.tolist() == as_pairs.tolist() == [7, 7, 7]
+    with pytest.raises(InvalidDiceError, match="cannot read dice"):
+        batch.count_plays(positions, "six-five", "backgammon")

@@ -1,6 +1,6 @@
 """The record layouts the kernels state (``_batch.OUTPUT_ROWS``,
 ``_games.PLY_FIELDS`` and ``GAME_FIELDS``) against the package's own, and
-the check (``bansugoroku_fast._layouts``) that refuses a drift between them.
+the check (``bansugoroku_fast._kernel.check_layout``) that refuses a drift between them.
 
 The kernels' statements are held to what they write: the arrays the
 package hands out have the stated dtype and shape, and the stated row size
@@ -11,12 +11,12 @@ and of hits).
 import numpy as np
 import pytest
 
-from bansugoroku_fast import Position, Rules, _batch, _games, batch, games
-from bansugoroku_fast._layouts import as_fields, check_layout, layout_differences, row_bytes
+from bansugoroku_fast import Position, Rules, _batch, _games, _kernel, batch, games
+from bansugoroku_fast._kernel import as_fields, check_layout, layout_differences, row_bytes
 
 
 def test_the_output_rows_the_kernel_states_are_the_package_s():
-    ours = as_fields(batch._ROW_LAYOUT)
+    ours = as_fields(_kernel.ROW_LAYOUT)
     check_layout("output rows", _batch.OUTPUT_ROWS, _batch.OUTPUT_ROW_BYTES, ours)
     # A board is 2 x 26 bytes and a play has at most 4 steps (two dice, or a
     # double's four moves): 52 + 4 x 2 + 4 + 4 bytes over the fields.
@@ -37,7 +37,7 @@ def test_the_game_records_the_kernel_states_are_the_package_s():
     for name, dtype, shape in (*_games.PLY_FIELDS, *_games.GAME_FIELDS[:-1]):
         array = getattr(records, name)
         assert array.dtype == np.dtype(dtype) and array.shape[1:] == shape, name
-    ends = games._Ends.empty(1)
+    ends = _kernel.GameEnds.empty(1)
     check_layout("game ends", _games.GAME_FIELDS, _games.GAME_ROW_BYTES,
                  [(name, array.dtype, array.shape[1:]) for name, array in ends._asdict().items()])
     # A logged ply is the position before, the roll, the position after.
@@ -51,12 +51,12 @@ def test_the_game_records_the_kernel_states_are_the_package_s():
                                  "['children', 'steps', 'dice', 'hits', 'extra']"),
 ])
 def test_a_drift_between_the_layouts_fails_loudly(changed, problem):
-    ours = as_fields({**batch._ROW_LAYOUT, **changed})
+    ours = as_fields({**_kernel.ROW_LAYOUT, **changed})
     assert problem in layout_differences(_batch.OUTPUT_ROWS, _batch.OUTPUT_ROW_BYTES, ours)
     with pytest.raises(ImportError, match="rebuild them"):
         check_layout("output rows", _batch.OUTPUT_ROWS, _batch.OUTPUT_ROW_BYTES, ours)
 
 
 def test_a_kernel_row_size_that_disagrees_with_its_fields_fails():
-    ours = as_fields(batch._ROW_LAYOUT)
+    ours = as_fields(_kernel.ROW_LAYOUT)
     assert layout_differences(_batch.OUTPUT_ROWS, 64, ours) == ["row bytes: the kernel's fields make 68, it states 64"]

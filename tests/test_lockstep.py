@@ -24,9 +24,9 @@ from bansugoroku_fast.errors import (
     PolicyOutputError,
     PolicyOutputTypeError,
 )
-from bansugoroku_fast.lockstep import roll_dice
+from bansugoroku_fast.games.game_batch import roll_dice
+from bansugoroku_fast.games.policies import FEATURE_NAMES, HEURISTIC_WEIGHTS, LinearPolicy
 from bansugoroku_fast.oracle.games import roll
-from bansugoroku_fast.policies import FEATURE_NAMES, HEURISTIC_WEIGHTS, LinearPolicy
 from tests.boards import ALL_RULES, BACKGAMMON, rules_params
 
 

@@ -28,7 +28,7 @@ from bansugoroku_fast.formats import (
     read_match,
 )
 from bansugoroku_fast.formats.match_id import GAME_STATES
-from bansugoroku_fast.game import ScriptedDice
+from bansugoroku_fast.games.interactive import ScriptedDice
 
 DATA = Path(__file__).parent / "data" / "gnubg"
 GNUBG_IDS = {

@@ -8,8 +8,8 @@ import pytest
 
 from bansugoroku_fast import Game, GameStateError, Position, Rules, legal_plays, play_games
 from bansugoroku_fast.errors import InvalidPolicyError, PolicyOutputError
-from bansugoroku_fast.game import CubeRecord, ScriptedDice, TurnRecord
-from bansugoroku_fast.opponent import Computer, PipCountCube
+from bansugoroku_fast.games.computer import Computer, PipCountCube
+from bansugoroku_fast.games.interactive import CubeRecord, ScriptedDice, TurnRecord
 
 BACKGAMMON = Rules(variant="backgammon")
 

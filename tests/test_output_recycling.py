@@ -1,4 +1,4 @@
-"""Recycled output blocks (``bansugoroku_fast._blocks``, ``batch.set_output_recycling``).
+"""Recycled output blocks (``bansugoroku_fast._kernel``, ``batch.set_output_recycling``).
 
 A released block of ``generate_plays``' output is written again by a later
 call of about the same size: the result must equal one written into fresh
@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bansugoroku_fast import _batch, _blocks
+from bansugoroku_fast import _batch, _kernel
 from bansugoroku_fast.rules import Rules
 
 from . import playouts
@@ -33,7 +33,7 @@ ITEMS = 6_000   # about 90,000 plays: a block of several MiB, recycled
 def own_recycling():
     """Each test starts with nothing kept and the default limit, and leaves it so."""
     previous = batch.set_output_recycling(0)
-    batch.set_output_recycling(_blocks.DEFAULT_LIMIT)
+    batch.set_output_recycling(_kernel.DEFAULT_LIMIT)
     yield
     batch.set_output_recycling(0)
     batch.set_output_recycling(previous)
@@ -72,16 +72,16 @@ def test_a_released_block_is_reused_and_rewritten_whole(items, fields):
     rules, positions, dice = items
     expected = fresh_result(rules, positions, dice, fields)
     first = batch.generate_plays(positions, dice, rules, fields=fields)
-    assert first.children.nbytes >= _blocks.SMALLEST_RECYCLED
+    assert first.children.nbytes >= _kernel.SMALLEST_RECYCLED
     address = block_address(first)
     for array in first:                     # offsets too: they are in the block
         if array is not None:
             array.view(np.uint8)[...] = 0x7F      # garbage left for the next call
     del first, array
-    assert _blocks.kept_bytes() > 0
+    assert _kernel.kept_bytes() > 0
     second = batch.generate_plays(positions, dice, rules, fields=fields)
     assert block_address(second) == address, "the released block was not reused"
-    assert _blocks.kept_bytes() == 0
+    assert _kernel.kept_bytes() == 0
     assert_same_result(second, expected, "recycled output")
 
 
@@ -92,14 +92,14 @@ def test_a_block_still_viewed_is_not_handed_out(items, kept):
     kept_array = getattr(first, kept)       # one array of the block kept alive
     kept_copy = kept_array.copy()
     del first
-    assert _blocks.kept_bytes() == 0
+    assert _kernel.kept_bytes() == 0
     second = batch.generate_plays(positions, dice, rules)
     for array in second:
         assert not np.shares_memory(array, kept_array)
         array[...] = 5
     assert np.array_equal(kept_array, kept_copy)
     del kept_array, kept_copy
-    assert _blocks.kept_bytes() > 0         # the first block is released now
+    assert _kernel.kept_bytes() > 0         # the first block is released now
 
 
 def test_the_offsets_and_fields_of_a_block_do_not_overlap(items):
@@ -139,43 +139,43 @@ def test_a_block_in_a_reference_cycle_is_reused_after_collection(items):
 def test_limit_zero_frees_what_is_kept_and_keeps_nothing(items):
     rules, positions, dice = items
     batch.generate_plays(positions, dice, rules)
-    assert _blocks.kept_bytes() > 0
-    assert batch.set_output_recycling(0) == _blocks.DEFAULT_LIMIT
-    assert _blocks.kept_bytes() == 0
+    assert _kernel.kept_bytes() > 0
+    assert batch.set_output_recycling(0) == _kernel.DEFAULT_LIMIT
+    assert _kernel.kept_bytes() == 0
     released = batch.generate_plays(positions, dice, rules)
     del released
-    assert _blocks.kept_bytes() == 0
+    assert _kernel.kept_bytes() == 0
 
 
 def test_over_the_limit_the_largest_blocks_go_first():
     mib = 1 << 20
     batch.set_output_recycling(5 * mib)
-    small, large = _blocks.output_block(2 * mib), _blocks.output_block(4 * mib)
+    small, large = _kernel.output_block(2 * mib), _kernel.output_block(4 * mib)
     del small
-    assert _blocks.kept_bytes() == 2 * mib
+    assert _kernel.kept_bytes() == 2 * mib
     del large                                # 6 MiB kept > 5: the 4 MiB block goes
-    assert _blocks.kept_bytes() == 2 * mib
-    too_large = _blocks.output_block(6 * mib)
+    assert _kernel.kept_bytes() == 2 * mib
+    too_large = _kernel.output_block(6 * mib)
     del too_large                            # larger than the limit: never kept
-    assert _blocks.kept_bytes() == 2 * mib
+    assert _kernel.kept_bytes() == 2 * mib
     batch.set_output_recycling(mib)
-    assert _blocks.kept_bytes() == 0
+    assert _kernel.kept_bytes() == 0
 
 
 def test_small_blocks_are_left_to_malloc():
-    block = _blocks.output_block(_blocks.SMALLEST_RECYCLED - 1)
-    assert block.shape == (_blocks.SMALLEST_RECYCLED - 1,) and block.dtype == np.uint8
+    block = _kernel.output_block(_kernel.SMALLEST_RECYCLED - 1)
+    assert block.shape == (_kernel.SMALLEST_RECYCLED - 1,) and block.dtype == np.uint8
     assert block.base is None               # plain np.empty: no lease
     del block
-    assert _blocks.kept_bytes() == 0
+    assert _kernel.kept_bytes() == 0
 
 
 @given(st.integers(min_value=1, max_value=1 << 40))
 def test_a_size_class_holds_the_size_with_at_most_a_sixteenth_more(size):
-    capacity = _blocks.size_class(size)
+    capacity = _kernel.size_class(size)
     assert size <= capacity <= size + size // 16
-    assert _blocks.size_class(capacity) == capacity
-    assert _blocks.size_class(size + 1) >= capacity
+    assert _kernel.size_class(capacity) == capacity
+    assert _kernel.size_class(size + 1) >= capacity
 
 
 def test_threads_calling_at_once_get_correct_separate_output(items):
@@ -216,7 +216,7 @@ def test_a_child_forked_while_another_thread_holds_the_lock_has_its_own(items):
     taken, release = threading.Event(), threading.Event()
 
     def hold() -> None:
-        with _blocks._lock:
+        with _kernel._lock:
             taken.set()
             release.wait()
 

@@ -41,7 +41,7 @@ def test_one_version_string():
 
 @pytest.mark.parametrize(
     "module",
-    ["bansugoroku_fast", "bansugoroku_fast.errors", "bansugoroku_fast.game", "bansugoroku_fast.turn",
+    ["bansugoroku_fast", "bansugoroku_fast.errors", "bansugoroku_fast.games.interactive", "bansugoroku_fast.turn",
      "bansugoroku_fast.typing", "bansugoroku_fast.oracle", "bansugoroku_fast.notation", "bansugoroku_fast.play",
      "bansugoroku_fast.layout"],
 )
@@ -101,7 +101,7 @@ def test_package_modules_never_import_the_package_itself():
 @pytest.mark.parametrize("code", [
     "import bansugoroku_fast",
     "from bansugoroku_fast import legal_plays",
-    "from bansugoroku_fast.api import legal_plays",
+    "from bansugoroku_fast.moves import legal_plays",
     "from .. import legal_plays",  # in a subpackage: the package's __init__
 ])
 def test_the_import_check_finds_an_import_through_the_package(code):

@@ -17,8 +17,8 @@ import threading
 import numpy as np
 import pytest
 
-from bansugoroku_fast import InvalidDiceError, InvalidPositionError, Position, Rules, api, oracle
-from bansugoroku_fast.api import Plays, legal_plays
+from bansugoroku_fast import InvalidDiceError, InvalidPositionError, Position, Rules, moves, oracle
+from bansugoroku_fast.moves import Plays, legal_plays
 
 from . import playouts
 
@@ -39,7 +39,7 @@ def items(rules: Rules, count: int) -> list[tuple[Position, tuple[int, int]]]:
 
 def kernel_plays_alive() -> int:
     """How many play objects the kernel sequence has made that still exist."""
-    return sum(type(obj) is api._KernelPlay for obj in gc.get_objects())
+    return sum(type(obj) is moves._KernelPlay for obj in gc.get_objects())
 
 
 @pytest.mark.parametrize("rules", [BAN, BACKGAMMON], ids=["ban", "backgammon"])
@@ -123,10 +123,10 @@ def test_sequence_is_immutable_unhashable_and_pickles_as_its_list():
 def test_play_class_must_have_its_own_object_slots():
     # The kernel fills the slots _records and _index of the objects it makes
     # without setattr: a class without them is refused, and nothing changes.
-    class NoSlots(api.Play):
+    class NoSlots(moves.Play):
         pass
 
-    class OtherSlots(api.Play):
+    class OtherSlots(moves.Play):
         __slots__ = ("_records",)
     from bansugoroku_fast import _play_records
 
@@ -145,7 +145,7 @@ def test_play_class_slots_filled_with_none_must_be_object_slots():
 
     for wrong in (("_steps", "_no_such_slot"), ("_records",), ("count",), tuple(f"_{k}" for k in range(9))):
         with pytest.raises((TypeError, ValueError)):
-            _play_records.set_play_class(api._KernelPlay, wrong)
+            _play_records.set_play_class(moves._KernelPlay, wrong)
     plays = legal_plays(START, (6, 5), BACKGAMMON)
     assert values(plays) == values(oracle.legal_plays(START, (6, 5), BACKGAMMON))
 

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from bansugoroku_fast import Position, _pool, batch
-from bansugoroku_fast.api import ALL_ROLLS
+from bansugoroku_fast.moves import ALL_ROLLS
 
 from .test_hardening import assert_clean_exit, run_isolated
 
@@ -201,7 +201,7 @@ def test_a_child_forked_after_the_pool_started_starts_its_own():
         import os
         import numpy as np
         from bansugoroku_fast import Position, _pool, batch, rollout
-        from bansugoroku_fast.api import ALL_ROLLS
+        from bansugoroku_fast.moves import ALL_ROLLS
         positions = np.broadcast_to(Position.initial().array, (4000, 2, 26)).copy()
         dice = np.resize(np.array(ALL_ROLLS, dtype=np.int8), (4000, 2))
         expected = batch.generate_plays(positions, dice, "backgammon", threads=2)

@@ -42,7 +42,7 @@ def test_a_certain_single_win(capsys):
 
 
 def test_a_stratified_rollout_says_its_standard_error_is_the_plain_formula(capsys):
-    # A stratified rollout's stderr is the plain formula (bansugoroku_fast.tallies):
+    # A stratified rollout's stderr is the plain formula (bansugoroku_fast.games.tallies):
     # the table says so, and the JSON names the stratification.
     out = run(capsys, "rollout", "--rules", "backgammon", "--games", "72", "--stratify", "--no-progress")
     assert "(standard error, the plain formula: conservative for a stratified rollout)" in out

@@ -176,7 +176,7 @@ def test_who_starts_options(engine, start):
 
 def _roll_name(where):
     """``roll_name`` from the game module or at package level."""
-    return (bansugoroku_fast if where == "package" else bansugoroku_fast.game).roll_name
+    return (bansugoroku_fast if where == "package" else bansugoroku_fast.games.interactive).roll_name
 
 
 @pytest.mark.parametrize("where", ["game", "package"])

@@ -10,14 +10,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..formats.conformance import (
-    CommandEngine,
-    check_engine,
-    export_corpus,
-    load_corpus,
-    load_python_engine,
-)
-from ..formats.conformance.engines import DEFAULT_TIMEOUT, Engine
+from ..formats.conformance.checker import check_engine
+from ..formats.conformance.corpus import export_corpus, load_corpus
+from ..formats.conformance.engines import DEFAULT_TIMEOUT, CommandEngine, Engine, load_python_engine
 from ..rules import Rules
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import argparse
 
-from .. import api
+from .. import moves as single
 from ..checks import as_dice
 from ..rules import Rules
 from ..turn import dice_text
@@ -31,7 +31,7 @@ def run_moves(args: argparse.Namespace) -> int:
     rules = Rules.parse(args.rules)
     position = position_arg(args.position)
     dice = as_dice(args.dice)
-    finished = api.outcome(position, rules)
+    finished = single.outcome(position, rules)
     print(position)
     print()
     if finished is not None:
@@ -40,7 +40,7 @@ def run_moves(args: argparse.Namespace) -> int:
             f"({finished.kind}, worth {finished.value}); there is nothing to play."
         )
         return 0
-    plays = api.legal_plays(position, dice, rules)
+    plays = single.legal_plays(position, dice, rules)
     if not plays:
         print(f"No legal play for {dice_text(dice)}, {rules_name(rules)} rules: the turn passes.")
         return 0

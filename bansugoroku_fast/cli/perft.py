@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from .. import api
+from .. import moves as single
 from ..checks import check_position_for_rules
 from ..rules import Rules
 from .common import (
@@ -33,13 +33,13 @@ def run_perft(args: argparse.Namespace) -> int:
     position = position_arg(args.position)
     check_position_for_rules(position, rules)
     started = time.perf_counter()
-    if args.divide and args.depth >= 1 and api.outcome(position, rules) is None:
-        per_roll = api.perft_divide(position, args.depth, rules)
+    if args.divide and args.depth >= 1 and single.outcome(position, rules) is None:
+        per_roll = single.perft_divide(position, args.depth, rules)
         for (a, b), count in per_roll.items():
             print(f"{a}-{b}: {count:,}")
         total = sum(per_roll.values())
     else:
-        total = api.perft(position, args.depth, rules)
+        total = single.perft(position, args.depth, rules)
     elapsed = time.perf_counter() - started
     print(f"perft({args.depth}) = {total:,}  [{rules_name(rules)}, {elapsed:.3f} s]")
     return 0

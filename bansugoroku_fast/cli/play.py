@@ -12,7 +12,7 @@ the board, ``help`` lists the commands, ``leave`` hands your seat to the
 computer (which plays the game to its end), ``quit`` stops. In backgammon,
 ``double`` before rolling offers the cube and ``take`` / ``drop`` answer the
 computer's double; the computer doubles and answers by the pip count
-(:class:`~bansugoroku_fast.opponent.PipCountCube`). A wrong entry is
+(:class:`~bansugoroku_fast.games.computer.PipCountCube`). A wrong entry is
 explained and the turn goes on.
 """
 from __future__ import annotations
@@ -23,8 +23,8 @@ from collections.abc import Callable
 
 from ..checks import as_dice
 from ..errors import InvalidDiceError, InvalidPolicyError
-from ..game import CubeRecord, Game, ScriptedDice, Turn, TurnRecord, dice_text, play_random_game
-from ..opponent import Computer, check_policy
+from ..games.computer import Computer, check_policy
+from ..games.interactive import CubeRecord, Game, ScriptedDice, Turn, TurnRecord, dice_text
 from ..rules import Rules
 from .common import Commands, add_rules_argument, position_arg, rules_name
 
@@ -132,7 +132,10 @@ def _record_text(record: TurnRecord | CubeRecord, name: Callable[[int], str]) ->
 
 def _print_random_game(rules: Rules, seed: int) -> int:
     """One random game (no cube), its moves and its result."""
-    game = play_random_game(rules, seed)
+    game = Game(rules, seed)
+    for seat in (0, 1):
+        game.hand_over(seat, Computer("random", cube=None, rng=random.Random(seed * 2 + seat)))
+    game.advance()
     print(f"A random game, {rules_name(rules)} rules, seed {seed}")
     print(_describe_start(game))
     for record in game.history:

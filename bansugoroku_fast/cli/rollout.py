@@ -17,11 +17,10 @@ from typing import Any
 
 import numpy as np
 
-from ..batch import _threads
-from ..checks import MAX_PLIES, as_rules, as_stratify
-from ..games import _rollout_positions, _rollout_values
-from ..policies import resolve_policies
-from ..tallies import KINDS, RolloutResult, summarize
+from ..checks import MAX_PLIES, as_rules, as_stratify, as_threads
+from ..games.bulk import rollout_positions, rollout_values
+from ..games.policies import resolve_policies
+from ..games.tallies import KINDS, RolloutResult, summarize
 from .common import (
     SIDE_NAMES,
     Commands,
@@ -149,11 +148,11 @@ def run_rollout(args: argparse.Namespace) -> int:
     rules = as_rules(args.rules)
     position = position_arg(args.position)
     policies = resolve_policies(_policy(args.policy), rules)
-    positions, _ = _rollout_positions(position, rules)
+    positions, _ = rollout_positions(position, rules)
     progress = not args.no_progress and sys.stderr.isatty()
     strata = as_stratify(args.stratify)
-    tally, values = _rollout_values(positions, rules, args.games, policies, args.seed, strata, MAX_PLIES,
-                                    _threads(args.threads), None, progress)
+    tally, values = rollout_values(positions, rules, args.games, policies, args.seed, strata, MAX_PLIES,
+                                    as_threads(args.threads), None, progress)
     result = summarize(tally.counts[0].tolist(), tally.kind_counts[0].tolist(),
                        plies=int(tally.plies[0]), backgammon=rules.is_backgammon)
     output = figures(result, rules, strata)

@@ -3,13 +3,13 @@ and :class:`~bansugoroku_fast.envs.BanSugorokuVectorEnv`.
 
 An opponent is given as
 
-* a policy of :mod:`bansugoroku_fast.policies`: ``"random"``, ``"first"``,
+* a policy of :mod:`bansugoroku_fast.games.policies`: ``"random"``, ``"first"``,
   ``"heuristic"``, ``"pubeval"`` (backgammon) or a
   :class:`~bansugoroku_fast.LinearPolicy`; it chooses exactly what it
   chooses at the same seed, game and ply of
   :func:`~bansugoroku_fast.play_games` (the kernels' choice);
 * or a callable ``policy(children, offsets)`` in the convention of
-  :mod:`bansugoroku_fast.lockstep`: ``children`` is ``int8[k, 2, 26]``, the
+  :mod:`bansugoroku_fast.games.game_batch`: ``children`` is ``int8[k, 2, 26]``, the
   position after each legal play (in ``legal_plays`` order, seen by the
   opponent), ``offsets`` is ``int64[2] = [0, k]`` (one game; a wave of games
   in the vector environment); it returns its choices (``int64[1]``) or one
@@ -20,16 +20,15 @@ from __future__ import annotations
 import numpy as np
 
 from ..batch import generate_plays
-from ..lockstep import choose
+from ..games.policies import ResolvedPolicy, choose, resolve_policy
 from ..play import Play
-from ..policies import ResolvedPolicy, resolve_policy
 from ..rules import Rules
 from .table import Table
 
 
 def opponent_of(policy: object, rules: Rules) -> ResolvedPolicy:
     """``policy`` (see the module docstring) resolved for ``rules``, checked
-    now (one policy: a pair is refused); :func:`bansugoroku_fast.lockstep.choose`
+    now (one policy: a pair is refused); :func:`bansugoroku_fast.games.game_batch.choose`
     plays it."""
     return resolve_policy(policy, rules, "opponent", callables=True)
 

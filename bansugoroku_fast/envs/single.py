@@ -10,7 +10,7 @@ from gymnasium import spaces
 
 from ..checks import as_rules, as_side
 from ..errors import GameStateError, IllegalPlayError
-from ..policies import ResolvedPolicy
+from ..games.policies import ResolvedPolicy
 from ..rules import Rules
 from .opponents import choose_play, opponent_of
 from .table import MAX_PLAYS, MAX_PLIES, Table

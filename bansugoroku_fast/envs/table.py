@@ -19,13 +19,13 @@ which actions are legal, and how an action changes the game.
 * ``"play"`` (``Discrete(max_plays)``): the index of a whole play among
   the legal plays of the roll, in the order
   :func:`~bansugoroku_fast.legal_plays` lists them (the order the policies of
-  :mod:`bansugoroku_fast.policies` index); the mask holds the first
+  :mod:`bansugoroku_fast.games.policies` index); the mask holds the first
   ``len(legal_plays)`` indices. A roll with more legal plays than
   ``max_plays`` raises :class:`ValueError` (raise ``max_plays``) rather than
   hide plays from the agent.
 
 **Dice.** Game ``game`` of seed ``seed`` rolls the kernels' counter-based
-dice (:func:`bansugoroku_fast.lockstep.roll_dice`): ply ``p`` of an episode
+dice (:func:`bansugoroku_fast.games.game_batch.roll_dice`): ply ``p`` of an episode
 rolls exactly what ply ``p`` of game ``game`` rolls in
 :func:`~bansugoroku_fast.play_games` with that seed (the backgammon opening
 included), so episodes are reproducible and comparable with whole-game runs.
@@ -55,10 +55,10 @@ from typing import Any
 
 import numpy as np
 
-from ..api import legal_plays, outcome
 from ..checks import as_seed, positive_int
 from ..errors import GameStateError, IllegalPlayError
-from ..lockstep import roll_dice
+from ..games.game_batch import roll_dice
+from ..moves import legal_plays, outcome
 from ..play import Play
 from ..position import Position
 from ..rules import Rules

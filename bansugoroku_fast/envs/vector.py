@@ -9,13 +9,11 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .._status import advance_games
-from ..batch import PlayBatch, _generate, _Items
+from .. import _kernel
+from ..batch import PlayBatch
 from ..checks import as_rules, as_seed, as_side, positive_int
 from ..errors import GameStateError, IllegalPlayError
-from ..games import policy_weights
-from ..lockstep import choose
-from ..policies import CALLABLE, ResolvedPolicy
+from ..games.policies import CALLABLE, ResolvedPolicy, choose, policy_weights
 from ..position import Position
 from ..rules import Rules
 from .opponents import opponent_of
@@ -29,7 +27,7 @@ CHILDREN = frozenset({"children"})
 
 class _Games:
     """``count`` games in numpy arrays, each at its own ply (seat ``ply % 2``
-    to move), advanced by one kernel call (``_env.advance_batch``) from
+    to move), advanced by one kernel call (``_kernel.advance_games``) from
     the agent's choices to the agent's next choice: the opponent's plays
     (a kernel policy: exactly its choices in
     :func:`~bansugoroku_fast.play_games`), the passes, the ends, and the
@@ -77,11 +75,9 @@ class _Games:
         in game ``rows[k]``, then play each game on until a seat that
         chooses in Python has a choice (see the class docstring)."""
         assert self.seed is not None
-        advance_games(
-            np.ascontiguousarray(rows, dtype=np.int64), np.ascontiguousarray(choices, dtype=np.int64),
-            self.boards, self.dice, self.ply, self.game, self.counts, self.winner, self.value,
-            self.truncated.view(np.uint8), self.agent_seat, self.opponent.code, self._opponent_weights,
-            self.rules.code, self.seed, self.rules.is_backgammon, self.max_plies, self.max_plays)
+        _kernel.advance_games(np.ascontiguousarray(rows, dtype=np.int64), np.ascontiguousarray(choices, dtype=np.int64),
+                              self, self.agent_seat, self.opponent.code, self._opponent_weights, self.max_plies,
+                              self.max_plays)
         if self.counts.max(initial=0) > self.max_plays:
             row = int(np.argmax(self.counts))
             raise ValueError(f"game {self.game[row]} (seed {self.seed}) ply {self.ply[row]}: {self.counts[row]} "
@@ -102,8 +98,8 @@ class _Games:
     def plays(self, rows: np.ndarray) -> PlayBatch:
         """The children of the legal plays of ``rows`` (offsets over ``rows``)."""
         dice = self.dice[rows]  # fancy indexing: C-contiguous copies, as the kernels want
-        items = _Items(self.boards[rows], dice, dice, self.rules, 1)
-        return _generate(items, CHILDREN, counts=self.counts[rows])  # a copy: the kernel writes it
+        items = _kernel.Items(self.boards[rows], dice, dice, self.rules, 1)
+        return _kernel.generate(items, CHILDREN, counts=self.counts[rows])  # a copy: the kernel writes it
 
 
 class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarray]):
@@ -111,7 +107,7 @@ class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarr
     with whole-play actions (``actions="play"``), stepped together: each
     :meth:`step` is one kernel call for all the sub-environments, which
     plays the agent's play, then the opponent's plies and passes (a policy
-    of :mod:`bansugoroku_fast.policies`), up to the agent's next roll with
+    of :mod:`bansugoroku_fast.games.policies`), up to the agent's next roll with
     a play; a finished game restarts with a second call. A callable
     opponent is called in Python, once per wave for all the games it has
     to move.

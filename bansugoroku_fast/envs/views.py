@@ -25,10 +25,10 @@ import numpy as np
 from gymnasium import spaces
 
 from .. import render
-from ..games import features
+from ..games.bulk import features
 from ..layout import BAR, STONES
-from ..policies import FEATURE_NAMES
 from ..rules import Rules
+from ..scoring import FEATURE_NAMES
 from .table import DICE_SLOTS, Table
 
 OBSERVATION_KINDS = ("board", "features")

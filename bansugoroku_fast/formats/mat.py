@@ -51,11 +51,11 @@ from typing import Any, TypeGuard
 
 import numpy as np
 
-from .. import api
+from .. import moves
 from ..checks import as_rules
 from ..errors import GameStateError, InvalidRulesError, MatchFileError, PlayError
-from ..game import CubeRecord, Game, Match, TurnRecord
-from ..games import GameRecords
+from ..games.interactive import CubeRecord, Game, Match, TurnRecord
+from ..games.records import GameRecords
 from ..play import Play
 from ..position import Position
 from ..rules import Rules
@@ -638,7 +638,7 @@ def _record_entries(records: Any, index: int, rules: Rules) -> _GameText:
             raise ValueError(f"game {index}, ply {ply - start}: starts from {before.id}, not {where} ({expected.id})")
         after = Position(records.after[ply])
         dice = (int(records.dice[ply][0]), int(records.dice[ply][1]))
-        plays = api.legal_plays(before, dice, rules)
+        plays = moves.legal_plays(before, dice, rules)
         chosen = next((play for play in plays if play.position == after), None)
         if chosen is None and not (after == before and not plays):
             raise ValueError(f"game {index}, ply {ply - start}: no legal play of {dice} leads to {after.id}")
@@ -694,8 +694,10 @@ def write_match(source: object, *, match_length: int = 0, players: Sequence[str]
     each game). Ban-sugoroku files
     carry a ``; [Variant "..."]`` header naming the rules.
 
-    >>> from bansugoroku_fast import play_random_game
-    >>> game = play_random_game("backgammon", seed=1)
+    >>> from bansugoroku_fast import Computer
+    >>> game = Game("backgammon", seed=1)
+    >>> game.hand_over(0, Computer("random", cube=None)); game.hand_over(1, Computer("random", cube=None))
+    >>> game.advance()
     >>> text = write_match(game, players=("Alice", "Bob"))
     >>> print(text.splitlines()[4])
      Alice : 0                      Bob : 0

@@ -52,7 +52,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from ..errors import InvalidPositionError, MatchIdError
-from ..game import Game
+from ..games.interactive import Game
 from ..position import Position
 
 ID_LENGTH = 12
@@ -347,7 +347,7 @@ def game_state_of(game: Game, *, match_length: int = 0, score: tuple[int, int] =
     given by ``match_length``, ``score`` (before this game) and ``crawford``.
 
     >>> from bansugoroku_fast import Game
-    >>> from bansugoroku_fast.game import ScriptedDice
+    >>> from bansugoroku_fast.games.interactive import ScriptedDice
     >>> game = Game("backgammon", ScriptedDice([3, 5, 4]))   # seat 1 wins the roll-off 5-3
     >>> state = game_state_of(game)
     >>> state.player_on_roll, state.dice, state.cube_owner
@@ -382,7 +382,7 @@ def game_gnubg_id(game: Game, **match: object) -> str:
     shows the same Match ID for that state):
 
     >>> from bansugoroku_fast import Game
-    >>> from bansugoroku_fast.game import ScriptedDice
+    >>> from bansugoroku_fast.games.interactive import ScriptedDice
 
     >>> game_gnubg_id(Game("backgammon", ScriptedDice([5, 2])), match_length=3)
     '4HPwATDgc/ABMA:MIFqAAAAAAAE'

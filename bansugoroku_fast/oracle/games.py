@@ -57,7 +57,6 @@ from typing import Any, NamedTuple
 from ..checks import (
     BLOCK,
     MAX_PLIES,
-    as_position,
     as_rules,
     as_stderr_target,
     as_stratify,
@@ -65,24 +64,22 @@ from ..checks import (
     run_arguments,
 )
 from ..errors import GameTooLongError
-from ..layout import BAR, OFF
-from ..play import Play
-from ..policies import (
+from ..games.policies import (
     FIRST,
     LINEAR,
     PUBEVAL,
-    PUBEVAL_CONTACT_WEIGHTS,
-    PUBEVAL_RACE_WEIGHTS,
-    PUBEVAL_WIN_SCORE,
     RANDOM,
     ResolvedPolicy,
     resolve_policies,
 )
-from ..position import Position
+from ..games.tallies import KINDS, RankedPlay, RolloutResult, rank, summarize
+from ..layout import BAR, OFF
+from ..play import Play
+from ..position import Position, as_position
 from ..rules import Rules
-from ..tallies import KINDS, RankedPlay, RolloutResult, rank, summarize
+from ..scoring import PUBEVAL_CONTACT_WEIGHTS, PUBEVAL_RACE_WEIGHTS, PUBEVAL_WIN_SCORE
 from ..typing import DiceLike, PositionLike
-from .moves import _win, legal_plays, outcome
+from .moves import legal_plays, outcome, side_win
 
 MASK64 = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
@@ -176,7 +173,7 @@ def _exposure(own: Sequence[int], other: Sequence[int], rules: Rules) -> int:
 
 def side_features(own: Sequence[int], other: Sequence[int], rules: Rules) -> list[int]:
     """The features of one side (``own``, against ``other``), in
-    :data:`~bansugoroku_fast.policies.SIDE_FEATURES` order; every one an int:
+    :data:`~bansugoroku_fast.games.policies.SIDE_FEATURES` order; every one an int:
 
     * ``pips``: sum of point x stones over points 1..24, the bar counting 25;
     * ``off``, ``bar``: stones borne off, on the bar;
@@ -194,7 +191,7 @@ def side_features(own: Sequence[int], other: Sequence[int], rules: Rules) -> lis
     * ``won``: the value of this side's win in the position, 0 if none.
     """
     points = range(1, 25)
-    win = _win(own, other, rules)
+    win = side_win(own, other, rules)
     closure = other[BAR] >= 1 and all(_made(own, p) for p in range(1, 7))
     return [
         sum(p * own[p] for p in range(1, 26)),
@@ -220,7 +217,7 @@ def _board_features(board: Sequence[Sequence[int]], rules: Rules) -> list[int]:
 
 def features(position: object, rules: object = None) -> list[float]:
     """The feature vector of one position: row 0's side features, then row
-    1's (names in :data:`~bansugoroku_fast.policies.FEATURE_NAMES`).
+    1's (names in :data:`~bansugoroku_fast.games.policies.FEATURE_NAMES`).
 
     >>> from bansugoroku_fast import Position
     >>> values = features(Position.initial(), "backgammon")
@@ -318,7 +315,7 @@ class GameRecords(NamedTuple):
     ``after[i]`` are ``2 x 26`` lists seen by the mover of that ply (a pass:
     ``after[i] == positions[i]``); ``dice[i]`` its roll. Per game: ``winner``
     (seat; 0 = the side that moved first), ``value``, ``kind`` (index in
-    :data:`~bansugoroku_fast.tallies.KINDS`) and ``plies``."""
+    :data:`~bansugoroku_fast.games.tallies.KINDS`) and ``plies``."""
 
     offsets: list[int]
     positions: list[list[list[int]]]
@@ -385,7 +382,7 @@ def play_games(rules: object, games: int, policy: object = "random", seed: int =
     """Play ``games`` whole games and record every ply.
 
     ``policy`` is one policy for both seats or a pair ``(seat 0's, seat
-    1's)`` (see :mod:`bansugoroku_fast.policies`); ``start`` a position (row
+    1's)`` (see :mod:`bansugoroku_fast.games.policies`); ``start`` a position (row
     0 = seat 0 to roll, any roll) or None for the rules' start;
     ``stratify`` deals the first roll (36) or two (1296) evenly, as
     :func:`rollout` does (not with the backgammon opening). ``threads`` is
@@ -449,12 +446,12 @@ def rollout(position: object, rules: object = None, games: int = 1296, policy: o
             stratify: int | None = None, stderr_target: float | None = None,
             max_plies: int = MAX_PLIES) -> RolloutResult:
     """Play ``games`` games from ``position`` (seat 0 = row 0, to roll) and
-    tally them (see :class:`~bansugoroku_fast.tallies.RolloutResult`).
+    tally them (see :class:`~bansugoroku_fast.games.tallies.RolloutResult`).
 
     Game ``g`` is game ``g`` of ``play_games(rules, games, policy, seed,
     start=position, stratify=stratify)``; ``stratify=36`` (or ``1296``) deals
     the first roll (or two) evenly, and the standard errors stay the plain,
-    conservative formula (see :mod:`bansugoroku_fast.tallies`). ``stderr_target``: play blocks of
+    conservative formula (see :mod:`bansugoroku_fast.games.tallies`). ``stderr_target``: play blocks of
     :data:`BLOCK` games and stop after the first block at which every
     figure's standard error is at most the target. The oracle takes one
     position (the package also a batch); ``threads`` and ``progress`` are

@@ -21,11 +21,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeAlias
 
-from ..checks import BOTH_WON, as_depth, as_dice, as_position, as_rules, as_side, check_position_for_rules
+from ..checks import as_depth, as_dice, as_rules, as_side, check_position_for_rules
 from ..errors import InvalidPositionError
-from ..layout import BAR, OFF, STONES
+from ..layout import BAR, BOTH_WON, OFF, STONES
 from ..play import Outcome, OutcomeKind, Play, Step
-from ..position import Position
+from ..position import Position, as_position
 from ..rules import ALL_ROLLS, Rules
 from ..typing import DiceLike, PositionLike, RulesLike
 
@@ -62,7 +62,7 @@ def _finished(own: Row, rules: Rules) -> bool:
     return sum(_home_counts(own)) == STONES
 
 
-def _win(own: Row, other: Row, rules: Rules) -> Outcome | None:
+def side_win(own: Row, other: Row, rules: Rules) -> Outcome | None:
     """How ``own`` has won against ``other`` (winner left as 0), or None."""
     if rules.is_backgammon:
         if own[OFF] != STONES:
@@ -94,8 +94,8 @@ def _win(own: Row, other: Row, rules: Rules) -> Outcome | None:
 
 def _outcome_of_board(board: Board, rules: Rules) -> Outcome | None:
     mover, opponent = board
-    mover_win = _win(mover, opponent, rules)
-    opponent_win = _win(opponent, mover, rules)
+    mover_win = side_win(mover, opponent, rules)
+    opponent_win = side_win(opponent, mover, rules)
     if mover_win and opponent_win:
         raise InvalidPositionError(BOTH_WON)
     if mover_win:
@@ -153,7 +153,7 @@ def _apply(board: Board, step: Step) -> Board:
 
 
 def _mover_has_won(board: Board, rules: Rules) -> bool:
-    return rules.win_stops_turn and _win(board[0], board[1], rules) is not None
+    return rules.win_stops_turn and side_win(board[0], board[1], rules) is not None
 
 
 # --- sequences and the must-play rules ----------------------------------------

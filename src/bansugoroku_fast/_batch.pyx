@@ -6,7 +6,7 @@ share.
 
 Compiled twice on x86-64 (setup.py's ``VARIANTS``): this module for the
 architecture's baseline, and ``_batch_avx2`` (which includes this file) for
-CPUs with AVX2, BMI1/2 and POPCNT; ``bansugoroku_fast._builds`` loads the
+CPUs with AVX2, BMI1/2 and POPCNT; ``bansugoroku_fast._kernel`` loads the
 one the CPU runs as the package's ``_batch``.
 
 Everything here converts arguments and drives the kernels of ``_search``,
@@ -23,7 +23,7 @@ entry point:
 * A problem is a :c:type:`Status` (< 0): batch entry points return
   ``(item, status)`` of the first problem in item order, or None. The
   Python layer turns it into the typed error in one place
-  (``bansugoroku_fast._status.status_error``).
+  (``bansugoroku_fast._kernel.status_error``).
 * ``fast_counts=False`` (keyword only, for tests) counts by search alone,
   without the closed forms of ``_shortcuts``.
 
@@ -104,7 +104,7 @@ STATUS = {
 #: The rows ``generate_batch`` writes, one array per field, one row a play
 #: (``OutputRows`` of ``_search.pxd``): ``(field, numpy dtype, shape of a
 #: row)``; ``hits`` holds 0 or 1 a byte. The Python layer checks its own
-#: layout against this one at import (``bansugoroku_fast._layouts``).
+#: layout against this one at import (``bansugoroku_fast._kernel.check_layout``).
 OUTPUT_ROWS = (
     ("children", "i1", (2, PLACES)),
     ("steps", "i1", (MAX_STEPS, 2)),

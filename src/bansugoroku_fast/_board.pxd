@@ -48,7 +48,7 @@ cdef enum:
 # a batch call returns ``(item, status)`` of its first problem in item order
 # (or writes one Status an item into an array the caller passed). The Python
 # layer turns it into its typed error, with the message that says what and
-# where (``bansugoroku_fast._status``; ``_batch.STATUS`` names them). An
+# where (``bansugoroku_fast._kernel``; its STATUS names them). An
 # entry point raises only when a call breaks its contract with the Python
 # layer (array shapes and lengths, a rule or policy code: what the package
 # itself makes, never a user's data; ValueError), or when it cannot allocate

@@ -1,7 +1,7 @@
 # cython: language_level=3
 """What the CPU running this process has, compiled once for the
 architecture's baseline (it must run on every CPU, to say which build of
-the kernels may run): ``bansugoroku_fast._builds`` asks it before it
+the kernels may run): ``bansugoroku_fast._kernel`` asks it before it
 imports any kernel module that has an AVX2 build."""
 
 cdef extern from *:

@@ -19,7 +19,7 @@ cdef enum:
     SIDE_FEATURES = 14
     FEATURES = 28
     PUBEVAL_INPUTS = 122
-    # policy codes (bansugoroku_fast.policies)
+    # policy codes (bansugoroku_fast.games.policies)
     POLICY_RANDOM = 0
     POLICY_FIRST = 1
     POLICY_LINEAR = 2

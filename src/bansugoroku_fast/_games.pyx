@@ -31,7 +31,7 @@ from ._pool cimport BSF_POOL_MOST_THREADS, bsf_job, job_threads, run_job
 from ._queries cimport outcome_of
 from ._search cimport Search, free_slot_searches, slot_search
 
-from bansugoroku_fast.policies import (
+from bansugoroku_fast.scoring import (
     FEATURE_NAMES, PUBEVAL_CONTACT_WEIGHTS, PUBEVAL_RACE_WEIGHTS, PUBEVAL_WIN_SCORE,
 )
 
@@ -240,7 +240,7 @@ cdef enum:
 #: ``PLY_BYTES`` a ply); per game, the arrays the caller passes (``status``:
 #: STATUS_OK or the game's Status), which ``rollout_batch`` fills too. The
 #: Python layer checks its own records against these at import
-#: (``bansugoroku_fast._layouts``).
+#: (``bansugoroku_fast._kernel.check_layout``).
 PLY_FIELDS = (("positions", "i1", (2, PLACES)), ("dice", "i1", (2,)), ("after", "i1", (2, PLACES)))
 PLY_ROW_BYTES = PLY_BYTES
 GAME_FIELDS = (("winner", "i1", ()), ("value", "i1", ()), ("kind", "i1", ()), ("plies", "i4", ()),

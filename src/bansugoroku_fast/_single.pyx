@@ -15,7 +15,7 @@ with the Python layer (``api.py``; ``_batch.pyx`` for batches):
   validation pass.
 * A problem is a :c:type:`Status` (< 0), returned instead of the result;
   the Python layer turns it into the typed error
-  (``bansugoroku_fast._status.raise_status``).
+  (``bansugoroku_fast._kernel``).
 * ``fast_counts=False`` (keyword only, for tests) counts by search alone,
   without the closed forms of ``_shortcuts``.
 

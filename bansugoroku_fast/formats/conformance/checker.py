@@ -21,10 +21,9 @@ from dataclasses import dataclass, field
 
 from tqdm import tqdm
 
-from ... import api
-from ...oracle import ALL_ROLLS
+from ... import moves
 from ...position import Position
-from ...rules import Rules
+from ...rules import ALL_ROLLS, Rules
 from . import reference
 from .corpus import CorpusItem, PerftItem
 from .engines import Engine, EngineFailure, PythonEngine
@@ -101,7 +100,7 @@ class Report:
 def _notation(item: CorpusItem, ids: Iterable[str]) -> list[str]:
     """Our notation for results we list; the Position ID for others."""
     position = Position.from_id(item.position_id)
-    named = {play.position.id: str(play) for play in api.legal_plays(position, item.dice, item.rules)}
+    named = {play.position.id: str(play) for play in moves.legal_plays(position, item.dice, item.rules)}
     return [f"{named[result]} ({result})" if result in named else f"{result} (no legal play reaches it)"
             for result in ids]
 
@@ -153,7 +152,7 @@ def _compare(item: CorpusItem, listed: list[str]) -> list[Disagreement]:
 def _engine_perft(engine: Engine, position: Position, depth: int, rules: Rules) -> int:
     """perft through the engine's listings (a finished game, decided by this
     library's outcome, counts one; a roll with no play counts one)."""
-    if depth == 0 or api.outcome(position, rules) is not None:
+    if depth == 0 or moves.outcome(position, rules) is not None:
         return 1
     total = 0
     for roll in ALL_ROLLS:

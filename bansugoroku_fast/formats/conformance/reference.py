@@ -19,7 +19,8 @@ from typing import TextIO
 
 import numpy as np
 
-from ... import api, oracle
+from ... import moves
+from ...oracle import moves as spec
 from ...position import Position
 from ...rules import Rules
 
@@ -27,12 +28,12 @@ from ...rules import Rules
 def kernel_engine(position: np.ndarray | Position, dice: tuple[int, int], rules: Rules) -> list[Position]:
     """The resulting positions, from the kernels (a :class:`Position` is
     taken as it is, an array is validated first)."""
-    return [play.position for play in api.legal_plays(position, dice, rules)]
+    return [play.position for play in moves.legal_plays(position, dice, rules)]
 
 
 def oracle_engine(position: np.ndarray, dice: tuple[int, int], rules: Rules) -> list[Position]:
     """The resulting positions, from the oracle."""
-    return [play.position for play in oracle.legal_plays(Position(position), dice, rules)]
+    return [play.position for play in spec.legal_plays(Position(position), dice, rules)]
 
 
 def serve(requests: TextIO, answers: TextIO) -> None:

@@ -1,0 +1,399 @@
+"""Python policies at batch speed: :class:`GameBatch` holds many games in
+numpy arrays and steps them together, so that a policy written in Python
+(numpy, torch, a lookup table) scores every candidate child of every waiting
+game in one call. :func:`segment_argmax` turns a score per child into one
+choice per game; :mod:`bansugoroku_fast.games.policies` says what a callable policy
+returns.
+
+>>> import numpy as np
+>>> from bansugoroku_fast import features, LinearPolicy
+>>> batch = GameBatch("backgammon", 8, seed=1)
+>>> wave = batch.candidates()
+>>> scores = features(wave.children, "backgammon")[:, 0]    # own pips after each play
+>>> batch.step(segment_argmax(-scores, wave.offsets))        # the fewest pips left
+>>> batch.candidates().plies.tolist()
+[1, 1, 1, 1, 1, 1, 1, 1]
+"""
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from .. import _kernel
+from ..checks import MAX_PLIES, as_seed, as_stratify, as_threads, check_position_for_rules, run_arguments
+from ..errors import GameStateError, GameTooLongError, PolicyOutputError, PolicyOutputTypeError
+from ..position import Position, as_position
+from ..rules import Rules
+from .policies import (
+    PolicyCallable,
+    ResolvedPolicy,
+    call_policy,
+    choose,
+    segment_argmax,
+    within_candidates,
+)
+from .records import GameRecords
+
+__all__ = ["Candidates", "GameBatch", "roll_dice", "segment_argmax"]
+
+
+# --- many games stepped together ------------------------------------------------------
+
+
+class Candidates(NamedTuple):
+    """The plays open to every game of a :class:`GameBatch`, one
+    ``generate_plays``-style batch: slot ``i``'s candidates are
+    ``children[offsets[i]:offsets[i + 1]]`` (after the play, row 0 = the
+    side that played), in ``legal_plays`` order. A slot whose game has
+    finished (without restart) has none.
+
+    * ``offsets``: ``int64[n + 1]``; ``children``: ``int8[M, 2, 26]``;
+    * ``positions``: ``int8[n, 2, 26]``, each slot's position before the
+      ply, seen by its mover; ``dice``: ``int8[n, 2]``, the roll to play;
+    * ``games``: ``int64[n]``, the id of the game in each slot (-1 once
+      finished); ``plies``: ``int64[n]``, the ply it is at (0 = the first).
+    """
+
+    offsets: np.ndarray
+    children: np.ndarray
+    positions: np.ndarray
+    dice: np.ndarray
+    games: np.ndarray
+    plies: np.ndarray
+
+
+class GameBatch:
+    """``n`` games of ``rules`` held in numpy arrays and stepped together, so
+    that a Python policy scores every candidate of every game in one call.
+
+    :meth:`candidates` lists the plays of each waiting game;
+    :meth:`step` plays one chosen index per game, rolls the next dice from
+    the same counter-based streams as :func:`~bansugoroku_fast.play_games`
+    (game ``g``'s ply ``p`` rolls what it rolls there), passes automatically
+    when a roll has no legal play, and records finished games. With
+    ``restart=True`` a finished game's slot starts game ``next id`` at once
+    (ids keep increasing: endless self-play); otherwise the slot stays
+    finished and, once every game has finished, :meth:`step` refuses.
+
+    ``start``: a position (row 0 = seat 0, to roll) or None for the rules'
+    start (in backgammon ply 0 then plays the roll-off's non-double), as in
+    ``play_games``. Games played with the choices ``play_games``'s policy
+    makes are exactly its games: :meth:`records` equals its records.
+
+    >>> batch = GameBatch("backgammon", 4, seed=1)
+    >>> while not batch.done:
+    ...     wave = batch.candidates()
+    ...     batch.step(np.zeros(4, dtype=np.int64))      # always the first play
+    >>> records = batch.records()
+    >>> records.plies.shape, int(records.offsets[-1]) == int(records.plies.sum())
+    ((4,), True)
+    """
+
+    def __init__(self, rules: Any, n: int, seed: int = 0, start: Any = None, *, restart: bool = False,
+                 record: bool = True, stratify: int | None = None, max_plies: int = MAX_PLIES,
+                 threads: int | None = None) -> None:
+        rules, n, seed, max_plies, threads = run_arguments(rules, n, seed, max_plies, threads)
+        start_array, opening = starting_array(start, rules)
+        strata = as_stratify(stratify, opening)
+        if restart and _kernel.outcomes(start_array[None], rules).winner[0] >= 0:
+            raise GameStateError("start: the game is already over in this position; nothing to restart")
+        self._setup(rules, np.repeat(start_array[None], n, axis=0), np.arange(n, dtype=np.int64), seed,
+                    opening=opening, stratify=strata, restart=restart, record=record, max_plies=max_plies,
+                    threads=threads)
+
+    @classmethod
+    def _of_items(cls, rules: Rules, starts: np.ndarray, games: np.ndarray, seed: int, *, stratify: int,
+                  record: bool, max_plies: int, threads: int | None) -> GameBatch:
+        """Slot ``i`` plays game ``games[i]`` from ``starts[i]`` (seat 0 to
+        roll, checked positions), as ``rollout`` plays its items."""
+        batch = cls.__new__(cls)
+        batch._setup(rules, np.array(starts, dtype=np.int8), np.array(games, dtype=np.int64), seed,
+                     opening=False, stratify=stratify, restart=False, record=record, max_plies=max_plies,
+                     threads=threads)
+        return batch
+
+    def _setup(self, rules: Rules, boards: np.ndarray, games: np.ndarray, seed: int, *, opening: bool,
+               stratify: int, restart: bool, record: bool, max_plies: int, threads: int | None) -> None:
+        self.rules, self.n, self.seed, self.max_plies = rules, len(boards), seed, max_plies
+        self.restart, self.record = bool(restart), bool(record)
+        self._threads = as_threads(threads)
+        self._opening, self._stratify = opening, stratify
+        self._start_array = boards[0].copy()
+        self._boards = boards  # a writable copy per slot, seen by the side to move
+        self._games = games
+        self._plies = np.zeros(self.n, dtype=np.int64)
+        self._dice = np.zeros((self.n, 2), dtype=np.int8)
+        self._running = np.ones(self.n, dtype=bool)
+        self._counts = np.zeros(self.n, dtype=np.int32)
+        self._next_game = int(games.max()) + 1 if len(games) else 0
+        self._plies_kept: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+        self._ended: list[tuple[np.ndarray, ...]] = []  # (slots, games, winner, value, kind, plies)
+        ended = _kernel.outcomes(boards, rules)  # a start may be over already: a game of no plies
+        over = np.flatnonzero(ended.winner >= 0)
+        if over.size:
+            self._finish(over, ended.winner[over], ended.value[over], ended.kind[over], seat=0)
+        self._roll_until_a_play(np.flatnonzero(self._running))
+        self._candidates = self._generate()
+
+    # -- state --
+
+    @property
+    def done(self) -> bool:
+        """Every game has finished (never with ``restart=True``)."""
+        return not self._running.any()
+
+    @property
+    def games_started(self) -> int:
+        """Games begun so far (ids ``0 .. games_started - 1``)."""
+        return self._next_game
+
+    @property
+    def games_finished(self) -> int:
+        return sum(len(ended[0]) for ended in self._ended)
+
+    def _ends(self) -> list[np.ndarray]:
+        """``[slots, games, winner, value, kind, plies]`` of the finished games."""
+        dtypes = (np.int64, np.int64, np.int8, np.int8, np.int8, np.int32)
+        if not self._ended:
+            return [np.empty(0, dtype) for dtype in dtypes]
+        return [np.concatenate(column) for column in zip(*self._ended)]
+
+    def candidates(self) -> Candidates:
+        """The plays open to each slot's game (see :class:`Candidates`)."""
+        return self._candidates
+
+    # -- playing --
+
+    def step(self, choices: Any) -> None:
+        """Play ``choices[i]`` (an index into slot ``i``'s candidates) in
+        every waiting game; a finished slot's choice is ignored (-1, as
+        :func:`segment_argmax` gives it, is fine). Raises
+        :class:`~bansugoroku_fast.errors.PolicyOutputError` naming the game
+        for choices of the wrong shape or dtype or outside a game's
+        candidates, :class:`~bansugoroku_fast.errors.GameStateError` once
+        every game has finished."""
+        if self.done:
+            raise GameStateError(
+                f"all {self.n} games have finished (restart=False): nothing to step; read records()"
+            )
+        wave = self._candidates
+        running = np.flatnonzero(self._running)
+        chosen = self._checked(choices, wave, running)
+        after = wave.children[wave.offsets[running] + chosen]
+        self._keep(running, after)
+        self._plies[running] += 1
+        ended = _kernel.outcomes(after, self.rules)
+        over = ended.winner >= 0
+        self._boards[running] = after[:, ::-1]
+        if over.any():
+            self._finish(running[over], ended.winner[over], ended.value[over], ended.kind[over])
+        self._roll_until_a_play(running[~over] if not self.restart else running)
+        self._candidates = self._generate()
+
+    def step_with(self, policy: PolicyCallable) -> None:
+        """One :meth:`step` with the choices of callable ``policy`` (see
+        :mod:`bansugoroku_fast.games.policies`), shown the waiting games only."""
+        wave = self._candidates
+        self.step(call_policy(policy, wave.offsets, wave.children, wave.games))
+
+    def _checked(self, choices: Any, wave: Candidates, running: np.ndarray) -> np.ndarray:
+        """The choices of the running slots, checked."""
+        values = np.asarray(choices)
+        if values.dtype.kind not in "iu":
+            raise PolicyOutputTypeError(f"choices must be integers, int64[{self.n}], got dtype {values.dtype}")
+        if values.shape != (self.n,):
+            raise PolicyOutputError(
+                f"choices must be one integer per game slot, shape ({self.n},), got shape {values.shape}"
+            )
+        counts = np.diff(wave.offsets)[running]
+        return within_candidates(values[running], counts, self._games[running])
+
+    def _keep(self, running: np.ndarray, after: np.ndarray) -> None:
+        if self.record:
+            self._plies_kept.append(
+                (self._games[running], self._boards[running], self._dice[running], after)
+            )
+
+    def _finish(self, slots: np.ndarray, row_won: np.ndarray, value: np.ndarray, kind: np.ndarray,
+                seat: int | None = None) -> None:
+        """Record the games of ``slots``, over with row ``row_won`` of their
+        board the winner: the board just played (row 0 = the last mover),
+        or a start (row 0 = ``seat`` 0)."""
+        row0_seat = (self._plies[slots] - 1) % 2 if seat is None else np.full(len(slots), seat)
+        winner = np.where(row_won == 0, row0_seat, 1 - row0_seat).astype(np.int8)
+        self._ended.append((slots, self._games[slots], winner, value, kind, self._plies[slots].astype(np.int32)))
+        if not self.restart:
+            self._running[slots] = False
+            self._games[slots] = -1
+            return
+        self._games[slots] = np.arange(self._next_game, self._next_game + len(slots))
+        self._next_game += len(slots)
+        self._plies[slots] = 0
+        self._boards[slots] = self._start_array
+
+    def _roll_until_a_play(self, slots: np.ndarray) -> None:
+        """Roll for each slot's mover; a roll without a legal play is a pass
+        (recorded), and the other side rolls, until every slot has a play."""
+        while slots.size:
+            too_long = self._plies[slots] >= self.max_plies
+            if too_long.any():
+                game = int(self._games[slots[np.argmax(too_long)]])
+                raise GameTooLongError(
+                    f"game {game} (seed {self.seed}) has not ended after {self.max_plies} plies"
+                )
+            self._roll(slots)
+            boards = np.ascontiguousarray(self._boards[slots])
+            self._counts[slots] = counts = _kernel.count(self._items(boards, self._dice[slots]))[0]
+            passing = slots[counts == 0]
+            if passing.size:
+                self._keep(passing, self._boards[passing].copy())
+                self._plies[passing] += 1
+                self._boards[passing] = self._boards[passing][:, ::-1]
+            slots = passing
+
+    def _roll(self, slots: np.ndarray) -> None:
+        """The dice of each slot's game at its ply."""
+        self._dice[slots] = roll_dice(self.seed, self._games[slots], self._plies[slots],
+                                      opening=self._opening, stratify=self._stratify)
+
+    def _items(self, boards: np.ndarray, dice: np.ndarray) -> _kernel.Items:
+        dice = np.ascontiguousarray(dice)
+        return _kernel.Items(np.ascontiguousarray(boards), dice, dice, self.rules, self._threads)
+
+    def _generate(self) -> Candidates:
+        running = np.flatnonzero(self._running)
+        counts = np.where(self._running, self._counts, 0).astype(np.int64)
+        offsets = np.zeros(self.n + 1, dtype=np.int64)
+        np.cumsum(counts, out=offsets[1:])
+        plays = _kernel.generate(self._items(self._boards[running], self._dice[running]),
+                                counts=self._counts[running])
+        return Candidates(offsets, plays.children, self._boards.copy(), self._dice.copy(),
+                          self._games.copy(), self._plies.copy())
+
+    # -- records --
+
+    def records(self, clear: bool = False) -> GameRecords:
+        """The finished games, in the order of their ids, as
+        :func:`~bansugoroku_fast.play_games` records them (positions and
+        dice are empty with ``record=False``). ``clear=True`` forgets them
+        afterwards (endless self-play keeps only the games in progress)."""
+        _, ids, winner, value, kind, plies = self._ends()
+        order = np.argsort(ids, kind="stable")
+        offsets = np.zeros(len(ids) + 1, dtype=np.int64)
+        np.cumsum(plies[order], out=offsets[1:])
+        positions, dice, after = self._plies_of(ids[order], clear)
+        if clear:
+            self._ended = []
+        return GameRecords(offsets, positions, dice, after, winner[order], value[order], kind[order],
+                           plies[order])
+
+    def _plies_of(self, ids: np.ndarray, clear: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The kept plies of games ``ids`` (sorted), game by game in ply order."""
+        empty = np.empty((0, 2, 26), dtype=np.int8)
+        if not self._plies_kept:
+            return empty, np.empty((0, 2), dtype=np.int8), empty.copy()
+        games, positions, dice, after = (np.concatenate(column) for column in zip(*self._plies_kept))
+        finished = np.isin(games, ids)
+        order = np.flatnonzero(finished)[np.argsort(games[finished], kind="stable")]  # kept in time order
+        if clear:
+            keep = ~finished
+            self._plies_kept = [(games[keep], positions[keep], dice[keep], after[keep])] if keep.any() else []
+        return positions[order], dice[order], after[order]
+
+    def __repr__(self) -> str:
+        return (f"<GameBatch {self.rules.short_name}: {self.n} slots, {self.games_started} games started, "
+                f"{self.games_finished} finished>")
+
+
+# --- policies of every kind in lockstep ---------------------------------------------------
+
+
+def starting_array(start: Any, rules: Rules) -> tuple[np.ndarray, bool]:
+    """A game's start: the position's array, and whether ply 0 is the
+    backgammon opening (``start`` None: the rules' own start)."""
+    if start is None:
+        return Position.initial(rules).array, rules.is_backgammon
+    position = as_position(start)
+    check_position_for_rules(position, rules)
+    _kernel.outcomes(position.array[None], rules)
+    return position.array, False
+
+
+def roll_dice(seed: int, games: np.ndarray, plies: np.ndarray, *, opening: bool = False,
+              stratify: int = 0) -> np.ndarray:
+    """``int8[N, 2]``: the roll of ply ``plies[i]`` of game ``games[i]`` of
+    ``seed``, from the counter-based dice (``oracle.games.roll`` is its
+    specification): what ``play_games`` rolls there. ``opening``: ply 0 is
+    the backgammon opening's non-double; ``stratify``: 0, 36 or 1296, as in
+    ``rollout``. Games may be at different plies (one kernel call for all).
+    ``seed`` and ``stratify`` are checked (as ``play_games`` checks them: a
+    stratified opening would deal doubles); the arrays are the caller's
+    to get right (the kernel refuses different lengths).
+
+    >>> from bansugoroku_fast.oracle.games import roll
+    >>> dice = roll_dice(3, np.array([0, 5, 5]), np.array([2, 0, 7]))
+    >>> dice.tolist() == [list(roll(3, 0, 2)), list(roll(3, 5, 0)), list(roll(3, 5, 7))]
+    True
+    """
+    return _kernel.roll_dice(as_seed(seed), _int64(games), _int64(plies), opening, as_stratify(stratify, opening))
+
+
+def _int64(values: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(values, dtype=np.int64)
+
+
+def _subwave(offsets: np.ndarray, children: np.ndarray, items: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The offsets and children of ``items`` of a wave only."""
+    counts = np.diff(offsets)[items]
+    sub_offsets = np.zeros(len(items) + 1, dtype=np.int64)
+    np.cumsum(counts, out=sub_offsets[1:])
+    rows = np.repeat(offsets[items] - sub_offsets[:-1], counts) + np.arange(sub_offsets[-1])
+    return sub_offsets, children[rows]
+
+
+def _play_out(batch: GameBatch, policies: tuple[ResolvedPolicy, ResolvedPolicy]) -> None:
+    """Step ``batch`` to its end with seat 0's and seat 1's policies (seat 0
+    moves at even plies); a callable is called once per wave for all the
+    games its seat has to move."""
+    one = policies[0] == policies[1]
+    while not batch.done:
+        wave = batch.candidates()
+        if one:  # the whole wave (a finished slot has no candidates: -1)
+            batch.step(choose(policies[0], wave.positions, wave.offsets, wave.children, batch.rules,
+                              batch.seed, wave.games, wave.plies))
+            continue
+        choices = np.full(batch.n, -1, dtype=np.int64)
+        for seat in (0, 1):
+            slots = np.flatnonzero((wave.games >= 0) & (wave.plies % 2 == seat))
+            if slots.size:
+                sub_offsets, sub_children = _subwave(wave.offsets, wave.children, slots)
+                choices[slots] = choose(policies[seat], wave.positions[slots], sub_offsets, sub_children,
+                                        batch.rules, batch.seed, wave.games[slots], wave.plies[slots])
+        batch.step(choices)
+
+
+def play_lockstep(rules: Rules, games: int, policies: tuple[ResolvedPolicy, ResolvedPolicy], seed: int,
+                  start: Any, stratify: int, max_plies: int, threads: int | None) -> GameRecords:
+    """``play_games`` for policies that include a callable (checked arguments)."""
+    batch = GameBatch(rules, games, seed, start, stratify=stratify, max_plies=max_plies, threads=threads)
+    _play_out(batch, policies)
+    return batch.records()
+
+
+def rollout_lockstep(positions: np.ndarray, first_game: int, count: int,
+                     policies: tuple[ResolvedPolicy, ResolvedPolicy], rules: Rules, seed: int, stratify: int,
+                     max_plies: int, threads: int | None) -> _kernel.GameEnds:
+    """What ``rollout``'s kernel gives for policies that include a callable:
+    the ends of item ``i * count + j`` = game
+    ``first_game + j`` from ``positions[i]`` (every position of the batch
+    rolls the same dice for game ``g``)."""
+    starts = np.repeat(positions, count, axis=0)
+    games = np.tile(np.arange(first_game, first_game + count, dtype=np.int64), len(positions))
+    batch = GameBatch._of_items(rules, starts, games, seed, stratify=stratify, record=False,
+                                max_plies=max_plies, threads=threads)
+    _play_out(batch, policies)
+    slots, _, winner, value, kind, plies = batch._ends()
+    order = np.argsort(slots)
+    return _kernel.GameEnds(winner[order], value[order], kind[order], plies[order].astype(np.int32),
+                            np.zeros(len(order), dtype=np.int8))

@@ -1,0 +1,174 @@
+"""Rollout figures from game tallies (plain Python, shared by the oracle and
+the kernel-backed rollouts: statistics, not rules).
+
+A rollout of one position tallies its games in ``counts[seat][value]``
+(games won by seat 0 = the side to move, or seat 1, worth ``value`` 1..3;
+column 0 unused) and ``kind_counts[seat][kind]`` (kind = index in
+:data:`KINDS`). Every figure below follows from those tallies, because a
+game's signed value (seat 0's view) is ``+value`` or ``-value``.
+
+Standard errors are those of a mean of independent games, ``sqrt(s^2 / n)``
+with the sample variance ``s^2`` (``n - 1`` in the denominator; NaN for one
+game). **Stratified rollouts report this same plain formula**, computed from
+the tallies as if the games were independent draws; it is not the standard
+error of a stratified mean. Over whole cycles (a multiple of 36, or 1,296,
+games) each stratum (first roll, or first two) holds the same number of
+games, so the plain ``s^2`` estimates the within-strata variance *plus* the
+variance between the strata's means, while the stratified mean's variance
+is the within-strata part alone divided by ``n``: the reported figures are
+conservative (at least the true error, in expectation), and
+``stderr_target`` stops no earlier than the true error would let it. The
+reduction actually bought is measured by repeating seeds
+(``python -m benchmarks.games``, ``benchmarks/README.md``).
+
+>>> result = summarize([[0, 3, 1, 0], [0, 2, 0, 0]], [[0] * 8, [0] * 8], plies=120)
+>>> result.games, result.equity, result.win_probability, result.mean_plies
+(6, 0.5, 0.6666666666666666, 20.0)
+>>> round(result.stderr, 6)
+0.5
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from ..play import OutcomeKind, Play
+
+#: Outcome kinds by code (the ``kind`` of game records and the columns of
+#: ``kind_counts``).
+KINDS = tuple(OutcomeKind)
+
+#: The figures GNU Backgammon shows for a rollout, in its order; gammons
+#: include backgammons, and ``equity`` is the cubeless equity.
+GNUBG_FIGURES = ("win", "win_gammon", "win_backgammon", "lose", "lose_gammon", "lose_backgammon", "equity")
+
+
+@dataclass(frozen=True)
+class RolloutResult:
+    """What a rollout found. For a batch of positions every field gains a
+    leading axis (numpy arrays; ``gnubg`` values become arrays too).
+
+    * ``counts[seat][value]``: games won by ``seat`` (0 = the side to move)
+      worth ``value`` (1..3; column 0 unused);
+    * ``kind_counts[seat][kind]``: the same games split by outcome kind
+      (columns in :data:`KINDS` order);
+    * ``games``: games played (fewer than asked when ``stderr_target`` stopped
+      the rollout);
+    * ``equity``: seat 0's mean signed value, and its ``stderr``;
+    * ``win_probability``: the share of games seat 0 won, and ``win_stderr``;
+    * ``mean_plies``: plies per game (passes included);
+    * ``gnubg`` / ``gnubg_stderr`` (backgammon, else None): the seven figures
+      of :data:`GNUBG_FIGURES` (probabilities in 0..1) and their standard errors.
+    """
+
+    counts: Any
+    kind_counts: Any
+    games: Any
+    equity: Any
+    stderr: Any
+    win_probability: Any
+    win_stderr: Any
+    mean_plies: Any
+    gnubg: dict[str, Any] | None
+    gnubg_stderr: dict[str, Any] | None
+
+    def largest_stderr(self) -> float:
+        """The largest standard error among the reported figures (what
+        ``stderr_target`` holds down)."""
+        errors = [self.stderr, self.win_stderr, *(self.gnubg_stderr or {}).values()]
+        return max(_worst(error) for error in errors)
+
+
+def _worst(value: Any) -> float:
+    """The largest entry of a figure (a float, or an array for a batch); NaN
+    counts as infinite."""
+    values = value.ravel().tolist() if hasattr(value, "ravel") else [value]
+    return max(math.inf if math.isnan(v) else v for v in values)
+
+
+def mean_and_stderr(total: float, squares: float, games: int) -> tuple[float, float]:
+    """Mean and standard error of ``games`` values whose sum is ``total`` and
+    sum of squares ``squares``.
+
+    >>> mean, stderr = mean_and_stderr(2.0, 2.0, 4)   # values 1, 1, 0, 0
+    >>> mean, round(stderr ** 2, 12)                  # s^2 = 1/3, divided by 4
+    (0.5, 0.083333333333)
+    """
+    mean = total / games
+    if games < 2:
+        return mean, math.nan
+    variance = max(squares - games * mean * mean, 0.0) / (games - 1)
+    return mean, math.sqrt(variance / games)
+
+
+def _share(count: int, games: int) -> tuple[float, float]:
+    """A proportion (0/1 values: the sum of squares is the count)."""
+    return mean_and_stderr(count, count, games)
+
+
+def summarize(counts: Sequence[Sequence[int]], kind_counts: Sequence[Sequence[int]], *,
+              plies: int, backgammon: bool = False) -> RolloutResult:
+    """The figures of one position's tallies (``plies``: their plies in all)."""
+    won, lost = [int(c) for c in counts[0]], [int(c) for c in counts[1]]
+    games = sum(won) + sum(lost)
+    total = sum(value * (won[value] - lost[value]) for value in (1, 2, 3))
+    squares = sum(value * value * (won[value] + lost[value]) for value in (1, 2, 3))
+    equity, stderr = mean_and_stderr(total, squares, games)
+    win, win_stderr = _share(sum(won), games)
+    gnubg = gnubg_stderr = None
+    if backgammon:
+        shares = {
+            "win": _share(sum(won), games),
+            "win_gammon": _share(won[2] + won[3], games),
+            "win_backgammon": _share(won[3], games),
+            "lose": _share(sum(lost), games),
+            "lose_gammon": _share(lost[2] + lost[3], games),
+            "lose_backgammon": _share(lost[3], games),
+            "equity": (equity, stderr),
+        }
+        gnubg = {name: shares[name][0] for name in GNUBG_FIGURES}
+        gnubg_stderr = {name: shares[name][1] for name in GNUBG_FIGURES}
+    return RolloutResult(
+        counts=tuple(tuple(row) for row in (won, lost)),
+        kind_counts=tuple(tuple(int(c) for c in row) for row in kind_counts),
+        games=games, equity=equity, stderr=stderr, win_probability=win, win_stderr=win_stderr,
+        mean_plies=plies / games, gnubg=gnubg, gnubg_stderr=gnubg_stderr,
+    )
+
+
+class RankedPlay(NamedTuple):
+    """One play of ``rank_plays``: the mover's rollout ``equity`` after it,
+    its ``stderr``, and the standard error of ``best equity - equity`` over
+    the paired games (duplicate dice; 0.0 for the best play itself)."""
+
+    play: Play
+    equity: float
+    stderr: float
+    difference_stderr: float
+
+
+def _mean_stderr(values: Sequence[int]) -> tuple[float, float]:
+    return mean_and_stderr(float(sum(values)), float(sum(v * v for v in values)), len(values))
+
+
+def rank(plays: Sequence[Play], values: Sequence[Sequence[int]]) -> list[RankedPlay]:
+    """``plays`` best first by the mean of their games' ``values`` (the
+    mover's signed value of game ``g`` after each play; game ``g`` of every
+    play saw the same dice). Ties keep the given order.
+
+    >>> from bansugoroku_fast import Position, legal_plays
+    >>> plays = legal_plays(Position.initial(), (6, 5))[:2]
+    >>> [(str(r.play), r.equity, r.difference_stderr) for r in rank(plays, [[1, -1], [1, 1]])]
+    [('24/18 13/8', 1.0, 0.0), ('24/13', 0.0, 1.0)]
+    """
+    means = [_mean_stderr(row) for row in values]
+    order = sorted(range(len(plays)), key=lambda i: -means[i][0])
+    ranked = []
+    for i in order:
+        best = values[order[0]]
+        differences = [b - v for b, v in zip(best, values[i])]
+        difference = 0.0 if i == order[0] else _mean_stderr(differences)[1]
+        ranked.append(RankedPlay(plays[i], means[i][0], means[i][1], difference))
+    return ranked

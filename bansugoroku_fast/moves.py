@@ -1,0 +1,324 @@
+"""The single-position functions, running on the Cython kernels.
+
+Same signatures, results and errors as :mod:`bansugoroku_fast.oracle`; only
+faster. A call checks its arguments, runs one kernel that fills one buffer,
+and wraps that buffer: :func:`legal_plays` returns a :class:`Plays` sequence
+that makes each :class:`Play` only when it is read, and a play reads its
+steps and position from its record only when asked.
+
+>>> from bansugoroku_fast import Position, Rules
+>>> backgammon = Rules(variant="backgammon")
+>>> plays = legal_plays(Position.initial(), (6, 5), backgammon)
+>>> [str(play) for play in plays]
+['24/13', '24/18 13/8', '24/18 8/3', '13/8 13/7', '13/2', '13/7 8/3', '8/3 8/2']
+>>> plays[0].steps, plays[0].dice, plays[0].hits
+(((24, 18), (18, 13)), (6, 5), (False, False))
+>>> perft(Position.initial(), 1, backgammon)
+447
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from operator import attrgetter
+from typing import TYPE_CHECKING, SupportsIndex, overload
+
+from . import _kernel
+from .checks import as_depth, as_dice, as_rules, as_side
+from .play import OUTCOME_KINDS, Outcome, Play, Step
+from .position import Position, as_position
+from .rules import ALL_ROLLS, Rules
+from .typing import DiceLike, PositionLike, RulesLike
+
+__all__ = [
+    "legal_plays", "legal_first_steps", "outcome", "shots", "blocked_points", "blots",
+    "closure_holds", "pip_counts", "perft", "perft_divide", "legal_play_count", "ALL_ROLLS",
+    "Plays",
+]
+
+
+_DEFAULT_RULES = Rules()
+
+# Where the fields of a kernel play record are (see _KernelPlay).
+_RECORD = _kernel.PLAY_RECORD
+_RECORD_BYTES = _RECORD["bytes"]
+_BOARD_START = _RECORD["board"]
+_BOARD_BYTES = _RECORD["board_bytes"]
+_NSTEPS = _RECORD["nsteps"]
+_STEPS = _RECORD["steps"]
+_STEP_BYTES = _RECORD["step_bytes"]
+
+
+def _decoded(slot: str, decode: Callable[[_KernelPlay], None]) -> property:
+    """A read-only property returning the slot ``slot``, filled by
+    ``decode(self)`` on first access (the kernel makes the play with the
+    slot None; no decoded value is None)."""
+    fetch = attrgetter(slot)
+
+    def get(self: _KernelPlay) -> object:
+        value = fetch(self)
+        if value is None:
+            decode(self)
+            value = fetch(self)
+        return value
+
+    return property(get)
+
+
+class _KernelPlay(Play):
+    """A :class:`Play` over one kernel record, decoded on first access.
+
+    Behaves exactly like a Play built from its values (equality, hashing,
+    ``str``); its record is record ``_index`` of the bytes ``_records`` (the
+    records of its :class:`Plays`): the board bytes, the step count, then
+    ``(origin, target, die, hit)`` per step (``_kernel.PLAY_RECORD``).
+    The kernel creates these without calling ``__init__``, the slots they
+    decode into None (see ``_kernel.set_play_class``).
+    """
+
+    __slots__ = ("_records", "_index")
+    _records: bytes
+    _index: int
+
+    def _decode_steps(self) -> None:
+        records, start = self._records, self._index * _RECORD_BYTES
+        first_step = start + _STEPS
+        fields = range(first_step, first_step + _STEP_BYTES * records[start + _NSTEPS], _STEP_BYTES)
+        self._steps = tuple((records[i], records[i + 1]) for i in fields)
+        self._dice = tuple(records[i + 2] for i in fields)
+        self._hits = tuple(records[i + 3] == 1 for i in fields)
+
+    def _decode_position(self) -> None:
+        board = self._index * _RECORD_BYTES + _BOARD_START
+        self._position = Position._from_key(self._records[board:board + _BOARD_BYTES])
+
+    steps = _decoded("_steps", _decode_steps)
+    dice = _decoded("_dice", _decode_steps)
+    hits = _decoded("_hits", _decode_steps)
+    position = _decoded("_position", _decode_position)
+
+
+#: The slots a play decodes on first read (Play's own), None until then.
+_DECODED_SLOTS = ("_steps", "_dice", "_hits", "_position")
+_kernel.set_play_class(_KernelPlay, _DECODED_SLOTS)
+
+
+class Plays(_kernel.PlayRecords, Sequence[Play]):  # type: ignore[misc]
+    """What :func:`legal_plays` returns: an immutable sequence of its plays,
+    each :class:`Play` made when it is read (``len`` makes none).
+
+    It behaves as the list of its plays: indexing (negative too; a slice
+    gives a list), iteration, ``in``, ``index``, ``count``, ``reversed``,
+    ``repr``, and equality with that list; it is not hashable, and it
+    pickles as a list. Reading an item twice gives equal plays, not the
+    same object; ``list(plays)`` keeps them.
+
+    >>> from bansugoroku_fast import Position
+    >>> plays = legal_plays(Position.initial(), (6, 5), "backgammon")
+    >>> len(plays), plays[-1], plays[1:3]
+    (7, <Play 8/3 8/2>, [<Play 24/18 13/8>, <Play 24/18 8/3>])
+    >>> plays == list(plays), plays[0] == plays[0]
+    (True, True)
+    """
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:  # the plays' type, for the type checker (PlayRecords holds any class)
+        def __iter__(self) -> Iterator[Play]: ...
+
+        @overload
+        def __getitem__(self, index: SupportsIndex) -> Play: ...
+
+        @overload
+        def __getitem__(self, index: slice) -> list[Play]: ...
+
+        def __getitem__(self, index: SupportsIndex | slice) -> Play | list[Play]: ...
+
+
+def _prepare(position: PositionLike, rules: RulesLike) -> tuple[Position, Rules]:
+    """A valid Position and a canonical Rules (what the rules themselves
+    refuse in a position, the kernel reports as it reads it)."""
+    if type(position) is not Position:
+        position = as_position(position)
+    if rules is None:
+        rules = _DEFAULT_RULES
+    elif type(rules) is not Rules:
+        rules = as_rules(rules)
+    return position, rules
+
+
+def _dice(dice: DiceLike) -> tuple[int, int]:
+    if type(dice) is tuple and len(dice) == 2:
+        a, b = dice
+        if type(a) is int and type(b) is int and 1 <= a <= 6 and 1 <= b <= 6:
+            return a, b
+    return as_dice(dice)
+
+
+def legal_plays(position: PositionLike, dice: DiceLike, rules: RulesLike = None, *,
+                all_orderings: bool = False) -> Plays:
+    """The legal plays of ``position`` (row 0 to move) with ``dice``.
+
+    One play per distinct resulting position, with its canonical step list
+    (the greatest ``(from, to, die)`` key among the legal orders reaching
+    it), sorted by that key, greatest first; with ``all_orderings=True`` one
+    play per distinct legal order. An empty list is a pass, or a game already
+    over (see :func:`outcome`). The result is a :class:`Plays`, which
+    behaves as the list of the plays and makes each play only when read.
+
+    >>> from bansugoroku_fast import Position, Rules
+    >>> [str(p) for p in legal_plays(Position.initial(), (1, 1), Rules())][:4]
+    ['24/23(2)', '24/22', '24/23 8/7', '24/23 6/5']
+    >>> len(legal_plays(Position.initial(), "6-5", "backgammon", all_orderings=True))
+    14
+    """
+    pair = _dice(dice)
+    position, rules = _prepare(position, rules)
+    return _kernel.plays(position._key, pair, rules, all_orderings, Plays, position)  # type: ignore[no-any-return]
+
+
+def legal_play_count(position: PositionLike, dice: DiceLike, rules: RulesLike = None, *,
+                     fast_counts: bool = True) -> int:
+    """``len(legal_plays(position, dice, rules))`` without building the plays
+    (the batch :func:`~bansugoroku_fast.batch.count_plays` counts many).
+
+    ``fast_counts=False`` counts by search alone, without the closed forms
+    (for tests that hold the two against each other).
+
+    >>> legal_play_count("4HPwATDgc/ABMA", (1, 1), "backgammon")
+    42
+    """
+    pair = _dice(dice)
+    position, rules = _prepare(position, rules)
+    return _kernel.count_roll_plays(position.key, pair, rules, position, fast_counts=fast_counts)
+
+
+def legal_first_steps(position: PositionLike, dice: DiceLike, rules: RulesLike = None) -> list[Step]:
+    """The single moves that start some legal play, greatest
+    ``(origin, target, die)`` first: a move that would leave a die
+    unplayable is never offered.
+
+    >>> from bansugoroku_fast import Position, Rules
+    >>> [str(step) for step in legal_first_steps(Position.initial(), (6, 5), Rules())]
+    ['24/18', '13/8', '13/7', '8/3', '8/2']
+    """
+    pair = _dice(dice)
+    position, rules = _prepare(position, rules)
+    return [Step(*step) for step in _kernel.first_steps(position.key, pair, rules, position)]
+
+
+def outcome(position: PositionLike, rules: RulesLike = None) -> Outcome | None:
+    """Who has won in ``position`` (``winner`` 0 = row 0), how and for how
+    much; None while the game goes on.
+
+    >>> from bansugoroku_fast import Position
+    >>> outcome(Position.initial()) is None
+    True
+    >>> won = [[0] * 26, [0] * 26]
+    >>> won[0][1:7] = [2, 2, 2, 3, 3, 3]; won[1][25] = 1; won[1][1] = 14
+    >>> outcome(won)
+    Outcome(winner=0, value=3, kind='closed-home-x3')
+    """
+    position, rules = _prepare(position, rules)
+    result = _kernel.outcome(position.key, rules, position)
+    if result is None:
+        return None
+    winner, value, kind = result
+    return Outcome(winner, value, OUTCOME_KINDS[kind])
+
+
+def shots(position: PositionLike, rules: RulesLike = None) -> int:
+    """How many of the 36 rolls give the mover a legal play that hits
+    (non-doubles count twice; 0 once the game is over).
+
+    >>> from bansugoroku_fast import Position
+    >>> shots(Position.initial(), "backgammon")
+    0
+    """
+    position, rules = _prepare(position, rules)
+    return _kernel.shots(position.key, rules, position)
+
+
+def _facts(position: PositionLike) -> tuple[int, int, int, int]:
+    """The kernel's masks of ``position`` (see ``_kernel.board_facts``)."""
+    position = as_position(position)
+    return _kernel.board_facts(position.key, position)
+
+
+def _points(mask: int) -> tuple[int, ...]:
+    """The points 1..24 whose bit is set in ``mask``."""
+    return tuple(point for point in range(1, 25) if mask >> point & 1)
+
+
+def blocked_points(position: PositionLike) -> tuple[int, ...]:
+    """The mover's points (1..24) that the opponent holds with two or more.
+
+    >>> from bansugoroku_fast import Position
+    >>> blocked_points(Position.initial())
+    (1, 12, 17, 19)
+    """
+    return _points(_facts(position)[0])
+
+
+def blots(position: PositionLike) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Points holding exactly one stone: ``(mover's, opponent's)``, each side
+    in its own numbering.
+
+    >>> from bansugoroku_fast import Position
+    >>> blots(Position.initial())
+    ((), ())
+    """
+    _, mover, opponent, _ = _facts(position)
+    return _points(mover), _points(opponent)
+
+
+def closure_holds(position: PositionLike, side: int = 0) -> bool:
+    """Whether ``side``'s home is closed (each of its points 1..6 holds two
+    or more) while the other side has a stone on the bar.
+
+    >>> from bansugoroku_fast import Position
+    >>> closure_holds(Position.initial())
+    False
+    """
+    return bool(_facts(position)[3] >> as_side(side) & 1)
+
+
+def pip_counts(position: PositionLike) -> tuple[int, int]:
+    """``(mover, opponent)`` pip counts: the sum of point x stones, bar = 25.
+
+    >>> from bansugoroku_fast import Position
+    >>> pip_counts(Position.initial())
+    (167, 167)
+    """
+    return as_position(position).pip_counts
+
+
+def perft(position: PositionLike, depth: int, rules: RulesLike = None) -> int:
+    """Leaf count of the play tree ``depth`` plies deep over the 21 rolls; a
+    roll with no play counts as one node, and so does a finished game.
+
+    >>> from bansugoroku_fast import Position
+    >>> perft(Position.initial(), 2, "backgammon")
+    202782
+    """
+    position, rules = _prepare(position, rules)
+    depth = as_depth(depth, 0)
+    return _kernel.perft(position.key, depth, rules, position)
+
+
+def perft_divide(position: PositionLike, depth: int, rules: RulesLike = None) -> dict[tuple[int, int], int]:
+    """:func:`perft` split by the first roll: ``{(a, b): count}``, rolls
+    ordered as the oracle orders them (6-6, 6-5, ..., 1-1).
+
+    >>> from bansugoroku_fast import Position
+    >>> divide = perft_divide(Position.initial(), 1, "backgammon")
+    >>> divide[(6, 5)], divide[(1, 1)], divide[(5, 5)], sum(divide.values())
+    (7, 42, 4, 447)
+    """
+    position, rules = _prepare(position, rules)
+    depth = as_depth(depth, 1)
+    if outcome(position, rules) is not None:
+        return {}  # a finished game has no rolls to split by (its perft is 1)
+    return {
+        roll: _kernel.perft(position.key, depth, rules, position, roll)
+        for roll in ALL_ROLLS
+    }

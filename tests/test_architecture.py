@@ -1,0 +1,181 @@
+"""The import rules of ``docs/architecture.md``, held against the package.
+
+The rooms are read from the document's table, so that the page and the code
+cannot drift apart: every module is in exactly one room, every import goes
+down or stays in its room, only the seam imports a compiled kernel, nothing
+imports another module's private names, the graph has no cycle and its
+longest chain is at most 10 modules.
+"""
+from __future__ import annotations
+
+import ast
+import fnmatch
+import functools
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "bansugoroku_fast"
+DOC = ROOT / "docs" / "architecture.md"
+SEAM = "bansugoroku_fast._kernel"
+MOST_LEVELS = 10
+
+
+def module_files() -> dict[str, Path]:
+    """Every Python module of the package by dotted name."""
+    modules = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        modules[name] = path
+    return modules
+
+
+def kernel_modules() -> set[str]:
+    """The compiled modules: one per ``.pyx`` under ``src/``."""
+    return {f"bansugoroku_fast.{path.stem}" for path in (ROOT / "src" / "bansugoroku_fast").glob("*.pyx")}
+
+
+def rooms() -> list[tuple[int, list[str]]]:
+    """``(room number, module patterns)`` from the document's table."""
+    found = []
+    for line in DOC.read_text().splitlines():
+        match = re.match(r"\|\s*(\d+) [a-z ]+\|(.*?)\|", line)
+        if match:
+            patterns = [name.strip(" `") for name in match.group(2).split(",")]
+            found.append((int(match.group(1)), patterns))
+    return found
+
+
+def room_of(module: str, table: list[tuple[int, list[str]]]) -> list[int]:
+    """The rooms whose patterns name ``module`` (relative names; the package itself is ``bansugoroku_fast``)."""
+    relative = module.removeprefix("bansugoroku_fast.") if module != "bansugoroku_fast" else module
+    return [number for number, patterns in table
+            if any(fnmatch.fnmatchcase(relative, pattern) for pattern in patterns)]
+
+
+def _runs(node: ast.AST) -> bool:
+    """False for an ``if TYPE_CHECKING:`` block, which only type checkers read."""
+    if isinstance(node, ast.If):
+        test = node.test
+        return not ((isinstance(test, ast.Name) and test.id == "TYPE_CHECKING")
+                    or (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"))
+    return True
+
+
+def imports_of(path: Path) -> list[ast.Import | ast.ImportFrom]:
+    """Every import statement of a file that can run, function-local ones included."""
+    found: list[ast.Import | ast.ImportFrom] = []
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            found.append(node)
+        if not _runs(node):
+            assert isinstance(node, ast.If)
+            for child in node.orelse:
+                visit(child)
+            return
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(ast.parse(path.read_text()))
+    return found
+
+
+def _target(module: str, path: Path, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+    base = package[:len(package) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+@functools.cache
+def graph() -> dict[str, set[tuple[str, str]]]:
+    """``module -> {(imported module, name imported or "")}`` within the package
+    (compiled kernels included)."""
+    modules = module_files()
+    known = set(modules) | kernel_modules()
+    edges: dict[str, set[tuple[str, str]]] = {name: set() for name in modules}
+    for module, path in modules.items():
+        for node in imports_of(path):
+            if isinstance(node, ast.Import):
+                edges[module] |= {(alias.name, "") for alias in node.names if alias.name in known}
+                continue
+            target = _target(module, path, node)
+            if not target.startswith("bansugoroku_fast"):
+                continue
+            for alias in node.names:
+                submodule = f"{target}.{alias.name}"
+                edges[module].add((submodule, "") if submodule in known else (target, alias.name))
+    return edges
+
+
+def test_every_module_is_in_exactly_one_room():
+    table = rooms()
+    assert [number for number, _ in table] == sorted(number for number, _ in table), "rooms in order"
+    placed = {module: room_of(module, table) for module in module_files()}
+    assert {module: found for module, found in placed.items() if len(found) != 1} == {}
+
+
+def test_only_the_seam_imports_the_kernels():
+    kernels = kernel_modules()
+    assert kernels, "no .pyx found"
+    importers = {module for module, edges in graph().items() for target, _ in edges if target in kernels}
+    assert importers == {SEAM}
+
+
+def test_imports_go_down_or_stay_in_their_room():
+    table = rooms()
+    kernels = kernel_modules()
+    upward = [
+        f"{module} (room {room_of(module, table)[0]}) imports {target} (room {room_of(target, table)[0]})"
+        for module, edges in graph().items() for target, _ in edges
+        if target not in kernels and room_of(target, table)[0] > room_of(module, table)[0]
+    ]
+    assert upward == []
+
+
+def test_no_module_imports_another_module_s_private_names():
+    private = [f"{module}: from {target} import {name}" for module, edges in graph().items()
+               for target, name in edges if name.startswith("_") and not name.startswith("__")]
+    assert private == []
+
+
+def test_the_import_graph_has_no_cycle_and_at_most_ten_levels():
+    edges = {module: {target for target, _ in targets if target in graph()} - {module}
+             for module, targets in graph().items()}
+    levels: dict[str, int] = {}
+    on_path: list[str] = []
+
+    def level(module: str) -> int:
+        if module in on_path:
+            cycle = on_path[on_path.index(module):] + [module]
+            pytest.fail("import cycle: " + " -> ".join(cycle))
+        if module not in levels:
+            on_path.append(module)
+            levels[module] = 1 + max((level(target) for target in edges[module]), default=0)
+            on_path.pop()
+        return levels[module]
+
+    deepest = max(edges, key=level)
+    assert levels[deepest] <= MOST_LEVELS, f"{deepest} stands on {levels[deepest]} levels"
+
+
+def test_the_rules_catch_what_they_forbid(tmp_path):
+    """The checks above see what they look for: a private import, an upward
+    import hidden in a function, an import under TYPE_CHECKING (ignored)."""
+    source = tmp_path / "probe.py"
+    source.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "from .moves import _prepare\n"
+        "def later():\n    from .games import bulk\n"
+        "if TYPE_CHECKING:\n    from .cli import main\n"
+    )
+    names = [(node.module, [alias.name for alias in node.names]) for node in imports_of(source)
+             if isinstance(node, ast.ImportFrom)]
+    assert names == [("typing", ["TYPE_CHECKING"]), ("moves", ["_prepare"]), ("games", ["bulk"])]
+    assert room_of("bansugoroku_fast.games.bulk", rooms()) == [5]
+    assert room_of("bansugoroku_fast.cli.match", rooms()) == [7]
