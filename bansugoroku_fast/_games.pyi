@@ -37,6 +37,9 @@ def choose_batch(
     plies: _Int64,
     out: _Int32,
 ) -> None: ...
+def random_play_batch(
+    positions: _Int8, dice: _Int8, code: int, words: npt.NDArray[np.uint64], out: _Int8, counts: _Int32
+) -> None: ...
 def rollout_batch(
     positions: _Int8,
     first_game: int,

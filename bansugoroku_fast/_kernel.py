@@ -35,9 +35,9 @@ import os
 import sys
 import threading
 import weakref
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import ModuleType
-from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias, TypeVar, cast
 
 import numpy as np
@@ -719,11 +719,18 @@ class GameEnds(NamedTuple):
 
         return cls(small(), small(), small(), np.zeros(count, dtype=np.int32), small())
 
-    def check(self, seed: int, max_plies: int, first_game: int = 0, per_position: int = 0) -> None:
-        """Raise for the first game that failed: item ``i`` is game
+    @property
+    def truncated(self) -> np.ndarray:
+        """``bool[G]``: the games cut off at ``max_plies`` (no winner)."""
+        return self.winner < 0
+
+    def check(self, seed: int, max_plies: int, first_game: int = 0, per_position: int = 0,
+              on_long: str = "raise") -> None:
+        """Raise for the first game that failed (a game cut off at
+        ``max_plies`` fails only with ``on_long="raise"``): item ``i`` is game
         ``first_game + i``, or with ``per_position`` games a position, game
         ``first_game + i % per_position`` of position ``i // per_position``."""
-        failed = np.flatnonzero(self.status)
+        failed = np.flatnonzero(self.status if on_long == "raise" else self.status == GAME_NO_MEMORY)
         if not failed.size:
             return
         item = int(failed[0])
@@ -732,7 +739,7 @@ class GameEnds(NamedTuple):
             name = f"game {first_game + item % per_position} from position {item // per_position}"
         if self.status[item] == GAME_NO_MEMORY:
             raise MemoryError(f"out of memory while playing {name}")
-        raise GameTooLongError(f"{name} (seed {seed}) has not ended after {max_plies} plies")
+        raise GameTooLongError.of_game(name, seed, max_plies)
 
 
 check_layout("game ends", _games.GAME_FIELDS, _games.GAME_ROW_BYTES,
@@ -764,25 +771,26 @@ def choose(code: int, weights: np.ndarray, parents: np.ndarray, offsets: np.ndar
 
 
 def play_games(start: np.ndarray, games: int, opening: bool, stratify: int, codes: np.ndarray,
-               weights: np.ndarray, rules: Rules, seed: int, max_plies: int,
-               threads: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, GameEnds]:
+               weights: np.ndarray, rules: Rules, seed: int, max_plies: int, threads: int,
+               on_long: str = "raise") -> tuple[np.ndarray, np.ndarray, np.ndarray, GameEnds]:
     """``games`` logged games from ``start``: positions, dice, after (every
     ply) and the ends, checked."""
     ends = GameEnds.empty(games)
     positions, dice, after = _games.play_batch(start, games, opening, stratify, codes, weights, rules.code,
                                                seed, max_plies, threads, *ends)
-    ends.check(seed, max_plies)
+    ends.check(seed, max_plies, on_long=on_long)
     return positions, dice, after, ends
 
 
 def rollout_games(positions: np.ndarray, first_game: int, count: int, codes: np.ndarray, weights: np.ndarray,
-                  rules: Rules, seed: int, stratify: int, max_plies: int, threads: int) -> GameEnds:
+                  rules: Rules, seed: int, stratify: int, max_plies: int, threads: int,
+                  on_long: str = "raise") -> GameEnds:
     """The ends of games ``first_game .. first_game + count - 1`` from each
     position (item ``i * count + j``), checked."""
     ends = GameEnds.empty(len(positions) * count)
     _games.rollout_batch(positions, first_game, count, codes, weights, rules.code, seed, stratify, max_plies,
                          threads, *ends)
-    ends.check(seed, max_plies, first_game, per_position=count)
+    ends.check(seed, max_plies, first_game, per_position=count, on_long=on_long)
     return ends
 
 

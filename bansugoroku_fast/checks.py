@@ -196,6 +196,28 @@ MAX_PLIES = 10_000
 BLOCK = 1296
 
 
+#: What a whole game does when it has not ended after ``max_plies`` plies:
+#: raise :class:`~bansugoroku_fast.errors.GameTooLongError` (the default), or
+#: end there unfinished (winner -1, flagged ``truncated`` in the records,
+#: counted apart in a rollout's figures).
+ON_LONG = ("raise", "truncate")
+
+
+def as_on_long(on_long: object) -> str:
+    """``on_long`` checked: one of :data:`ON_LONG`.
+
+    >>> as_on_long("truncate")
+    'truncate'
+    >>> as_on_long("stop")
+    Traceback (most recent call last):
+    ...
+    ValueError: on_long must be 'raise' or 'truncate', got 'stop'
+    """
+    if not isinstance(on_long, str) or on_long not in ON_LONG:
+        raise ValueError(f"on_long must be 'raise' or 'truncate', got {on_long!r}")
+    return on_long
+
+
 def as_stratify(stratify: object, opening: bool = False) -> int:
     """``stratify`` as 0 (off), 36 or 1296 (``True`` means 36). ``opening``:
     ply 0 is the backgammon opening, which rolls no double, so that dealing

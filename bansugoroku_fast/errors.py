@@ -102,6 +102,18 @@ class GameTooLongError(RuntimeError):
     the game and the seed, so that it can be replayed). Not bad input, so not
     a ValueError: the rules allow long games, the cap is a safety net."""
 
+    @classmethod
+    def of_game(cls, game: str, seed: int, max_plies: int) -> "GameTooLongError":
+        """The error for ``game`` (its name: "game 3", "game 3 from position
+        1"), not over after ``max_plies`` plies, saying how to end such games
+        instead.
+
+        >>> print(GameTooLongError.of_game("game 3", 7, 100))
+        game 3 (seed 7) has not ended after 100 plies; on_long="truncate" ends such games there, unfinished (winner -1)
+        """
+        return cls(f"{game} (seed {seed}) has not ended after {max_plies} plies; "
+                   f'on_long="truncate" ends such games there, unfinished (winner -1)')
+
 
 # Wrong types: each is also a TypeError, as Python's own functions raise for
 # an argument of the wrong type, and still the ValueError subclass of its

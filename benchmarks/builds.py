@@ -1,6 +1,8 @@
 """Two builds of the kernels against each other: the batch calls timed in alternate processes.
 
-    python -m benchmarks.builds BEFORE AFTER [--rounds 5] [--size 50000] [--repeats 7] [--calls batch]
+    python -m benchmarks.builds BEFORE AFTER [--rounds 5] [--size 50000] [--repeats 7]
+    python -m benchmarks.builds BEFORE AFTER --games 20000 [--rounds 5] [--repeats 3]
+    python -m benchmarks.builds BEFORE AFTER --calls {single,env} [--size 20000] [--rounds 5] [--repeats 5]
 
 BEFORE and AFTER are source trees of this project with their kernels built
 in place (``python setup.py build_ext --inplace``; ``git worktree add
@@ -14,15 +16,18 @@ one thread, fresh output, on the corpus of each default rule set
 ``--repeats`` calls; the table keeps each measure's best process and the
 speed-up, before / after.
 
-``--calls single`` times the single-position calls instead, through the
-public API, one call an item: ``legal_plays`` with ``len()`` and a loop
-over the plays, ``legal_play_count``, ``legal_first_steps``, ``outcome``
-and ``shots``, on the first ``--size`` items of each default rule set's
-corpus (ns per item). ``--calls games`` times whole games: ``rollout`` of
-``--size`` games from the start, one thread, with the ``"random"``,
-``"heuristic"`` and (backgammon) ``"pubeval"`` policies (ns per game), and ``--size``
-steps of a 64-game vector environment (``envs.BanSugorokuVectorEnv``,
-the first legal play each time; ns per game-step).
+``--games N`` times whole games instead: ``rollout`` of N ``"random"``
+games from each default rule set's start, one thread, best CPU time of
+``--repeats`` calls (CPU time: a single-threaded call on a shared machine),
+in ns per game, with the games per second.
+
+``--calls single`` times the single-position calls, through the public
+API, one call an item: ``legal_plays`` with ``len()`` and a loop over the
+plays, ``legal_play_count``, ``legal_first_steps``, ``outcome`` and
+``shots``, on the first ``--size`` items of each default rule set's corpus
+(ns per item). ``--calls env`` times ``--size // 64`` steps of a 64-game
+vector environment (``envs.BanSugorokuVectorEnv``, the first legal play
+each time; ns per game-step).
 """
 from __future__ import annotations
 
@@ -34,29 +39,32 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-#: The measures each process times, by name, for each ``--calls``.
-MEASURES = {
-    "batch": ("count", "children", "every field"),
+#: The measures each process times, by name.
+MEASURES = ("count", "children", "every field")
+#: The measures of ``--calls``, by its value.
+CALLS = {
+    "batch": MEASURES,
     "single": ("legal_plays + iteration", "legal_play_count", "legal_first_steps", "outcome", "shots"),
-    "games": ("random rollout", "heuristic rollout", "pubeval rollout (backgammon)", "vector env step"),
+    "env": ("vector env step",),
 }
 
 
 def measure(size: int, repeats: int, kind: str = "batch") -> dict[str, object]:
-    """Best ns per item (per game for ``kind`` "games") of each of the
-    ``kind`` :data:`MEASURES` for both default rule sets, with the
-    package's file (run inside the tree being timed)."""
+    """Best ns per item of each of the ``kind`` :data:`CALLS` for both
+    default rule sets, with the package's file (run inside the tree being
+    timed)."""
     import bansugoroku_fast
     from benchmarks.corpus import DEFAULT_VARIANTS, load_corpus
 
     figures: dict[str, object] = {"package": bansugoroku_fast.__file__}
     for rules in DEFAULT_VARIANTS:
-        if kind == "games":
-            calls = game_calls(size, rules)
+        corpus = load_corpus(rules, size)
+        if kind == "single":
+            calls = single_calls(corpus, rules)
+        elif kind == "env":
+            calls = env_calls(size, rules)
         else:
-            corpus = load_corpus(rules, size)
-            calls = (single_calls(corpus, rules) if kind == "single"
-                     else batch_calls(corpus.positions, corpus.dice, rules))
+            calls = batch_calls(corpus.positions, corpus.dice, rules)
         best = dict.fromkeys(calls, float("inf"))
         for _ in range(repeats):
             for name, call in calls.items():
@@ -64,7 +72,7 @@ def measure(size: int, repeats: int, kind: str = "batch") -> dict[str, object]:
                 call()
                 best[name] = min(best[name], time.perf_counter() - start)
         for name, seconds in best.items():
-            figures[f"{rules.short_name} {name}"] = seconds / size * 1e9
+            figures[f"{rules.short_name} {name}"] = seconds / len(corpus.positions) * 1e9
     return figures
 
 
@@ -80,10 +88,14 @@ def batch_calls(positions, dice, rules) -> dict[str, Callable[[], object]]:
 
 
 def single_calls(corpus, rules) -> dict[str, Callable[[], object]]:
-    """The calls of :data:`SINGLE_MEASURES`, each a loop over the items
-    of ``corpus`` (one public call an item)."""
+    """The "single" :data:`CALLS`, each a loop over the items of
+    ``corpus`` (one public call an item)."""
     from bansugoroku_fast import legal_first_steps, legal_plays, outcome, shots
-    from bansugoroku_fast.api import legal_play_count
+
+    try:    # where the tree keeps it: moves (after the package's reshaping), api (before)
+        from bansugoroku_fast.moves import legal_play_count
+    except ImportError:
+        from bansugoroku_fast.api import legal_play_count
 
     items = corpus.items()
 
@@ -109,15 +121,12 @@ def single_calls(corpus, rules) -> dict[str, Callable[[], object]]:
     }
 
 
-def game_calls(size: int, rules) -> dict[str, Callable[[], object]]:
-    """The calls of the "games" :data:`MEASURES`, ``size`` games (or
-    game-steps) each, one thread."""
+def env_calls(size: int, rules) -> dict[str, Callable[[], object]]:
+    """The "env" :data:`CALLS`: ``size // 64`` steps of 64 games from a reset."""
     import numpy as np
 
-    from bansugoroku_fast import Position, rollout
     from bansugoroku_fast.envs import BanSugorokuVectorEnv
 
-    start = Position.initial(rules)
     env = BanSugorokuVectorEnv(64, rules)
     first_plays = np.zeros(64, dtype=np.int64)
 
@@ -126,18 +135,32 @@ def game_calls(size: int, rules) -> dict[str, Callable[[], object]]:
         for _ in range(size // 64):
             env.step(first_plays)
 
-    def rollouts(policy: str) -> Callable[[], object]:
-        return lambda: rollout(start, rules, games=size, policy=policy, seed=1, threads=1)
-
-    policies = ("random", "heuristic", "pubeval") if rules.is_backgammon else ("random", "heuristic")
-    return {**{f"{policy} rollout": rollouts(policy) for policy in policies}, "vector env step": steps}
+    return {"vector env step": steps}
 
 
-def run_in(tree: Path, size: int, repeats: int, kind: str = "batch") -> dict[str, float]:
-    """:func:`measure` in a process of its own that imports ``tree``'s package."""
+def measure_games(games: int, repeats: int) -> dict[str, object]:
+    """Best CPU ns per game of ``games`` random games from the start of
+    both default rule sets (``rollout``, one thread), with the package's file."""
+    import bansugoroku_fast
+    from bansugoroku_fast import Position, Rules, rollout
+
+    figures: dict[str, object] = {"package": bansugoroku_fast.__file__}
+    for rules in (Rules(), Rules(variant="backgammon")):
+        start, best = Position.initial(rules), float("inf")
+        for _ in range(repeats):
+            began = time.process_time()
+            rollout(start, rules, games, "random", threads=1)
+            best = min(best, time.process_time() - began)
+        figures[f"{rules.short_name} random games"] = best / games * 1e9
+    return figures
+
+
+def run_in(tree: Path, size: int, repeats: int, games: int = 0, kind: str = "batch") -> dict[str, float]:
+    """:func:`measure` (or with ``games``, :func:`measure_games`) in a
+    process of its own that imports ``tree``'s package."""
     # This file by its path, not as part of a package: the tree's own
     # ``benchmarks`` (which may have no builds.py) serves the corpus.
-    command = [sys.executable, str(Path(__file__).resolve()), "--measure", str(size), str(repeats), kind]
+    command = [sys.executable, str(Path(__file__).resolve()), "--measure", str(size), str(repeats), str(games), kind]
     environment = {**os.environ, "PYTHONPATH": str(tree)}
     done = subprocess.run(command, cwd=tree, env=environment, capture_output=True, text=True, check=True)
     figures = json.loads(done.stdout)
@@ -156,17 +179,27 @@ def best_of(runs: list[dict[str, float]]) -> dict[str, float]:
     return {name: min(run[name] for run in runs) for name in runs[0]}
 
 
-def markdown(before: dict[str, float], after: dict[str, float]) -> str:
-    """The table: ns per item before and after, and the speed-up.
+def markdown(before: dict[str, float], after: dict[str, float], item: str = "item") -> str:
+    """The table: ns per item before and after, and the speed-up (with
+    ``item="game"``, the games per second too).
 
     >>> print(markdown({"ban count": 60.0}, {"ban count": 40.0}))
     | ns per item | before | after | speed-up |
     |---|---:|---:|---:|
     | ban count | 60 | 40 | 1.50x |
+    >>> print(markdown({"ban random games": 40_000.0}, {"ban random games": 10_000.0}, "game"))
+    | ns per game | before | after | speed-up | games/s before | after |
+    |---|---:|---:|---:|---:|---:|
+    | ban random games | 40,000 | 10,000 | 4.00x | 25,000 | 100,000 |
     """
-    lines = ["| ns per item | before | after | speed-up |", "|---|---:|---:|---:|"]
-    lines += [f"| {name} | {before[name]:,.0f} | {after[name]:,.0f} | {before[name] / after[name]:.2f}x |"
-              for name in before]
+    rates = item == "game"
+    lines = [f"| ns per {item} | before | after | speed-up |" + (" games/s before | after |" if rates else ""),
+             "|---|---:|---:|---:|" + ("---:|---:|" if rates else "")]
+    for name in before:
+        line = f"| {name} | {before[name]:,.0f} | {after[name]:,.0f} | {before[name] / after[name]:.2f}x |"
+        if rates:
+            line += f" {1e9 / before[name]:,.0f} | {1e9 / after[name]:,.0f} |"
+        lines.append(line)
     return "\n".join(lines)
 
 
@@ -177,26 +210,28 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("before", type=Path, help="source tree built in place (the yardstick)")
     parser.add_argument("after", type=Path, help="source tree built in place")
     parser.add_argument("--rounds", type=int, default=5, help="processes per tree")
-    parser.add_argument("--calls", choices=tuple(MEASURES), default="batch", help="which calls to time")
+    parser.add_argument("--games", type=int, default=0, help="time N random games a rule set instead")
+    parser.add_argument("--calls", choices=tuple(CALLS), default="batch", help="which calls to time (not --games)")
     args = parser.parse_args(argv)
     runs: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
     with load_noted():
         bar = progress_bar(2 * args.rounds)
         for _ in range(args.rounds):
             for side, tree in (("before", args.before), ("after", args.after)):
-                runs[side].append(run_in(tree, args.size, args.repeats, args.calls))
+                runs[side].append(run_in(tree, args.size, args.repeats, args.games, args.calls))
                 if bar is not None:
                     bar.update()
         if bar is not None:
             bar.close()
-    unit = "games" if args.calls == "games" else "items"
-    print(f"{args.size:,} {unit} per rule set; best of {args.repeats} calls a process, "
+    what = f"{args.games:,} random games (CPU time)" if args.games else f"{args.size:,} items"
+    print(f"{what} per rule set; best of {args.repeats} calls a process, "
           f"best of {args.rounds} processes a tree; before: {args.before}, after: {args.after}\n")
-    print(markdown(best_of(runs["before"]), best_of(runs["after"])))
+    print(markdown(best_of(runs["before"]), best_of(runs["after"]), "game" if args.games else "item"))
 
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--measure"]:     # a child of run_in, inside the tree it times
-        print(json.dumps(measure(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] if sys.argv[4:] else "batch")))
+        size, repeats, games = (int(value) for value in sys.argv[2:5])
+        print(json.dumps(measure_games(games, repeats) if games else measure(size, repeats, sys.argv[5])))
     else:
         main()

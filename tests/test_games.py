@@ -31,6 +31,7 @@ from bansugoroku_fast.games.policies import FEATURE_NAMES, HEURISTIC_WEIGHTS, RA
 from bansugoroku_fast.games.tallies import KINDS
 from bansugoroku_fast.oracle import games as oracle_games
 
+from . import playouts
 from .boards import board
 
 RULES = Rules.all_combinations()
@@ -63,7 +64,7 @@ def _as_arrays(records) -> dict:
 def assert_same_games(kernel_records, oracle_records) -> None:
     """Field by field, ply by ply; on a difference, name the first game that differs."""
     kernel, reference = _as_arrays(kernel_records), _as_arrays(oracle_records)
-    for name in ("winner", "value", "kind", "plies", "offsets"):
+    for name in ("winner", "value", "kind", "plies", "offsets", "truncated"):
         if not np.array_equal(kernel[name], reference[name]):
             game = int(np.flatnonzero(kernel[name] != reference[name])[0])
             got, expected = kernel[name][game], reference[name][game]
@@ -76,6 +77,71 @@ def assert_same_games(kernel_records, oracle_records) -> None:
             game = int(np.searchsorted(kernel["offsets"], ply, side="right") - 1)
             pytest.fail(f"{name} differs first at ply {ply} (game {game}, its ply {ply - kernel['offsets'][game]})")
 
+
+
+# --- the random draw --------------------------------------------------------------------
+
+#: Items per rule combination whose every play is drawn: against the kernels'
+#: listed plays (bulk), and against the oracle's (a sample; it is slow).
+DRAW_ITEMS, DRAW_ORACLE_ITEMS = 6000, 150
+
+
+def _draw_every_play(positions: np.ndarray, dice: np.ndarray, counts: np.ndarray, rules: Rules):
+    """The "random" policy's draw of every play k of every item: for each
+    item and k < its count, the smallest word that ``below`` maps to k
+    (the oracle's ``below``, checked). Returns the items' index of each
+    draw, k, and the positions drawn (passes: one draw each, k = 0)."""
+    item, k, words = [], [], []
+    for i, n in enumerate(counts.tolist()):
+        for play in range(max(n, 1)):
+            word = -(-(play << 64) // max(n, 1))  # ceil(play * 2**64 / n)
+            assert oracle_games.below(word, max(n, 1)) == play
+            item.append(i)
+            k.append(play)
+            words.append(word)
+    item_array = np.array(item, dtype=np.int64)
+    out = np.empty((len(item), 2, 26), dtype=np.int8)
+    drawn_counts = np.empty(len(item), dtype=np.int32)
+    _games.random_play_batch(np.ascontiguousarray(positions[item_array]), np.ascontiguousarray(dice[item_array]),
+                             rules.code, np.array(words, dtype=np.uint64), out, drawn_counts)
+    assert drawn_counts.tolist() == counts[item_array].tolist()
+    return item_array, np.array(k, dtype=np.int64), out
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.short_name)
+def test_the_random_draw_makes_the_drawn_play_of_the_listed_plays(rules):
+    """The game loop draws play k without listing the plays (closed-form
+    counts, then only play k made): for every k of thousands of items from
+    random playouts, it is play k of ``generate_plays``."""
+    positions, dice = playouts.playout_items(rules, DRAW_ITEMS, seed=5)
+    plays = batch.generate_plays(positions, dice, rules, fields=("children",))
+    counts = np.diff(plays.offsets).astype(np.int32)
+    item, k, out = _draw_every_play(positions, dice, counts, rules)
+    played = counts[item] > 0
+    expected = plays.children[plays.offsets[item[played]] + k[played]]
+    assert np.array_equal(out[played], expected)
+    assert np.array_equal(out[~played], positions[item[~played]])    # a pass leaves the position
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.short_name)
+def test_the_random_draw_equals_the_oracle_play_by_play(rules):
+    positions, dice = playouts.playout_items(rules, DRAW_ORACLE_ITEMS, seed=6, engine="oracle")
+    listed = [oracle.legal_plays(Position(p.tolist()), tuple(d.tolist()), rules) for p, d in zip(positions, dice)]
+    counts = np.array([len(one) for one in listed], dtype=np.int32)
+    item, k, out = _draw_every_play(positions, dice, counts, rules)
+    for row, (i, play) in enumerate(zip(item.tolist(), k.tolist())):
+        expected = listed[i][play].position.rows if listed[i] else positions[i].tolist()
+        assert out[row].tolist() == [list(r) for r in expected], (i, play)
+
+
+def test_the_random_draw_refuses_arrays_that_disagree_and_bad_dice():
+    start = Position.initial().array[None]
+    out, counts = np.empty((1, 2, 26), dtype=np.int8), np.empty(1, dtype=np.int32)
+    with pytest.raises(ValueError, match="disagree"):
+        _games.random_play_batch(start, np.ones((2, 2), dtype=np.int8), 0, np.zeros(1, dtype=np.uint64), out, counts)
+    with pytest.raises(ValueError, match=r"dice\[0\] = 7, 1"):
+        _games.random_play_batch(start, np.array([[7, 1]], dtype=np.int8), 0, np.zeros(1, dtype=np.uint64), out,
+                                 counts)
 
 # --- the dice ----------------------------------------------------------------------------
 
@@ -312,6 +378,85 @@ def test_many_whole_games_equal_the_oracle(rules, policy):
     assert_same_games(games.play_games(rules, SLOW_ORACLE_GAMES, policy, seed=77),
                       oracle.play_games(rules, SLOW_ORACLE_GAMES, policy, seed=77))
 
+
+
+# --- games cut off at max_plies (on_long="truncate") ------------------------------------
+
+CUT_RULES = (Rules(), Rules(finish="bear_off", closure="immediate"), BACKGAMMON)
+CUT_POLICIES = ("random", ("heuristic", "random"), "first")
+#: The (rules, policy) indices compared by default (the oracle is slow):
+#: each rule family and each policy once; every pair with ``-m slow``.
+DEFAULT_CUTS = {(0, 0), (1, 2), (2, 1)}
+CUT_CASES = [
+    pytest.param(rules, policy, id=f"{rules.short_name}-{policy if isinstance(policy, str) else '+'.join(policy)}",
+                 marks=[] if (r, p) in DEFAULT_CUTS else [pytest.mark.slow])
+    for r, rules in enumerate(CUT_RULES) for p, policy in enumerate(CUT_POLICIES)
+]
+
+
+@pytest.mark.parametrize("rules, policy", CUT_CASES)
+def test_truncated_games_equal_the_oracle_and_are_the_first_plies_of_the_whole_games(rules, policy):
+    whole = games.play_games(rules, 8, policy, seed=12)
+    cap = int(np.sort(whole.plies)[3])  # the four shortest games end within it, the longest do not
+    kernel = games.play_games(rules, 8, policy, seed=12, max_plies=cap, on_long="truncate")
+    assert_same_games(kernel, oracle.play_games(rules, 8, policy, seed=12, max_plies=cap, on_long="truncate"))
+    cut = kernel.truncated
+    assert cut.dtype == bool and cut.any() and not cut.all()
+    assert (kernel.winner[cut] == -1).all() and (kernel.kind[cut] == -1).all() and (kernel.value[cut] == 0).all()
+    assert (kernel.plies[cut] == cap).all()
+    # Without the cap the same games go on: a cut-off game's plies are the
+    # first ``cap`` of its whole game, and every other game is unchanged.
+    assert not whole.truncated.any() and np.array_equal(cut, whole.plies > cap)
+    for game in range(8):
+        mine = slice(kernel.offsets[game], kernel.offsets[game + 1])
+        theirs = slice(whole.offsets[game], whole.offsets[game] + kernel.plies[game])
+        assert np.array_equal(kernel.positions[mine], whole.positions[theirs])
+        assert np.array_equal(kernel.after[mine], whole.after[theirs])
+    for name in ("winner", "value", "kind", "plies"):
+        assert np.array_equal(getattr(kernel, name)[~cut], getattr(whole, name)[~cut])
+
+
+@pytest.mark.parametrize("rules", [Rules(), BACKGAMMON], ids=lambda r: r.short_name)
+def test_a_truncated_rollout_counts_the_cut_games_apart(rules):
+    start = Position.initial(rules)
+    kernel = games.rollout(start, rules, 30, "random", seed=4, max_plies=90, on_long="truncate")
+    reference = oracle.rollout(start, rules, 30, "random", seed=4, max_plies=90, on_long="truncate")
+    assert kernel.counts.tolist() == [list(row) for row in reference.counts]
+    assert kernel.kind_counts.tolist() == [list(row) for row in reference.kind_counts]
+    summary = ("games", "truncated", "equity", "stderr", "win_probability", "mean_plies")
+    assert [getattr(kernel, name) for name in summary] == [getattr(reference, name) for name in summary]
+    assert kernel.gnubg == reference.gnubg
+    # The figures are those of the finished games of the same run, the cut
+    # ones counted in ``truncated``, ``games`` and the plies only.
+    records = games.play_games(rules, 30, "random", seed=4, start=start, max_plies=90, on_long="truncate")
+    done = ~records.truncated
+    assert kernel.truncated == int(records.truncated.sum()) > 0 and kernel.games == 30
+    assert kernel.counts.sum() == done.sum()
+    signed = np.where(records.winner == 0, records.value, -records.value)[done]
+    assert kernel.equity == pytest.approx(signed.mean())
+    assert kernel.win_probability == pytest.approx((records.winner[done] == 0).mean())
+    assert kernel.mean_plies == pytest.approx(records.plies.mean())
+
+
+def test_a_rollout_of_only_truncated_games_has_no_figures():
+    result = games.rollout(Position.initial(), BACKGAMMON, 5, "random", max_plies=5, on_long="truncate")
+    assert result.truncated == result.games == 5 and result.counts.sum() == 0
+    assert math.isnan(result.equity) and math.isnan(result.gnubg["win"]) and result.mean_plies == 5.0
+
+
+def test_truncated_rank_plays_equals_the_oracle_and_leaves_the_cut_games_out():
+    start, dice = Position.initial(), (6, 5)
+    kernel = games.rank_plays(start, dice, BACKGAMMON, 12, "random", seed=5, max_plies=70, on_long="truncate")
+    reference = oracle.rank_plays(start, dice, BACKGAMMON, 12, "random", seed=5, max_plies=70, on_long="truncate")
+    rows = [(str(r.play), r.equity, r.stderr, r.difference_stderr) for r in kernel]
+    assert rows == [(str(r.play), r.equity, r.stderr, r.difference_stderr) for r in reference]
+    # Each play's equity is minus the truncated rollout of its child.
+    for ranked in kernel:
+        child = games.rollout(ranked.play.position.swapped(), BACKGAMMON, 12, "random", seed=5, max_plies=70,
+                              on_long="truncate")
+        assert ranked.equity == pytest.approx(-child.equity)
+    assert any(games.rollout(r.play.position.swapped(), BACKGAMMON, 12, "random", seed=5, max_plies=70,
+                             on_long="truncate").truncated for r in kernel)
 
 @pytest.mark.parametrize("rules", [BACKGAMMON, Rules(), Rules(finish="bear_off", closure="immediate")],
                          ids=lambda r: r.short_name)

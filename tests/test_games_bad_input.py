@@ -4,6 +4,7 @@ a game that never ends raises GameTooLongError naming the game and seed."""
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -155,6 +156,28 @@ def test_a_game_too_long_names_the_game_and_the_seed(engine):
     # No backgammon game ends within 5 plies (each side needs 15 stones off).
     with pytest.raises(GameTooLongError, match=r"game 0 \(seed 3\) has not ended after 5 plies"):
         engine.play_games("backgammon", 2, seed=3, max_plies=5)
+
+
+@pytest.mark.parametrize("call", [
+    lambda engine: engine.play_games("backgammon", 2, seed=3, max_plies=5),
+    lambda engine: engine.rollout(Position.initial(), "backgammon", 2, seed=3, max_plies=5),
+    lambda engine: engine.rank_plays(Position.initial(), (6, 5), "backgammon", 2, seed=3, max_plies=5),
+], ids=["play_games", "rollout", "rank_plays"])
+def test_a_game_too_long_says_how_to_truncate_instead(engine, call):
+    with pytest.raises(GameTooLongError, match=r'has not ended after 5 plies; on_long="truncate" ends such games'):
+        call(engine)
+
+
+@pytest.mark.parametrize("on_long", ["stop", "", None, True, "Truncate"])
+def test_bad_on_long(engine, on_long):
+    message = f"on_long must be 'raise' or 'truncate', got {on_long!r}"
+    start = Position.initial()
+    with pytest.raises(ValueError, match=re.escape(message)):
+        engine.play_games("backgammon", 2, on_long=on_long)
+    with pytest.raises(ValueError, match=re.escape(message)):
+        engine.rollout(start, "backgammon", 2, on_long=on_long)
+    with pytest.raises(ValueError, match=re.escape(message)):
+        engine.rank_plays(start, (6, 5), "backgammon", 2, on_long=on_long)
 
 
 def test_a_finished_start_is_a_game_of_no_ply(engine):

@@ -214,6 +214,54 @@ def test_restart_keeps_counting_games():
         assert records.winner[position] == expected.winner[game]
 
 
+
+# --- games cut off at max_plies ---------------------------------------------------------------
+
+
+def test_truncated_games_in_lockstep_are_the_kernels():
+    # "first" games from the start last 38 to 82 plies: a cap of 45 cuts some.
+    expected = play_games(BACKGAMMON, 12, policy="first", seed=3, max_plies=45, on_long="truncate")
+    assert expected.truncated.any() and not expected.truncated.all()
+    assert_same_records(play_games(BACKGAMMON, 12, policy=first, seed=3, max_plies=45, on_long="truncate"),
+                        expected)
+    batch = GameBatch(BACKGAMMON, 12, seed=3, max_plies=45, on_long="truncate")
+    assert_same_records(run_to_the_end(batch, first), expected)
+
+
+def test_truncated_rollouts_and_rankings_in_lockstep_are_the_kernels():
+    start = Position.initial()
+    for position in (start, np.stack([start.array, start.swapped().array])):
+        expected = rollout(position, BACKGAMMON, games=24, policy="first", seed=4, max_plies=45, on_long="truncate")
+        actual = rollout(position, BACKGAMMON, games=24, policy=first, seed=4, max_plies=45, on_long="truncate")
+        assert np.all(np.asarray(expected.truncated) > 0)
+        for name in ("counts", "kind_counts", "truncated", "games", "mean_plies", "equity"):
+            np.testing.assert_array_equal(getattr(actual, name), getattr(expected, name), err_msg=name)
+    expected_ranks = rank_plays(start, (4, 2), BACKGAMMON, games=12, policy="first", seed=2, max_plies=45,
+                                on_long="truncate")
+    actual_ranks = rank_plays(start, (4, 2), BACKGAMMON, games=12, policy=first, seed=2, max_plies=45,
+                              on_long="truncate")
+    assert [(str(r.play), r.equity) for r in actual_ranks] == [(str(r.play), r.equity) for r in expected_ranks]
+
+
+def test_restarted_slots_start_a_new_game_when_one_is_cut_off():
+    # No backgammon game ends within 12 plies: every game is cut off there,
+    # and each slot goes on with the next game id.
+    batch = GameBatch(BACKGAMMON, 3, seed=8, restart=True, max_plies=12, on_long="truncate")
+    while batch.games_finished < 9:
+        batch.step_with(first)
+    records = batch.records()
+    assert records.truncated.all() and (records.winner == -1).all() and (records.plies == 12).all()
+    expected = play_games(BACKGAMMON, len(records.plies), policy="first", seed=8, max_plies=12, on_long="truncate")
+    assert_same_records(records, expected)
+
+
+def test_a_cut_off_game_raises_by_default_saying_how_to_truncate():
+    batch = GameBatch(BACKGAMMON, 2, seed=7, max_plies=3)
+    with pytest.raises(GameTooLongError, match='on_long="truncate" ends such games there'):
+        run_to_the_end(batch, first)
+    with pytest.raises(ValueError, match="on_long must be 'raise' or 'truncate', got 'cut'"):
+        GameBatch(BACKGAMMON, 2, on_long="cut")
+
 # --- segment_argmax ---------------------------------------------------------------------------
 
 

@@ -31,6 +31,7 @@ from ..checks import (
     BLOCK,
     MAX_PLIES,
     as_checked_positions,
+    as_on_long,
     as_rules,
     as_stderr_target,
     as_stratify,
@@ -65,7 +66,7 @@ def features(positions: Any, rules: Any = None) -> np.ndarray:
 
 def play_games(rules: Any, games: int, policy: Any = "random", seed: int = 0, start: Any = None,
                threads: int | None = None, *, stratify: int | None = None,
-               max_plies: int = MAX_PLIES) -> GameRecords:
+               max_plies: int = MAX_PLIES, on_long: str = "raise") -> GameRecords:
     """Play ``games`` whole games and record every ply (see :class:`GameRecords`).
 
     ``policy``: one policy for both seats or a pair ``(seat 0's, seat 1's)``;
@@ -75,48 +76,59 @@ def play_games(rules: Any, games: int, policy: Any = "random", seed: int = 0, st
     :func:`rollout` does (a ``start`` is needed in backgammon), so that a
     stratified rollout's games can be replayed and recorded.
     Raises :class:`~bansugoroku_fast.errors.GameTooLongError` naming the game
-    and seed if a game has not ended after ``max_plies`` plies.
+    and seed if a game has not ended after ``max_plies`` plies; with
+    ``on_long="truncate"`` such a game ends there instead, unfinished
+    (``truncated`` in the records).
 
     >>> records = play_games("ban-sugoroku", games=2, policy="first", seed=5)
     >>> (records.positions[1:] == records.after[:-1][:, ::-1]).all(axis=(1, 2))[:3].tolist()
     [True, True, True]
     """
     rules, games, seed, max_plies, threads = run_arguments(rules, games, seed, max_plies, threads)
+    on_long = as_on_long(on_long)
     threads = as_threads(threads)
     policies = resolve_policies(policy, rules, callables=True)
     start_array, opening = starting_array(start, rules)
     strata = as_stratify(stratify, opening)
     if has_callable(policies):
-        return play_lockstep(rules, games, policies, seed, start, strata, max_plies, threads)
+        return play_lockstep(rules, games, policies, seed, start, strata, max_plies, threads, on_long)
     codes, weights = policy_arrays(policies)
     positions, dice, after, ends = _kernel.play_games(
         np.ascontiguousarray(start_array), games, opening, strata, codes, weights, rules, seed, max_plies, threads,
+        on_long,
     )
     offsets = np.zeros(games + 1, dtype=np.int64)
     np.cumsum(ends.plies, out=offsets[1:])
-    return GameRecords(offsets, positions, dice, after, ends.winner, ends.value, ends.kind, ends.plies)
+    return GameRecords(offsets, positions, dice, after, ends.winner, ends.value, ends.kind, ends.plies,
+                       ends.truncated)
 
 
 # --- rollouts -------------------------------------------------------------------------
 
 
 class _Tally:
-    """Running tallies of a rollout of ``n`` positions."""
+    """Running tallies of a rollout of ``n`` positions (a truncated game
+    counted apart: see :mod:`bansugoroku_fast.games.tallies`)."""
 
     def __init__(self, n: int):
         self.counts = np.zeros((n, 2, 4), dtype=np.int64)
         self.kind_counts = np.zeros((n, 2, len(KINDS)), dtype=np.int64)
         self.plies = np.zeros(n, dtype=np.int64)
+        self.truncated = np.zeros(n, dtype=np.int64)
+        self.cut = np.zeros((n, 0), dtype=bool)  # [position, game]: truncated (set by rollout_values)
 
     def add(self, item_position: np.ndarray, ends: _kernel.GameEnds) -> None:
-        np.add.at(self.counts, (item_position, ends.winner, ends.value), 1)
-        np.add.at(self.kind_counts, (item_position, ends.winner, ends.kind), 1)
+        done = ~ends.truncated
+        finished = item_position[done]
+        np.add.at(self.counts, (finished, ends.winner[done], ends.value[done]), 1)
+        np.add.at(self.kind_counts, (finished, ends.winner[done], ends.kind[done]), 1)
         np.add.at(self.plies, item_position, ends.plies)
+        np.add.at(self.truncated, item_position[~done], 1)
 
     def results(self, backgammon: bool) -> list[RolloutResult]:
         return [
             summarize(self.counts[i].tolist(), self.kind_counts[i].tolist(),
-                      plies=int(self.plies[i]), backgammon=backgammon)
+                      plies=int(self.plies[i]), backgammon=backgammon, truncated=int(self.truncated[i]))
             for i in range(len(self.plies))
         ]
 
@@ -132,31 +144,34 @@ def _blocks(games: int, in_blocks: bool) -> Iterator[tuple[int, int]]:
 def rollout_values(positions: np.ndarray, rules: Rules, games: int,
                     policies: tuple[ResolvedPolicy, ResolvedPolicy], seed: int, stratify: int,
                     max_plies: int, threads: int, stop_at: float | None, progress: bool,
-                    first_game: int = 0) -> tuple[_Tally, np.ndarray]:
+                    first_game: int = 0, on_long: str = "raise") -> tuple[_Tally, np.ndarray]:
     """Tallies and seat 0's signed value of every game ``[position, game]``
-    (checked arguments)."""
+    (checked arguments; a truncated game's value is 0, and ``tally.cut``
+    marks it)."""
     codes, weights = policy_arrays(policies)
     lockstep = has_callable(policies)
     n = len(positions)
     tally = _Tally(n)
-    values = []
+    values, winners = [], []
     with tqdm(total=games * n, disable=not progress, unit="game", leave=False) as bar:
         for first, stop in _blocks(games, stop_at is not None or progress):
             count = stop - first
             if lockstep:
                 ends = rollout_lockstep(positions, first_game + first, count, policies, rules, seed, stratify,
-                                        max_plies, threads)
+                                        max_plies, threads, on_long)
             else:
                 ends = _kernel.rollout_games(positions, first_game + first, count, codes, weights, rules, seed,
-                                             stratify, max_plies, threads)
+                                             stratify, max_plies, threads, on_long)
             tally.add(np.repeat(np.arange(n), count), ends)
             signed = np.where(ends.winner == 0, ends.value, -ends.value).astype(np.int8)
             values.append(signed.reshape(n, count))
+            winners.append(ends.winner.reshape(n, count))
             bar.update(n * count)
             if stop_at is not None and stop < games:
                 worst = max(result.largest_stderr() for result in tally.results(rules.is_backgammon))
                 if worst <= stop_at:
                     break
+    tally.cut = np.concatenate(winners, axis=1) < 0
     return tally, np.concatenate(values, axis=1)
 
 
@@ -204,7 +219,7 @@ def rollout_positions(position: Any, rules: Rules) -> tuple[np.ndarray, bool]:
 def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "random",
             seed: int = 0, threads: int | None = None, progress: bool = False, *,
             stratify: int | None = None, stderr_target: float | None = None,
-            max_plies: int = MAX_PLIES, first_game: int = 0) -> RolloutResult:
+            max_plies: int = MAX_PLIES, first_game: int = 0, on_long: str = "raise") -> RolloutResult:
     """Play ``games`` games from ``position`` (seat 0 = row 0, to roll) and
     tally them (see :class:`~bansugoroku_fast.games.tallies.RolloutResult`).
 
@@ -221,7 +236,10 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
     ``first_game``: play games ``first_game .. first_game + games - 1`` of
     the seed instead of ``0 .. games - 1``, so that runs over consecutive
     ranges add up to one run (what :func:`bansugoroku_fast.distributed.rollout`
-    does).
+    does). ``on_long``: ``"raise"`` (GameTooLongError for a game not over
+    after ``max_plies`` plies) or ``"truncate"`` (it ends there, counted in
+    ``truncated`` and left out of the figures: see
+    :mod:`bansugoroku_fast.games.tallies`).
 
     >>> from bansugoroku_fast import Position
     >>> batch = np.stack([Position.initial().array] * 2)
@@ -230,6 +248,7 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
     ((2, 2, 4), (2,), True)
     """
     rules, games, seed, max_plies, threads = run_arguments(rules, games, seed, max_plies, threads)
+    on_long = as_on_long(on_long)
     threads = as_threads(threads)
     strata = as_stratify(stratify)
     stop_at = as_stderr_target(stderr_target)
@@ -238,7 +257,7 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
     if isinstance(first_game, bool) or not isinstance(first_game, (int, np.integer)) or first_game < 0:
         raise ValueError(f"first_game must be a non-negative integer, got {first_game!r}")
     tally, _ = rollout_values(positions, rules, games, policies, seed, strata, max_plies, threads,
-                               stop_at, progress, int(first_game))
+                               stop_at, progress, int(first_game), on_long)
     result = stacked(tally.results(rules.is_backgammon))
     return unstacked(result) if single else result
 
@@ -246,12 +265,14 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
 def rank_plays(position: Any, dice: Any, rules: Any = None, games: int = 1296,
                policy: Any = "random", seed: int = 0, threads: int | None = None,
                progress: bool = False, *, stratify: int | None = None,
-               max_plies: int = MAX_PLIES) -> list[RankedPlay]:
+               max_plies: int = MAX_PLIES, on_long: str = "raise") -> list[RankedPlay]:
     """Roll out every legal play of ``dice`` in ``position`` with duplicate
     dice (game ``g`` after every play sees the same rolls) and return them
     best first: greatest equity for the side that plays, ties in
     ``legal_plays`` order, each with its standard error and that of its
-    difference to the best play.
+    difference to the best play. ``on_long="truncate"``: a game not over
+    after ``max_plies`` plies is left out (see
+    :func:`~bansugoroku_fast.games.tallies.rank`) instead of raising.
 
     >>> from bansugoroku_fast import Position
     >>> ranked = rank_plays(Position.initial(), (6, 5), "backgammon", games=100, policy="random")
@@ -259,6 +280,7 @@ def rank_plays(position: Any, dice: Any, rules: Any = None, games: int = 1296,
     (7, 0.0, True)
     """
     rules, games, seed, max_plies, threads = run_arguments(rules, games, seed, max_plies, threads)
+    on_long = as_on_long(on_long)
     threads = as_threads(threads)
     strata = as_stratify(stratify)
     policies = resolve_policies(policy, rules, callables=True)
@@ -266,6 +288,8 @@ def rank_plays(position: Any, dice: Any, rules: Any = None, games: int = 1296,
     if not plays:
         return []
     children = np.stack([play.position.swapped().array for play in plays])
-    _, values = rollout_values(children, rules, games, policies, seed, strata, max_plies, threads,
-                                None, progress)
-    return rank(plays, (-values.astype(np.int64)).tolist())
+    tally, values = rollout_values(children, rules, games, policies, seed, strata, max_plies, threads,
+                                   None, progress, on_long=on_long)
+    mover_values = [[None if cut else -value for value, cut in zip(row, cuts)]  # None: truncated
+                    for row, cuts in zip(values.tolist(), tally.cut.tolist())]
+    return rank(plays, mover_values)

@@ -21,7 +21,15 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .. import _kernel
-from ..checks import MAX_PLIES, as_seed, as_stratify, as_threads, check_position_for_rules, run_arguments
+from ..checks import (
+    MAX_PLIES,
+    as_on_long,
+    as_seed,
+    as_stratify,
+    as_threads,
+    check_position_for_rules,
+    run_arguments,
+)
 from ..errors import GameStateError, GameTooLongError, PolicyOutputError, PolicyOutputTypeError
 from ..position import Position, as_position
 from ..rules import Rules
@@ -80,6 +88,10 @@ class GameBatch:
     start (in backgammon ply 0 then plays the roll-off's non-double), as in
     ``play_games``. Games played with the choices ``play_games``'s policy
     makes are exactly its games: :meth:`records` equals its records.
+    A game not over after ``max_plies`` plies raises
+    :class:`~bansugoroku_fast.errors.GameTooLongError`, or with
+    ``on_long="truncate"`` ends there unfinished (winner -1, ``truncated``
+    in the records; with ``restart=True`` its slot starts a new game).
 
     >>> batch = GameBatch("backgammon", 4, seed=1)
     >>> while not batch.done:
@@ -92,30 +104,33 @@ class GameBatch:
 
     def __init__(self, rules: Any, n: int, seed: int = 0, start: Any = None, *, restart: bool = False,
                  record: bool = True, stratify: int | None = None, max_plies: int = MAX_PLIES,
-                 threads: int | None = None) -> None:
+                 threads: int | None = None, on_long: str = "raise") -> None:
         rules, n, seed, max_plies, threads = run_arguments(rules, n, seed, max_plies, threads)
+        on_long = as_on_long(on_long)
         start_array, opening = starting_array(start, rules)
         strata = as_stratify(stratify, opening)
         if restart and _kernel.outcomes(start_array[None], rules).winner[0] >= 0:
             raise GameStateError("start: the game is already over in this position; nothing to restart")
         self._setup(rules, np.repeat(start_array[None], n, axis=0), np.arange(n, dtype=np.int64), seed,
                     opening=opening, stratify=strata, restart=restart, record=record, max_plies=max_plies,
-                    threads=threads)
+                    threads=threads, on_long=on_long)
 
     @classmethod
     def _of_items(cls, rules: Rules, starts: np.ndarray, games: np.ndarray, seed: int, *, stratify: int,
-                  record: bool, max_plies: int, threads: int | None) -> GameBatch:
+                  record: bool, max_plies: int, threads: int | None, on_long: str = "raise") -> GameBatch:
         """Slot ``i`` plays game ``games[i]`` from ``starts[i]`` (seat 0 to
         roll, checked positions), as ``rollout`` plays its items."""
         batch = cls.__new__(cls)
         batch._setup(rules, np.array(starts, dtype=np.int8), np.array(games, dtype=np.int64), seed,
                      opening=False, stratify=stratify, restart=False, record=record, max_plies=max_plies,
-                     threads=threads)
+                     threads=threads, on_long=on_long)
         return batch
 
     def _setup(self, rules: Rules, boards: np.ndarray, games: np.ndarray, seed: int, *, opening: bool,
-               stratify: int, restart: bool, record: bool, max_plies: int, threads: int | None) -> None:
+               stratify: int, restart: bool, record: bool, max_plies: int, threads: int | None,
+               on_long: str) -> None:
         self.rules, self.n, self.seed, self.max_plies = rules, len(boards), seed, max_plies
+        self.on_long = on_long
         self.restart, self.record = bool(restart), bool(record)
         self._threads = as_threads(threads)
         self._opening, self._stratify = opening, stratify
@@ -222,6 +237,11 @@ class GameBatch:
         or a start (row 0 = ``seat`` 0)."""
         row0_seat = (self._plies[slots] - 1) % 2 if seat is None else np.full(len(slots), seat)
         winner = np.where(row_won == 0, row0_seat, 1 - row0_seat).astype(np.int8)
+        self._end(slots, winner, value, kind)
+
+    def _end(self, slots: np.ndarray, winner: np.ndarray, value: np.ndarray, kind: np.ndarray) -> None:
+        """Record the games of ``slots`` as ended (``winner`` a seat, or -1:
+        cut off), then free their slots or start new games there."""
         self._ended.append((slots, self._games[slots], winner, value, kind, self._plies[slots].astype(np.int32)))
         if not self.restart:
             self._running[slots] = False
@@ -238,10 +258,15 @@ class GameBatch:
         while slots.size:
             too_long = self._plies[slots] >= self.max_plies
             if too_long.any():
-                game = int(self._games[slots[np.argmax(too_long)]])
-                raise GameTooLongError(
-                    f"game {game} (seed {self.seed}) has not ended after {self.max_plies} plies"
-                )
+                if self.on_long == "raise":
+                    raise GameTooLongError.of_game(f"game {int(self._games[slots[np.argmax(too_long)]])}", self.seed,
+                                        self.max_plies)
+                cut = slots[too_long]
+                self._end(cut, np.full(len(cut), -1, np.int8), np.zeros(len(cut), np.int8),
+                          np.full(len(cut), -1, np.int8))
+                if not self.restart:  # restarted slots roll their new games' first dice
+                    slots = slots[~too_long]
+                    continue
             self._roll(slots)
             boards = np.ascontiguousarray(self._boards[slots])
             self._counts[slots] = counts = _kernel.count(self._items(boards, self._dice[slots]))[0]
@@ -286,7 +311,7 @@ class GameBatch:
         if clear:
             self._ended = []
         return GameRecords(offsets, positions, dice, after, winner[order], value[order], kind[order],
-                           plies[order])
+                           plies[order], winner[order] < 0)
 
     def _plies_of(self, ids: np.ndarray, clear: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The kept plies of games ``ids`` (sorted), game by game in ply order."""
@@ -374,16 +399,18 @@ def _play_out(batch: GameBatch, policies: tuple[ResolvedPolicy, ResolvedPolicy])
 
 
 def play_lockstep(rules: Rules, games: int, policies: tuple[ResolvedPolicy, ResolvedPolicy], seed: int,
-                  start: Any, stratify: int, max_plies: int, threads: int | None) -> GameRecords:
+                  start: Any, stratify: int, max_plies: int, threads: int | None,
+                  on_long: str = "raise") -> GameRecords:
     """``play_games`` for policies that include a callable (checked arguments)."""
-    batch = GameBatch(rules, games, seed, start, stratify=stratify, max_plies=max_plies, threads=threads)
+    batch = GameBatch(rules, games, seed, start, stratify=stratify, max_plies=max_plies, threads=threads,
+                      on_long=on_long)
     _play_out(batch, policies)
     return batch.records()
 
 
 def rollout_lockstep(positions: np.ndarray, first_game: int, count: int,
                      policies: tuple[ResolvedPolicy, ResolvedPolicy], rules: Rules, seed: int, stratify: int,
-                     max_plies: int, threads: int | None) -> _kernel.GameEnds:
+                     max_plies: int, threads: int | None, on_long: str = "raise") -> _kernel.GameEnds:
     """What ``rollout``'s kernel gives for policies that include a callable:
     the ends of item ``i * count + j`` = game
     ``first_game + j`` from ``positions[i]`` (every position of the batch
@@ -391,7 +418,7 @@ def rollout_lockstep(positions: np.ndarray, first_game: int, count: int,
     starts = np.repeat(positions, count, axis=0)
     games = np.tile(np.arange(first_game, first_game + count, dtype=np.int64), len(positions))
     batch = GameBatch._of_items(rules, starts, games, seed, stratify=stratify, record=False,
-                                max_plies=max_plies, threads=threads)
+                                max_plies=max_plies, threads=threads, on_long=on_long)
     _play_out(batch, policies)
     slots, _, winner, value, kind, plies = batch._ends()
     order = np.argsort(slots)

@@ -21,7 +21,11 @@ class GameRecords(NamedTuple):
       (equal to ``positions`` for a pass);
     * ``winner``: ``int8[G]``, the seat that won (0 = the side that moved first);
     * ``value``: ``int8[G]``; ``kind``: ``int8[G]``, an index into
-      :data:`~bansugoroku_fast.games.tallies.KINDS`; ``plies``: ``int32[G]``.
+      :data:`~bansugoroku_fast.games.tallies.KINDS`; ``plies``: ``int32[G]``;
+    * ``truncated``: ``bool[G]``, the game was cut off unfinished at
+      ``max_plies`` (``on_long="truncate"``): winner and kind -1, value 0,
+      its plies recorded; None in records built by hand that do not say
+      (no game truncated).
     """
 
     offsets: np.ndarray
@@ -32,3 +36,4 @@ class GameRecords(NamedTuple):
     value: np.ndarray
     kind: np.ndarray
     plies: np.ndarray
+    truncated: np.ndarray | None = None

@@ -7,6 +7,16 @@ column 0 unused) and ``kind_counts[seat][kind]`` (kind = index in
 :data:`KINDS`). Every figure below follows from those tallies, because a
 game's signed value (seat 0's view) is ``+value`` or ``-value``.
 
+**Truncated games** (``on_long="truncate"``: cut off unfinished after
+``max_plies`` plies) have no winner and no value, so they are counted apart,
+in ``truncated``: they are among the ``games`` played and their plies in
+``mean_plies``, but not in ``counts`` or ``kind_counts``, and every figure
+(equity, probabilities, standard errors) is over the ``games - truncated``
+finished games alone. That is the rollout of the games that end within the
+cap: unbiased only if ending late says nothing about who wins, so a
+rollout with many truncated games needs a larger cap, or another estimate
+of those positions.
+
 Standard errors are those of a mean of independent games, ``sqrt(s^2 / n)``
 with the sample variance ``s^2`` (``n - 1`` in the denominator; NaN for one
 game). **Stratified rollouts report this same plain formula**, computed from
@@ -55,10 +65,12 @@ class RolloutResult:
     * ``kind_counts[seat][kind]``: the same games split by outcome kind
       (columns in :data:`KINDS` order);
     * ``games``: games played (fewer than asked when ``stderr_target`` stopped
-      the rollout);
+      the rollout), ``truncated`` ones included;
+    * ``truncated``: games cut off unfinished at ``max_plies``
+      (``on_long="truncate"``): in no tally and no figure below;
     * ``equity``: seat 0's mean signed value, and its ``stderr``;
     * ``win_probability``: the share of games seat 0 won, and ``win_stderr``;
-    * ``mean_plies``: plies per game (passes included);
+    * ``mean_plies``: plies per game played (passes included);
     * ``gnubg`` / ``gnubg_stderr`` (backgammon, else None): the seven figures
       of :data:`GNUBG_FIGURES` (probabilities in 0..1) and their standard errors.
     """
@@ -73,6 +85,7 @@ class RolloutResult:
     mean_plies: Any
     gnubg: dict[str, Any] | None
     gnubg_stderr: dict[str, Any] | None
+    truncated: Any = 0
 
     def largest_stderr(self) -> float:
         """The largest standard error among the reported figures (what
@@ -95,7 +108,11 @@ def mean_and_stderr(total: float, squares: float, games: int) -> tuple[float, fl
     >>> mean, stderr = mean_and_stderr(2.0, 2.0, 4)   # values 1, 1, 0, 0
     >>> mean, round(stderr ** 2, 12)                  # s^2 = 1/3, divided by 4
     (0.5, 0.083333333333)
+    >>> mean_and_stderr(0.0, 0.0, 0)                  # no game: no figure
+    (nan, nan)
     """
+    if games == 0:
+        return math.nan, math.nan
     mean = total / games
     if games < 2:
         return mean, math.nan
@@ -109,8 +126,15 @@ def _share(count: int, games: int) -> tuple[float, float]:
 
 
 def summarize(counts: Sequence[Sequence[int]], kind_counts: Sequence[Sequence[int]], *,
-              plies: int, backgammon: bool = False) -> RolloutResult:
-    """The figures of one position's tallies (``plies``: their plies in all)."""
+              plies: int, backgammon: bool = False, truncated: int = 0) -> RolloutResult:
+    """The figures of one position's tallies (``plies``: the plies of
+    every game played, ``truncated`` ones included; the figures are over
+    the finished games, those of ``counts``).
+
+    >>> result = summarize([[0, 3, 0, 0], [0, 1, 0, 0]], [[0] * 8, [0] * 8], plies=500, truncated=1)
+    >>> result.games, result.truncated, result.equity, result.mean_plies
+    (5, 1, 0.5, 100.0)
+    """
     won, lost = [int(c) for c in counts[0]], [int(c) for c in counts[1]]
     games = sum(won) + sum(lost)
     total = sum(value * (won[value] - lost[value]) for value in (1, 2, 3))
@@ -133,8 +157,9 @@ def summarize(counts: Sequence[Sequence[int]], kind_counts: Sequence[Sequence[in
     return RolloutResult(
         counts=tuple(tuple(row) for row in (won, lost)),
         kind_counts=tuple(tuple(int(c) for c in row) for row in kind_counts),
-        games=games, equity=equity, stderr=stderr, win_probability=win, win_stderr=win_stderr,
-        mean_plies=plies / games, gnubg=gnubg, gnubg_stderr=gnubg_stderr,
+        games=games + truncated, equity=equity, stderr=stderr, win_probability=win, win_stderr=win_stderr,
+        mean_plies=plies / (games + truncated) if games + truncated else math.nan, gnubg=gnubg,
+        gnubg_stderr=gnubg_stderr, truncated=truncated,
     )
 
 
@@ -149,14 +174,18 @@ class RankedPlay(NamedTuple):
     difference_stderr: float
 
 
-def _mean_stderr(values: Sequence[int]) -> tuple[float, float]:
-    return mean_and_stderr(float(sum(values)), float(sum(v * v for v in values)), len(values))
+def _mean_stderr(values: Sequence[int | None]) -> tuple[float, float]:
+    """Mean and standard error of the values that are not None."""
+    finished = [v for v in values if v is not None]
+    return mean_and_stderr(float(sum(finished)), float(sum(v * v for v in finished)), len(finished))
 
 
-def rank(plays: Sequence[Play], values: Sequence[Sequence[int]]) -> list[RankedPlay]:
+def rank(plays: Sequence[Play], values: Sequence[Sequence[int | None]]) -> list[RankedPlay]:
     """``plays`` best first by the mean of their games' ``values`` (the
     mover's signed value of game ``g`` after each play; game ``g`` of every
-    play saw the same dice). Ties keep the given order.
+    play saw the same dice). Ties keep the given order. A truncated game's
+    value is None: left out of its play's mean, and of the differences
+    (paired games finished after both plays).
 
     >>> from bansugoroku_fast import Position, legal_plays
     >>> plays = legal_plays(Position.initial(), (6, 5))[:2]
@@ -168,7 +197,8 @@ def rank(plays: Sequence[Play], values: Sequence[Sequence[int]]) -> list[RankedP
     ranked = []
     for i in order:
         best = values[order[0]]
-        differences = [b - v for b, v in zip(best, values[i])]
+        differences: list[int | None] = [None if b is None or v is None else b - v
+                                         for b, v in zip(best, values[i])]
         difference = 0.0 if i == order[0] else _mean_stderr(differences)[1]
         ranked.append(RankedPlay(plays[i], means[i][0], means[i][1], difference))
     return ranked

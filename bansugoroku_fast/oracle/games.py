@@ -52,11 +52,13 @@ the games, play a second run with the pair swapped.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..checks import (
     BLOCK,
     MAX_PLIES,
+    as_on_long,
     as_rules,
     as_stderr_target,
     as_stratify,
@@ -315,7 +317,9 @@ class GameRecords(NamedTuple):
     ``after[i]`` are ``2 x 26`` lists seen by the mover of that ply (a pass:
     ``after[i] == positions[i]``); ``dice[i]`` its roll. Per game: ``winner``
     (seat; 0 = the side that moved first), ``value``, ``kind`` (index in
-    :data:`~bansugoroku_fast.games.tallies.KINDS`) and ``plies``."""
+    :data:`~bansugoroku_fast.games.tallies.KINDS`), ``plies``, and ``truncated``:
+    cut off unfinished at ``max_plies`` (``on_long="truncate"``; winner
+    and kind -1, value 0)."""
 
     offsets: list[int]
     positions: list[list[list[int]]]
@@ -325,20 +329,27 @@ class GameRecords(NamedTuple):
     value: list[int]
     kind: list[int]
     plies: list[int]
+    truncated: list[bool]
 
 
 class _Game(NamedTuple):
     records: list[tuple[list[list[int]], tuple[int, int], list[list[int]]]]  # if kept
     plies: int
-    winner: int
+    winner: int  # -1: truncated
     value: int
     kind: int
+
+    @property
+    def truncated(self) -> bool:
+        return self.winner == -1
 
 
 def _play_one(start: Position, rules: Rules, policies: tuple[ResolvedPolicy, ResolvedPolicy],
               seed: int, game: int, *, opening: bool, stratify: int, max_plies: int,
-              keep: bool) -> _Game:
-    """Game ``game`` from ``start`` (seat 0 to move); ``keep``: record its plies."""
+              keep: bool, on_long: str = "raise") -> _Game:
+    """Game ``game`` from ``start`` (seat 0 to move); ``keep``: record its
+    plies. Not over after ``max_plies`` plies: GameTooLongError, or with
+    ``on_long="truncate"`` the game ends there, winner and kind -1, value 0."""
     position = start
     ended = outcome(position, rules)
     records: list[Any] = []
@@ -347,9 +358,9 @@ def _play_one(start: Position, rules: Rules, policies: tuple[ResolvedPolicy, Res
         return _Game(records, 0, ended.winner, ended.value, KINDS.index(ended.kind))
     while True:
         if ply == max_plies:
-            raise GameTooLongError(
-                f"game {game} (seed {seed}) has not ended after {max_plies} plies"
-            )
+            if on_long == "truncate":
+                return _Game(records, ply, -1, 0, -1)
+            raise GameTooLongError.of_game(f"game {game}", seed, max_plies)
         seat = ply % 2
         dice = roll(seed, game, ply, opening=opening, stratify=stratify)
         board = [list(row) for row in position.rows]
@@ -378,7 +389,7 @@ def _start(start: object, rules: Rules) -> tuple[Position, bool]:
 
 def play_games(rules: object, games: int, policy: object = "random", seed: int = 0,
                start: object = None, threads: int | None = None, *, stratify: int | None = None,
-               max_plies: int = MAX_PLIES) -> GameRecords:
+               max_plies: int = MAX_PLIES, on_long: str = "raise") -> GameRecords:
     """Play ``games`` whole games and record every ply.
 
     ``policy`` is one policy for both seats or a pair ``(seat 0's, seat
@@ -386,20 +397,23 @@ def play_games(rules: object, games: int, policy: object = "random", seed: int =
     0 = seat 0 to roll, any roll) or None for the rules' start;
     ``stratify`` deals the first roll (36) or two (1296) evenly, as
     :func:`rollout` does (not with the backgammon opening). ``threads`` is
-    accepted for the package's signature and ignored here.
+    accepted for the package's signature and ignored here. A game not over
+    after ``max_plies`` plies raises GameTooLongError, or with
+    ``on_long="truncate"`` ends there (see :class:`GameRecords`).
 
     >>> records = play_games("ban-sugoroku", games=3, policy=("heuristic", "random"), seed=1)
     >>> len(records.offsets), len(records.positions) == records.offsets[-1]
     (4, True)
     """
     rules, games, seed, max_plies, _ = run_arguments(rules, games, seed, max_plies, threads)
+    on_long = as_on_long(on_long)
     policies = resolve_policies(policy, rules)
     position, opening = _start(start, rules)
     strata = as_stratify(stratify, opening)
-    records = GameRecords([0], [], [], [], [], [], [], [])
+    records = GameRecords([0], [], [], [], [], [], [], [], [])
     for game in range(games):
         played = _play_one(position, rules, policies, seed, game, opening=opening, stratify=strata,
-                           max_plies=max_plies, keep=True)
+                           max_plies=max_plies, keep=True, on_long=on_long)
         for board, dice, after in played.records:
             records.positions.append(board)
             records.dice.append(dice)
@@ -409,42 +423,60 @@ def play_games(rules: object, games: int, policy: object = "random", seed: int =
         records.value.append(played.value)
         records.kind.append(played.kind)
         records.plies.append(played.plies)
+        records.truncated.append(played.truncated)
     return records
 
 
 # --- rollouts -------------------------------------------------------------------------
 
 
+@dataclass
+class _Tallies:
+    """Seat 0's signed value of each game played (None: truncated), the
+    tallies of the finished games, the plies of all and the truncated count."""
+
+    values: list[int | None] = field(default_factory=list)
+    counts: list[list[int]] = field(default_factory=lambda: [[0] * 4, [0] * 4])
+    kind_counts: list[list[int]] = field(default_factory=lambda: [[0] * len(KINDS), [0] * len(KINDS)])
+    plies: int = 0
+    truncated: int = 0
+
+    def add(self, played: _Game) -> None:
+        self.plies += played.plies
+        if played.truncated:
+            self.truncated += 1
+            self.values.append(None)
+            return
+        self.counts[played.winner][played.value] += 1
+        self.kind_counts[played.winner][played.kind] += 1
+        self.values.append(played.value if played.winner == 0 else -played.value)
+
+    def summary(self, rules: Rules) -> RolloutResult:
+        return summarize(self.counts, self.kind_counts, plies=self.plies, backgammon=rules.is_backgammon,
+                         truncated=self.truncated)
+
+
 def _signed_values(position: Position, rules: Rules, games: int,
                    policies: tuple[ResolvedPolicy, ResolvedPolicy], seed: int, stratify: int,
-                   max_plies: int, stop_at: float | None
-                   ) -> tuple[list[int], list[list[int]], list[list[int]], int]:
-    """Seat 0's signed value of each game played, with the tallies and the
-    total plies; with ``stop_at``, blocks of :data:`BLOCK` games until every
-    figure's standard error is at most ``stop_at`` (or ``games`` are played)."""
-    values: list[int] = []
-    counts = [[0] * 4, [0] * 4]
-    kind_counts = [[0] * len(KINDS), [0] * len(KINDS)]
-    plies = 0
+                   max_plies: int, stop_at: float | None, on_long: str = "raise") -> _Tallies:
+    """The games played and their tallies; with ``stop_at``, blocks of
+    :data:`BLOCK` games until every figure's standard error is at most
+    ``stop_at`` (or ``games`` are played)."""
+    tallies = _Tallies()
     for game in range(games):
-        played = _play_one(position, rules, policies, seed, game, opening=False, stratify=stratify,
-                           max_plies=max_plies, keep=False)
-        counts[played.winner][played.value] += 1
-        kind_counts[played.winner][played.kind] += 1
-        plies += played.plies
-        values.append(played.value if played.winner == 0 else -played.value)
+        tallies.add(_play_one(position, rules, policies, seed, game, opening=False, stratify=stratify,
+                              max_plies=max_plies, keep=False, on_long=on_long))
         block_done = (game + 1) % BLOCK == 0
-        if stop_at is not None and block_done and game + 1 < games:
-            result = summarize(counts, kind_counts, plies=plies, backgammon=rules.is_backgammon)
-            if result.largest_stderr() <= stop_at:
-                break
-    return values, counts, kind_counts, plies
+        if (stop_at is not None and block_done and game + 1 < games
+                and tallies.summary(rules).largest_stderr() <= stop_at):
+            break
+    return tallies
 
 
 def rollout(position: object, rules: object = None, games: int = 1296, policy: object = "random",
             seed: int = 0, threads: int | None = None, progress: bool = False, *,
             stratify: int | None = None, stderr_target: float | None = None,
-            max_plies: int = MAX_PLIES) -> RolloutResult:
+            max_plies: int = MAX_PLIES, on_long: str = "raise") -> RolloutResult:
     """Play ``games`` games from ``position`` (seat 0 = row 0, to roll) and
     tally them (see :class:`~bansugoroku_fast.games.tallies.RolloutResult`).
 
@@ -453,7 +485,9 @@ def rollout(position: object, rules: object = None, games: int = 1296, policy: o
     the first roll (or two) evenly, and the standard errors stay the plain,
     conservative formula (see :mod:`bansugoroku_fast.games.tallies`). ``stderr_target``: play blocks of
     :data:`BLOCK` games and stop after the first block at which every
-    figure's standard error is at most the target. The oracle takes one
+    figure's standard error is at most the target. ``on_long="truncate"``:
+    a game not over after ``max_plies`` plies ends there, counted apart
+    (see :mod:`bansugoroku_fast.tallies`). The oracle takes one
     position (the package also a batch); ``threads`` and ``progress`` are
     accepted for the package's signature.
 
@@ -463,24 +497,26 @@ def rollout(position: object, rules: object = None, games: int = 1296, policy: o
     (4, 4)
     """
     rules, games, seed, max_plies, _ = run_arguments(rules, games, seed, max_plies, threads)
+    on_long = as_on_long(on_long)
     position = as_position(position)
     check_position_for_rules(position, rules)
-    _, counts, kind_counts, plies = _signed_values(
+    return _signed_values(
         position, rules, games, resolve_policies(policy, rules), seed, as_stratify(stratify), max_plies,
-        as_stderr_target(stderr_target),
-    )
-    return summarize(counts, kind_counts, plies=plies, backgammon=rules.is_backgammon)
+        as_stderr_target(stderr_target), on_long,
+    ).summary(rules)
 
 
 def rank_plays(position: PositionLike, dice: DiceLike, rules: object = None, games: int = 1296,
                policy: object = "random", seed: int = 0, threads: int | None = None,
                progress: bool = False, *, stratify: int | None = None,
-               max_plies: int = MAX_PLIES) -> list[RankedPlay]:
+               max_plies: int = MAX_PLIES, on_long: str = "raise") -> list[RankedPlay]:
     """Roll out every legal play of ``dice`` in ``position`` with duplicate
     dice (game ``g`` after each play sees the same rolls) and return them best
     first (greatest equity for the side that plays; ties keep ``legal_plays``
     order). Each play's games start from its position with the opponent to
-    roll: its equity is minus that rollout's.
+    roll: its equity is minus that rollout's. ``on_long="truncate"``: a
+    game not over after ``max_plies`` plies is left out (see
+    :func:`~bansugoroku_fast.tallies.rank`).
 
     >>> from bansugoroku_fast import Position
     >>> ranked = rank_plays(Position.initial(), (6, 5), "backgammon", games=2, policy="first")
@@ -488,12 +524,13 @@ def rank_plays(position: PositionLike, dice: DiceLike, rules: object = None, gam
     (7, 0.0)
     """
     rules, games, seed, max_plies, _ = run_arguments(rules, games, seed, max_plies, threads)
+    on_long = as_on_long(on_long)
     strata = as_stratify(stratify)
     policies = resolve_policies(policy, rules)
     plays = legal_plays(position, dice, rules)
     values = []
     for play in plays:
-        signed, _, _, _ = _signed_values(play.position.swapped(), rules, games, policies, seed,
-                                         strata, max_plies, None)
-        values.append([-value for value in signed])
+        signed = _signed_values(play.position.swapped(), rules, games, policies, seed, strata, max_plies, None,
+                                on_long).values
+        values.append([None if value is None else -value for value in signed])
     return rank(plays, values)

@@ -25,11 +25,15 @@ import numpy as np
 
 from ._board cimport (
     BAR, KIND_NONE, OFF, PLACES, POINT_BITS, STATUS_NO_MEMORY, STATUS_OK, STATUS_TOO_LONG, STONES, Board, RuleSet,
-    home_closed, popcount, row_eq, row_gt, rules_from_code,
+    Scan, home_closed, popcount, row_eq, row_gt, rules_from_code, scan_board,
 )
 from ._pool cimport BSF_POOL_MOST_THREADS, bsf_job, job_threads, run_job
 from ._queries cimport outcome_of
-from ._search cimport Search, free_slot_searches, slot_search
+from ._search cimport (
+    MODE_PLAYS, Search, found_board, free_slot_searches, run_turn, run_turn_scanned, search_free, search_new,
+    slot_search,
+)
+from ._shortcuts cimport DoubleWalk, count_two_moves, double_count, double_play, two_move_play, two_moves_decided
 
 from bansugoroku_fast.scoring import (
     FEATURE_NAMES, PUBEVAL_CONTACT_WEIGHTS, PUBEVAL_RACE_WEIGHTS, PUBEVAL_WIN_SCORE,
@@ -281,15 +285,67 @@ cdef bint log_ply(PlyLog* log, const Board* before, int a, int b, const Board* a
     return True
 
 
+cdef int random_play(Search* s, const Board* board, int a, int b, uint64_t word, Board* after) noexcept nogil:
+    """``after`` = ``board`` after the play the ``"random"`` policy draws
+    with ``word`` (play ``below(word, n)`` of the roll's ``n`` plays, in
+    ``legal_plays`` order; ``board`` itself on a pass): ``n``, or < 0 if out
+    of memory. Where the closed forms count the plays, only the play drawn
+    is made (``two_move_play``, ``double_play``); elsewhere the search lists
+    them all, as for the other policies."""
+    cdef Scan scan
+    cdef DoubleWalk walk
+    cdef int count = -1
+    scan_board(board, &scan)
+    if a != b or s.rules.doubles_moves == 2:
+        if two_moves_decided(board, &scan, s.rules):
+            count = count_two_moves(board, &scan, s.rules, a if a > b else b, b if a > b else a)
+        if count > 0:
+            two_move_play(board, &scan, a, b, <int> below(word, <uint64_t> count), after)
+            return count
+    else:
+        count = double_count(board, &scan, a, &walk)
+        if count > 0:
+            double_play(&walk, <int> below(word, <uint64_t> count), after)
+            return count
+        count = -1      # no play uses four moves: the search finds the longest
+    if count < 0:
+        count = run_turn_scanned(s, board, &scan, a, b, MODE_PLAYS)
+    if count > 0:
+        memcpy(after, found_board(s, <int> below(word, <uint64_t> count)), sizeof(Board))
+    elif count == 0:
+        memcpy(after, board, sizeof(Board))
+    return count
+
+
+cdef int take_turn(Search* s, const Board* board, const Policy* policy, uint64_t key, int64_t game, int64_t ply,
+                   bint opening, int stratify, int* a, int* b, Board* after) noexcept nogil:
+    """Roll ply ``ply`` of ``game`` (``a``, ``b``) and play ``policy``'s
+    choice: ``after`` = ``board`` after it, seen by the mover (``board``
+    itself on a pass). Returns the roll's number of plays, < 0 if out of
+    memory."""
+    cdef Children children
+    cdef int count
+    roll_dice(key, game, ply, opening, stratify, a, b)
+    if policy.code == POLICY_RANDOM:
+        return random_play(s, board, a[0], b[0], ply_word(key, ply, CHOICE_STREAM), after)
+    count = run_turn(s, board, a[0], b[0], MODE_PLAYS)
+    if count > 0:
+        children = found_children(s, count)
+        memcpy(after, child_at(&children, choose_play(policy, board, &children, s.rules, key, ply)), sizeof(Board))
+    elif count == 0:
+        memcpy(after, board, sizeof(Board))
+    return count
+
+
 cdef int play_game(Search* s, const Board* start, const Policy* policies, uint64_t seed,
                    int64_t game, bint opening, int stratify, int64_t max_plies, PlyLog* log,
                    GameEnd* end) noexcept nogil:
     """Play game ``game`` from ``start`` (seat 0 to move, a valid position);
-    log its plies if ``log`` is not NULL. Returns a Status (STATUS_TOO_LONG:
-    not over after ``max_plies``)."""
+    log its plies if ``log`` is not NULL. Returns a Status; a game not
+    over after ``max_plies`` plies (STATUS_TOO_LONG) ends there with winner
+    -1, its plies ``max_plies``."""
     cdef Board board, after
-    cdef Children children
-    cdef int winner, value, kind, a, b, count, seat, choice
+    cdef int winner, won, value, kind, a, b, seat
     cdef int64_t ply
     cdef uint64_t key = game_key(seed, game)
     cdef RuleSet rules = s.rules
@@ -301,20 +357,17 @@ cdef int play_game(Search* s, const Board* start, const Policy* policies, uint64
         return STATUS_OK
     for ply in range(max_plies):
         seat = ply & 1
-        count = roll_turn(s, &board, key, game, ply, opening, stratify, &a, &b)
-        if count < 0:
+        if take_turn(s, &board, &policies[seat], key, game, ply, opening, stratify, &a, &b, &after) < 0:
             return STATUS_NO_MEMORY
-        choice = -1
-        if count:
-            children = found_children(s, count)
-            choice = choose_play(&policies[seat], &board, &children, rules, key, ply)
-        kind = play_ply(s, &board, count, choice, seat, &after, &winner, &value)
+        kind = outcome_of(&after, rules, &won, &value)
+        winner = seat if won == 0 else 1 - seat
         if log != NULL and not log_ply(log, &board, a, b, &after):
             return STATUS_NO_MEMORY
         if kind != KIND_NONE:
             end.winner, end.value, end.kind, end.plies = winner, value, kind, ply + 1
             return STATUS_OK
         pass_the_dice(&board, &after)
+    end.plies = max_plies       # cut off unfinished (winner -1): its plies are logged
     return STATUS_TOO_LONG
 
 
@@ -410,6 +463,39 @@ def choose_batch(int policy_code, const double[::1] weights, const signed char[:
             plays.base = <const char*> &children[offsets[i], 0, 0]
             out[i] = choose_play(&policy, <const Board*> &parents[i, 0, 0], &plays, rules,
                                  game_key(seed, <uint64_t> games[i]), plies[i])
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def random_play_batch(const signed char[:, :, ::1] positions, const signed char[:, ::1] dice, int code,
+                      const uint64_t[::1] words, signed char[:, :, ::1] out, int32_t[::1] counts):
+    """``out[i]`` = position i after the play the ``"random"`` policy draws
+    with ``words[i]`` for the roll ``dice[i]`` (position i itself on a
+    pass), ``counts[i]`` the roll's number of plays: the draw of the game
+    loop (``random_play``), item by item, for tests. The positions must be
+    valid games going on under the rules (the caller checks them)."""
+    cdef Py_ssize_t i, n = positions.shape[0]
+    cdef int count = 0
+    if (dice.shape[0] != n or dice.shape[1] != 2 or words.shape[0] != n or out.shape[0] != n
+            or counts.shape[0] != n or (n and (positions.shape[1] != 2 or positions.shape[2] != 26
+                                                 or out.shape[1] != 2 or out.shape[2] != 26))):
+        raise ValueError("positions (n x 2 x 26), dice (n x 2), words, out (n x 2 x 26) and counts disagree")
+    for i in range(n):
+        if not (1 <= dice[i, 0] <= 6 and 1 <= dice[i, 1] <= 6):
+            raise ValueError(f"dice[{i}] = {dice[i, 0]}, {dice[i, 1]}: a die outside 1..6")
+    cdef Search* s = search_new(rules_from_code(code), True)
+    if s == NULL:
+        raise MemoryError("out of memory while drawing plays")
+    with nogil:
+        for i in range(n):
+            count = random_play(s, <const Board*> &positions[i, 0, 0], dice[i, 0], dice[i, 1], words[i],
+                                <Board*> &out[i, 0, 0])
+            if count < 0:
+                break
+            counts[i] = count
+        search_free(s)
+    if count < 0:
+        raise MemoryError("out of memory while drawing plays")
 
 
 # What the threads of a batch of games share: where each game starts and
@@ -527,7 +613,8 @@ def play_batch(const signed char[:, ::1] start, int64_t games, bint opening, int
                int8_t[::1] kind, int32_t[::1] plies, int8_t[::1] status):
     """Games 0 .. games - 1 from ``start``, every ply logged: returns
     ``(positions, dice, after)`` of all plies, game after game (empty if a
-    game failed: see ``status``)."""
+    game failed for want of memory: see ``status``; a game cut off at
+    ``max_plies`` keeps its plies)."""
     cdef Py_ssize_t game, thread
     cdef int64_t ply
     cdef Policy policies[2]
@@ -554,8 +641,8 @@ def play_batch(const signed char[:, ::1] start, int64_t games, bint opening, int
     batch.logs, batch.first_ply, batch.thread_of = logs, first_ply, thread_of
     with nogil:
         run_games(&batch, games)
-    for game in range(games):
-        failed = failed or status[game] != STATUS_OK
+    for game in range(games):      # a game cut off at max_plies keeps its plies
+        failed = failed or (status[game] != STATUS_OK and status[game] != STATUS_TOO_LONG)
         total += plies[game]
     if failed:
         total = 0

@@ -21,6 +21,22 @@ cdef void count_last_three(Search* s, uint32_t origins, int die) noexcept nogil
 cdef void count_last_four(Search* s, uint32_t origins, int die) noexcept nogil
 
 
+# --- one play drawn without listing the others -----------------------------------
+
+cdef void two_move_play(const Board* start, const Scan* scan, int a, int b, int k, Board* out) noexcept nogil
+
+# A backgammon double's start after its forced entering moves, ``moves``
+# left to play with ``die`` (reach: open_points << die), for double_play.
+cdef struct DoubleWalk:
+    Board board
+    uint32_t reach
+    int die
+    int moves
+
+cdef int double_count(const Board* start, const Scan* scan, int die, DoubleWalk* walk) noexcept nogil
+cdef void double_play(const DoubleWalk* walk, int k, Board* out) noexcept nogil
+
+
 # --- counting without a search -------------------------------------------------
 
 

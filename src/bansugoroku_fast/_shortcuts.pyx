@@ -39,7 +39,9 @@ of ``_search.pxd``, so this module calls nothing of ``_search`` at run time.
 from libc.stdint cimport uint8_t, uint32_t
 from libc.string cimport memcpy
 
-from ._board cimport BAR, Board, OFF, RuleSet, Scan, highest_bit, popcount_places, scan_masks
+from ._board cimport (
+    BAR, POINT_BITS, Board, OFF, RuleSet, Scan, count_outside, highest_bit, popcount_places, row_gt, scan_masks,
+)
 from ._search cimport Leaf, Search, new_leaf, record_many, patch_step, write_moves
 
 
@@ -329,3 +331,192 @@ cdef void _plays_entering(Search* s, const Board* start, int small, int large) n
             _emit(s, start, BAR, large, 0, 0)
         elif _is_open(s, BAR - small):
             _emit(s, start, BAR, small, 0, 0)
+
+
+# --- one play drawn without listing the others -------------------------------------
+#
+# A uniform draw among a roll's plays needs their number (the closed-form
+# counts) and the chosen play only. two_move_play walks plays_two_moves'
+# loops with a popcount where they emit the plays of one first move, and
+# makes only the play drawn; double_play does the same for a backgammon
+# double, counting each subtree of its search from the closed forms.
+
+
+cdef inline bint _open_at(uint32_t open_points, int point) noexcept nogil:
+    return point >= 1 and (open_points >> point) & 1
+
+
+cdef inline bint _merge(uint32_t open_points, uint32_t blots, int origin, int first, int second) noexcept nogil:
+    """_routes_merge on masks."""
+    return (_open_at(open_points, origin - second)
+            and not (blots >> (origin - first)) & 1
+            and not (blots >> (origin - second)) & 1)
+
+
+cdef inline int _walk_seconds(const Board* start, Board* out, int first, int first_die, int die,
+                              uint32_t seconds, int* k) noexcept nogil:
+    """One step of the walk of two_move_play: if play ``k[0]`` is among the
+    plays ``first`` -> ``first - first_die``, then a move with ``die`` from
+    one of ``seconds`` (greatest origin first), make it in ``out`` and
+    return 1; else take their number off ``k[0]`` and return 0."""
+    cdef int n = popcount_places(seconds), origin
+    if k[0] >= n:
+        k[0] -= n
+        return 0
+    memcpy(out, start, sizeof(Board))
+    _apply_step(out, first, first - first_die)
+    origin = _nth_highest(seconds, k[0])
+    _apply_step(out, origin, origin - die)
+    return 1
+
+
+cdef void two_move_play(const Board* start, const Scan* scan, int a, int b, int k, Board* out) noexcept nogil:
+    """``out`` = ``start`` after play ``k`` (0 <= k < its count_two_moves
+    count) of a two-move turn that plays_two_moves lists (two_moves_decided):
+    its loops walked in its order, the plays of each first move counted by
+    a popcount instead of listed, until the one holding play ``k``."""
+    cdef int small = a if a < b else b, large = a if a > b else b
+    cdef int origin1, target1, die
+    cdef uint32_t occupied, open_points, multi, blots, first_origins, after, seconds
+    cdef uint32_t reach_small, reach_large, single
+    scan_masks(scan, &occupied, &open_points, &multi, &blots)
+    if start.me[BAR]:
+        _entering_play(start, occupied, open_points, blots, small, large, k, out)
+        return
+    reach_small, reach_large = open_points << small, open_points << large
+    first_origins = occupied & (reach_small | reach_large)
+    while first_origins:
+        origin1 = highest_bit(first_origins)
+        first_origins ^= (<uint32_t> 1) << origin1
+        single = (<uint32_t> (start.me[origin1] == 1)) << origin1
+        if (reach_small >> origin1) & 1:        # the smaller die first: the greater key
+            target1 = origin1 - small
+            after = (occupied | ((<uint32_t> 1) << target1)) & ~single
+            seconds = after & reach_large & (((<uint32_t> 2) << origin1) - 1)
+            if _walk_seconds(start, out, origin1, small, large, seconds, &k):
+                return
+        if small != large and (reach_large >> origin1) & 1:
+            target1 = origin1 - large
+            after = (occupied | ((<uint32_t> 1) << target1)) & ~single
+            seconds = after & reach_small & (((<uint32_t> 1) << origin1) - 1)
+            if _merge(open_points, blots, origin1, large, small):
+                seconds &= ~((<uint32_t> 1) << target1)     # via the smaller die first
+            if _walk_seconds(start, out, origin1, large, small, seconds, &k):
+                return
+    # No two-move play: one move, with the larger die if it plays.
+    die = large if occupied & reach_large else small
+    origin1 = _nth_highest(occupied & (open_points << die), k)
+    memcpy(out, start, sizeof(Board))
+    _apply_step(out, origin1, origin1 - die)
+
+
+cdef void _entering_play(const Board* start, uint32_t occupied, uint32_t open_points, uint32_t blots,
+                         int small, int large, int k, Board* out) noexcept nogil:
+    """two_move_play with stones on the bar (_plays_entering's loops)."""
+    cdef int i, die1, die2, entry
+    cdef uint32_t seconds
+    if start.me[BAR] == 1:
+        for i in range(2):
+            die1 = small if i == 0 else large
+            die2 = large if i == 0 else small
+            entry = BAR - die1
+            if not _open_at(open_points, entry) or (i == 1 and small == large):
+                continue
+            seconds = (occupied | ((<uint32_t> 1) << entry)) & (open_points << die2)
+            if die2 < die1 and _merge(open_points, blots, BAR, die1, die2):
+                seconds &= ~((<uint32_t> 1) << entry)
+            if _walk_seconds(start, out, BAR, die1, die2, seconds, &k):
+                return
+    memcpy(out, start, sizeof(Board))
+    # Two or more on the bar (both dice enter, or one), or one that cannot
+    # go on: one entering move, with the larger die if it enters.
+    if start.me[BAR] >= 2 and _open_at(open_points, BAR - small) and _open_at(open_points, BAR - large):
+        _apply_step(out, BAR, BAR - small)
+        _apply_step(out, BAR, BAR - large)
+    elif _open_at(open_points, BAR - large):
+        _apply_step(out, BAR, BAR - large)
+    else:
+        _apply_step(out, BAR, BAR - small)
+
+
+cdef inline int _nth_highest(uint32_t bits, int k) noexcept nogil:
+    """The ``k``-th highest set bit of ``bits`` (k = 0: the highest)."""
+    while k:
+        bits ^= (<uint32_t> 1) << highest_bit(bits)
+        k -= 1
+    return highest_bit(bits)
+
+
+cdef inline int _subtree_plays(const Board* board, uint32_t reach, int die, int origin, int moves) noexcept nogil:
+    """The plays that use all ``moves`` (1..4) moves of a backgammon double
+    on ``board`` (no stone on the bar, no bear-off within reach) whose first
+    move is from ``origin``, the others from it or lower points: the
+    search's subtree of that move, counted as count_last_four,
+    count_last_three and count_last_two count it."""
+    cdef int target = origin - die
+    cdef uint32_t occupied, multi, three, later
+    if moves == 1:
+        return 1
+    occupied = row_gt(board.me, 0) & POINT_BITS
+    multi = row_gt(board.me, 1) & POINT_BITS
+    three = ((row_gt(board.me, 2) & POINT_BITS & ~((<uint32_t> (board.me[origin] == 3)) << origin))
+             | (<uint32_t> (board.me[target] >= 2)) << target)
+    _after_move(&occupied, &multi, origin, target, board.me[origin], board.me[target])
+    later = occupied & reach & (((<uint32_t> 2) << origin) - 1)
+    if moves == 2:
+        return popcount_places(later)
+    if moves == 3:
+        return double_pairs(later, occupied, multi, reach, die)
+    return triple_plays(later, occupied, multi, three, reach, die)
+
+
+cdef int double_count(const Board* start, const Scan* scan, int die, DoubleWalk* walk) noexcept nogil:
+    """The plays of a backgammon double of ``start`` that use all four
+    moves, from the closed forms (_subtree_plays), with ``walk`` set for
+    double_play: that is its number of plays if > 0 (the must-play rule
+    keeps the longest); 0 if none uses four moves, -1 where a bear-off is
+    in reach (or entering is blocked): then only a search counts them."""
+    cdef uint32_t occupied, open_points, multi, blots, origins
+    cdef int origin, total = 0
+    scan_masks(scan, &occupied, &open_points, &multi, &blots)
+    memcpy(&walk.board, start, sizeof(Board))
+    walk.die, walk.moves, walk.reach = die, 4, open_points << die
+    while walk.board.me[BAR] and walk.moves:        # entering comes first, forced
+        if not _open_at(open_points, BAR - die):
+            return -1
+        _apply_step(&walk.board, BAR, BAR - die)
+        walk.moves -= 1
+    if walk.moves == 0:
+        return 1
+    if count_outside(&walk.board) < walk.moves:     # a stone may bear off
+        return -1
+    origins = row_gt(walk.board.me, 0) & walk.reach & POINT_BITS
+    while origins:
+        origin = highest_bit(origins)
+        origins ^= (<uint32_t> 1) << origin
+        total += _subtree_plays(&walk.board, walk.reach, die, origin, walk.moves)
+    return total
+
+
+cdef void double_play(const DoubleWalk* walk, int k, Board* out) noexcept nogil:
+    """``out`` = the position after play ``k`` (in ``legal_plays`` order) of
+    the double that double_count counted (``k`` below its count > 0). The
+    search visits each play's moves in non-increasing order of origins,
+    greatest first, so play ``k`` is found move by move: the first move
+    from the greatest origin whose subtree (_subtree_plays) holds it, and
+    so on."""
+    cdef uint32_t origins
+    cdef int moves = walk.moves, highest = BAR, origin = 0, n
+    memcpy(out, &walk.board, sizeof(Board))
+    while moves:
+        origins = row_gt(out.me, 0) & walk.reach & POINT_BITS & (((<uint32_t> 2) << highest) - 1)
+        while origins:
+            origin = highest_bit(origins)
+            origins ^= (<uint32_t> 1) << origin
+            n = _subtree_plays(out, walk.reach, walk.die, origin, moves)
+            if k < n:
+                break
+            k -= n
+        _apply_step(out, origin, origin - walk.die)
+        highest = origin
+        moves -= 1
