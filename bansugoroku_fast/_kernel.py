@@ -262,7 +262,7 @@ def first_steps(key: bytes, dice: tuple[int, int], rules: Rules, position: Any) 
 
 def outcome(key: bytes, rules: Rules, position: Any) -> tuple[int, int, int] | None:
     """``(winner, value, kind code)``, or None while the game goes on."""
-    return cast("tuple[int, int, int] | None", _checked(_single.outcome(key, rules.code), rules, position))
+    return _checked(_single.outcome(key, rules.code), rules, position)
 
 
 def shots(key: bytes, rules: Rules, position: Any) -> int:
