@@ -64,10 +64,11 @@ directives = {
 KERNELS = os.path.join("src", "bansugoroku_fast")
 
 
-# C sources linked into one module beside its .pyx (the headers they share
-# are its dependencies too).
+# C sources linked into one module beside its .pyx, and the C headers a
+# module includes (its dependencies too: a change rebuilds it).
 C_SOURCES = {"_pool": ["bsf_pool.c"]}
-C_HEADERS = {"_pool": ["bsf_pool.h"], "_net": ["bsf_net.h"]}
+C_HEADERS = {"_pool": ["bsf_pool.h"], "_net": ["bsf_net.h"], "_batch": ["bsf_build.h"], "_batch_avx2": ["bsf_build.h"],
+             "_single": ["bsf_build.h"]}
 
 
 def extension(name):
@@ -84,9 +85,10 @@ def extension(name):
 
 # Modules built a second time from the same source for a newer instruction
 # set (the flags), which bansugoroku_fast._builds loads in place of the
-# first where the CPU has it: on x86-64, the batch kernels for AVX2, BMI1/2
-# and POPCNT (src/bansugoroku_fast/_batch_avx2.pyx includes _batch.pyx). Not
-# with BANSUGOROKU_NATIVE=1, whose one build is already for this CPU.
+# first where the CPU has it (_cpu.pyx, built once, tells): on x86-64, the
+# batch kernels for AVX2, BMI1/2 and POPCNT (src/bansugoroku_fast/_batch_avx2.pyx
+# includes _batch.pyx). Not with BANSUGOROKU_NATIVE=1, whose one build is
+# already for this CPU.
 VARIANTS = {"_batch_avx2": ["-mavx2", "-mbmi", "-mbmi2", "-mpopcnt"]}
 X86_64 = platform.machine().lower() in ("x86_64", "amd64")
 

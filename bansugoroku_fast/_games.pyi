@@ -1,5 +1,7 @@
 # Stub of the compiled module src/bansugoroku_fast/_games.pyx (whole games in
 # the kernels), written by hand; stubtest holds it to the module (.ci/run).
+# A game that fails gets a Status (an int < 0, named in ``_batch.STATUS``)
+# in the ``status`` array of the call.
 from typing import Final, TypeAlias
 
 import numpy as np
@@ -14,6 +16,12 @@ FEATURE_NAMES: Final[tuple[str, ...]]
 PUBEVAL_CONTACT_WEIGHTS: Final[tuple[float, ...]]
 PUBEVAL_RACE_WEIGHTS: Final[tuple[float, ...]]
 PUBEVAL_WIN_SCORE: Final[float]
+#: The games play_batch records, as the kernel writes them: (field, numpy dtype, shape of an entry),
+#: per ply (the arrays it returns) and per game (the arrays the caller passes), and the bytes of each row.
+PLY_FIELDS: Final[tuple[tuple[str, str, tuple[int, ...]], ...]]
+PLY_ROW_BYTES: Final[int]
+GAME_FIELDS: Final[tuple[tuple[str, str, tuple[int, ...]], ...]]
+GAME_ROW_BYTES: Final[int]
 
 def features_batch(positions: _Int8, code: int, out: npt.NDArray[np.float32]) -> None: ...
 def dice_batch(seed: int, games: _Int64, plies: _Int64, opening: bool, stratify: int, out: _Int8) -> None: ...
@@ -28,26 +36,6 @@ def choose_batch(
     games: _Int64,
     plies: _Int64,
     out: _Int32,
-) -> None: ...
-def advance_batch(
-    rows: _Int64,
-    choices: _Int64,
-    boards: _Int8,
-    dice: _Int8,
-    plies: _Int64,
-    games: _Int64,
-    counts: _Int32,
-    winner: _Int8,
-    value: _Int8,
-    truncated: npt.NDArray[np.uint8],
-    agent_seat: int,
-    policy_code: int,
-    weights: _Float64,
-    code: int,
-    seed: int,
-    opening: bool,
-    max_plies: int,
-    max_plays: int,
 ) -> None: ...
 def random_play_batch(
     positions: _Int8, dice: _Int8, code: int, words: npt.NDArray[np.uint64], out: _Int8, counts: _Int32

@@ -35,14 +35,14 @@ import os
 import sys
 import threading
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias, TypeVar, cast
 
 import numpy as np
 
-from . import _batch, _games, _net, _pool, _tables, _validate
+from . import _batch, _cpu, _env, _games, _net, _play_records, _pool, _single, _tables, _validate
 from .errors import GameTooLongError, InvalidDiceError, InvalidPositionError
 from .layout import BAR, BOTH_WON, OFF, ROW_NAMES, STONES, borne_off_problem
 
@@ -50,12 +50,23 @@ if TYPE_CHECKING:
     from .rules import Rules
 
 # --- which build of the batch kernels runs ---------------------------------------------
+#
+# Only the batch kernels (``_batch``) are built twice; the other kernel
+# modules, the single-position entry points of ``_single`` among them, are
+# built once: their work is in the modules they call (the figures:
+# benchmarks/README.md, "The kernels by job").
 
 #: The baseline build of the batch kernels (any CPU of the architecture).
 BASELINE: ModuleType = _batch
 #: The environment variable that forces the baseline build (value ``baseline``).
 CHOICE_VARIABLE = "BANSUGOROKU_KERNELS"
 CHOICES = ("fastest", "baseline")
+
+
+def cpu_has_avx2() -> bool:
+    """Whether this CPU has what the ``"avx2"`` build uses (AVX2, BMI1/2,
+    POPCNT), asked of ``_cpu``, which is built once for the baseline."""
+    return _cpu.cpu_has_avx2()
 
 
 def fastest_build() -> ModuleType:
@@ -65,7 +76,7 @@ def fastest_build() -> ModuleType:
     choice = os.environ.get(CHOICE_VARIABLE, "fastest")
     if choice not in CHOICES:
         raise ValueError(f"{CHOICE_VARIABLE}={choice!r}: accepted values are {', '.join(CHOICES)}")
-    if choice == "baseline" or BASELINE.BUILT_FOR == "avx2" or not BASELINE.cpu_has_avx2():
+    if choice == "baseline" or BASELINE.BUILT_FOR == "avx2" or not cpu_has_avx2():
         return BASELINE
     try:
         return importlib.import_module(f"{__package__}._batch_avx2")
@@ -222,22 +233,22 @@ def check_valid(positions: np.ndarray) -> np.ndarray:
 #: Where the fields of a single call's play record are (bytes from the
 #: record's start): the board, the step count, then ``(origin, target, die,
 #: hit)`` per step; the kernels' own declaration.
-PLAY_RECORD: dict[str, int] = dict(batch_kernels.RECORD_OFFSETS)
+PLAY_RECORD: dict[str, int] = dict(_play_records.RECORD_OFFSETS)
 #: The class single calls return their plays in, extended by the moves layer.
-PlayRecords: type = batch_kernels.PlayRecords
+PlayRecords: type = _play_records.PlayRecords
 
 
 def set_play_class(play_class: type, decoded_slots: tuple[str, ...]) -> None:
     """Make the plays of :func:`plays` instances of ``play_class``, created
     without ``__init__`` with ``decoded_slots`` set to None."""
-    batch_kernels.set_play_class(play_class, decoded_slots)
+    _play_records.set_play_class(play_class, decoded_slots)
 
 
 def plays(key: bytes, dice: tuple[int, int], rules: Rules, all_orderings: bool, sequence_class: type,
           position: Any) -> Any:
     """The legal plays of the position ``key`` as a ``sequence_class``
     (a :data:`PlayRecords` subclass); ``position`` for messages only."""
-    result = batch_kernels.plays(key, dice[0], dice[1], rules.code, all_orderings, sequence_class)
+    result = _single.plays(key, dice[0], dice[1], rules.code, all_orderings, sequence_class)
     if isinstance(result, int):  # a Status
         raise status_error(result, rules, position=position)
     return result
@@ -246,30 +257,30 @@ def plays(key: bytes, dice: tuple[int, int], rules: Rules, all_orderings: bool, 
 def count_roll_plays(key: bytes, dice: tuple[int, int], rules: Rules, position: Any, *,
                      fast_counts: bool = True) -> int:
     """The number of distinct legal plays of one roll."""
-    count = batch_kernels.count_roll_plays(key, dice[0], dice[1], rules.code, fast_counts=fast_counts)
+    count = _single.count_roll_plays(key, dice[0], dice[1], rules.code, fast_counts=fast_counts)
     return cast(int, _checked(count, rules, position))
 
 
 def first_steps(key: bytes, dice: tuple[int, int], rules: Rules, position: Any) -> list[tuple[Any, ...]]:
     """``(origin, target, die, hit)`` of the single moves that start a legal play."""
     return cast(list[tuple[Any, ...]],
-                _checked(batch_kernels.first_steps(key, dice[0], dice[1], rules.code), rules, position))
+                _checked(_single.first_steps(key, dice[0], dice[1], rules.code), rules, position))
 
 
 def outcome(key: bytes, rules: Rules, position: Any) -> tuple[int, int, int] | None:
     """``(winner, value, kind code)``, or None while the game goes on."""
-    return cast("tuple[int, int, int] | None", _checked(batch_kernels.outcome(key, rules.code), rules, position))
+    return _checked(_single.outcome(key, rules.code), rules, position)
 
 
 def shots(key: bytes, rules: Rules, position: Any) -> int:
     """Rolls of 36 that give the mover a legal play that hits."""
-    return cast(int, _checked(batch_kernels.shots(key, rules.code), rules, position))
+    return cast(int, _checked(_single.shots(key, rules.code), rules, position))
 
 
 def board_facts(key: bytes, position: Any) -> tuple[int, int, int, int]:
     """The kernel's masks of a position: blocked points, row 0's blots,
     row 1's blots, closures (bit = side)."""
-    facts = batch_kernels.board_facts(key)
+    facts = _single.board_facts(key)
     if type(facts) is int:  # a Status: the position is invalid, whatever the rules
         raise status_error(facts, None, position=position)
     return cast("tuple[int, int, int, int]", facts)
@@ -279,7 +290,7 @@ def perft(key: bytes, depth: int, rules: Rules, position: Any, dice: tuple[int, 
           fast_counts: bool = True) -> int:
     """Leaves of the play tree ``depth`` plies deep (first roll ``dice``
     alone, unless ``(0, 0)``)."""
-    count = batch_kernels.perft(key, depth, rules.code, dice[0], dice[1], fast_counts=fast_counts)
+    count = _single.perft(key, depth, rules.code, dice[0], dice[1], fast_counts=fast_counts)
     return cast(int, _checked(count, rules, position))
 
 
@@ -459,17 +470,78 @@ _ROW_BYTES = {name: math.prod(shape) * np.dtype(dtype).itemsize for name, (shape
 _ALIGN = 64     # each field's rows start a whole number of cache lines into the block
 
 
+#: A record layout: ``(name, numpy dtype, shape of an entry)`` per field, in order.
+Fields: TypeAlias = Sequence[tuple[str, Any, tuple[int, ...]]]
+
+
+def as_fields(layout: Mapping[str, tuple[tuple[int, ...], Any]]) -> tuple[tuple[str, Any, tuple[int, ...]], ...]:
+    """A ``{name: (shape, dtype)}`` mapping (in its order) as fields.
+
+    >>> as_fields({"dice": ((4,), np.int8)})
+    (('dice', <class 'numpy.int8'>, (4,)),)
+    """
+    return tuple((name, dtype, tuple(shape)) for name, (shape, dtype) in layout.items())
+
+
+def row_bytes(fields: Iterable[tuple[str, Any, tuple[int, ...]]]) -> int:
+    """The bytes of one entry of every field.
+
+    >>> row_bytes([("children", "i1", (2, 26)), ("plies", "i4", ())])
+    56
+    """
+    return sum(np.dtype(dtype).itemsize * math.prod(shape) for _, dtype, shape in fields)
+
+
+def layout_differences(kernel: Fields, kernel_row_bytes: int, ours: Fields) -> list[str]:
+    """What differs between a layout as a kernel declares it (its fields
+    and the row size it states: ``_batch.OUTPUT_ROWS`` and
+    ``OUTPUT_ROW_BYTES``, ``_games.GAME_FIELDS`` and ``GAME_ROW_BYTES``, ...)
+    and as this module defines it: names in order, each field's dtype and
+    shape, the bytes of a row.
+
+    >>> layout_differences([("a", "i1", ())], 1, [("a", "i1", ()), ("b", "i4", ())])
+    ["fields: kernel ['a'], package ['a', 'b']", 'row bytes: kernel 1, package 5']
+    """
+    problems = []
+    kernel_names, our_names = [name for name, _, _ in kernel], [name for name, _, _ in ours]
+    if kernel_names != our_names:
+        problems.append(f"fields: kernel {kernel_names}, package {our_names}")
+    else:
+        for (name, kernel_dtype, kernel_shape), (_, our_dtype, our_shape) in zip(kernel, ours):
+            if np.dtype(kernel_dtype) != np.dtype(our_dtype) or tuple(kernel_shape) != tuple(our_shape):
+                problems.append(f"field {name!r}: kernel {np.dtype(kernel_dtype)} {tuple(kernel_shape)}, "
+                                f"package {np.dtype(our_dtype)} {tuple(our_shape)}")
+    if row_bytes(kernel) != kernel_row_bytes:
+        problems.append(f"row bytes: the kernel's fields make {row_bytes(kernel)}, it states {kernel_row_bytes}")
+    elif row_bytes(ours) != kernel_row_bytes:
+        problems.append(f"row bytes: kernel {kernel_row_bytes}, package {row_bytes(ours)}")
+    return problems
+
+
+def check_layout(what: str, kernel: Fields, kernel_row_bytes: int, ours: Fields) -> None:
+    """Raise ImportError naming every difference between the layout
+    ``what`` as a kernel declares it and as this module defines it: a
+    drift (kernels built from other sources, a layout changed on one side
+    only) is a build error, never a misread.
+
+    >>> check_layout("rows", [("hits", "?", (4,))], 4, as_fields({"hits": ((4,), np.bool_)}))
+    >>> check_layout("rows", [("hits", "?", (4,))], 4, as_fields({"hits": ((4,), np.uint8)}))
+    Traceback (most recent call last):
+        ...
+    ImportError: bansugoroku_fast: the kernels' rows differ from the package's: field 'hits': kernel bool (4,), \
+package uint8 (4,) (kernels built from other sources? rebuild them: python setup.py build_ext --inplace)
+    """
+    problems = layout_differences(kernel, kernel_row_bytes, ours)
+    if problems:
+        raise ImportError(f"bansugoroku_fast: the kernels' {what} differ from the package's: {'; '.join(problems)} "
+                          "(kernels built from other sources? rebuild them: python setup.py build_ext --inplace)")
+
+
 def _check_layouts() -> None:
-    """The layouts above against the kernels' own declarations, where a
-    kernel declares them: a drift is a build error, never a misread."""
-    declared = getattr(batch_kernels, "OUTPUT_ROWS", None)
-    if declared is not None:
-        ours = {name: (shape, np.dtype(dtype).str) for name, (shape, dtype) in ROW_LAYOUT.items()}
-        theirs = {name: (tuple(shape), np.dtype(dtype).str) for name, (shape, dtype) in dict(declared).items()}
-        if ours != theirs:
-            raise ImportError(f"the batch output layout {ours} differs from the kernels' {theirs}: rebuild")
-    board = PLAY_RECORD.get("board_bytes")
-    if board is not None and board != 2 * 26:
+    """The layouts above against the kernels' own declarations."""
+    check_layout("batch output rows", batch_kernels.OUTPUT_ROWS, batch_kernels.OUTPUT_ROW_BYTES, as_fields(ROW_LAYOUT))
+    board = PLAY_RECORD["board_bytes"]
+    if board != 2 * 26:
         raise ImportError(f"the kernels' play record holds a {board}-byte board, not 52: rebuild")
 
 
@@ -634,8 +706,8 @@ def shots_batch(positions: np.ndarray, rules: Rules, threads: int) -> np.ndarray
 
 # --- whole games -------------------------------------------------------------------------------
 
-#: Statuses of a game played by the kernels (``GameStatus`` in ``_games.pyx``).
-GAME_OK, GAME_TOO_LONG, GAME_NO_MEMORY = 0, 1, 2
+#: Statuses of a game played by the kernels (the Status of ``_board.pxd``).
+GAME_OK, GAME_TOO_LONG, GAME_NO_MEMORY = STATUS["ok"], STATUS["too_long"], STATUS["no_memory"]
 
 
 class GameEnds(NamedTuple):
@@ -675,6 +747,10 @@ class GameEnds(NamedTuple):
         if self.status[item] == GAME_NO_MEMORY:
             raise MemoryError(f"out of memory while playing {name}")
         raise GameTooLongError.of_game(name, seed, max_plies)
+
+
+check_layout("game ends", _games.GAME_FIELDS, _games.GAME_ROW_BYTES,
+             [(name, array.dtype, array.shape[1:]) for name, array in GameEnds.empty(1)._asdict().items()])
 
 
 def features(positions: np.ndarray, rules: Rules) -> np.ndarray:
@@ -730,10 +806,36 @@ def advance_games(rows: np.ndarray, choices: np.ndarray, state: Any, agent_seat:
     """Play ``choices`` in the vector environment's games ``rows`` and on
     until a seat that chooses in Python has a choice (``state``: the
     environment's game arrays, advanced in place)."""
-    _games.advance_batch(
+    advance_batch(
         rows, choices, state.boards, state.dice, state.ply, state.game, state.counts, state.winner,
         state.value, state.truncated.view(np.uint8), agent_seat, opponent_code, opponent_weights,
         state.rules.code, state.seed, state.rules.is_backgammon, max_plies, max_plays)
+
+
+def advance_batch(rows: np.ndarray, choices: np.ndarray, boards: np.ndarray, dice: np.ndarray, plies: np.ndarray,
+                  games: np.ndarray, counts: np.ndarray, winner: np.ndarray, value: np.ndarray,
+                  truncated: np.ndarray, agent_seat: int, policy_code: int, weights: np.ndarray, code: int,
+                  seed: int, opening: bool, max_plies: int, max_plays: int) -> None:
+    """``_env.advance_batch`` (the arguments are its own), raising the
+    error of the first problem it reports: a ValueError naming the row or
+    the choice, or MemoryError."""
+    problem = _env.advance_batch(rows, choices, boards, dice, plies, games, counts, winner, value, truncated,
+                                 agent_seat, policy_code, weights, code, seed, opening, max_plies, max_plays)
+    if problem is None:
+        return
+    k, status = problem
+    row, choice = int(rows[k]), int(choices[k])
+    if status == STATUS["no_such_row"]:
+        raise ValueError(f"rows[{k}] = {row} is not a game (0..{len(boards) - 1})")
+    if status == STATUS["row_twice"]:
+        raise ValueError(f"rows[{k}] = {row} is listed twice")
+    if status == STATUS["bad_choice"] and choice < -1:
+        raise ValueError(f"choices[{k}] = {choice} is neither -1 (roll first) nor a play")
+    if status == STATUS["bad_choice"]:
+        raise ValueError(f"choices[{k}] = {choice}: game row {row} has {counts[row]} plays")
+    if status == STATUS["no_memory"]:
+        raise MemoryError("out of memory while advancing games")
+    raise AssertionError(f"unknown kernel status {status}")
 
 
 # --- exact endgame tables -----------------------------------------------------------------

@@ -27,7 +27,7 @@ ROLLS = np.array(oracle.ALL_ROLLS, dtype=np.int8)
 
 def avx2_build():
     """The AVX2 build, or a skip where this machine cannot run it."""
-    if not _kernel.BASELINE.cpu_has_avx2():
+    if not _kernel.cpu_has_avx2():
         pytest.skip("this CPU lacks AVX2, BMI1/2 or POPCNT")
     try:
         return importlib.import_module("bansugoroku_fast._batch_avx2")

@@ -153,10 +153,10 @@ def c_compiler() -> str | None:
 def test_the_baseline_and_avx2_builds_of_the_forward_pass_agree_bit_for_bit(tmp_path):
     # tests/net_builds.c scores pseudo-random boards with pseudo-random networks; the package
     # runs the AVX2 clone of the batch loop where the CPU has AVX2, the baseline one elsewhere
-    from bansugoroku_fast import _batch
+    from bansugoroku_fast import _cpu
 
     kernels = Path(__file__).resolve().parent.parent / "src" / "bansugoroku_fast"
-    builds = [[]] + ([["-mavx2"]] if _batch.cpu_has_avx2() else [])
+    builds = [[]] + ([["-mavx2"]] if _cpu.cpu_has_avx2() else [])
     outputs = []
     for flags in builds:
         program = tmp_path / f"net_builds{''.join(flags)}"

@@ -26,7 +26,7 @@ import numpy as np
 import pytest
 
 import bansugoroku_fast as package
-from bansugoroku_fast import LinearPolicy, Position, Rules, _games, batch, games, oracle
+from bansugoroku_fast import LinearPolicy, Position, Rules, _games, _kernel, batch, games, oracle
 from bansugoroku_fast.games.policies import FEATURE_NAMES, HEURISTIC_WEIGHTS, RANDOM, policy_weights, resolve_policies
 from bansugoroku_fast.games.tallies import KINDS, rank
 from bansugoroku_fast.oracle import games as oracle_games
@@ -231,9 +231,9 @@ class EnvState:
                 **changed) -> None:
         arrays = {name: getattr(self, name) for name in
                   ("boards", "dice", "plies", "games", "counts", "winner", "value", "truncated")} | changed
-        _games.advance_batch(np.asarray(rows, dtype=np.int64), np.asarray(choices, dtype=np.int64),
-                             *arrays.values(), agent_seat, policy.code, policy_weights(policy), rules.code, seed,
-                             rules.is_backgammon, max_plies, max_plays)
+        _kernel.advance_batch(np.asarray(rows, dtype=np.int64), np.asarray(choices, dtype=np.int64),
+                              *arrays.values(), agent_seat, policy.code, policy_weights(policy), rules.code, seed,
+                              rules.is_backgammon, max_plies, max_plays)
 
 
 @pytest.mark.parametrize("rules, policy", [

@@ -128,11 +128,11 @@ def test_play_class_must_have_its_own_object_slots():
 
     class OtherSlots(moves.Play):
         __slots__ = ("_records",)
-    from bansugoroku_fast import _batch
+    from bansugoroku_fast import _play_records
 
     for wrong in (NoSlots, OtherSlots, int):
         with pytest.raises(TypeError):
-            _batch.set_play_class(wrong)
+            _play_records.set_play_class(wrong)
     assert values(legal_plays(START, (6, 5), BACKGAMMON)) == values(oracle.legal_plays(START, (6, 5), BACKGAMMON))
 
 
@@ -141,11 +141,11 @@ def test_play_class_slots_filled_with_none_must_be_object_slots():
     # their place in the object: a name that is not a writable object slot
     # of the class or of a base, or _records / _index again, is refused,
     # and nothing changes.
-    from bansugoroku_fast import _batch
+    from bansugoroku_fast import _play_records
 
     for wrong in (("_steps", "_no_such_slot"), ("_records",), ("count",), tuple(f"_{k}" for k in range(9))):
         with pytest.raises((TypeError, ValueError)):
-            _batch.set_play_class(moves._KernelPlay, wrong)
+            _play_records.set_play_class(moves._KernelPlay, wrong)
     plays = legal_plays(START, (6, 5), BACKGAMMON)
     assert values(plays) == values(oracle.legal_plays(START, (6, 5), BACKGAMMON))
 

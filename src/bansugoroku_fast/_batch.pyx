@@ -1,9 +1,18 @@
 # cython: language_level=3
-"""The Python entry points of the kernels: single positions and batches.
+"""The Python entry points of the kernels for batches of positions:
+``count_batch``, ``play_offsets``, ``generate_batch``, ``outcome_batch``,
+``shots_batch``, with the parallel driver and the Ctrl-C machinery they
+share.
+
+Compiled twice on x86-64 (setup.py's ``VARIANTS``): this module for the
+architecture's baseline, and ``_batch_avx2`` (which includes this file) for
+CPUs with AVX2, BMI1/2 and POPCNT; ``bansugoroku_fast._kernel`` loads the
+one the CPU runs as the package's ``_batch``.
 
 Everything here converts arguments and drives the kernels of ``_search``,
 ``_shortcuts`` and ``_queries``. The contract with the Python layer
-(``api.py``, ``batch.py``), the same for every entry point:
+(``batch.py``; ``_single.pyx`` for single positions), the same for every
+entry point:
 
 * Rules cross as a rule code (0..15, ``Rules.code`` of a canonical
   ``Rules``; anything else is refused here).
@@ -11,21 +20,16 @@ Everything here converts arguments and drives the kernels of ``_search``,
   owns and checked there (``load_scanned``, ``dice_status`` of ``_board.pxd``):
   caller memory that changes during the call cannot reach a kernel
   unchecked, and no separate validation pass runs before the kernel.
-* A problem is a :c:type:`Status` (< 0): single entry points return it
-  instead of their result; batch entry points return ``(item, status)`` of
-  the first problem in item order, or None. The Python layer turns it into
-  the typed error in one place (``bansugoroku_fast._status.status_error``).
+* A problem is a :c:type:`Status` (< 0): batch entry points return
+  ``(item, status)`` of the first problem in item order, or None. The
+  Python layer turns it into the typed error in one place
+  (``bansugoroku_fast._kernel.status_error``).
 * ``fast_counts=False`` (keyword only, for tests) counts by search alone,
   without the closed forms of ``_shortcuts``.
 
-Single positions cross as the 52 bytes of ``Position.key`` (row me then row
-opp). Single calls keep the GIL (they take microseconds) and share one
-search per rule code; ``plays`` returns a ``PlayRecords`` sequence holding
-one byte record per play (layout: ``RECORD_OFFSETS``), which makes a play
-object only when it is read. Batches run without the GIL, items
-spread in chunks over the calling thread and the pool threads that join
-it (``_pool``), each thread with its own search; results depend only on
-the item, never on the thread. The
+Batches run without the GIL, items spread in chunks over the calling
+thread and the pool threads that join it (``_pool``), each thread with its
+own search; results depend only on the item, never on the thread. The
 calling thread looks for signals every few items, once per
 ``SIGNAL_CHECK_SECONDS`` at most, taking the GIL briefly (``_stopped``): on
 Ctrl-C every thread skips its remaining items and the call raises
@@ -49,454 +53,66 @@ Names other kernels cimport (declared in the .pxd files): ``Board``,
 (``_search``); ``outcome_of``, ``count_roll`` (``_queries``).
 """
 cimport cython
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
-from libc.stdlib cimport free, malloc
-from libc.string cimport memcpy, memset
+from libc.stdint cimport int32_t, int64_t, uint8_t
+from libc.string cimport memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
-from types import MemberDescriptorType
-from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
-from cpython.number cimport PyIndex_Check, PyNumber_AsSsize_t
-from cpython.object cimport PyObject, PyTypeObject
-from cpython.type cimport PyType_Check, PyType_IsSubtype
-from cpython.ref cimport Py_INCREF
 
 from ._board cimport (
-    BAR, Board, KIND_BOTH_WON, KIND_NONE, MAX_STEPS, POINT_BITS, RECORD_BOARD, RECORD_BYTES,
-    RECORD_NSTEPS, RECORD_STEP_BYTES, RECORD_STEPS, RULE_CODES, RuleSet, STATUS_BORNE_OFF,
-    STATUS_BOTH_WON, STATUS_CHANGED, STATUS_INVALID_DICE, STATUS_INVALID_POSITION,
-    STATUS_NO_MEMORY, STATUS_OK, Scan, dice_status, home_closed, load_item, load_scanned, row_eq,
-    rules_from_code, scan_board, surely_going_on,
+    Board, KIND_BOTH_WON, KIND_NONE, MAX_STEPS, PLACES, RuleSet, STATUS_BAD_CHOICE, STATUS_BORNE_OFF,
+    STATUS_BOTH_WON, STATUS_CHANGED, STATUS_INVALID_DICE, STATUS_INVALID_POSITION, STATUS_NO_MEMORY,
+    STATUS_NO_SUCH_ROW, STATUS_OK, STATUS_ROW_TWICE, STATUS_TOO_LONG, Scan, checked_rules, dice_status,
+    load_item, load_scanned, rules_from_code, surely_going_on,
 )
 from ._pool cimport BSF_POOL_MOST_THREADS, bsf_job, job_threads, run_job
-from ._queries cimport count_roll, outcome_of, perft as perft_of, shots_of
+from ._queries cimport count_roll, outcome_of, shots_of
 from ._search cimport (
-    Leaf, MODE_PLAYS, MODE_SEQUENCES, OutputRows, Search, free_slot_searches, rows_slice, run_turn,
-    run_turn_scanned, search_free, search_new, slot_search, write_row,
+    Leaf, MODE_PLAYS, OutputRows, Search, free_slot_searches, rows_slice, run_turn_scanned, slot_search,
+    write_row,
 )
 from ._shortcuts cimport count_scanned
 
 cdef extern from "Python.h":
-    object PyType_GenericAlloc(PyTypeObject* type, Py_ssize_t nitems)
     int PyErr_CheckSignals()
-    # A __slots__ entry: its descriptor's member (CPython's descrobject.h
-    # and structmember.h; stable since Python 2.2).
-    ctypedef struct PyMemberDef:
-        int type
-        Py_ssize_t offset
-        int flags
-    ctypedef struct PyMemberDescrObject:
-        PyMemberDef* d_member
-
-cdef extern from "structmember.h":
-    enum:
-        T_OBJECT_EX     # the type of a __slots__ member
-        READONLY
 
 cdef extern from *:
     """
     static int bsf_load_flag(int *flag) { return __atomic_load_n(flag, __ATOMIC_RELAXED); }
     static void bsf_raise_flag(int *flag) { __atomic_store_n(flag, 1, __ATOMIC_RELAXED); }
     static void bsf_add(Py_ssize_t *total, Py_ssize_t more) { __atomic_fetch_add(total, more, __ATOMIC_RELAXED); }
-    /* cls() without __init__, through its tp_new slot (no lookup of __new__). */
-    static PyObject* bsf_new_object(PyObject *cls) {
-        PyObject *no_arguments = PyTuple_New(0), *made;
-        if (no_arguments == NULL) return NULL;
-        made = ((PyTypeObject*) cls)->tp_new((PyTypeObject*) cls, no_arguments, NULL);
-        Py_DECREF(no_arguments);
-        return made;
-    }
     """
     int load_flag "bsf_load_flag"(int* flag) noexcept nogil
     void raise_flag "bsf_raise_flag"(int* flag) noexcept nogil
     void atomic_add "bsf_add"(Py_ssize_t* total, Py_ssize_t more) noexcept nogil
-    object new_object "bsf_new_object"(object cls)
 
-#: Byte offsets in the record of a play that ``plays`` returns: the board
-#: (``board_bytes`` long), the number of steps, then per step ``step_bytes``
-#: bytes (origin, target, die, hit) from ``steps`` on.
-RECORD_OFFSETS = {
-    "board": RECORD_BOARD, "board_bytes": sizeof(Board), "nsteps": RECORD_NSTEPS,
-    "steps": RECORD_STEPS, "step_bytes": RECORD_STEP_BYTES, "bytes": RECORD_BYTES,
-}
-
-cdef extern from *:
-    """
-    /* Which instructions this copy of the module was compiled to use, and
-       which the CPU running it has (GCC and Clang on x86; elsewhere none). */
-    #if defined(__AVX2__) && defined(__BMI2__) && defined(__POPCNT__)
-    #define BSF_BUILT_FOR_AVX2 1
-    #else
-    #define BSF_BUILT_FOR_AVX2 0
-    #endif
-    static int bsf_cpu_has_avx2(void) {
-    #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-        __builtin_cpu_init();
-        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2")
-            && __builtin_cpu_supports("popcnt");
-    #else
-        return 0;
-    #endif
-    }
-    """
+cdef extern from "bsf_build.h":
     int BSF_BUILT_FOR_AVX2
-    int bsf_cpu_has_avx2() noexcept nogil
 
-#: The instructions this build of the kernels uses beyond the architecture's
-#: baseline: ``"avx2"`` (AVX2, BMI1/2 and POPCNT: the ``_batch_avx2`` build,
-#: or a ``BANSUGOROKU_NATIVE=1`` build on such a CPU), else ``"baseline"``.
+#: The instructions this build of the batch kernels uses beyond the
+#: architecture's baseline: ``"avx2"`` (AVX2, BMI1/2 and POPCNT: the
+#: ``_batch_avx2`` build, or a ``BANSUGOROKU_NATIVE=1`` build on such a
+#: CPU), else ``"baseline"``.
 BUILT_FOR = "avx2" if BSF_BUILT_FOR_AVX2 else "baseline"
-
-
-def cpu_has_avx2():
-    """Whether the CPU running this process has what the ``"avx2"`` build
-    uses (and the OS saves its registers): AVX2, BMI1, BMI2, POPCNT."""
-    return bool(bsf_cpu_has_avx2())
-
 
 #: The Status values (``_board.pxd``) by name, for the Python layer.
 STATUS = {
     "ok": STATUS_OK, "both_won": STATUS_BOTH_WON, "no_memory": STATUS_NO_MEMORY,
     "invalid_position": STATUS_INVALID_POSITION, "borne_off": STATUS_BORNE_OFF,
-    "invalid_dice": STATUS_INVALID_DICE, "changed": STATUS_CHANGED,
+    "invalid_dice": STATUS_INVALID_DICE, "changed": STATUS_CHANGED, "too_long": STATUS_TOO_LONG,
+    "no_such_row": STATUS_NO_SUCH_ROW, "row_twice": STATUS_ROW_TWICE, "bad_choice": STATUS_BAD_CHOICE,
 }
 
-
-cdef RuleSet _rules(int code) except *:
-    if not 0 <= code < RULE_CODES:
-        raise ValueError(f"rule code must be in 0..{RULE_CODES - 1}, got {code}")
-    return rules_from_code(code)
-
-
-# --- single positions ------------------------------------------------------------
-
-cdef Search* _single_searches[RULE_CODES]
-
-
-cdef Search* _single_search(int code, bint fast_counts) except NULL:
-    cdef RuleSet rules = _rules(code)
-    if _single_searches[code] == NULL:
-        _single_searches[code] = search_new(rules, fast_counts)
-        if _single_searches[code] == NULL:
-            raise MemoryError()
-    _single_searches[code].fast_counts = fast_counts
-    return _single_searches[code]
-
-
-cdef int _load(Board* board, bytes key, int code) except -100:
-    """The position ``key`` copied to ``board`` and checked (for the rules
-    of ``code``; for the position alone if ``code`` is -1): a Status."""
-    cdef RuleSet rules = rules_from_code(1)     # bears off: refuses no borne-off stone
-    if code != -1:
-        rules = _rules(code)
-    if len(key) != sizeof(Board):
-        raise ValueError(f"a position key is {sizeof(Board)} bytes, got {len(key)}")
-    return load_item(board, <const signed char*> <const char*> key, rules)
-
-
-cdef int _load_roll(Board* board, bytes key, int code, int a, int b) except -100:
-    """_load, then the dice (1..6) and the outcome: a Status, or 1 while
-    the game goes on and 0 once it is over."""
-    cdef int winner, value, kind
-    cdef int status = _load(board, key, code)
-    if status != STATUS_OK:
-        return status
-    status = dice_status(a, b)
-    if status != STATUS_OK:
-        return status
-    kind = outcome_of(board, rules_from_code(code), &winner, &value)
-    if kind == KIND_BOTH_WON:
-        return STATUS_BOTH_WON
-    return 1 if kind == KIND_NONE else 0
-
-
-cdef int _single_turn(Search* s, bytes key, int code, int a, int b, int mode) except -100:
-    """run_turn on the position ``key``: the number of results (0 too if the
-    game is over), or a Status."""
-    cdef Board board
-    cdef int going_on = _load_roll(&board, key, code, a, b)
-    if going_on <= 0:
-        return going_on
-    cdef int n = run_turn(s, &board, a, b, mode)
-    return STATUS_NO_MEMORY if n < 0 else n
-
-
-def outcome(bytes key, int code):
-    """``(winner, value, kind code)``, ``None`` while the game goes on, or a Status."""
-    cdef Board board
-    cdef int winner, value
-    cdef int status = _load(&board, key, code)
-    if status != STATUS_OK:
-        return status
-    cdef int kind = outcome_of(&board, rules_from_code(code), &winner, &value)
-    if kind == KIND_BOTH_WON:
-        return STATUS_BOTH_WON
-    if kind == KIND_NONE:
-        return None
-    return winner, value, kind
-
-
-def plays(bytes key, int a, int b, int code, bint all_orderings, sequence_class):
-    """The plays of one position as a ``sequence_class`` (a subclass of
-    :class:`PlayRecords`), or a Status."""
-    if not (PyType_Check(sequence_class)
-            and PyType_IsSubtype(<type> sequence_class, PlayRecords)):
-        raise TypeError(f"sequence_class must be a subclass of PlayRecords, got {sequence_class!r}")
-    cdef Search* s = _single_search(code, True)
-    cdef Py_ssize_t k
-    cdef unsigned char* out
-    cdef int n = _single_turn(s, key, code, a, b, MODE_SEQUENCES if all_orderings else MODE_PLAYS)
-    if n < 0:
-        return n
-    # The records are copied out of the shared search before any Python code
-    # can run (a bytes object is not tracked by the garbage collector, so
-    # making it runs no finalizer): a call that re-enters (a finalizer, a
-    # signal handler, another thread) may then reuse the search freely.
-    cdef bytes records = PyBytes_FromStringAndSize(NULL, n * RECORD_BYTES)
-    out = <unsigned char*> PyBytes_AS_STRING(records)
-    for k in range(n):
-        _write_record(out + k * RECORD_BYTES, &s.found.leaves[s.found.sorted_index[k]])
-    cdef PlayRecords sequence = new_object(sequence_class)
-    sequence.records = records
-    sequence.count = n
-    return sequence
-
-
-# What PlayRecords makes its plays of (``set_play_class``): the class,
-# where its slots ``_records`` and ``_index`` are in its objects, and where
-# its slots filled with None are (MOST_NONE_SLOTS at most).
-cdef enum:
-    MOST_NONE_SLOTS = 8
-cdef type _play_class = None
-cdef Py_ssize_t _records_offset = 0, _index_offset = 0
-cdef Py_ssize_t _none_offsets[MOST_NONE_SLOTS]
-cdef int _none_slots = 0
-
-
-cdef Py_ssize_t _slot_offset(type cls, str name, bint own) except -1:
-    """Where the ``__slots__`` entry ``name`` of ``cls`` (holding any
-    object; ``own``: of ``cls`` itself, not of a base) is in its objects."""
-    descriptor = next((klass.__dict__[name] for klass in cls.__mro__ if name in klass.__dict__), None)
-    if type(descriptor) is not MemberDescriptorType or (own and descriptor.__objclass__ is not cls):
-        raise TypeError(f"{cls.__name__} must have {'its own' if own else 'a'} slot {name!r}")
-    cdef PyMemberDef* member = (<PyMemberDescrObject*> descriptor).d_member
-    if member.type != T_OBJECT_EX or member.flags & READONLY:
-        raise TypeError(f"{cls.__name__}.{name} must be a writable object slot")
-    return member.offset
-
-
-def set_play_class(type play_class, tuple none_slots=()):
-    """Make the plays of every ``PlayRecords`` ``play_class`` objects: each
-    allocated as ``object.__new__`` would, without ``__init__`` (which
-    would cost more than the search), its slot ``_records`` the records of
-    its sequence and ``_index`` its index there, and each slot named in
-    ``none_slots`` (its own or a base's) None: a value decoded on first
-    read is then told apart from one not yet decoded by a test for None,
-    where an empty slot would raise AttributeError (300 ns to catch).
-    Called once, by ``api``."""
-    global _play_class, _records_offset, _index_offset, _none_slots
-    cdef Py_ssize_t records_offset = _slot_offset(play_class, "_records", True)
-    cdef Py_ssize_t index_offset = _slot_offset(play_class, "_index", True)
-    cdef Py_ssize_t none_offsets[MOST_NONE_SLOTS]
-    cdef int k
-    if len(none_slots) > MOST_NONE_SLOTS:
-        raise ValueError(f"at most {MOST_NONE_SLOTS} slots filled with None, got {len(none_slots)}")
-    for k, name in enumerate(none_slots):
-        none_offsets[k] = _slot_offset(play_class, name, False)
-        if none_offsets[k] in (records_offset, index_offset):
-            raise ValueError(f"slot {name!r} is _records or _index")
-    _play_class, _records_offset, _index_offset = play_class, records_offset, index_offset
-    for k in range(len(none_slots)):
-        _none_offsets[k] = none_offsets[k]
-    _none_slots = len(none_slots)
-
-
-cdef inline void _set_slot(object obj, Py_ssize_t offset, object value) noexcept:
-    """Fill the empty object slot at ``offset`` of ``obj`` (new reference)."""
-    Py_INCREF(value)
-    (<PyObject**> (<char*> <PyObject*> obj + offset))[0] = <PyObject*> value
-
-
-cdef class PlayRecords:
-    """The plays of one ``plays`` call: their records (layout
-    ``RECORD_OFFSETS``), one play object (``set_play_class``) made per play
-    only when it is read. Immutable: the records are its own, so that no
-    later call changes them. Indexing (negative too; a slice gives a list),
-    ``len``, iteration and equality behave as on a list of the plays."""
-
-    cdef readonly bytes records
-    cdef Py_ssize_t count
-
-    def __len__(self):
-        return self.count
-
-    cdef object _play(self, Py_ssize_t k):
-        cdef int slot
-        if _play_class is None:
-            raise TypeError("no play class: call set_play_class first")
-        play = PyType_GenericAlloc(<PyTypeObject*> _play_class, 0)
-        _set_slot(play, _records_offset, self.records)
-        _set_slot(play, _index_offset, k)
-        for slot in range(_none_slots):
-            _set_slot(play, _none_offsets[slot], None)
-        return play
-
-    def __getitem__(self, index):
-        cdef Py_ssize_t k
-        if isinstance(index, slice):
-            return [self._play(k) for k in range(*index.indices(self.count))]
-        if not PyIndex_Check(index):
-            raise TypeError(f"play indices must be integers or slices, not {type(index).__name__}")
-        k = PyNumber_AsSsize_t(index, IndexError)
-        if k < 0:
-            k += self.count
-        if not 0 <= k < self.count:
-            raise IndexError("play index out of range")
-        return self._play(k)
-
-    def __iter__(self):
-        return _PlayIterator(self)
-
-    def __eq__(self, other):
-        if isinstance(other, PlayRecords):
-            return (<PlayRecords> other).records == self.records or list(other) == list(self)
-        if isinstance(other, list):
-            return other == list(self)
-        return NotImplemented
-
-    __hash__ = None     # equal to a list of its plays, and as unhashable
-
-    def __repr__(self):
-        return repr(list(self))
-
-    def __reduce__(self):
-        return list, (list(self),)
-
-
-@cython.auto_pickle(False)
-cdef class _PlayIterator:
-    """Iterates a PlayRecords, making each play as it is reached."""
-
-    cdef PlayRecords plays
-    cdef Py_ssize_t next_index
-
-    def __cinit__(self, PlayRecords plays):
-        self.plays = plays
-
-    def __iter__(self):
-        return self
-
-    def __next__(self):
-        if self.next_index >= self.plays.count:
-            raise StopIteration
-        self.next_index += 1
-        return self.plays._play(self.next_index - 1)
-
-
-cdef inline void _write_record(unsigned char* out, const Leaf* leaf) noexcept nogil:
-    cdef int k
-    cdef unsigned char* step
-    memset(out, 0, RECORD_BYTES)
-    memcpy(out + RECORD_BOARD, &leaf.board, sizeof(Board))
-    out[RECORD_NSTEPS] = leaf.nsteps
-    for k in range(leaf.nsteps):
-        step = out + RECORD_STEPS + k * RECORD_STEP_BYTES
-        step[0] = leaf.origin[k]
-        step[1] = leaf.target[k]
-        step[2] = leaf.die[k]
-        step[3] = leaf.hit[k]
-
-
-def count_roll_plays(bytes key, int a, int b, int code, *, bint fast_counts=True):
-    """Distinct plays of one position and roll (0: a pass or a finished
-    game), or a Status."""
-    cdef Board board
-    cdef int going_on = _load_roll(&board, key, code, a, b)
-    if going_on <= 0:
-        return going_on
-    return count_roll(_single_search(code, fast_counts), &board, a, b)
-
-
-def first_steps(bytes key, int a, int b, int code):
-    """Distinct ``(origin, target, die, hit)`` starting a legal sequence,
-    descending, or a Status."""
-    cdef Search* s = _single_search(code, True)
-    cdef int k
-    cdef int n = _single_turn(s, key, code, a, b, MODE_SEQUENCES)
-    if n < 0:
-        return n
-    # Copied out before any Python object is made (which could re-enter).
-    cdef signed char* steps = <signed char*> malloc(4 * n + 1)
-    if steps == NULL:
-        raise MemoryError()
-    try:
-        for k in range(n):
-            leaf = &s.found.leaves[k]
-            steps[4 * k], steps[4 * k + 1] = leaf.origin[0], leaf.target[0]
-            steps[4 * k + 2], steps[4 * k + 3] = leaf.die[0], leaf.hit[0]
-        found = {(steps[4 * k], steps[4 * k + 1], steps[4 * k + 2], bool(steps[4 * k + 3]))
-                 for k in range(n)}
-    finally:
-        free(steps)
-    return sorted(found, reverse=True)
-
-
-def shots(bytes key, int code):
-    """Rolls out of 36 with a hitting legal play, or a Status."""
-    cdef Board board
-    cdef int status = _load(&board, key, code)
-    if status != STATUS_OK:
-        return status
-    return shots_of(_single_search(code, True), &board)
-
-
-def board_facts(bytes key):
-    """``(blocked, blots of row 0, blots of row 1, closures)`` of one
-    position, or a Status: bit p of ``blocked`` says row 1 holds row 0's
-    point p with two or more, bit p of a row's blots that the row has one
-    stone on its point p, bit s of ``closures`` that side s's home is
-    closed against a stone on the bar."""
-    cdef Board board
-    cdef Scan scan
-    cdef int status = _load(&board, key, -1)
-    if status != STATUS_OK:
-        return status
-    scan_board(&board, &scan)
-    return (
-        scan.opp_multi & POINT_BITS,
-        row_eq(board.me, 1) & POINT_BITS,
-        row_eq(board.opp, 1) & POINT_BITS,
-        <int> home_closed(board.me, board.opp) | (<int> home_closed(board.opp, board.me)) << 1,
-    )
-
-
-def perft(bytes key, int depth, int code, int a=0, int b=0, *, bint fast_counts=True):
-    """perft of one position (or, given dice ``a``, ``b``, of its plays with
-    that roll, a pass counting 1), or a Status."""
-    cdef Board board
-    cdef RuleSet rules = _rules(code)
-    cdef int k, levels = depth + 1
-    cdef int64_t total
-    cdef int status = _load(&board, key, code)
-    if status != STATUS_OK:
-        return status
-    if depth < 0:
-        raise ValueError(f"depth must be >= 0, got {depth}")
-    cdef Search** searches = <Search**> malloc(levels * sizeof(Search*))
-    if searches == NULL:
-        raise MemoryError()
-    for k in range(levels):
-        searches[k] = search_new(rules, fast_counts)
-    try:
-        for k in range(levels):
-            if searches[k] == NULL:
-                raise MemoryError()
-        with nogil:
-            total = perft_of(searches, &board, depth, a, b)
-        return total
-    finally:
-        for k in range(levels):
-            search_free(searches[k])
-        free(searches)
+#: The rows ``generate_batch`` writes, one array per field, one row a play
+#: (``OutputRows`` of ``_search.pxd``): ``(field, numpy dtype, shape of a
+#: row)``; ``hits`` holds 0 or 1 a byte. The Python layer checks its own
+#: layout against this one at import (``bansugoroku_fast._kernel.check_layout``).
+OUTPUT_ROWS = (
+    ("children", "i1", (2, PLACES)),
+    ("steps", "i1", (MAX_STEPS, 2)),
+    ("dice", "i1", (MAX_STEPS,)),
+    ("hits", "?", (MAX_STEPS,)),
+)
+#: The bytes of one row over every field of ``OUTPUT_ROWS``.
+OUTPUT_ROW_BYTES = sizeof(Board) + 2 * MAX_STEPS + MAX_STEPS + MAX_STEPS
 
 
 # --- batches ----------------------------------------------------------------------
@@ -893,7 +509,7 @@ def count_batch(const signed char[:, :, ::1] positions, const signed char[:, :] 
     cdef Py_ssize_t n = positions.shape[0]
     if dice.shape[0] != n or out.shape[0] != n:
         raise ValueError("positions, dice and out must have the same length")
-    job.items = _items(positions, dice, _rules(code))
+    job.items = _items(positions, dice, checked_rules(code))
     job.out = &out[0] if n else NULL
     job.constant_rules = code if fast_counts and code in (BAN_SUGOROKU_CODE, BACKGAMMON_CODE) else -1
     job.plays = 0
@@ -945,7 +561,7 @@ def generate_batch(const signed char[:, :, ::1] positions, const signed char[:, 
         raise ValueError("dice too short for the offsets")
     if hits is not None and (hits.shape[0] < rows or hits.shape[1] != MAX_STEPS):
         raise ValueError("hits too short for the offsets")
-    job.items = _items(positions, dice, _rules(code))
+    job.items = _items(positions, dice, checked_rules(code))
     job.offsets = &offsets[0]
     job.out = &status[0] if n else NULL
     # Every output row (none when no item has a play: nothing is written)
@@ -964,7 +580,7 @@ def outcome_batch(const signed char[:, :, ::1] positions, int code, signed char[
     """Fill the outcome arrays (winner -1 and kind -1 while the game goes
     on); return the first problem ``(item, status)`` or None."""
     cdef Py_ssize_t n = positions.shape[0], i
-    cdef RuleSet rules = _rules(code)
+    cdef RuleSet rules = checked_rules(code)
     cdef Board board
     cdef int item_winner, item_value, item_kind, problem = STATUS_OK
     cdef Interrupt interrupt = _interrupt_ready()
@@ -994,6 +610,6 @@ def shots_batch(const signed char[:, :, ::1] positions, int code, int threads, s
     cdef ShotsJob job
     if out.shape[0] != positions.shape[0]:
         raise ValueError("positions and out must have the same length")
-    job.items = _items(positions, None, _rules(code))
+    job.items = _items(positions, None, checked_rules(code))
     job.out = &out[0] if positions.shape[0] else NULL
     return _run(&job, threads, True)

@@ -41,10 +41,18 @@ cdef enum:
     RECORD_STEP_BYTES = 4
     RECORD_BYTES = RECORD_STEPS + MAX_STEPS * RECORD_STEP_BYTES
 
-# What every kernel entry point reports about an item, instead of a result:
-# a count or a flag >= 0 is a result, a Status < 0 a problem, which the
-# Python layer turns into its typed error in one place
-# (``bansugoroku_fast.checks.status_error``; ``_batch.STATUS`` names them).
+# The one error rule of every kernel entry point (_single, _batch, _games,
+# _env): a problem with the data it is given (a position, a roll, a row or a
+# choice of a game, a game that fails) is a Status < 0, reported instead of
+# a result (a count or a flag >= 0 is a result): a single call returns it,
+# a batch call returns ``(item, status)`` of its first problem in item order
+# (or writes one Status an item into an array the caller passed). The Python
+# layer turns it into its typed error, with the message that says what and
+# where (``bansugoroku_fast._kernel``; its STATUS names them). An
+# entry point raises only when a call breaks its contract with the Python
+# layer (array shapes and lengths, a rule or policy code: what the package
+# itself makes, never a user's data; ValueError), or when it cannot allocate
+# its own working memory before any item (MemoryError).
 cdef enum Status:
     STATUS_OK = 0
     STATUS_BOTH_WON = -1            # both rows satisfy a win: no game reaches it
@@ -53,6 +61,10 @@ cdef enum Status:
     STATUS_BORNE_OFF = -4           # stones borne off although the rules never bear off
     STATUS_INVALID_DICE = -5        # a die outside 1..6
     STATUS_CHANGED = -6             # the input changed between two passes over it
+    STATUS_TOO_LONG = -7            # a game not over after the most plies it may last
+    STATUS_NO_SUCH_ROW = -8         # a row index outside the games of a call (_env)
+    STATUS_ROW_TWICE = -9           # a game row listed twice in one call (_env)
+    STATUS_BAD_CHOICE = -10         # a choice that is none of its roll's plays (nor -1, roll first)
 
 # Outcome kinds, in the order of bansugoroku_fast.play.OutcomeKind.
 cdef enum Kind:
@@ -97,6 +109,14 @@ cdef inline RuleSet rules_from_code(int code) noexcept nogil:
     rules.doubles_moves = 4 if rules.backgammon else 2
     rules.win_stops = not rules.backgammon
     return rules
+
+
+cdef inline RuleSet checked_rules(int code) except *:
+    """rules_from_code for an entry point: a code outside 0..RULE_CODES - 1
+    breaks the calling contract (the Python layer passes ``Rules.code``)."""
+    if not 0 <= code < RULE_CODES:
+        raise ValueError(f"rule code must be in 0..{RULE_CODES - 1}, got {code}")
+    return rules_from_code(code)
 
 
 cdef extern from *:

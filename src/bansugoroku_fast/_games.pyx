@@ -1,6 +1,6 @@
 # cython: language_level=3
 """Whole games in the kernels: the counter-based dice, the features, the
-policies' choices.
+policies' choices, games played and logged, rollouts.
 
 Everything here is specified by ``bansugoroku_fast.oracle.games`` (the dice
 stream, the features, the scores and the tie rule) and must compute exactly
@@ -8,7 +8,13 @@ what it computes: integers for the features, float64 sums in index order for
 the scores (this module is compiled with ``-ffp-contract=off``, so no fused
 multiply-add changes a rounding), the first greatest score wins.
 
-The Python layer validates every argument; the loops here trust them.
+The Python layer validates every argument; the loops here trust them. A
+game that fails reports a Status (``_board.pxd``: STATUS_TOO_LONG,
+STATUS_NO_MEMORY) in the status array of the call, which the Python layer
+turns into its error; an entry point raises only for a call that breaks its
+contract (lengths, a policy's weights). What this module shares with
+``_env.pyx`` (the dice, the policies, the steps of a ply) is declared, and
+its inline parts defined, in ``_games.pxd``.
 """
 cimport cython
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
@@ -18,13 +24,13 @@ from libc.string cimport memcpy, memset
 import numpy as np
 
 from ._board cimport (
-    BAR, KIND_NONE, OFF, POINT_BITS, STONES, Board, RuleSet, Scan, home_closed, popcount, row_eq, row_gt,
-    rules_from_code, scan_board,
+    BAR, KIND_NONE, OFF, PLACES, POINT_BITS, STATUS_NO_MEMORY, STATUS_OK, STATUS_TOO_LONG, STONES, Board, RuleSet,
+    Scan, home_closed, popcount, row_eq, row_gt, rules_from_code, scan_board,
 )
 from ._pool cimport BSF_POOL_MOST_THREADS, bsf_job, job_threads, run_job
 from ._queries cimport outcome_of
 from ._search cimport (
-    MODE_PLAYS, Leaf, Search, found_board, free_slot_searches, run_turn, run_turn_scanned, search_free, search_new,
+    MODE_PLAYS, Search, found_board, free_slot_searches, run_turn, run_turn_scanned, search_free, search_new,
     slot_search,
 )
 from ._shortcuts cimport DoubleWalk, count_two_moves, double_count, double_play, two_move_play, two_moves_decided
@@ -38,19 +44,6 @@ cdef extern from *:
     static inline int bsf_lowest_bit(unsigned int x) { return __builtin_ctz(x); }
     """
     int lowest_bit "bsf_lowest_bit"(unsigned int x) noexcept nogil   # x != 0
-
-cdef enum:
-    SIDE_FEATURES = 14
-    FEATURES = 28
-    PUBEVAL_INPUTS = 122
-    # policy codes (bansugoroku_fast.games.policies)
-    POLICY_RANDOM = 0
-    POLICY_FIRST = 1
-    POLICY_LINEAR = 2
-    POLICY_PUBEVAL = 3
-    POLICY_OUTSIDE = -1     # chosen by the caller (policies.CALLABLE): the kernel stops there
-    DICE_STREAM = 0
-    CHOICE_STREAM = 1
 
 assert len(FEATURE_NAMES) == FEATURES
 
@@ -83,57 +76,6 @@ cdef void _init_hitting() noexcept nogil:
 
 
 _init_hitting()
-
-
-# --- the counter-based dice ----------------------------------------------------
-
-
-cdef inline uint64_t splitmix64(uint64_t x) noexcept nogil:
-    """The first output of SplitMix64 seeded with ``x``."""
-    cdef uint64_t z = x + 0x9E3779B97F4A7C15ULL
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
-
-
-cdef inline uint64_t game_key(uint64_t seed, uint64_t game) noexcept nogil:
-    """The part of every word of ``game`` that does not depend on the ply."""
-    return splitmix64(splitmix64(seed) ^ game)
-
-
-cdef inline uint64_t ply_word(uint64_t key, int64_t ply, int stream) noexcept nogil:
-    return splitmix64(key ^ <uint64_t> (2 * ply + stream))
-
-
-cdef inline uint64_t below(uint64_t value, uint64_t n) noexcept nogil:
-    """The high 64 bits of ``value * n`` (n < 2**32), without 128-bit types."""
-    return ((value >> 32) * n + (((value & 0xFFFFFFFFULL) * n) >> 32)) >> 32
-
-
-cdef inline void roll_dice(uint64_t key, int64_t game, int64_t ply, bint opening, int stratify,
-                           int* a, int* b) noexcept nogil:
-    """The dice of ``ply`` of the game whose key is ``key`` (see the oracle)."""
-    cdef int64_t index, j
-    cdef int high, low
-    if stratify and ply == 0:
-        index = game % stratify % 36
-    elif stratify == 1296 and ply == 1:
-        j = game % 1296
-        index = (j // 36 + j % 36) % 36
-    elif opening and ply == 0:
-        index = <int64_t> below(ply_word(key, 0, DICE_STREAM), 15)
-        # the 15 pairs (high, low) in order (2, 1), (3, 1), (3, 2), (4, 1), ...
-        high = 2
-        while index >= high - 1:
-            index -= high - 1
-            high += 1
-        a[0] = high
-        b[0] = <int> index + 1
-        return
-    else:
-        index = <int64_t> below(ply_word(key, ply, DICE_STREAM), 36)
-    a[0] = <int> (index // 6 + 1)
-    b[0] = <int> (index % 6 + 1)
 
 
 # --- features -----------------------------------------------------------------
@@ -264,37 +206,7 @@ cdef double pubeval_score(const Board* board, bint race) noexcept nogil:
     return score
 
 
-# --- choosing a play ----------------------------------------------------------------
-
-
-cdef struct Policy:
-    int code
-    double weights[FEATURES]   # POLICY_LINEAR only
-
-
-# ``count`` positions in ``legal_plays`` order: child k is at
-# ``base + stride * (index[k] if index else k)`` (the leaves of a search, or
-# the rows of a batch).
-cdef struct Children:
-    const char* base
-    Py_ssize_t stride
-    const int32_t* index
-    int count
-
-
-cdef inline const Board* child_at(const Children* children, int k) noexcept nogil:
-    cdef Py_ssize_t row = children.index[k] if children.index != NULL else k
-    return <const Board*> (children.base + children.stride * row)
-
-
-cdef inline Children found_children(const Search* s, int count) noexcept nogil:
-    """The plays of the last ``run_turn`` in MODE_PLAYS (no rows lent)."""
-    cdef Children children
-    children.base = <const char*> &s.found.leaves[0].board
-    children.stride = sizeof(Leaf)
-    children.index = s.found.sorted_index
-    children.count = count
-    return children
+# --- choosing a play (Policy, Children: _games.pxd) ------------------------------
 
 
 cdef int choose_play(const Policy* policy, const Board* parent, const Children* children,
@@ -323,14 +235,21 @@ cdef int choose_play(const Policy* policy, const Board* parent, const Children* 
 # --- whole games ---------------------------------------------------------------------------
 
 
-cdef enum GameStatus:
-    GAME_OK = 0
-    GAME_TOO_LONG = 1       # not over after max_plies
-    GAME_NO_MEMORY = 2
-    GAME_BAD_CHOICE = 3     # a choice beyond the plays of the roll
-
 cdef enum:
     PLY_BYTES = 106         # a logged ply: position (52), dice (2), after (52)
+
+#: The games ``play_batch`` records, as the kernel writes them, each field
+#: ``(name, numpy dtype, shape of an entry)``: per ply, the arrays it
+#: returns (in a thread's log, the fields of a ply follow each other,
+#: ``PLY_BYTES`` a ply); per game, the arrays the caller passes (``status``:
+#: STATUS_OK or the game's Status), which ``rollout_batch`` fills too. The
+#: Python layer checks its own records against these at import
+#: (``bansugoroku_fast._kernel.check_layout``).
+PLY_FIELDS = (("positions", "i1", (2, PLACES)), ("dice", "i1", (2,)), ("after", "i1", (2, PLACES)))
+PLY_ROW_BYTES = PLY_BYTES
+GAME_FIELDS = (("winner", "i1", ()), ("value", "i1", ()), ("kind", "i1", ()), ("plies", "i4", ()),
+               ("status", "i1", ()))
+GAME_ROW_BYTES = 3 * sizeof(int8_t) + sizeof(int32_t) + sizeof(int8_t)
 
 
 cdef struct GameEnd:
@@ -364,38 +283,6 @@ cdef bint log_ply(PlyLog* log, const Board* before, int a, int b, const Board* a
     memcpy(row + 54, after, 52)
     log.used += 1
     return True
-
-
-cdef inline int roll_turn(Search* s, const Board* board, uint64_t key, int64_t game, int64_t ply,
-                          bint opening, int stratify, int* a, int* b) noexcept nogil:
-    """Roll ply ``ply`` of ``game`` and search its plays (MODE_PLAYS): their
-    count, -1 if out of memory."""
-    roll_dice(key, game, ply, opening, stratify, a, b)
-    return run_turn(s, board, a[0], b[0], MODE_PLAYS)
-
-
-cdef inline int play_ply(const Search* s, const Board* board, int count, int choice, int seat,
-                         Board* after, int* winner, int* value) noexcept nogil:
-    """``after`` = ``board`` after play ``choice`` of the last ``run_turn``
-    (its ``count`` plays; ``board`` itself on a pass, count 0), seen by the
-    mover, ``seat``. Returns its outcome's kind; ``winner`` (a seat) and
-    ``value`` if it ended the game."""
-    cdef Children children
-    cdef int kind, won
-    if count == 0:
-        memcpy(after, board, sizeof(Board))
-    else:
-        children = found_children(s, count)
-        memcpy(after, child_at(&children, choice), sizeof(Board))
-    kind = outcome_of(after, s.rules, &won, value)
-    winner[0] = seat if won == 0 else 1 - seat
-    return kind
-
-
-cdef inline void pass_the_dice(Board* board, const Board* after) noexcept nogil:
-    """``board`` = ``after`` seen by the other side, to move next."""
-    memcpy(board.me, after.opp, 26)
-    memcpy(board.opp, after.me, 26)
 
 
 cdef int random_play(Search* s, const Board* board, int a, int b, uint64_t word, Board* after) noexcept nogil:
@@ -454,8 +341,8 @@ cdef int play_game(Search* s, const Board* start, const Policy* policies, uint64
                    int64_t game, bint opening, int stratify, int64_t max_plies, PlyLog* log,
                    GameEnd* end) noexcept nogil:
     """Play game ``game`` from ``start`` (seat 0 to move, a valid position);
-    log its plies if ``log`` is not NULL. Returns a GameStatus; a game not
-    over after ``max_plies`` plies (GAME_TOO_LONG) ends there with winner
+    log its plies if ``log`` is not NULL. Returns a Status; a game not
+    over after ``max_plies`` plies (STATUS_TOO_LONG) ends there with winner
     -1, its plies ``max_plies``."""
     cdef Board board, after
     cdef int winner, won, value, kind, a, b, seat
@@ -467,95 +354,32 @@ cdef int play_game(Search* s, const Board* start, const Policy* policies, uint64
     kind = outcome_of(&board, rules, &winner, &value)
     if kind != KIND_NONE:       # over before it starts: row me is seat 0
         end.winner, end.value, end.kind = winner, value, kind
-        return GAME_OK
+        return STATUS_OK
     for ply in range(max_plies):
         seat = ply & 1
         if take_turn(s, &board, &policies[seat], key, game, ply, opening, stratify, &a, &b, &after) < 0:
-            return GAME_NO_MEMORY
+            return STATUS_NO_MEMORY
         kind = outcome_of(&after, rules, &won, &value)
         winner = seat if won == 0 else 1 - seat
         if log != NULL and not log_ply(log, &board, a, b, &after):
-            return GAME_NO_MEMORY
+            return STATUS_NO_MEMORY
         if kind != KIND_NONE:
             end.winner, end.value, end.kind, end.plies = winner, value, kind, ply + 1
-            return GAME_OK
+            return STATUS_OK
         pass_the_dice(&board, &after)
     end.plies = max_plies       # cut off unfinished (winner -1): its plies are logged
-    return GAME_TOO_LONG
+    return STATUS_TOO_LONG
 
 
-# --- the sub-environments of a vector environment -----------------------------------------
-
-
-# One game of a vector environment: pointers to its row of the caller's arrays.
-cdef struct EnvGame:
-    Board* board            # seen by the side to move (by the last mover once over)
-    signed char* dice       # the mover's roll (kept from the last roll once over)
-    int64_t* ply
-    int32_t* count          # legal plays of the roll; 0 once over or truncated
-    int8_t* winner          # a seat, set when the game ends
-    int8_t* value
-    uint8_t* truncated
-    int64_t game
-
-
-cdef int advance_game(Search* s, EnvGame* g, int64_t choice, int agent_seat, const Policy* opponent,
-                      uint64_t seed, bint opening, int64_t max_plies, int max_plays) noexcept nogil:
-    """Play the game on until a seat that chooses outside the kernels (the
-    agent's; the opponent's too if its policy is POLICY_OUTSIDE) has a roll
-    with plays to choose from, or the game ends, or reaches ``max_plies``
-    (truncated); the opponent's plays are ``choose_play``'s, passes are
-    plies. ``choice`` >= 0: first play that play of the current roll (rolled
-    by an earlier call; the mover's ``count`` plays); -1: the mover has not
-    rolled. Stops also at a roll of more than ``max_plays`` plays (the
-    caller raises). Returns a GameStatus: GAME_BAD_CHOICE (``count`` set to
-    the roll's plays) if ``choice`` is not one of them, checked here against
-    the search itself, whatever the caller's arrays say."""
-    cdef Board after
-    cdef Children children
-    cdef uint64_t key = game_key(seed, g.game)
-    cdef int a, b, count = 0, seat, kind, winner, value
-    if choice >= 0:
-        count = run_turn(s, g.board, g.dice[0], g.dice[1], MODE_PLAYS)
-        if count < 0:
-            return GAME_NO_MEMORY
-        if choice >= count:
-            g.count[0] = count
-            return GAME_BAD_CHOICE
-    while True:
-        seat = <int> (g.ply[0] & 1)
-        if choice < 0:
-            if g.ply[0] >= max_plies:
-                g.truncated[0], g.count[0] = True, 0
-                return GAME_OK
-            count = roll_turn(s, g.board, key, g.game, g.ply[0], opening, 0, &a, &b)
-            if count < 0:
-                return GAME_NO_MEMORY
-            g.dice[0], g.dice[1], g.count[0] = a, b, count
-            if count > max_plays or (count and (seat == agent_seat or opponent.code == POLICY_OUTSIDE)):
-                return GAME_OK
-            if count:
-                children = found_children(s, count)
-                choice = choose_play(opponent, g.board, &children, s.rules, key, g.ply[0])
-        kind = play_ply(s, g.board, count, choice, seat, &after, &winner, &value)
-        if kind != KIND_NONE:
-            memcpy(g.board, &after, sizeof(Board))
-            g.winner[0], g.value[0], g.count[0] = winner, value, 0
-            return GAME_OK
-        pass_the_dice(g.board, &after)
-        g.ply[0] += 1
-        choice = -1
-
-
-cdef int load_policy(int code, const double[::1] weights, Policy* policy) except -1:
-    """``policy`` = policy ``code`` with ``weights`` (at most FEATURES
-    values, read by POLICY_LINEAR; the missing ones 0)."""
-    cdef Py_ssize_t i, n = weights.shape[0]
-    if n > FEATURES:
-        raise ValueError(f"weights: {n} values, more than the {FEATURES} features")
+cdef int load_policy(int code, const double* weights, Py_ssize_t count, Policy* policy) except -1:
+    """``policy`` = policy ``code`` with the ``count`` values of ``weights``
+    (at most FEATURES, read by POLICY_LINEAR; the missing ones 0)."""
+    cdef Py_ssize_t i
+    if count > FEATURES:
+        raise ValueError(f"weights: {count} values, more than the {FEATURES} features")
     policy.code = code
     for i in range(FEATURES):
-        policy.weights[i] = weights[i] if i < n else 0.0
+        policy.weights[i] = weights[i] if i < count else 0.0
     return 0
 
 
@@ -563,7 +387,7 @@ cdef int load_policies(const int32_t[::1] codes, const double[:, ::1] weights, P
     """The policies of seats 0 and 1 (row ``seat`` of ``codes``, ``weights``)."""
     cdef int seat
     for seat in range(2):
-        load_policy(codes[seat], weights[seat], &policies[seat])
+        load_policy(codes[seat], &weights[seat, 0] if weights.shape[1] else NULL, weights.shape[1], &policies[seat])
     return 0
 
 
@@ -627,7 +451,7 @@ def choose_batch(int policy_code, const double[::1] weights, const signed char[:
     cdef Policy policy
     cdef Children plays
     cdef RuleSet rules = rules_from_code(code)
-    load_policy(policy_code, weights, &policy)
+    load_policy(policy_code, &weights[0] if weights.shape[0] else NULL, weights.shape[0], &policy)
     plays.stride = sizeof(Board)
     plays.index = NULL
     with nogil:
@@ -639,70 +463,6 @@ def choose_batch(int policy_code, const double[::1] weights, const signed char[:
             plays.base = <const char*> &children[offsets[i], 0, 0]
             out[i] = choose_play(&policy, <const Board*> &parents[i, 0, 0], &plays, rules,
                                  game_key(seed, <uint64_t> games[i]), plies[i])
-
-
-@cython.boundscheck(False)
-@cython.wraparound(False)
-def advance_batch(const int64_t[::1] rows, const int64_t[::1] choices, signed char[:, :, ::1] boards,
-                  signed char[:, ::1] dice, int64_t[::1] plies, const int64_t[::1] games,
-                  int32_t[::1] counts, int8_t[::1] winner, int8_t[::1] value, uint8_t[::1] truncated,
-                  int agent_seat, int policy_code, const double[::1] weights, int code, uint64_t seed,
-                  bint opening, int64_t max_plies, int max_plays):
-    """Advance the games ``rows`` of a vector environment (row i: its board
-    seen by the mover, dice, ply, game id, play count, winner seat, value,
-    truncated flag), each until the agent (seat ``agent_seat``) must choose
-    or the game ends or is truncated at ``max_plies``: ``choices[k]`` >= 0
-    plays that play of row ``rows[k]``'s roll first, -1 starts by rolling.
-    The opponent plays ``policy_code`` (``weights``: FEATURES values, for
-    POLICY_LINEAR) as ``play_games`` plays it, or chooses outside
-    (POLICY_OUTSIDE: stops at its choices too). A roll of more than
-    ``max_plays`` plays stops its game (the caller checks ``counts``). A
-    choice beyond its roll's plays raises ValueError, the games listed
-    before it already advanced (callers check the choices first, as the
-    vector environment does its actions)."""
-    cdef Py_ssize_t n = boards.shape[0], k, row
-    cdef int status = GAME_OK
-    if (choices.shape[0] != rows.shape[0] or boards.shape[1] != 2 or boards.shape[2] != 26
-            or dice.shape[0] != n or dice.shape[1] != 2 or plies.shape[0] != n or games.shape[0] != n
-            or counts.shape[0] != n or winner.shape[0] != n or value.shape[0] != n
-            or truncated.shape[0] != n):
-        raise ValueError("choices and rows, or the game arrays (boards n x 2 x 26, dice n x 2, plies, "
-                         "games, counts, winner, value, truncated), disagree in length")
-    listed = np.zeros(n, dtype=np.uint8)
-    cdef uint8_t[::1] seen = listed
-    for k in range(rows.shape[0]):
-        row = rows[k]
-        if row < 0 or row >= n:
-            raise ValueError(f"rows[{k}] = {row} is not a game (0..{n - 1})")
-        if seen[row]:
-            raise ValueError(f"rows[{k}] = {row} is listed twice")
-        seen[row] = True
-        if choices[k] < -1:
-            raise ValueError(f"choices[{k}] = {choices[k]} is neither -1 (roll first) nor a play")
-    cdef Policy opponent
-    cdef EnvGame g
-    cdef RuleSet rules = rules_from_code(code)
-    load_policy(policy_code, weights, &opponent)
-    cdef Search* s = search_new(rules, True)
-    if s == NULL:
-        raise MemoryError("out of memory while advancing games")
-    with nogil:
-        for k in range(rows.shape[0]):
-            row = rows[k]
-            g.board = <Board*> &boards[row, 0, 0]
-            g.dice = &dice[row, 0]
-            g.ply, g.count, g.game = &plies[row], &counts[row], games[row]
-            g.winner, g.value, g.truncated = &winner[row], &value[row], &truncated[row]
-            status = advance_game(s, &g, choices[k], agent_seat, &opponent, seed, opening, max_plies,
-                                  max_plays)
-            if status != GAME_OK:
-                break
-        search_free(s)
-    if status == GAME_NO_MEMORY:
-        raise MemoryError("out of memory while advancing games")
-    if status == GAME_BAD_CHOICE:
-        raise ValueError(f"choices[{k}] = {choices[k]}: game row {row} has {counts[row]} plays")
-
 
 
 @cython.boundscheck(False)
@@ -736,6 +496,7 @@ def random_play_batch(const signed char[:, :, ::1] positions, const signed char[
         search_free(s)
     if count < 0:
         raise MemoryError("out of memory while drawing plays")
+
 
 # What the threads of a batch of games share: where each game starts and
 # which game it is, the settings, a search per slot, the caller's arrays for
@@ -794,7 +555,7 @@ cdef void play_items(void* task, int slot, int64_t start, int64_t stop) noexcept
     cdef int64_t item
     for item in range(start, stop):
         if s == NULL:
-            batch.status[item] = GAME_NO_MEMORY
+            batch.status[item] = STATUS_NO_MEMORY
             continue
         if batch.logs != NULL:
             log = &batch.logs[slot]
@@ -824,7 +585,7 @@ def rollout_batch(const signed char[:, :, ::1] positions, int64_t first_game, in
                   int8_t[::1] value, int8_t[::1] kind, int32_t[::1] plies, int8_t[::1] status):
     """Item ``i * games + j`` = game ``first_game + j`` from position i
     (seat 0 = its row 0, to roll): its winning seat, value, kind, plies and
-    GameStatus, no plies logged."""
+    Status, no plies logged."""
     cdef Policy policies[2]
     cdef Search* searches[BSF_POOL_MOST_THREADS]
     cdef GameBatch batch
@@ -881,7 +642,7 @@ def play_batch(const signed char[:, ::1] start, int64_t games, bint opening, int
     with nogil:
         run_games(&batch, games)
     for game in range(games):      # a game cut off at max_plies keeps its plies
-        failed = failed or (status[game] != GAME_OK and status[game] != GAME_TOO_LONG)
+        failed = failed or (status[game] != STATUS_OK and status[game] != STATUS_TOO_LONG)
         total += plies[game]
     if failed:
         total = 0
