@@ -15,9 +15,25 @@ callable), and plays ranked by them at 0, 1 or 2 plies.
 from .encoding import ENCODINGS, FEATURE_SCALES, encode
 from .network import NetEvaluator, consistent
 from .scoring import OUTCOME_NAMES, Evaluator, check_output, equity, evaluate, flip, outcome_probabilities
+from .search import (
+    DEFAULT_FILTER,
+    EvaluatorPolicy,
+    MoveFilter,
+    ScoredPlay,
+    ScoredPlays,
+    best_plays,
+    best_plays_batch,
+)
 
 __all__ = [
+    "DEFAULT_FILTER",
     "ENCODINGS",
+    "EvaluatorPolicy",
+    "MoveFilter",
+    "ScoredPlay",
+    "ScoredPlays",
+    "best_plays",
+    "best_plays_batch",
     "FEATURE_SCALES",
     "OUTCOME_NAMES",
     "Evaluator",

@@ -133,9 +133,8 @@ def check_output(output: Any, count: int) -> np.ndarray:
 def _refuse(bad: np.ndarray, values: np.ndarray, what: str) -> None:
     if bad.any():
         row, column = (int(i) for i in np.argwhere(bad)[0])
-        raise EvaluatorOutputError(
-            f"the evaluator's output for position {row}: {OUTCOME_NAMES[column]} = {values[row, column]!r} {what}"
-        )
+        name, value = OUTCOME_NAMES[column], float(values[row, column])
+        raise EvaluatorOutputError(f"the evaluator's output for position {row}: {name} = {value!r} {what}")
 
 
 def check_evaluator(evaluator: object, rules: Rules) -> None:
