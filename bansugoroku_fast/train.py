@@ -150,10 +150,16 @@ class Network:
 
     @classmethod
     def initial(cls, inputs: int, hidden: Sequence[int], activation: str, rng: np.random.Generator) -> Network:
-        """Glorot-uniform weights; output biases at a single win's odds and
-        rarer gammons and triples."""
+        """Glorot-uniform hidden weights; output weights zero, output biases
+        at even odds of a single win and rarer doubles and triples.
+
+        Zero output weights make every play score the same at first, so the
+        first games play the first legal play (as ``"first"`` does): short
+        games. Random hidden weights would play arbitrary structures instead,
+        and in arrival mode such games run to hundreds of plies."""
         sizes = [inputs, *hidden, 5]
         weights = [rng.uniform(-1.0, 1.0, (a, b)) * math.sqrt(6.0 / (a + b)) for a, b in itertools.pairwise(sizes)]
+        weights[-1] = np.zeros_like(weights[-1])
         biases = [np.zeros(size) for size in sizes[1:]]
         biases[-1] = np.array([0.0, -2.0, -4.0, -2.0, -4.0])
         return cls(weights, biases, activation)
