@@ -97,6 +97,10 @@ __all__ = [
 
 #: The format of the training state files (``<out>.ckpt.npz``).
 CHECKPOINT_VERSION = 1
+#: What a resumed run may change: its length and its step sizes from then on
+#: (a lower rate fine-tunes a network; the step size of game ``g`` is then the
+#: new configuration's ``rate_at(g)``).
+RESUMABLE_CHANGES = ("games", "rate", "rate_halving")
 
 
 # --- λ-returns -------------------------------------------------------------------------------
@@ -405,9 +409,10 @@ def _play_segment(net: Network, learner: _Learner, config: TrainingConfig, segme
         inputs, values, scores, over = _score_children(net, wave.children, config.rules, config.encoding)
         choices = segment_argmax(scores, wave.offsets)
         rows = wave.offsets[:-1] + choices
+        chosen_inputs, chosen_values = inputs[rows], values[rows]  # copies: the wave's arrays can go
         for slot in range(config.parallel):
             row = int(rows[slot])
-            trails[slot].append((inputs[row], values[row], int(wave.plies[slot] % 2)))
+            trails[slot].append((chosen_inputs[slot], chosen_values[slot], int(wave.plies[slot] % 2)))
             if over[row]:
                 finished += 1
                 _finish_trail(learner, trails[slot])
@@ -489,16 +494,18 @@ class TrainingRun:
 
     @classmethod
     def load_checkpoint(cls, path: str, config: TrainingConfig | None = None) -> TrainingRun:
-        """The run saved at ``path``; ``config`` may only lengthen it (more ``games``)."""
+        """The run saved at ``path``; ``config`` may lengthen it and change its
+        step sizes (:data:`RESUMABLE_CHANGES`), nothing else."""
         with np.load(path, allow_pickle=False) as data:
             if int(data["version"]) != CHECKPOINT_VERSION:
                 raise InvalidTrainingError(f"{path}: checkpoint version {int(data['version'])}, "
                                            f"expected {CHECKPOINT_VERSION}")
             saved = TrainingConfig.from_json(str(data["config"]))
-            if config is not None and dataclasses.replace(config, games=saved.games) != saved:
+            schedule = {name: getattr(saved, name) for name in RESUMABLE_CHANGES}
+            if config is not None and dataclasses.replace(config, **schedule) != saved:
                 raise InvalidTrainingError(
                     f"{path}: the checkpoint was made with another configuration ({saved.as_json()}); "
-                    "only --games may change on --resume"
+                    f"only {', '.join(RESUMABLE_CHANGES)} may change on --resume"
                 )
             config = config or saved
             layers = len(saved.hidden) + 1

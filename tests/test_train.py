@@ -202,7 +202,7 @@ def test_bad_command_lines_give_an_error_and_status_2(tmp_path: os.PathLike[str]
 def test_resuming_with_another_configuration_is_refused(tmp_path: os.PathLike[str]) -> None:
     out = os.path.join(tmp_path, "net.npz")
     train(tiny(games=20), out, progress=False)
-    with pytest.raises(InvalidTrainingError, match="only --games may change"):
+    with pytest.raises(InvalidTrainingError, match="only games, rate, rate_halving may change"):
         train(tiny(games=40, hidden=(9,)), out, resume=True, progress=False)
 
 
@@ -238,3 +238,18 @@ def test_a_move_picker_plays_the_same_games_as_its_policy() -> None:
 def test_points_of_seat_follow_the_winner() -> None:
     records = play_games("backgammon", 20, "random", seed=1)
     assert (points_of_seat(records.winner, records.value, 0) == -points_of_seat(records.winner, records.value, 1)).all()
+
+
+# --- the shipped networks ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", Rules.all_combinations(), ids=lambda rules: rules.short_name)
+def test_a_network_ships_for_every_rule_set_and_plays(rules: Rules) -> None:
+    from bansugoroku_fast.evaluate import EvaluatorPolicy
+    from bansugoroku_fast.evaluate.nets import load_shipped, network_file
+
+    assert os.path.getsize(network_file(rules)) <= 2 * 1024 * 1024
+    net = load_shipped(rules)
+    assert net.rules.short_name == rules.short_name
+    records = play_games(rules, 4, EvaluatorPolicy(net), seed=1)
+    assert (records.winner >= 0).all()
