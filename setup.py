@@ -67,7 +67,7 @@ KERNELS = os.path.join("src", "bansugoroku_fast")
 # C sources linked into one module beside its .pyx (the headers they share
 # are its dependencies too).
 C_SOURCES = {"_pool": ["bsf_pool.c"]}
-C_HEADERS = {"_pool": ["bsf_pool.h"]}
+C_HEADERS = {"_pool": ["bsf_pool.h"], "_net": ["bsf_net.h"]}
 
 
 def extension(name):

@@ -3,10 +3,15 @@ against the oracle's plain-Python float64 twin (bansugoroku_fast.oracle.evaluate
 and every bad input (network files, Python evaluators' output)."""
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
 import numpy as np
 import pytest
 
-from bansugoroku_fast import GameBatch, Position, Rules, features, oracle, play_games
+from bansugoroku_fast import GameBatch, Position, Rules, features, generate_plays, oracle, play_games, rollout
 from bansugoroku_fast.evaluate import (
     EvaluatorPolicy,
     MoveFilter,
@@ -71,13 +76,96 @@ def test_encoding_reads_each_row_in_its_own_numbering():
 @pytest.mark.parametrize("rules", rules_params(ALL_RULES))
 def test_forward_pass_matches_the_oracle(rules, shape):
     net = NetEvaluator.random(rules, seed=7, **shape)
-    positions = game_positions(rules, 400, seed=2)
+    positions = game_positions(rules, 1500, seed=2)
     ends = oracle_outcomes(positions, rules)
     live = positions[[e is None for e in ends]]
+    assert len(live) > 1400
     twin = plain_network(net)
     got = net(live)
     expected = [twin.forward(plain.encode(Position(p), net.encoding, rules)) for p in live]
     np.testing.assert_allclose(got, np.array(expected), rtol=0, atol=1e-5)
+
+
+@pytest.mark.parametrize("shape", NETS)
+@pytest.mark.parametrize("rules", rules_params(ALL_RULES))
+def test_kernel_forward_pass_matches_numpys(rules, shape):
+    net = NetEvaluator.random(rules, seed=8, **shape)
+    positions = game_positions(rules, 20000, seed=5)
+    np.testing.assert_allclose(net(positions), net.forward(encode(positions, net.encoding, rules)), rtol=0, atol=1e-5)
+
+
+def test_results_do_not_depend_on_the_thread_count():
+    rules = BACKGAMMON
+    net = NetEvaluator.random(rules, hidden=(16,), encoding="raw198+features", seed=3)
+    positions = game_positions(rules, 5000, seed=7)
+    one = net(positions)
+    assert all(np.array_equal(one, net(positions, threads=k)) for k in (2, 3, 8))
+    starts, dice = items(rules, 30, seed=10)
+    single = best_plays_batch(starts, dice, rules, net, ply=1, threads=1)
+    several = best_plays_batch(starts, dice, rules, net, ply=1, threads=3)
+    assert all(np.array_equal(a, b) for a, b in zip(single, several))
+
+
+@pytest.mark.parametrize("activation", ["sigmoid", "relu"])
+def test_saturated_units_give_no_nan(activation):
+    # weights a thousand times too large: hidden sums in the thousands, outputs at 0 or 1
+    small = NetEvaluator.random(BACKGAMMON, hidden=(16, 8), activation=activation, seed=4)
+    net = NetEvaluator([w * 1000 for w in small.weights], [b * 1000 for b in small.biases], activation=activation)
+    positions = game_positions(BACKGAMMON, 2000, seed=6)
+    got = net(positions)
+    assert np.isfinite(got).all() and (np.minimum(got, 1 - got) < 1e-6).mean() > 0.5
+    # sums in the thousands carry float32 rounding of about 1e-4 into the few unsaturated outputs
+    np.testing.assert_allclose(got, net.forward(encode(positions, "raw198", BACKGAMMON)), rtol=0, atol=1e-3)
+
+
+@pytest.mark.parametrize("rules", rules_params(ALL_RULES))
+def test_kernel_best_child_hook_matches_the_oracle(rules):
+    from bansugoroku_fast.evaluate import _native
+
+    net = NetEvaluator.random(rules, hidden=(10,), encoding="raw198+features", seed=12)
+    twin = plain_network(net)
+    positions, dice = items(rules, 150, seed=9)
+    plays = generate_plays(positions, dice, rules)
+    values = features(plays.children, rules).astype(np.int32)
+    chosen = _native.best_children(net.native_model(), plays.children, plays.offsets, rules.code, values)
+    # the same boards in wider rows (as a search's leaves hold them): the same choices
+    padded = np.zeros((len(plays.children), 72), dtype=np.int8)
+    padded[:, :52] = plays.children.reshape(-1, 52)
+    padded[:, 52:] = 99
+    assert np.array_equal(_native.best_children(net.native_model(), padded, plays.offsets, rules.code, values), chosen)
+    compared = 0
+    for i in range(len(positions)):
+        kids = plays.children[plays.offsets[i]:plays.offsets[i + 1]]
+        equities = [plain.equity(plain.evaluate(Position(k), rules, twin)) for k in kids]
+        ranked = sorted(equities, reverse=True)
+        if len(ranked) == 1 or ranked[0] - ranked[1] > 1e-4:
+            assert chosen[i] == equities.index(ranked[0])
+            compared += 1
+    assert compared > 100
+
+
+def c_compiler() -> str | None:
+    return shutil.which(os.environ.get("CC", "gcc")) or shutil.which("cc")
+
+
+@pytest.mark.skipif(c_compiler() is None, reason="needs a C compiler")
+def test_the_baseline_and_avx2_builds_of_the_forward_pass_agree_bit_for_bit(tmp_path):
+    # tests/net_builds.c scores pseudo-random boards with pseudo-random networks; the package
+    # runs the AVX2 clone of the batch loop where the CPU has AVX2, the baseline one elsewhere
+    from bansugoroku_fast import _batch
+
+    kernels = Path(__file__).resolve().parent.parent / "src" / "bansugoroku_fast"
+    builds = [[]] + ([["-mavx2"]] if _batch.cpu_has_avx2() else [])
+    outputs = []
+    for flags in builds:
+        program = tmp_path / f"net_builds{''.join(flags)}"
+        subprocess.run([c_compiler(), "-O3", "-ffp-contract=off", "-DBSF_NET_NO_CLONES", *flags, f"-I{kernels}",
+                        str(Path(__file__).with_name("net_builds.c")), "-o", str(program), "-lm"],
+                       check=True, capture_output=True, text=True)
+        outputs.append(subprocess.run([str(program)], check=True, capture_output=True, text=True).stdout)
+    values = [float.fromhex(line) for line in outputs[0].split()]
+    assert len(values) == 5 * 500 * 5 and all(0 <= v <= 1 for v in values)
+    assert all(output == outputs[0] for output in outputs)
 
 
 def oracle_outcomes(positions, rules):
@@ -220,6 +308,44 @@ def test_evaluator_policy_plays_the_zero_ply_best_play():
         games.step(choices)
     records = play_games(rules, 3, policy=EvaluatorPolicy(net, ply=1), seed=5)
     assert set(records.winner.tolist()) <= {0, 1}
+
+
+@pytest.mark.parametrize("rules", rules_params(ALL_RULES))
+def test_games_played_by_the_policy_follow_the_oracles_choices(rules):
+    # a random network may never finish a game: 40 plies of 4 games, each choice checked
+    net = NetEvaluator.random(rules, hidden=(8,), seed=13)
+    twin = plain_network(net)
+    games, policy = GameBatch(rules, 4, seed=21, restart=True), EvaluatorPolicy(net)
+    checked = 0
+    for _ in range(40):
+        wave = games.candidates()
+        choices = policy(wave.children, wave.offsets)
+        for i, (lo, hi) in enumerate(zip(wave.offsets[:-1], wave.offsets[1:])):
+            if hi - lo >= 2:
+                equities = [plain.equity(plain.evaluate(Position(k), rules, twin)) for k in wave.children[lo:hi]]
+                assert equities[choices[i]] >= max(equities) - 1e-4
+                checked += 1
+        games.step(choices)
+    assert checked > 60
+
+
+@pytest.mark.parametrize("encoding", ["raw198", "raw198+features"])
+def test_the_kernel_choice_is_the_search_choice_at_zero_ply(encoding):
+    # EvaluatorPolicy(net) at 0 ply chooses in the kernels (net_best_child); ranking the same
+    # children with best_plays_batch (numpy, float64 equities of the same float32 outputs) agrees exactly
+    rules = BACKGAMMON
+    net = NetEvaluator.random(rules, hidden=(12,), encoding=encoding, seed=15)
+    positions, dice = items(rules, 300, seed=11)
+    scored = best_plays_batch(positions, dice, rules, net, ply=0)
+    assert np.array_equal(EvaluatorPolicy(net)(scored.children, scored.offsets), scored.best())
+
+
+def test_rollouts_by_the_policy_do_not_depend_on_threads():
+    net = NetEvaluator.random(BACKGAMMON, hidden=(8,), seed=14)
+    one = rollout(Position.initial(), BACKGAMMON, games=8, policy=EvaluatorPolicy(net, ply=1), seed=3, threads=1)
+    two = rollout(Position.initial(), BACKGAMMON, games=8, policy=EvaluatorPolicy(net, ply=1, threads=2), seed=3,
+                  threads=2)
+    assert one.counts.tolist() == two.counts.tolist() and one.mean_plies == two.mean_plies
 
 
 def test_a_won_play_is_always_taken():

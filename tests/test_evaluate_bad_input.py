@@ -84,6 +84,15 @@ def test_missing_or_stray_keys_are_refused(tmp_path, net, change, key):
     assert caught.value.key == key
 
 
+def test_header_text_may_be_bytes(tmp_path, net):
+    arrays = net.arrays()
+    arrays["encoding"], arrays["rules"] = np.array(b"raw198"), np.array(b"backgammon")
+    assert NetEvaluator.load(saved(tmp_path, arrays)) == net
+    arrays["rules"] = np.array("backgammon\xff".encode("latin-1"))
+    with pytest.raises(NetworkFileError, match="ASCII"):
+        NetEvaluator.load(saved(tmp_path, arrays))
+
+
 def test_files_that_are_not_networks(tmp_path, net):
     with pytest.raises(NetworkFileError, match="no such file"):
         NetEvaluator.load(tmp_path / "absent.npz")
@@ -183,6 +192,7 @@ def test_positions_are_checked_before_the_evaluator_runs(net):
     (dict(ply=3), "ply must be 0, 1 or 2"),
     (dict(ply=True), "ply must be 0, 1 or 2"),
     (dict(ply=1, move_filter="gnubg"), "move_filter must be a MoveFilter"),
+    (dict(threads=0), "threads must be an integer"),
 ])
 def test_bad_search_arguments(net, kwargs, words):
     with pytest.raises((ValueError, TypeError), match=words.replace("(", r"\(")):

@@ -38,6 +38,7 @@ True
 from __future__ import annotations
 
 import itertools
+import numbers
 import os
 import tempfile
 import zipfile
@@ -46,10 +47,13 @@ from typing import Any
 
 import numpy as np
 
+from ..batch import MAX_THREADS
 from ..checks import as_rules
 from ..errors import InvalidEvaluatorError, NetworkFileError
+from ..games import features
 from ..rules import Rules
-from .encoding import ENCODINGS, checked_positions, encode_valid
+from . import _native
+from .encoding import ENCODINGS, checked_positions
 
 __all__ = ["ACTIVATIONS", "FORMAT_VERSION", "OUTPUTS", "NetEvaluator", "consistent", "sigmoid"]
 
@@ -114,6 +118,7 @@ class NetEvaluator:
         self._encoding, self._activation = _checked_names(encoding, activation, "")
         self._rules = as_rules(rules)
         self._weights, self._biases = _checked_layers(list(weights), list(biases), self._encoding, "")
+        self._model: Any = None
 
     # -- construction --
 
@@ -175,6 +180,7 @@ class NetEvaluator:
         net = cls.__new__(cls)
         net._encoding, net._activation, net._rules = encoding, activation, rules
         net._weights, net._biases = weights, biases
+        net._model = None
         return net
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -259,18 +265,42 @@ class NetEvaluator:
 
     # -- scoring --
 
-    def __call__(self, positions: Any) -> np.ndarray:
+    def __call__(self, positions: Any, *, threads: int | None = 1) -> np.ndarray:
         """``float32[N, 5]``: the network's consistent outputs for
-        ``int8[N, 2, 26]`` positions these rules accept (checked)."""
-        return self.score_valid(checked_positions(positions, self._rules))
+        ``int8[N, 2, 26]`` positions these rules accept (checked), computed
+        by the kernels on ``threads`` threads (None: every core; the results
+        do not depend on it)."""
+        return self.score_valid(checked_positions(positions, self._rules), as_threads(threads))
 
-    def score_valid(self, positions: np.ndarray) -> np.ndarray:
-        """:meth:`__call__` of checked ``int8[N, 2, 26]`` positions."""
-        return self.forward(encode_valid(positions, self._encoding, self._rules))
+    def score_valid(self, positions: np.ndarray, threads: int = 1) -> np.ndarray:
+        """:meth:`__call__` of checked positions and thread count."""
+        values = features(positions, self._rules).astype(np.int32) if self._encoding != "raw198" else None
+        return _native.forward(self.native_model(), positions, values, threads)
+
+    def best_children(self, children: np.ndarray, offsets: np.ndarray, threads: int = 1) -> np.ndarray:
+        """``int64[N]``: the index of the child with the greatest 0-ply
+        equity in each group ``offsets[i]:offsets[i + 1]`` of checked
+        children (-1 for an empty group; ties: the first), a finished child
+        worth its outcome's signed value: the choice a game kernel makes
+        through ``net_best_child``, in one call. ``threads`` computes the
+        features, when the network reads them."""
+        values = None
+        if self._encoding != "raw198":
+            values = features(children, self._rules).astype(np.int32)
+        return _native.best_children(self.native_model(), children, offsets, self._rules.code, values)
+
+    def native_model(self) -> Any:
+        """The network as the kernels read it (made once, then kept: the
+        arrays never change)."""
+        if self._model is None:
+            self._model = _native.model(self._weights, self._biases, self._encoding, self._activation)
+        return self._model
 
     def forward(self, inputs: np.ndarray) -> np.ndarray:
         """``float32[N, 5]``: the consistent outputs for encoded inputs
-        ``float32[N, K]`` (numpy's matmul, float32)."""
+        ``float32[N, K]`` (:func:`~.encoding.encode`) by numpy's float32
+        matmul: the reference the kernels' pass is tested against, and what
+        a trainer differentiates."""
         values = np.asarray(inputs, dtype=np.float32)
         last = len(self._weights) - 1
         for k, (weights, biases) in enumerate(zip(self._weights, self._biases)):
@@ -280,6 +310,16 @@ class NetEvaluator:
             else:
                 np.maximum(values, 0, out=values)
         return consistent(values)
+
+
+def as_threads(threads: object) -> int:
+    """``threads`` checked: None (every CPU this process may run on) or an
+    integer in 1..:data:`~bansugoroku_fast.batch.MAX_THREADS`."""
+    if threads is None:
+        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    if isinstance(threads, bool) or not isinstance(threads, numbers.Integral) or not 1 <= int(threads) <= MAX_THREADS:
+        raise ValueError(f"threads must be an integer in 1..{MAX_THREADS} or None, got {threads!r}")
+    return int(threads)
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:
@@ -297,6 +337,13 @@ def _fail(message: str, path: str, key: str) -> InvalidEvaluatorError:
 
 
 def _text(array: np.ndarray, key: str, path: str) -> str:
+    """A 0-d str array's text (numpy writes a str as dtype ``<U``; bytes,
+    dtype ``S``, as other tools may write it, are read as ASCII)."""
+    if array.shape == () and array.dtype.kind == "S":
+        try:
+            return bytes(array.item()).decode("ascii")
+        except UnicodeDecodeError:
+            raise _fail("must be ASCII text", path, key) from None
     if array.shape != () or array.dtype.kind != "U":
         raise _fail(f"must be a str, got an array of dtype {array.dtype} and shape {array.shape}", path, key)
     return str(array)

@@ -34,7 +34,7 @@ from ..checks import as_rules
 from ..errors import EvaluatorOutputError, EvaluatorOutputTypeError, EvaluatorTypeError
 from ..rules import Rules
 from .encoding import checked_positions
-from .network import OUTPUTS, NetEvaluator, consistent
+from .network import OUTPUTS, NetEvaluator, as_threads, consistent
 
 __all__ = ["ORDER_TOLERANCE", "OUTCOME_NAMES", "Evaluator", "check_output", "equity", "evaluate", "flip",
            "outcome_probabilities"]
@@ -149,11 +149,12 @@ def check_evaluator(evaluator: object, rules: Rules) -> None:
         )
 
 
-def evaluate(positions: Any, rules: Any, evaluator: Evaluator) -> np.ndarray:
+def evaluate(positions: Any, rules: Any, evaluator: Evaluator, *, threads: int | None = 1) -> np.ndarray:
     """``float32[N, 5]``: each position's outcome probabilities for row 0
     (the side that has just moved): finished positions from their outcome,
     the others from ``evaluator`` (called once, on those only; a callable's
-    output is checked). The positions are checked first.
+    output is checked). The positions are checked first. ``threads``: a
+    NetEvaluator's (None: every core).
 
     >>> from bansugoroku_fast import Position
     >>> net = NetEvaluator.random("backgammon", hidden=(4,))
@@ -164,10 +165,10 @@ def evaluate(positions: Any, rules: Any, evaluator: Evaluator) -> np.ndarray:
     rules = as_rules(rules)
     check_evaluator(evaluator, rules)
     array = checked_positions(positions, rules)
-    return evaluate_valid(array, rules, evaluator)
+    return evaluate_valid(array, rules, evaluator, as_threads(threads))
 
 
-def evaluate_valid(positions: np.ndarray, rules: Rules, evaluator: Evaluator) -> np.ndarray:
+def evaluate_valid(positions: np.ndarray, rules: Rules, evaluator: Evaluator, threads: int = 1) -> np.ndarray:
     """:func:`evaluate` of checked arguments."""
     ends = outcome(positions, rules)
     over = ends.winner >= 0
@@ -175,12 +176,12 @@ def evaluate_valid(positions: np.ndarray, rules: Rules, evaluator: Evaluator) ->
     out[over] = outcome_probabilities(ends.winner[over], ends.value[over])
     live = ~over
     if live.any():
-        out[live] = score_live(positions[live], evaluator)
+        out[live] = score_live(positions[live], evaluator, threads)
     return out
 
 
-def score_live(positions: np.ndarray, evaluator: Evaluator) -> np.ndarray:
+def score_live(positions: np.ndarray, evaluator: Evaluator, threads: int = 1) -> np.ndarray:
     """The evaluator's (checked, consistent) figures for unfinished positions."""
     if isinstance(evaluator, NetEvaluator):
-        return evaluator.score_valid(positions)
+        return evaluator.score_valid(positions, threads)
     return check_output(evaluator(positions), len(positions))

@@ -45,7 +45,7 @@ from ..choices import segment_argmax
 from ..play import Play
 from ..rules import ALL_ROLLS, Rules
 from .encoding import checked_positions
-from .network import OUTPUTS, NetEvaluator
+from .network import OUTPUTS, NetEvaluator, as_threads
 from .scoring import Evaluator, check_evaluator, equity, evaluate_valid, flip, outcome_probabilities
 
 __all__ = ["DEFAULT_FILTER", "EvaluatorPolicy", "MoveFilter", "ROLL_WEIGHTS", "ScoredPlay", "ScoredPlays",
@@ -57,7 +57,8 @@ ROLL_WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in ALL_ROLLS])
 #: Positions expanded together at each level of a search (memory: about
 #: 21 x 30 replies each, 52 bytes per reply).
 CHUNK = 1024
-#: Positions per evaluator call (the numpy forward pass's inputs: 800 bytes each).
+#: Positions per evaluator call inside a search: bounds what a Python
+#: evaluator holds at once (its encoded inputs, say 800 bytes a position).
 EVALUATE_CHUNK = 65536
 MAX_PLY = 2
 
@@ -125,11 +126,12 @@ class ScoredPlays(NamedTuple):
 # --- values at n plies ----------------------------------------------------------------------
 
 
-def _scores(positions: np.ndarray, rules: Rules, evaluator: Evaluator) -> np.ndarray:
+def _scores(positions: np.ndarray, rules: Rules, evaluator: Evaluator, threads: int) -> np.ndarray:
     """``float64[N, 5]``: :func:`evaluate_valid` in chunks (bounded memory)."""
     out = np.empty((len(positions), OUTPUTS), dtype=np.float64)
     for start in range(0, len(positions), EVALUATE_CHUNK):
-        out[start:start + EVALUATE_CHUNK] = evaluate_valid(positions[start:start + EVALUATE_CHUNK], rules, evaluator)
+        chunk = positions[start:start + EVALUATE_CHUNK]
+        out[start:start + EVALUATE_CHUNK] = evaluate_valid(chunk, rules, evaluator, threads)
     return out
 
 
@@ -138,8 +140,7 @@ def swap_sides(positions: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(positions[:, ::-1, :])
 
 
-def best_replies(positions: np.ndarray, rules: Rules, evaluator: Evaluator,
-                 threads: int | None = None) -> np.ndarray:
+def best_replies(positions: np.ndarray, rules: Rules, evaluator: Evaluator, threads: int = 1) -> np.ndarray:
     """``int8[K * 21, 2, 26]``: for each unfinished position (seen by the
     side that has just moved) and each roll of :data:`ROLL_DICE` of the
     other side, the position its best reply by 0-ply equity reaches, seen
@@ -147,19 +148,18 @@ def best_replies(positions: np.ndarray, rules: Rules, evaluator: Evaluator,
     parents = np.repeat(swap_sides(positions), len(ROLL_DICE), axis=0)
     dice = np.tile(ROLL_DICE, (len(positions), 1))
     plays = generate_plays(parents, dice, rules, threads=threads, fields=("children",))
-    choices = segment_argmax(equity(_scores(plays.children, rules, evaluator)), plays.offsets)
+    choices = segment_argmax(equity(_scores(plays.children, rules, evaluator, threads)), plays.offsets)
     replies: np.ndarray = parents.copy()
     moved = choices >= 0
     replies[moved] = plays.children[plays.offsets[:-1][moved] + choices[moved]]
     return replies
 
 
-def ply_values(positions: np.ndarray, rules: Rules, evaluator: Evaluator, ply: int,
-               threads: int | None = None) -> np.ndarray:
+def ply_values(positions: np.ndarray, rules: Rules, evaluator: Evaluator, ply: int, threads: int = 1) -> np.ndarray:
     """``float64[K, 5]``: the value at ``ply`` plies (see the module) of
     each checked position, seen by the side that has just moved."""
     if ply == 0:
-        return _scores(positions, rules, evaluator)
+        return _scores(positions, rules, evaluator, threads)
     out = np.empty((len(positions), OUTPUTS), dtype=np.float64)
     ends = outcome(positions, rules)
     over = ends.winner >= 0
@@ -214,9 +214,9 @@ def _move_filter(move_filter: object) -> MoveFilter | None:
 
 
 def score_children(offsets: np.ndarray, children: np.ndarray, rules: Rules, evaluator: Evaluator, ply: int,
-                   move_filter: MoveFilter | None, threads: int | None = None) -> ScoredPlays:
+                   move_filter: MoveFilter | None, threads: int = 1) -> ScoredPlays:
     """:class:`ScoredPlays` of checked candidate children grouped by ``offsets``."""
-    probabilities = _scores(children, rules, evaluator)
+    probabilities = _scores(children, rules, evaluator, threads)
     equities = equity(probabilities)
     plies = np.zeros(len(children), dtype=np.int8)
     if ply > 0:
@@ -232,7 +232,8 @@ def best_plays_batch(positions: Any, dice: Any, rules: Any, evaluator: Evaluator
     """Every legal play of each (position, roll) item scored at ``ply``
     plies (see the module), as :class:`ScoredPlays`. ``positions``
     ``int8[N, 2, 26]`` (row 0 to play), ``dice`` ``int8[N, 2]`` or one roll;
-    ``threads`` as :func:`~bansugoroku_fast.generate_plays` takes them.
+    ``threads`` (None: every core) generate the plays and run a
+    NetEvaluator; the results do not depend on them.
 
     >>> import numpy as np
     >>> from bansugoroku_fast import Position
@@ -244,17 +245,17 @@ def best_plays_batch(positions: Any, dice: Any, rules: Any, evaluator: Evaluator
     """
     rules = as_rules(rules)
     check_evaluator(evaluator, rules)
-    ply, move_filter = _ply(ply), _move_filter(move_filter)
+    ply, move_filter, threads = _ply(ply), _move_filter(move_filter), as_threads(threads)
     plays = generate_plays(positions, dice, rules, threads=threads, fields=("children",))
     return score_children(plays.offsets, plays.children, rules, evaluator, ply, move_filter, threads)
 
 
 def best_plays(position: Any, dice: Any, rules: Any, evaluator: Evaluator, ply: int = 0, *,
-               move_filter: MoveFilter | None = DEFAULT_FILTER) -> list[ScoredPlay]:
+               move_filter: MoveFilter | None = DEFAULT_FILTER, threads: int | None = 1) -> list[ScoredPlay]:
     """Every legal play of ``position`` (row 0 to play) with ``dice``,
     best first, each with its equity and five probabilities at ``ply``
     plies (0, 1 or 2; see the module); an empty list for a pass or a
-    finished game.
+    finished game. ``threads`` as in :func:`best_plays_batch`.
 
     >>> from bansugoroku_fast import Position
     >>> net = NetEvaluator.random("backgammon", hidden=(8,))
@@ -267,13 +268,13 @@ def best_plays(position: Any, dice: Any, rules: Any, evaluator: Evaluator, ply: 
     position = as_position(position)
     check_position_for_rules(position, rules)
     dice = as_dice(dice)
-    ply, move_filter = _ply(ply), _move_filter(move_filter)
+    ply, move_filter, threads = _ply(ply), _move_filter(move_filter), as_threads(threads)
     plays = legal_plays(position, dice, rules)
     if not plays:
         return []
     children = np.stack([play.position.array for play in plays])
     offsets = np.array([0, len(plays)], dtype=np.int64)
-    scored = score_children(offsets, children, rules, evaluator, ply, move_filter)
+    scored = score_children(offsets, children, rules, evaluator, ply, move_filter, threads)
     order = np.argsort(scored.ranks, kind="stable")
     return [ScoredPlay(plays[i], float(scored.equity[i]),
                        tuple(float(p) for p in scored.probabilities[i]),  # type: ignore[arg-type]
@@ -289,7 +290,8 @@ class EvaluatorPolicy:
     for ``play_games``, ``rollout``, ``rank_plays`` and :class:`~bansugoroku_fast.GameBatch`
     (a callable policy: ``policy(children, offsets)`` -> one choice per
     game, scored for the whole wave at once). ``rules``: those of the games
-    (a NetEvaluator's own by default; required for a Python evaluator).
+    (a NetEvaluator's own by default; required for a Python evaluator);
+    ``threads``: the searches' (None: every core).
 
     >>> from bansugoroku_fast import play_games
     >>> net = NetEvaluator.random("backgammon", hidden=(8,))
@@ -299,7 +301,7 @@ class EvaluatorPolicy:
     """
 
     def __init__(self, evaluator: Evaluator, ply: int = 0, *, rules: Any = None,
-                 move_filter: MoveFilter | None = DEFAULT_FILTER) -> None:
+                 move_filter: MoveFilter | None = DEFAULT_FILTER, threads: int | None = 1) -> None:
         if rules is None:
             if not isinstance(evaluator, NetEvaluator):
                 raise TypeError("EvaluatorPolicy needs rules= for a Python evaluator (a NetEvaluator has its own)")
@@ -309,12 +311,16 @@ class EvaluatorPolicy:
         self.evaluator = evaluator
         self.ply = _ply(ply)
         self.move_filter = _move_filter(move_filter)
+        self.threads = as_threads(threads)
 
     def __call__(self, children: np.ndarray, offsets: np.ndarray) -> np.ndarray:
         """``int64[N]``: the index of the best child of each game."""
         children = checked_positions(children, self.rules)
         offsets = np.asarray(offsets, dtype=np.int64)
-        scored = score_children(offsets, children, self.rules, self.evaluator, self.ply, self.move_filter)
+        if self.ply == 0 and isinstance(self.evaluator, NetEvaluator):    # one kernel call chooses
+            return self.evaluator.best_children(children, offsets)
+        scored = score_children(offsets, children, self.rules, self.evaluator, self.ply, self.move_filter,
+                                self.threads)
         return scored.best()
 
     def __repr__(self) -> str:
