@@ -44,6 +44,7 @@ __all__ = [
     "InvalidPositionError",
     "InvalidRulesError",
     "InvalidStonesError",
+    "InvalidTrainingError",
     "MatchFileError",
     "MatchIdError",
     "NetworkFileError",
@@ -99,6 +100,11 @@ class GameStateError(ValueError):
     """An action out of turn: playing before rolling, rolling twice, doubling
     in Ban-sugoroku or after the roll, answering a double nobody offered,
     moving once the game is over."""
+
+
+class InvalidTrainingError(ValueError):
+    """A training configuration, checkpoint or output path that cannot be used
+    (:mod:`bansugoroku_fast.train`)."""
 
 
 class PolicyOutputError(ValueError):

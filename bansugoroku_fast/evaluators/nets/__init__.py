@@ -1,0 +1,41 @@
+"""The networks shipped with the package, trained by
+:mod:`bansugoroku_fast.train` (the commands, seeds and wall times are in
+``docs/networks.md``): one ``.npz`` per rule combination, named after
+``Rules.short_name`` with ``/`` as ``-`` (``backgammon.npz``,
+``ban-arrival-multiplied.npz``, ...).
+
+>>> from bansugoroku_fast import Rules
+>>> network_file(Rules(finish="bear_off", closure="off")).endswith("ban-bear_off-off.npz")
+True
+"""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from ...checks import as_rules
+from ...errors import NetworkFileError
+from ..network import NetEvaluator
+
+__all__ = ["load_shipped", "network_file", "shipped"]
+
+FOLDER = os.path.dirname(os.path.abspath(__file__))
+
+
+def network_file(rules: Any) -> str:
+    """The path of the shipped network of ``rules`` (whether or not it exists)."""
+    return os.path.join(FOLDER, as_rules(rules).short_name.replace("/", "-") + ".npz")
+
+
+def shipped(rules: Any) -> bool:
+    """True when a network for ``rules`` ships with the package."""
+    return os.path.exists(network_file(rules))
+
+
+def load_shipped(rules: Any) -> NetEvaluator:
+    """The shipped network of ``rules``, or
+    :class:`~bansugoroku_fast.errors.NetworkFileError` if none ships."""
+    path = network_file(rules)
+    if not os.path.exists(path):
+        raise NetworkFileError(f"no network ships for {as_rules(rules).short_name}", path)
+    return NetEvaluator.load(path, rules=rules)

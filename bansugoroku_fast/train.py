@@ -1,0 +1,688 @@
+"""Training evaluator networks by TD(λ) self-play, in numpy.
+
+``python -m bansugoroku_fast.train --rules backgammon --games 200000 --seed 1 --out bg.npz``
+
+**The algorithm.** ``parallel`` games of self-play run in lockstep in a
+:class:`~bansugoroku_fast.GameBatch` (``restart=True``: a finished game's slot
+starts the next game at once). At each wave the network scores every
+candidate child of every waiting game in one matrix product (finished
+children are scored exactly from ``outcome``) and each game plays the child
+of greatest equity (greedy: the dice explore). Each game keeps the inputs and
+the five outputs of the children it chose: its *afterstates* ``s_0 .. s_T``,
+each seen by the side that played it, ``s_T`` the finished position with its
+exact value ``z``.
+
+When a game ends, its forward-view λ-returns are computed backwards from the
+real result (discount 1, no reward before the end)::
+
+    G_T = z,    G_t = flip_t((1 - λ) V(s_{t+1}) + λ G_{t+1})
+
+where ``V`` is the value the network gave when the child was chosen and
+``flip_t`` turns the five probabilities of ``s_{t+1}``'s side into those of
+``s_t``'s (P(win) -> 1 - P(win), the win and loss columns swap) when the two
+afterstates were played by different sides (a pass lets a side play twice in
+a row). ``λ = 1`` trains on the game's results alone (Monte Carlo), ``λ = 0``
+is one-step TD. The pairs ``(s_t, G_t)``, ``t < T``, join a buffer; every
+``update_size`` pairs the buffer is shuffled and the network takes Adam steps
+on minibatches, minimising the cross-entropy of each of its five sigmoid
+outputs against the λ-return (the gradient at an output's logit is
+``output - target``).
+
+**Segments, checkpoints and determinism.** Training runs in segments of
+``segment_games`` finished games. Segment ``k`` plays the dice of seed
+``derive(seed, k)`` in a fresh batch, stops once ``segment_games`` games have
+ended (the games still in progress are dropped), then trains on what remains
+in the buffer. Every random choice (initial weights, dice, shuffles) comes
+from ``seed`` and the segment's number, so a run is bit-identical for the
+same seed (on the same BLAS and thread count), and a run resumed from a
+checkpoint written at the end of a segment (network, Adam state, learning
+curve) continues exactly as the uninterrupted run does.
+
+**The learning curve.** Every ``eval_every`` games the network (0-ply, greedy)
+plays ``eval_games`` duplicate games with seats swapped (``eval_games`` each
+way, the same dice) against ``"pubeval"`` (backgammon) and ``"heuristic"``;
+the mean points per game and its standard error go into the checkpoint and
+the plot.
+
+>>> import tempfile, os
+>>> config = TrainingConfig(rules=Rules(), games=64, seed=3, hidden=(8,), parallel=16, segment_games=32,
+...                         eval_every=0)
+>>> with tempfile.TemporaryDirectory() as folder:
+...     run = train(config, os.path.join(folder, "net.npz"), progress=False)
+...     os.path.exists(os.path.join(folder, "net.npz"))
+True
+>>> run.games
+64
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import itertools
+import json
+import math
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+from tqdm import tqdm
+
+from .batch import outcome
+from .checks import as_rules
+from .errors import InvalidTrainingError
+from .evaluators.encoding import ENCODINGS, encode_valid, encoding_size
+from .evaluators.network import ACTIVATIONS, NetEvaluator, consistent, sigmoid
+from .evaluators.scoring import equity, flip, outcome_probabilities
+from .games.game_batch import GameBatch
+from .games.policies import segment_argmax
+from .rules import Rules
+from .strength import MatchScore, duplicate_match
+
+__all__ = [
+    "CHECKPOINT_VERSION",
+    "Network",
+    "TrainingConfig",
+    "TrainingRun",
+    "checkpoint_path",
+    "lambda_returns",
+    "main",
+    "net_policy",
+    "opponents",
+    "plot_curve",
+    "train",
+]
+
+#: The format of the training state files (``<out>.ckpt.npz``).
+CHECKPOINT_VERSION = 1
+#: What a resumed run may change: its length and its step sizes from then on
+#: (a lower rate fine-tunes a network; the step size of game ``g`` is then the
+#: new configuration's ``rate_at(g)``).
+RESUMABLE_CHANGES = ("games", "rate", "rate_halving")
+
+
+# --- λ-returns -------------------------------------------------------------------------------
+
+
+def lambda_returns(values: np.ndarray, seats: np.ndarray, lam: float) -> np.ndarray:
+    """Forward-view λ-returns of one game's afterstates (discount 1).
+
+    ``values[t]``: the five outputs the network gave afterstate ``t`` (the
+    last row: the exact result of the finished position); ``seats[t]``: the
+    side that played it. Returns ``float64[T, 5]``, the targets of
+    afterstates ``0 .. T - 1`` (``T = len(values) - 1``), each for its own side.
+
+    Seen by one fixed side the recursion is linear (``flip`` is affine and the
+    blend's weights sum to 1), so ``G_t = sum_k (1 - λ) λ^(k-1) V_{t+k} +
+    λ^(T-t-1) z`` for every ``t`` at once, as one triangular matrix product.
+
+    >>> end = np.array([[1.0, 0, 0, 0, 0]])
+    >>> lambda_returns(np.vstack([np.full((2, 5), 0.5), end]), np.array([0, 1, 0]), lam=1.0)[:, 0].tolist()
+    [1.0, 0.0]
+    >>> lambda_returns(np.vstack([np.full((2, 5), 0.5), end]), np.array([0, 1, 0]), lam=0.0)[:, 0].tolist()
+    [0.5, 0.0]
+    """
+    count = len(values) - 1
+    other = np.asarray(seats) != seats[0]
+    fixed = np.where(other[:, None], flip(values), values)  # every row seen by seats[0]'s side
+    ahead = np.arange(count + 1)[None, :] - np.arange(count)[:, None]  # j - t
+    weights = np.where(ahead >= 1, (1.0 - lam) * np.power(lam, np.maximum(ahead - 1, 0)), 0.0)
+    weights[:, count] = np.power(lam, count - 1 - np.arange(count))  # the real result takes the tail
+    targets = weights @ fixed
+    return np.where(other[:count, None], flip(targets), targets)
+
+
+# --- the network being trained ----------------------------------------------------------------
+
+
+class Network:
+    """A multilayer perceptron in float32 with its gradient: ``weights[k]``
+    is ``(inputs, outputs)`` of layer ``k``, hidden units ``activation``,
+    five sigmoid outputs.
+
+    >>> net = Network.initial(4, (3,), "sigmoid", np.random.default_rng(0))
+    >>> net.predict(np.zeros((2, 4), dtype=np.float32)).shape
+    (2, 5)
+    """
+
+    def __init__(self, weights: Sequence[np.ndarray], biases: Sequence[np.ndarray], activation: str) -> None:
+        self.weights = [np.ascontiguousarray(w, dtype=np.float32) for w in weights]
+        self.biases = [np.ascontiguousarray(b, dtype=np.float32) for b in biases]
+        self.activation = activation
+
+    @classmethod
+    def initial(cls, inputs: int, hidden: Sequence[int], activation: str, rng: np.random.Generator) -> Network:
+        """Glorot-uniform hidden weights; output weights zero, output biases
+        at even odds of a single win and rarer doubles and triples.
+
+        Zero output weights make every play score the same at first, so the
+        first games play the first legal play (as ``"first"`` does): short
+        games. Random hidden weights would play arbitrary structures instead,
+        and in arrival mode such games run to hundreds of plies."""
+        sizes = [inputs, *hidden, 5]
+        weights = [rng.uniform(-1.0, 1.0, (a, b)) * math.sqrt(6.0 / (a + b)) for a, b in itertools.pairwise(sizes)]
+        weights[-1] = np.zeros_like(weights[-1])
+        biases = [np.zeros(size) for size in sizes[1:]]
+        biases[-1] = np.array([0.0, -2.0, -4.0, -2.0, -4.0])
+        return cls(weights, biases, activation)
+
+    @property
+    def parameters(self) -> list[np.ndarray]:
+        return [*self.weights, *self.biases]
+
+    def forward(self, x: np.ndarray) -> list[np.ndarray]:
+        """The activations of every layer, input first, the raw sigmoid outputs last
+        (the arithmetic of :meth:`NetEvaluator.forward`, which then makes them consistent)."""
+        layers = [x]
+        last = len(self.weights) - 1
+        for k, (w, b) in enumerate(zip(self.weights, self.biases)):
+            z = layers[-1] @ w + b
+            layers.append(sigmoid(z) if k == last or self.activation == "sigmoid" else np.maximum(z, 0))
+        return layers
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        """``float32[N, 5]``: the consistent outputs for inputs ``x``, as the
+        :class:`NetEvaluator` of these weights gives them."""
+        return consistent(self.forward(x)[-1])
+
+    def evaluator(self, rules: Rules, encoding: str) -> NetEvaluator:
+        """A :class:`NetEvaluator` holding a copy of the weights."""
+        return NetEvaluator([w.copy() for w in self.weights], [b.copy() for b in self.biases], encoding=encoding,
+                            rules=rules, activation=self.activation)
+
+    def gradients(self, x: np.ndarray, targets: np.ndarray) -> tuple[list[np.ndarray], float]:
+        """Gradients of the mean (over rows, summed over the five outputs)
+        cross-entropy against ``targets``, in :attr:`parameters` order, and that loss."""
+        layers = self.forward(x)
+        out = layers[-1]
+        eps = 1e-7
+        loss = -float(np.mean(np.sum(targets * np.log(out + eps) + (1 - targets) * np.log(1 - out + eps), axis=1)))
+        delta = ((out - targets) / len(x)).astype(np.float32)
+        grad_w: list[np.ndarray] = []
+        grad_b: list[np.ndarray] = []
+        for k in range(len(self.weights) - 1, -1, -1):
+            grad_w.insert(0, layers[k].T @ delta)
+            grad_b.insert(0, delta.sum(axis=0))
+            if k:
+                back = delta @ self.weights[k].T
+                a = layers[k]
+                delta = back * (a * (1.0 - a)) if self.activation == "sigmoid" else back * (a > 0)
+        return [*grad_w, *grad_b], loss
+
+
+class Adam:
+    """Adam (Kingma and Ba) over a list of float32 arrays, updated in place."""
+
+    def __init__(self, parameters: Sequence[np.ndarray], rate: float, beta1: float = 0.9, beta2: float = 0.999,
+                 eps: float = 1e-8) -> None:
+        self.rate, self.beta1, self.beta2, self.eps = rate, beta1, beta2, eps
+        self.first = [np.zeros_like(p) for p in parameters]
+        self.second = [np.zeros_like(p) for p in parameters]
+        self.steps = 0
+
+    def step(self, parameters: Sequence[np.ndarray], gradients: Sequence[np.ndarray]) -> None:
+        self.steps += 1
+        correction1 = 1.0 - self.beta1**self.steps
+        correction2 = 1.0 - self.beta2**self.steps
+        size = self.rate * math.sqrt(correction2) / correction1
+        for p, g, m, v in zip(parameters, gradients, self.first, self.second):
+            m *= self.beta1
+            m += (1.0 - self.beta1) * g
+            v *= self.beta2
+            v += (1.0 - self.beta2) * g * g
+            p -= (size * m / (np.sqrt(v) + self.eps)).astype(np.float32)
+
+
+# --- configuration ---------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class TrainingConfig:
+    """What a training run does; checked on creation
+    (:class:`~bansugoroku_fast.errors.InvalidTrainingError` names the field).
+
+    * ``games``: games of self-play to train on (a multiple of ``segment_games``);
+    * ``hidden``: hidden layer sizes (one or two); ``activation``: ``"sigmoid"`` or ``"relu"``;
+    * ``encoding``: ``"raw198"`` or ``"raw198+features"`` (see :mod:`bansugoroku_fast.evaluators.encoding`);
+    * ``lam``: λ of the λ-returns; ``rate``: Adam's step size at the start,
+      halved every ``rate_halving`` games trained (0: constant); ``minibatch``:
+      pairs per Adam step; ``update_size``: pairs gathered before each round of steps;
+    * ``parallel``: games played in lockstep; ``segment_games``: games per segment (the checkpoint unit);
+    * ``eval_every``: games between learning-curve points (0: none; a multiple of
+      ``segment_games``); ``eval_games``: duplicate games per point (each way).
+
+    >>> TrainingConfig(rules=Rules(), games=100, seed=1, segment_games=30)
+    Traceback (most recent call last):
+    ...
+    bansugoroku_fast.errors.InvalidTrainingError: games (100) must be a positive multiple of segment_games (30)
+    """
+
+    rules: Rules
+    games: int
+    seed: int
+    hidden: tuple[int, ...] = (80,)
+    activation: str = "sigmoid"
+    encoding: str = "raw198+features"
+    lam: float = 0.7
+    rate: float = 1e-3
+    rate_halving: int = 0
+    minibatch: int = 64
+    update_size: int = 4096
+    parallel: int = 128
+    segment_games: int = 1000
+    eval_every: int = 10000
+    eval_games: int = 500
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rules", as_rules(self.rules))
+        object.__setattr__(self, "hidden", tuple(self.hidden))
+        for name in ("games", "seed", "rate_halving", "minibatch", "update_size", "parallel", "segment_games",
+                     "eval_every", "eval_games"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+                raise InvalidTrainingError(f"{name} must be an integer, got {value!r}")
+        positive = ("minibatch", "update_size", "parallel", "segment_games", "eval_games")
+        for name in positive:
+            if getattr(self, name) <= 0:
+                raise InvalidTrainingError(f"{name} must be positive, got {getattr(self, name)}")
+        if not 0 <= self.seed < 2**32:
+            raise InvalidTrainingError(f"seed must be in 0 .. 2**32 - 1, got {self.seed}")
+        if self.rate_halving < 0:
+            raise InvalidTrainingError(f"rate_halving must be 0 (constant) or positive, got {self.rate_halving}")
+        if self.games <= 0 or self.games % self.segment_games:
+            raise InvalidTrainingError(
+                f"games ({self.games}) must be a positive multiple of segment_games ({self.segment_games})"
+            )
+        if self.eval_every < 0 or self.eval_every % self.segment_games:
+            raise InvalidTrainingError(
+                f"eval_every ({self.eval_every}) must be 0 or a multiple of segment_games ({self.segment_games})"
+            )
+        if not 1 <= len(self.hidden) <= 2 or not all(
+            isinstance(h, (int, np.integer)) and not isinstance(h, bool) and 1 <= h <= 4096 for h in self.hidden
+        ):
+            raise InvalidTrainingError(f"hidden must be one or two layer sizes in 1 .. 4096, got {self.hidden!r}")
+        if self.activation not in ACTIVATIONS:
+            raise InvalidTrainingError(f"activation must be one of {ACTIVATIONS}, got {self.activation!r}")
+        if self.encoding not in tuple(ENCODINGS):
+            raise InvalidTrainingError(f"encoding must be one of {tuple(ENCODINGS)}, got {self.encoding!r}")
+        if not (isinstance(self.lam, (int, float)) and 0.0 <= self.lam <= 1.0):
+            raise InvalidTrainingError(f"lam must be a number in [0, 1], got {self.lam!r}")
+        if not (isinstance(self.rate, (int, float)) and 0.0 < self.rate < 1.0 and math.isfinite(self.rate)):
+            raise InvalidTrainingError(f"rate must be a number in (0, 1), got {self.rate!r}")
+
+    def rate_at(self, games: int) -> float:
+        """Adam's step size once ``games`` games have been trained on (it
+        depends on that count alone, so a longer run resumed keeps to it).
+
+        >>> TrainingConfig(rules=Rules(), games=1000, seed=0, rate=0.01, rate_halving=500).rate_at(1000)
+        0.0025
+        """
+        return self.rate * 0.5 ** (games / self.rate_halving) if self.rate_halving else self.rate
+
+    def as_json(self) -> str:
+        fields = dataclasses.asdict(self)
+        fields["rules"] = self.rules.short_name
+        return json.dumps(fields, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> TrainingConfig:
+        fields = json.loads(text)
+        fields["rules"] = Rules.parse(fields["rules"])
+        fields["hidden"] = tuple(fields["hidden"])
+        return cls(**fields)
+
+
+def _derived_seed(seed: int, *path: int) -> int:
+    """A 32-bit seed for one purpose of a run (``path``), independent of the others."""
+    return int(np.random.SeedSequence([seed, *path]).generate_state(1, dtype=np.uint32)[0])
+
+
+INIT_STREAM, DICE_STREAM, SHUFFLE_STREAM = 0, 1, 2
+#: The dice of the learning curve's games do not depend on the run's seed:
+#: every point of every run is measured on the same games.
+EVAL_SEED = 20_240_601
+
+
+# --- self-play -----------------------------------------------------------------------------
+
+
+class _Learner:
+    """Gathers (input, λ-return) pairs and takes Adam steps every ``update_size`` pairs."""
+
+    def __init__(self, net: Network, adam: Adam, config: TrainingConfig) -> None:
+        self.net, self.adam, self.config = net, adam, config
+        self.inputs: list[np.ndarray] = []
+        self.targets: list[np.ndarray] = []
+        self.pending = 0
+        self.loss = float("nan")
+
+    def add_game(self, inputs: np.ndarray, values: np.ndarray, seats: np.ndarray) -> None:
+        """One finished game: ``inputs[t]`` of afterstate ``t < T``,
+        ``values[t]`` its outputs (``values[T]``: the exact result)."""
+        if len(inputs) == 0:
+            return
+        self.inputs.append(inputs)
+        self.targets.append(lambda_returns(values, seats, self.config.lam).astype(np.float32))
+        self.pending += len(inputs)
+
+    def update(self, rng: np.random.Generator, final: bool = False) -> None:
+        """Adam steps over the pending pairs (shuffled) once there are
+        ``update_size`` of them, or whatever is left when ``final``."""
+        if self.pending < self.config.update_size and not (final and self.pending):
+            return
+        inputs, targets = np.concatenate(self.inputs), np.concatenate(self.targets)
+        self.inputs, self.targets, self.pending = [], [], 0
+        order = rng.permutation(len(inputs))
+        losses = []
+        for start in range(0, len(order), self.config.minibatch):
+            rows = order[start:start + self.config.minibatch]
+            gradients, loss = self.net.gradients(inputs[rows], targets[rows])
+            self.adam.step(self.net.parameters, gradients)
+            losses.append(loss)
+        self.loss = float(np.mean(losses))
+
+
+def _score_children(net: Network, children: np.ndarray, rules: Rules, encoding: str) -> tuple[np.ndarray, ...]:
+    """Inputs, outputs (exact for finished children) and equities of ``children``."""
+    inputs = encode_valid(children, encoding, rules)
+    values = net.predict(inputs)
+    ended = outcome(children, rules)
+    over = ended.winner >= 0
+    if over.any():
+        values[over] = outcome_probabilities(ended.winner[over], ended.value[over])
+    return inputs, values, equity(values), over
+
+
+def _play_segment(net: Network, learner: _Learner, config: TrainingConfig, segment: int,
+                  tick: Callable[[int], None]) -> None:
+    """Self-play until ``segment_games`` games have ended, training as they end."""
+    learner.adam.rate = config.rate_at(segment * config.segment_games)
+    seed = _derived_seed(config.seed, DICE_STREAM, segment)
+    rng = np.random.default_rng(_derived_seed(config.seed, SHUFFLE_STREAM, segment))
+    batch = GameBatch(config.rules, config.parallel, seed=seed, restart=True, record=False, threads=1)
+    trails: list[list[tuple[np.ndarray, np.ndarray, int]]] = [[] for _ in range(config.parallel)]
+    finished = 0
+    while finished < config.segment_games:
+        wave = batch.candidates()
+        inputs, values, scores, over = _score_children(net, wave.children, config.rules, config.encoding)
+        choices = segment_argmax(scores, wave.offsets)
+        rows = wave.offsets[:-1] + choices
+        chosen_inputs, chosen_values = inputs[rows], values[rows]  # copies: the wave's arrays can go
+        for slot in range(config.parallel):
+            row = int(rows[slot])
+            trails[slot].append((chosen_inputs[slot], chosen_values[slot], int(wave.plies[slot] % 2)))
+            if over[row]:
+                finished += 1
+                _finish_trail(learner, trails[slot])
+                trails[slot] = []
+                tick(1)
+                if finished == config.segment_games:
+                    break
+        learner.update(rng)
+        batch.step(choices)
+    learner.update(rng, final=True)
+
+
+def _finish_trail(learner: _Learner, trail: list[tuple[np.ndarray, np.ndarray, int]]) -> None:
+    inputs = np.array([step[0] for step in trail[:-1]], dtype=np.float32).reshape(len(trail) - 1, -1)
+    values = np.array([step[1] for step in trail], dtype=np.float64)
+    seats = np.array([step[2] for step in trail])
+    learner.add_game(inputs, values, seats)
+
+
+# --- the learning curve --------------------------------------------------------------------------
+
+
+def net_policy(net: Network, rules: Rules, encoding: str) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """A callable policy playing the network greedily at 0-ply (for ``play_games``)."""
+
+    def policy(children: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+        return _score_children(net, children, rules, encoding)[2].astype(np.float64)
+
+    return policy
+
+
+def opponents(rules: Rules) -> tuple[str, ...]:
+    """The learning curve's opponents: ``"pubeval"`` (backgammon) and ``"heuristic"``."""
+    return ("pubeval", "heuristic") if rules.is_backgammon else ("heuristic",)
+
+
+def _measure(net: Network, config: TrainingConfig) -> dict[str, MatchScore]:
+    player = net_policy(net, config.rules, config.encoding)
+    return {name: duplicate_match(config.rules, player, name, config.eval_games, EVAL_SEED, progress=False)
+            for name in opponents(config.rules)}
+
+
+# --- runs, checkpoints, files ----------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class TrainingRun:
+    """The state of a run: its network, optimiser, games trained and curve
+    (``curve[i]`` = ``{"games": n, "seconds": s, "<opponent>": [ppg, stderr], "loss": l}``)."""
+
+    config: TrainingConfig
+    net: Network
+    adam: Adam
+    games: int = 0
+    seconds: float = 0.0
+    curve: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+
+    @classmethod
+    def start(cls, config: TrainingConfig) -> TrainingRun:
+        rng = np.random.default_rng(_derived_seed(config.seed, INIT_STREAM))
+        net = Network.initial(encoding_size(config.encoding), config.hidden, config.activation, rng)
+        return cls(config, net, Adam(net.parameters, config.rate))
+
+    def save_checkpoint(self, path: str) -> None:
+        """The whole state, written atomically (a temporary file, then ``os.replace``)."""
+        arrays: dict[str, Any] = {
+            "version": np.int64(CHECKPOINT_VERSION),
+            "config": np.array(self.config.as_json()),
+            "games": np.int64(self.games),
+            "seconds": np.float64(self.seconds),
+            "curve": np.array(json.dumps(self.curve)),
+            "adam_steps": np.int64(self.adam.steps),
+        }
+        for k, p in enumerate(self.net.parameters):
+            arrays[f"param_{k}"] = p
+            arrays[f"adam_m_{k}"] = self.adam.first[k]
+            arrays[f"adam_v_{k}"] = self.adam.second[k]
+        _atomic_savez(path, arrays)
+
+    @classmethod
+    def load_checkpoint(cls, path: str, config: TrainingConfig | None = None) -> TrainingRun:
+        """The run saved at ``path``; ``config`` may lengthen it and change its
+        step sizes (:data:`RESUMABLE_CHANGES`), nothing else."""
+        with np.load(path, allow_pickle=False) as data:
+            if int(data["version"]) != CHECKPOINT_VERSION:
+                raise InvalidTrainingError(f"{path}: checkpoint version {int(data['version'])}, "
+                                           f"expected {CHECKPOINT_VERSION}")
+            saved = TrainingConfig.from_json(str(data["config"]))
+            schedule = {name: getattr(saved, name) for name in RESUMABLE_CHANGES}
+            if config is not None and dataclasses.replace(config, **schedule) != saved:
+                raise InvalidTrainingError(
+                    f"{path}: the checkpoint was made with another configuration ({saved.as_json()}); "
+                    f"only {', '.join(RESUMABLE_CHANGES)} may change on --resume"
+                )
+            config = config or saved
+            layers = len(saved.hidden) + 1
+            params = [data[f"param_{k}"] for k in range(2 * layers)]
+            net = Network(params[:layers], params[layers:], saved.activation)
+            adam = Adam(net.parameters, saved.rate)
+            adam.first = [data[f"adam_m_{k}"].copy() for k in range(2 * layers)]
+            adam.second = [data[f"adam_v_{k}"].copy() for k in range(2 * layers)]
+            adam.steps = int(data["adam_steps"])
+            return cls(config, net, adam, int(data["games"]), float(data["seconds"]), json.loads(str(data["curve"])))
+
+    def save_network(self, path: str) -> None:
+        """The network as an evaluator ``.npz`` (:class:`~bansugoroku_fast.evaluators.NetEvaluator`)."""
+        self.net.evaluator(self.config.rules, self.config.encoding).save(path)
+
+
+def _atomic_savez(path: str, arrays: dict[str, Any]) -> None:
+    folder = os.path.dirname(os.path.abspath(path))
+    handle, temporary = tempfile.mkstemp(suffix=".npz", dir=folder)
+    try:
+        with os.fdopen(handle, "wb") as file:
+            np.savez(file, **arrays)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def checkpoint_path(out: str) -> str:
+    """Where a run writing ``out`` keeps its training state."""
+    return f"{out}.ckpt.npz"
+
+
+def train(config: TrainingConfig, out: str, *, resume: bool = False, plot: str | None = None,
+          progress: bool = True) -> TrainingRun:
+    """Run ``config`` (or continue the run checkpointed beside ``out`` when
+    ``resume``), writing the network to ``out`` and the training state to
+    :func:`checkpoint_path` at the end of every segment."""
+    _check_output(out, "out")
+    if plot is not None:
+        _check_output(plot, "plot")
+    state = checkpoint_path(out)
+    if resume:
+        if not os.path.exists(state):
+            raise InvalidTrainingError(f"--resume: no checkpoint {state} to resume from")
+        run = TrainingRun.load_checkpoint(state, config)
+        if run.games > config.games:
+            raise InvalidTrainingError(f"--resume: the checkpoint has {run.games} games already, more than "
+                                       f"--games {config.games}")
+    else:
+        run = TrainingRun.start(config)
+    bar = tqdm(total=config.games, initial=run.games, unit="game", disable=not progress,
+               desc=f"TD({config.lam}) {config.rules.short_name}", dynamic_ncols=True)
+    learner = _Learner(run.net, run.adam, config)
+    if not run.curve and config.eval_every:
+        _add_point(run)
+    with bar:
+        while run.games < config.games:
+            began = time.perf_counter()
+            _play_segment(run.net, learner, config, run.games // config.segment_games, bar.update)
+            run.games += config.segment_games
+            run.seconds += time.perf_counter() - began
+            if config.eval_every and run.games % config.eval_every == 0:
+                _add_point(run, learner.loss)
+                bar.set_postfix_str(_point_text(run.curve[-1]))
+            run.save_checkpoint(state)
+            run.save_network(out)
+            if plot is not None:
+                plot_curve(run, plot)
+    return run
+
+
+def _add_point(run: TrainingRun, loss: float = float("nan")) -> None:
+    scores = _measure(run.net, run.config)
+    point: dict[str, Any] = {"games": run.games, "seconds": round(run.seconds, 1), "loss": loss}
+    point.update({name: [score.ppg, score.stderr] for name, score in scores.items()})
+    run.curve.append(point)
+
+
+def _point_text(point: dict[str, Any]) -> str:
+    return " ".join(f"{name} {point[name][0]:+.3f}±{point[name][1]:.3f}" for name in ("pubeval", "heuristic")
+                    if name in point)
+
+
+def _check_output(path: str, what: str) -> None:
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise InvalidTrainingError(f"{what}: folder {folder} does not exist")
+
+
+def plot_curve(run: TrainingRun, path: str) -> None:
+    """The learning curve (ppg ± 2 standard errors by training games), written atomically."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(7, 4))
+    games = [point["games"] for point in run.curve]
+    for name in opponents(run.config.rules):
+        ppg = np.array([point[name][0] for point in run.curve])
+        err = np.array([point[name][1] for point in run.curve])
+        axes.errorbar(games, ppg, yerr=2 * err, marker="o", capsize=3, label=f"against {name}")
+    axes.axhline(0.0, color="grey", linewidth=0.8)
+    axes.set_xlabel("training games")
+    axes.set_ylabel("points per game (duplicate, ±2 s.e.)")
+    config = run.config
+    axes.set_title(f"{config.rules.short_name}: {config.encoding}, hidden {config.hidden}, seed {config.seed}")
+    axes.legend()
+    figure.tight_layout()
+    folder = os.path.dirname(os.path.abspath(path))
+    handle, temporary = tempfile.mkstemp(suffix=os.path.splitext(path)[1] or ".png", dir=folder)
+    os.close(handle)
+    try:
+        figure.savefig(temporary)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+    finally:
+        plt.close(figure)
+
+
+# --- the command line ----------------------------------------------------------------------------
+
+
+def _parser() -> argparse.ArgumentParser:
+    defaults: dict[str, Any] = {field.name: field.default for field in dataclasses.fields(TrainingConfig)}
+    parser = argparse.ArgumentParser(prog="python -m bansugoroku_fast.train", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rules", required=True, help="a rules label: backgammon, ban/arrival/multiplied, ...")
+    parser.add_argument("--games", type=int, required=True, help="games of self-play to train on")
+    parser.add_argument("--seed", type=int, required=True)
+    parser.add_argument("--out", required=True, help="the network file to write (.npz)")
+    parser.add_argument("--hidden", type=int, nargs="+", default=list(defaults["hidden"]),
+                        help="hidden layer sizes (one or two)")
+    parser.add_argument("--activation", choices=ACTIVATIONS, default=defaults["activation"])
+    parser.add_argument("--encoding", choices=tuple(ENCODINGS), default=defaults["encoding"])
+    parser.add_argument("--lam", type=float, default=defaults["lam"], help="λ of the λ-returns")
+    parser.add_argument("--rate", type=float, default=defaults["rate"], help="Adam's step size")
+    parser.add_argument("--rate-halving", type=int, default=defaults["rate_halving"],
+                        help="games over which the step size halves (0: constant)")
+    parser.add_argument("--minibatch", type=int, default=defaults["minibatch"])
+    parser.add_argument("--update-size", type=int, default=defaults["update_size"])
+    parser.add_argument("--parallel", type=int, default=defaults["parallel"], help="games played in lockstep")
+    parser.add_argument("--segment-games", type=int, default=defaults["segment_games"],
+                        help="games between checkpoints")
+    parser.add_argument("--eval-every", type=int, default=defaults["eval_every"],
+                        help="games between learning-curve points (0: none)")
+    parser.add_argument("--eval-games", type=int, default=defaults["eval_games"],
+                        help="duplicate games per point, each way")
+    parser.add_argument("--resume", action="store_true", help="continue the run checkpointed beside --out")
+    parser.add_argument("--plot", help="write the learning curve to this image")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line; returns the exit status (2 for bad arguments)."""
+    args = _parser().parse_args(argv)
+    try:
+        config = TrainingConfig(
+            rules=Rules.parse(args.rules), games=args.games, seed=args.seed, hidden=tuple(args.hidden),
+            activation=args.activation, encoding=args.encoding, lam=args.lam, rate=args.rate,
+            rate_halving=args.rate_halving, minibatch=args.minibatch, update_size=args.update_size,
+            parallel=args.parallel, segment_games=args.segment_games, eval_every=args.eval_every,
+            eval_games=args.eval_games,
+        )
+        run = train(config, args.out, resume=args.resume, plot=args.plot, progress=not args.quiet)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(f"{run.games} games in {run.seconds:.0f} s; network written to {args.out}")
+    if run.curve:
+        print(f"last point: {_point_text(run.curve[-1])}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

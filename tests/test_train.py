@@ -1,0 +1,257 @@
+"""Training by TD(λ) self-play (bansugoroku_fast.train) and duplicate
+matches (bansugoroku_fast.strength)."""
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+
+import numpy as np
+import pytest
+
+from bansugoroku_fast import Rules, play_games
+from bansugoroku_fast.errors import InvalidTrainingError
+from bansugoroku_fast.evaluators import NetEvaluator, evaluate
+from bansugoroku_fast.evaluators.scoring import flip
+from bansugoroku_fast.strength import duplicate_match, points_of_seat
+from bansugoroku_fast.train import (
+    Network,
+    TrainingConfig,
+    TrainingRun,
+    checkpoint_path,
+    lambda_returns,
+    main,
+    net_policy,
+    train,
+)
+
+TINY = dict(hidden=(8,), parallel=16, segment_games=20, eval_every=0, update_size=256, minibatch=32)
+
+
+def tiny(rules: str = "ban/arrival/off", games: int = 40, seed: int = 1, **changes: object) -> TrainingConfig:
+    fields = {**TINY, **changes}
+    return TrainingConfig(rules=Rules.parse(rules), games=games, seed=seed, **fields)  # type: ignore[arg-type]
+
+
+def parameters(run: TrainingRun) -> list[np.ndarray]:
+    return [p.copy() for p in run.net.parameters]
+
+
+def same(a: list[np.ndarray], b: list[np.ndarray]) -> bool:
+    return len(a) == len(b) and all(np.array_equal(x, y) for x, y in zip(a, b))
+
+
+# --- λ-returns -------------------------------------------------------------------------------
+
+
+def recursive_returns(values: np.ndarray, seats: np.ndarray, lam: float) -> np.ndarray:
+    """The definition, step by step backwards from the result."""
+    count = len(values) - 1
+    targets = np.empty((count, 5))
+    following = values[-1]
+    for t in range(count - 1, -1, -1):
+        blend = (1 - lam) * values[t + 1] + lam * following if t + 1 < count else following
+        following = flip(blend[None])[0] if seats[t] != seats[t + 1] else blend
+        targets[t] = following
+    return targets
+
+
+@pytest.mark.parametrize("lam", [0.0, 0.3, 0.7, 1.0])
+def test_lambda_returns_follow_the_backward_recursion(lam: float) -> None:
+    rng = np.random.default_rng(4)
+    for length in (1, 2, 3, 17, 60):
+        values = rng.random((length + 1, 5))
+        seats = rng.integers(0, 2, length + 1)  # passes: the same side twice in a row
+        np.testing.assert_allclose(lambda_returns(values, seats, lam), recursive_returns(values, seats, lam),
+                                   atol=1e-12)
+
+
+def test_monte_carlo_returns_are_the_result_seen_by_each_side() -> None:
+    # λ = 1: every target is the game's real result, flipped for the side that lost.
+    values = np.full((5, 5), 0.5)
+    values[-1] = [1.0, 1.0, 0.0, 0.0, 0.0]  # the last mover won a double
+    seats = np.array([0, 1, 1, 0, 1])  # seat 1 played twice in a row once (a pass)
+    targets = lambda_returns(values, seats, 1.0)
+    assert targets[:, 0].tolist() == [0.0, 1.0, 1.0, 0.0]
+    assert targets[0].tolist() == [0.0, 0.0, 0.0, 1.0, 0.0]  # seat 0 loses 2
+
+
+# --- the network's gradient ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("activation", ["sigmoid", "relu"])
+@pytest.mark.parametrize("hidden", [(6,), (5, 4)])
+def test_gradients_match_finite_differences(activation: str, hidden: tuple[int, ...]) -> None:
+    rng = np.random.default_rng(0)
+    net = Network.initial(7, hidden, activation, rng)
+    net.weights = [w.astype(np.float64) for w in net.weights]  # exact arithmetic for the check
+    net.biases = [b.astype(np.float64) for b in net.biases]
+    x = rng.random((9, 7))
+    targets = rng.random((9, 5))
+    gradients, _ = net.gradients(x, targets)
+    for parameter, gradient in zip(net.parameters, gradients):
+        for index in list(np.ndindex(parameter.shape))[:6]:
+            keep = parameter[index]
+            parameter[index] = keep + 1e-6
+            up = net.gradients(x, targets)[1]
+            parameter[index] = keep - 1e-6
+            down = net.gradients(x, targets)[1]
+            parameter[index] = keep
+            assert gradient[index] == pytest.approx((up - down) / 2e-6, rel=1e-4, abs=1e-7)
+
+
+def test_the_saved_network_scores_as_trained(tmp_path: os.PathLike[str]) -> None:
+    out = os.path.join(tmp_path, "net.npz")
+    run = train(tiny("backgammon", games=20, encoding="raw198+features"), out, progress=False)
+    loaded = NetEvaluator.load(out, rules="backgammon")
+    positions = play_games("backgammon", 2, "random", seed=3).after
+    from bansugoroku_fast.evaluators.encoding import encode
+
+    inputs = encode(positions, "raw198+features", "backgammon")
+    # The kernels' forward pass sums in its own order: float32 rounding apart, the same numbers.
+    np.testing.assert_allclose(run.net.predict(inputs), loaded(positions), atol=1e-5)
+    np.testing.assert_array_equal(run.net.predict(inputs), loaded.forward(inputs))
+
+
+# --- training runs ---------------------------------------------------------------------------
+
+
+def test_training_is_deterministic_from_the_seed(tmp_path: os.PathLike[str]) -> None:
+    first = parameters(train(tiny(), os.path.join(tmp_path, "a.npz"), progress=False))
+    again = parameters(train(tiny(), os.path.join(tmp_path, "b.npz"), progress=False))
+    other = parameters(train(tiny(seed=2), os.path.join(tmp_path, "c.npz"), progress=False))
+    assert same(first, again)
+    assert not same(first, other)
+
+
+def test_a_resumed_run_continues_exactly(tmp_path: os.PathLike[str]) -> None:
+    config = tiny(games=60, eval_every=20, eval_games=10)
+    whole = train(config, os.path.join(tmp_path, "whole.npz"), progress=False)
+    half = os.path.join(tmp_path, "half.npz")
+    train(dataclasses.replace(config, games=20), half, progress=False)
+    resumed = train(config, half, resume=True, progress=False)
+    assert resumed.games == whole.games == 60
+    assert same(parameters(resumed), parameters(whole))
+    assert same(resumed.adam.first, whole.adam.first)
+    assert [point["heuristic"] for point in resumed.curve] == [point["heuristic"] for point in whole.curve]
+    assert len(whole.curve) == 4  # before training, then every 20 games
+
+
+def test_a_few_hundred_games_of_self_play_improve_the_network(tmp_path: os.PathLike[str]) -> None:
+    # The untrained network scores every unfinished play alike (zero output
+    # weights), so it plays the first legal play unless one wins at once, and
+    # the heuristic beats that in most games; 400 games of self-play lift it
+    # to about even. The gap is many standard errors wide.
+    rules = Rules(closure="off")
+    config = tiny("ban/arrival/off", games=400, seed=5, hidden=(16,), parallel=64, segment_games=400,
+                  encoding="raw198+features", rate=0.003, update_size=512)
+    untrained = TrainingRun.start(config).net
+    before = duplicate_match(rules, net_policy(untrained, rules, config.encoding), "heuristic", 200, seed=9,
+                             progress=False)
+    trained = train(config, os.path.join(tmp_path, "net.npz"), progress=False).net
+    after = duplicate_match(rules, net_policy(trained, rules, config.encoding), "heuristic", 200, seed=9,
+                            progress=False)
+    assert before.ppg < -0.5
+    assert after.ppg - before.ppg > 8 * math.hypot(before.stderr, after.stderr)
+
+
+def test_the_learning_curve_is_plotted(tmp_path: os.PathLike[str]) -> None:
+    pytest.importorskip("matplotlib")
+    plot = os.path.join(tmp_path, "curve.png")
+    run = train(tiny(eval_every=20, eval_games=10), os.path.join(tmp_path, "net.npz"), plot=plot, progress=False)
+    assert [point["games"] for point in run.curve] == [0, 20, 40]
+    with open(plot, "rb") as file:
+        assert file.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+# --- bad arguments -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("changes", "words"), [
+    ({"games": 30}, "multiple of segment_games"),
+    ({"games": 0}, "multiple of segment_games"),
+    ({"hidden": (8, 8, 8)}, "one or two layer sizes"),
+    ({"hidden": (0,)}, "one or two layer sizes"),
+    ({"activation": "tanh"}, "activation"),
+    ({"encoding": "raw"}, "encoding"),
+    ({"lam": 1.5}, "lam"),
+    ({"rate": 0.0}, "rate"),
+    ({"seed": -1}, "seed"),
+    ({"parallel": 0}, "parallel must be positive"),
+    ({"eval_every": 30}, "eval_every"),
+    ({"games": 2.5}, "games must be an integer"),
+])
+def test_bad_configurations_are_refused(changes: dict[str, object], words: str) -> None:
+    with pytest.raises(InvalidTrainingError, match=words):
+        tiny(**changes)  # type: ignore[arg-type]
+
+
+def test_bad_command_lines_give_an_error_and_status_2(tmp_path: os.PathLike[str],
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    out = os.path.join(tmp_path, "net.npz")
+    assert main(["--rules", "chess", "--games", "20", "--seed", "1", "--out", out, "--quiet"]) == 2
+    assert "cannot read rules" in capsys.readouterr().err
+    assert main(["--rules", "ban", "--games", "20", "--seed", "1", "--out", out, "--quiet"]) == 2
+    assert "multiple of segment_games (1000)" in capsys.readouterr().err
+    small = ["--rules", "ban", "--games", "20", "--segment-games", "20", "--seed", "1", "--quiet"]
+    assert main([*small, "--out", out, "--resume"]) == 2
+    assert "no checkpoint" in capsys.readouterr().err
+    assert main([*small, "--out", os.path.join(tmp_path, "nowhere", "net.npz")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    assert not os.path.exists(out) and not os.path.exists(checkpoint_path(out))
+
+
+def test_resuming_with_another_configuration_is_refused(tmp_path: os.PathLike[str]) -> None:
+    out = os.path.join(tmp_path, "net.npz")
+    train(tiny(games=20), out, progress=False)
+    with pytest.raises(InvalidTrainingError, match="only games, rate, rate_halving may change"):
+        train(tiny(games=40, hidden=(9,)), out, resume=True, progress=False)
+
+
+# --- duplicate matches ---------------------------------------------------------------------------
+
+
+def test_duplicate_matches_are_antisymmetric() -> None:
+    # The same dice with seats swapped: B's pairs are A's, negated.
+    a = duplicate_match("backgammon", "heuristic", "pubeval", 60, seed=2, progress=False)
+    b = duplicate_match("backgammon", "pubeval", "heuristic", 60, seed=2, progress=False)
+    np.testing.assert_array_equal(a.pair_points, -b.pair_points)
+    assert a.games == 120
+
+
+def test_a_move_picker_plays_the_same_games_as_its_policy() -> None:
+    rules = Rules(variant="backgammon")
+    net = NetEvaluator.random(rules, hidden=(6,), seed=3)
+
+    def scores(children: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+        return np.asarray(evaluate(children, rules, net)[:, 0], dtype=np.float64)
+
+    class Picker:
+        def pick(self, wave: object) -> np.ndarray:
+            from bansugoroku_fast.choices import segment_argmax
+
+            return segment_argmax(scores(wave.children, wave.offsets), wave.offsets)  # type: ignore[attr-defined]
+
+    by_policy = duplicate_match(rules, scores, "pubeval", 30, seed=5, progress=False)
+    by_picker = duplicate_match(rules, Picker(), "pubeval", 30, seed=5, progress=False)
+    np.testing.assert_array_equal(by_policy.pair_points, by_picker.pair_points)
+
+
+def test_points_of_seat_follow_the_winner() -> None:
+    records = play_games("backgammon", 20, "random", seed=1)
+    assert (points_of_seat(records.winner, records.value, 0) == -points_of_seat(records.winner, records.value, 1)).all()
+
+
+# --- the shipped networks ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", Rules.all_combinations(), ids=lambda rules: rules.short_name)
+def test_a_network_ships_for_every_rule_set_and_plays(rules: Rules) -> None:
+    from bansugoroku_fast.evaluators import EvaluatorPolicy
+    from bansugoroku_fast.evaluators.nets import load_shipped, network_file
+
+    assert os.path.getsize(network_file(rules)) <= 2 * 1024 * 1024
+    net = load_shipped(rules)
+    assert net.rules.short_name == rules.short_name
+    records = play_games(rules, 4, EvaluatorPolicy(net), seed=1)
+    assert (records.winner >= 0).all()
