@@ -23,22 +23,38 @@ from . import batch, typing
 from .batch import count_plays, generate_plays, iter_plays
 from .errors import (
     AmbiguousPlayError,
+    ContactError,
+    EndgameCacheError,
+    EndgameCacheWarning,
+    EvaluatorOutputError,
+    EvaluatorOutputTypeError,
+    EvaluatorTypeError,
     GameStateError,
     GameTooLongError,
     IllegalPlayError,
     InvalidDiceError,
+    InvalidEvaluatorError,
     InvalidNotationError,
+    InvalidOptionError,
     InvalidPolicyError,
     InvalidPositionError,
     InvalidRulesError,
+    InvalidStonesError,
     MatchFileError,
     MatchIdError,
+    NetworkFileError,
+    NotARaceError,
+    NotInTableError,
+    OutputPathError,
     PlayError,
     PlayTextTypeError,
     PolicyOutputError,
     PolicyOutputTypeError,
     PolicyTypeError,
     RulesTypeError,
+    StonesTypeError,
+    TableRulesError,
+    UnknownOptionError,
 )
 from .moves import (
     Plays,
@@ -60,8 +76,8 @@ from .rules import Rules
 from .turn import Turn, roll_name
 from .typing import DiceLike, PositionLike, RulesLike
 
-#: The package's version, its one copy: pyproject.toml reads it from here.
-__version__ = "0.1.0"
+#: The package's version (its one copy is in bansugoroku_fast.version, which pyproject.toml reads).
+from .version import __version__
 
 #: Names loaded on first use (PEP 562): name -> the module that holds it.
 _LAZY = {
@@ -69,15 +85,27 @@ _LAZY = {
                      "segment_argmax", "play_games", "rollout", "rank_plays", "features", "RankedPlay",
                      "RolloutResult", "LinearPolicy", "FEATURE_NAMES", "Computer", "PipCountCube"],
                     "bansugoroku_fast.games"),
-    **dict.fromkeys(["MatchRecord", "MatchState", "read_match", "write_match", "decode_match_id",
+    **dict.fromkeys(["race", "race_batch", "RaceResult"], "bansugoroku_fast.endgames"),
+    **dict.fromkeys(["NetEvaluator", "evaluate", "best_plays", "EvaluatorPolicy"], "bansugoroku_fast.evaluators"),
+    **dict.fromkeys(["MatchRecord", "MatchState", "parse_match", "read_match", "write_match", "decode_match_id",
                      "encode_match_id"], "bansugoroku_fast.formats"),
 }
 #: Submodules loaded on first use (``bansugoroku_fast.oracle``).
-_LAZY_MODULES = ("oracle", "games", "formats")
+_LAZY_MODULES = ("oracle", "games", "formats", "endgames", "evaluators")
 
 if TYPE_CHECKING:   # what the lazy names are, for type checkers
-    from . import formats, games, oracle
-    from .formats import MatchRecord, MatchState, decode_match_id, encode_match_id, read_match, write_match
+    from . import endgames, evaluators, formats, games, oracle
+    from .endgames import RaceResult, race, race_batch
+    from .evaluators import EvaluatorPolicy, NetEvaluator, best_plays, evaluate
+    from .formats import (
+        MatchRecord,
+        MatchState,
+        decode_match_id,
+        encode_match_id,
+        parse_match,
+        read_match,
+        write_match,
+    )
     from .games import (
         FEATURE_NAMES,
         Candidates,
@@ -169,6 +197,7 @@ __all__ = [
     "MatchRecord",
     "MatchState",
     "read_match",
+    "parse_match",
     "write_match",
     "decode_match_id",
     "encode_match_id",
@@ -190,11 +219,38 @@ __all__ = [
     "PolicyTypeError",
     "PolicyOutputError",
     "PolicyOutputTypeError",
+    "NotARaceError",
+    "ContactError",
+    "NotInTableError",
+    "InvalidStonesError",
+    "StonesTypeError",
+    "TableRulesError",
+    "EndgameCacheError",
+    "EndgameCacheWarning",
+    "InvalidEvaluatorError",
+    "NetworkFileError",
+    "EvaluatorTypeError",
+    "EvaluatorOutputError",
+    "EvaluatorOutputTypeError",
+    "InvalidOptionError",
+    "UnknownOptionError",
+    "OutputPathError",
+    # evaluators
+    "NetEvaluator",
+    "evaluate",
+    "best_plays",
+    "EvaluatorPolicy",
+    # exact endgames
+    "race",
+    "race_batch",
+    "RaceResult",
     # submodules
     "batch",
     "oracle",
     "games",
     "formats",
+    "endgames",
+    "evaluators",
     "typing",
 ]
 

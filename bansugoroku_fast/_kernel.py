@@ -35,14 +35,14 @@ import os
 import sys
 import threading
 import weakref
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias, TypeVar, cast
 
 import numpy as np
 
-from . import _batch, _cpu, _env, _games, _play_records, _pool, _single, _validate
+from . import _batch, _cpu, _env, _games, _net, _play_records, _pool, _single, _tables, _validate
 from .errors import GameTooLongError, InvalidDiceError, InvalidPositionError
 from .layout import BAR, BOTH_WON, OFF, ROW_NAMES, STONES, borne_off_problem
 
@@ -160,6 +160,13 @@ def first_invalid(positions: np.ndarray) -> tuple[int, str] | None:
     if problem is None:
         return None
     return problem[0], describe_problem(*problem[1:])
+
+
+def key_problem(key: bytes) -> str | None:
+    """What is wrong with the position whose ``int8[2, 26]`` array has the
+    52 bytes ``key``, or None (the one-position check of :func:`first_invalid`)."""
+    problem = _validate.key_problem(key)
+    return None if problem is None else describe_problem(*problem)
 
 
 def status_error(status: int, rules: Rules | None, *, item: int | None = None,
@@ -829,3 +836,130 @@ def advance_batch(rows: np.ndarray, choices: np.ndarray, boards: np.ndarray, dic
     if status == STATUS["no_memory"]:
         raise MemoryError("out of memory while advancing games")
     raise AssertionError(f"unknown kernel status {status}")
+
+
+# --- exact endgame tables -----------------------------------------------------------------
+# The one-sided and two-sided race tables (src/bansugoroku_fast/_tables.pyx); the callers
+# (bansugoroku_fast.endgames) check the arguments before they come here.
+
+#: Rows of a one-sided table: every arrangement of up to 15 stones on 6 points.
+TABLE_POSITIONS: int = _tables.POSITION_COUNT
+#: Rows (and columns) of a two-sided table: up to 6 stones on 6 points.
+TABLE_SMALL_POSITIONS: int = _tables.SMALL_POSITION_COUNT
+#: Columns a one-sided table is built with (turns 0..63); trimmed after.
+TABLE_BUILD_TURNS = 64
+
+RACE_TWO_SIDED: int = _tables.RACE_TWO_SIDED
+RACE_ONE_SIDED: int = _tables.RACE_ONE_SIDED
+RACE_NOT_IN_TABLE: int = _tables.RACE_NOT_IN_TABLE
+RACE_OVER: int = _tables.RACE_OVER
+
+_TABLE_BUILD_PROBLEMS = {
+    _tables.STATUS_NO_MEMORY: "out of memory",
+    _tables.STATUS_NO_PLAY: "a table position has a roll with no legal play",
+    _tables.STATUS_TOO_LONG: f"a distribution is longer than {TABLE_BUILD_TURNS} turns",
+}
+
+
+class OneSidedArrays(NamedTuple):
+    """What :func:`build_one_sided` fills (see ``_tables.build_one_sided``)."""
+
+    finish: np.ndarray       # float64[TABLE_POSITIONS, TABLE_BUILD_TURNS]
+    finish_mean: np.ndarray  # float64[TABLE_POSITIONS]
+    first: np.ndarray        # float64[TABLE_POSITIONS, TABLE_BUILD_TURNS], or [0, TABLE_BUILD_TURNS] without it
+    first_mean: np.ndarray   # float64[TABLE_POSITIONS], or [0]
+    ties: np.ndarray         # uint8[TABLE_POSITIONS]
+
+
+def _checked_table_status(status: int) -> int:
+    if status < 0:
+        raise RuntimeError(f"building an endgame table failed: {_TABLE_BUILD_PROBLEMS.get(status, status)}")
+    return status
+
+
+def table_rank(counts: Sequence[int]) -> int:
+    """The table row of six stone counts (the table's points 1..6)."""
+    return int(_tables.rank(np.ascontiguousarray(counts, dtype=np.int8)))
+
+
+def table_ranks(counts: np.ndarray) -> np.ndarray:
+    """``int32[N]``: the rows of ``int8[N, 6]`` stone counts."""
+    out = np.empty(len(counts), dtype=np.int32)
+    _tables.ranks_of(np.ascontiguousarray(counts, dtype=np.int8), out)
+    return out
+
+
+def table_counts_of_rank(position_rank: int) -> list[int]:
+    """The six stone counts of table row ``position_rank``."""
+    return list(_tables.counts_of_rank(position_rank))
+
+
+def build_one_sided(rule_code: int, with_first: bool, *, tie_turns: float = 1e-9,
+                    progress: Callable[[int], None] | None = None) -> OneSidedArrays:
+    """The one-sided tables of a rule code, every row (``_tables.build_one_sided``)."""
+    first_rows = TABLE_POSITIONS if with_first else 0
+    arrays = OneSidedArrays(
+        np.zeros((TABLE_POSITIONS, TABLE_BUILD_TURNS)), np.zeros(TABLE_POSITIONS),
+        np.zeros((first_rows, TABLE_BUILD_TURNS)), np.zeros(first_rows), np.zeros(TABLE_POSITIONS, dtype=np.uint8),
+    )
+    _checked_table_status(_tables.build_one_sided(rule_code, *arrays, tie_turns, progress))
+    return arrays
+
+
+def table_children(rule_code: int, positions: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(offsets int32[21 positions + 1], children int32[M])``: the table rows
+    each legal play of each of the rows below ``positions`` reaches, roll by
+    roll in the order (1,1), (1,2), .., (6,6)."""
+    found = _tables.children(rule_code, positions)
+    if isinstance(found, int):
+        raise RuntimeError(f"listing the children of table positions failed: {_TABLE_BUILD_PROBLEMS.get(found, found)}")
+    offsets, rows = found
+    return np.frombuffer(offsets, dtype=np.int32).copy(), np.frombuffer(rows, dtype=np.int32).copy()
+
+
+def build_two_sided(rule_code: int) -> np.ndarray:
+    """``float64[TABLE_SMALL_POSITIONS, TABLE_SMALL_POSITIONS]``: the exact chance that
+    the side to roll (row) wins against the other (column), both playing to win."""
+    offsets, rows = table_children(rule_code, TABLE_SMALL_POSITIONS)
+    win = np.zeros((TABLE_SMALL_POSITIONS, TABLE_SMALL_POSITIONS))
+    _tables.build_two_sided(offsets, rows, win)
+    return win
+
+
+def race_lookup(positions: np.ndarray, bears_off: bool, gammons: bool, finish: np.ndarray,
+                finish_mean: np.ndarray, first: np.ndarray, win: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(figures float64[N, 5], status int32[N])`` of valid positions
+    ``int8[N, 2, 26]`` (``_tables.race_lookup``; ``win`` empty: one-sided only)."""
+    count = len(positions)
+    out = np.empty((count, 5))
+    status = np.empty(count, dtype=np.int32)
+    _tables.race_lookup(positions, bears_off, gammons, finish, finish_mean, first, win, out, status)
+    return out, status
+
+
+# --- networks ---------------------------------------------------------------------------------
+# The compiled forward pass (src/bansugoroku_fast/_net.pyx); bansugoroku_fast.evaluators
+# prepares a network's arrays and checks the arguments before they come here.
+
+
+def net_model(arrays: dict[str, np.ndarray], hidden1: int, hidden2: int, relu: bool, features: int) -> Any:
+    """The kernels' model of a network whose arrays are laid out as
+    ``bsf_net.h`` reads them."""
+    return _net.Model(arrays, hidden1, hidden2, relu, features)
+
+
+def net_forward(model: Any, positions: np.ndarray, features: np.ndarray, threads: int) -> np.ndarray:
+    """``float32[N, 5]``: the network's consistent outputs for ``int8[N, 2, 26]``
+    positions (``features``: their ``int32`` features, or an empty array)."""
+    out = np.empty((len(positions), 5), dtype=np.float32)
+    _net.forward_batch(model, positions, features, out, threads)
+    return out
+
+
+def net_best_children(model: Any, children: np.ndarray, offsets: np.ndarray, code: int,
+                      features: np.ndarray) -> np.ndarray:
+    """``int64[N]``: the child of greatest 0-ply equity in each segment
+    ``offsets[i]:offsets[i + 1]`` (finished children scored exactly)."""
+    out = np.empty(len(offsets) - 1, dtype=np.int64)
+    _net.best_children(model, children, offsets, code, features, out)
+    return out

@@ -15,3 +15,7 @@ class Problem(enum.IntEnum):
 def first_invalid(positions: npt.NDArray[np.int8]) -> tuple[int, int, int, int] | None:
     """``(item, code, where, value)`` of the first invalid position of an
     ``int8[N, 2, 26]`` batch, or ``None``."""
+
+def key_problem(key: bytes) -> tuple[int, int, int] | None:
+    """``(code, where, value)`` if the 52 bytes ``key`` are not a valid
+    position, else ``None``."""

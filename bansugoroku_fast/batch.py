@@ -36,13 +36,14 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Iterable, Iterator
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from . import _kernel, layout
 from ._kernel import FIELDS, KERNEL_BUILD, PlayBatch, idle_spin, set_idle_spin
 from .checks import (
+    as_checked_positions,
     as_fields,
     as_items,
     as_positions_array,
@@ -58,7 +59,7 @@ __all__ = [
     "PlayBatch", "OutcomeBatch", "FIELDS", "count_plays", "generate_plays", "play_buffers",
     "set_output_recycling", "set_idle_spin", "idle_spin", "KERNEL_BUILD",
     "iter_plays", "outcome",
-    "blocked_points", "blots", "closure_holds", "pip_counts", "shots", "OUTCOME_KINDS",
+    "blocked_points", "blots", "closure_holds", "pip_counts", "shots", "features", "OUTCOME_KINDS",
 ]
 
 #: Default number of positions per chunk of :func:`iter_plays`.
@@ -269,3 +270,18 @@ def pip_counts(positions: BatchLike) -> np.ndarray:
     [[167, 167]]
     """
     return layout.pip_counts(as_valid_positions(positions))
+
+
+def features(positions: Any, rules: Any = None) -> np.ndarray:
+    """``float32[N, F]``: the features of each position (row 0's side, then
+    row 1's; names in :data:`~bansugoroku_fast.scoring.FEATURE_NAMES`,
+    definitions in ``oracle.games.side_features``). Every value is an integer.
+
+    >>> from bansugoroku_fast import Position
+    >>> from bansugoroku_fast.scoring import FEATURE_NAMES
+    >>> values = features(Position.initial().array[None], "backgammon")
+    >>> values.shape, values.dtype, dict(zip(FEATURE_NAMES, values[0].tolist()))["own_pips"]
+    ((1, 28), dtype('float32'), 167.0)
+    """
+    rules = as_rules(rules)
+    return _kernel.features(as_checked_positions(positions, rules), rules)

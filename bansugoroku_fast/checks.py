@@ -21,7 +21,7 @@ import numpy as np
 
 from . import _kernel
 from ._kernel import as_int8_array, holds_integers
-from .errors import InvalidDiceError, InvalidPositionError, RulesTypeError
+from .errors import InvalidDiceError, InvalidPositionError, OutputPathError, RulesTypeError, UnknownOptionError
 from .layout import borne_off_problem
 from .rules import Rules
 from .typing import BatchLike
@@ -50,6 +50,8 @@ def as_rules(rules: object) -> Rules:
         return rules
     if rules is None:
         return Rules()
+    if type(rules) is str:
+        return _parsed_label(rules)
     if isinstance(rules, str):
         return Rules.parse(rules)
     if not isinstance(rules, Rules):
@@ -59,6 +61,22 @@ def as_rules(rules: object) -> Rules:
         if not all(isinstance(field, str) for field in fields):
             raise RulesTypeError(f"rules fields must be str, got {fields!r}")
         return Rules(*fields)
+    return rules
+
+
+#: Labels already parsed (a label is parsed once: ``Rules.parse`` costs
+#: several microseconds, a call on one position about two). Bounded, as
+#: labels come from users.
+_PARSED_LABELS: dict[str, Rules] = {}
+_MAX_PARSED_LABELS = 256
+
+
+def _parsed_label(label: str) -> Rules:
+    rules = _PARSED_LABELS.get(label)
+    if rules is None:
+        rules = Rules.parse(label)  # raises on a bad label, which is never kept
+        if len(_PARSED_LABELS) < _MAX_PARSED_LABELS:
+            _PARSED_LABELS[label] = rules
     return rules
 
 
@@ -83,6 +101,8 @@ def as_dice(dice: object) -> tuple[int, int]:
             raise InvalidDiceError(f"cannot read dice {dice!r}; write e.g. '6-5'") from None
     if isinstance(dice, np.ndarray) and holds_integers(dice):
         dice = dice.tolist()  # numpy integers to ints; other dtypes fail as values below
+        if type(dice) is list and len(dice) == 2 and all(type(d) is int and 1 <= d <= 6 for d in dice):
+            return dice[0], dice[1]  # the common numpy roll, without the general checks below
     if not isinstance(dice, DICE_CONTAINERS):
         raise InvalidDiceError(
             f"dice must be a pair of integers in 1..6 (a tuple, list, integer array or "
@@ -346,3 +366,78 @@ def as_checked_positions(positions: Any, rules: Rules) -> np.ndarray:
     array = as_positions_array(positions)
     _kernel.outcomes(array, rules)
     return array
+
+
+def check_keywords(given: Iterable[str], accepted: Iterable[str], where: str) -> None:
+    """Refuse a keyword argument ``where`` does not take, before Python's own
+    ``TypeError`` (or a clash of two keywords) could say something less clear.
+
+    >>> check_keywords(["seat"], ["seat", "opponent"], "BanSugorokuEnv")
+    >>> check_keywords(["sead"], ["seat", "opponent"], "BanSugorokuEnv")
+    Traceback (most recent call last):
+    ...
+    bansugoroku_fast.errors.UnknownOptionError: BanSugorokuEnv takes no option 'sead'; its options: opponent, seat
+    """
+    known = set(accepted)
+    unknown = sorted(set(given) - known)
+    if unknown:
+        names = ", ".join(repr(name) for name in unknown)
+        raise UnknownOptionError(f"{where} takes no option {names}; its options: {', '.join(sorted(known))}")
+
+
+def _writable_directory(directory: str, what: str) -> None:
+    if os.path.exists(directory) and not os.path.isdir(directory):
+        raise OutputPathError(f"{what}: {directory!r} is a file, not a directory")
+    if not os.path.isdir(directory):
+        raise OutputPathError(f"{what}: the directory {directory!r} does not exist")
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise OutputPathError(f"{what}: the directory {directory!r} is not writable")
+
+
+def as_output_file(path: object, suffixes: Iterable[str], what: str) -> str:
+    """``path`` as a file that can be written, in one of the formats
+    ``suffixes`` names (``".png"``, ...; any case), checked before any work.
+
+    >>> as_output_file("out.png", [".png", ".pdf"], "--plot")
+    'out.png'
+    >>> as_output_file("out.xyz", [".png", ".pdf"], "--plot")
+    Traceback (most recent call last):
+    ...
+    bansugoroku_fast.errors.OutputPathError: --plot: cannot write 'out.xyz': its format '.xyz' is not one of .pdf, .png
+    >>> as_output_file("/no/such/dir/x.png", [".png"], "--plot")
+    Traceback (most recent call last):
+    ...
+    bansugoroku_fast.errors.OutputPathError: --plot: the directory '/no/such/dir' does not exist
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise OutputPathError(f"{what}: a path is a str or os.PathLike, got {type(path).__name__}")
+    text = os.fspath(path)
+    known = sorted({suffix.lower() for suffix in suffixes})
+    suffix = os.path.splitext(text)[1].lower()
+    if suffix not in known:
+        shown = f"its format {suffix!r}" if suffix else "it has no extension naming a format"
+        raise OutputPathError(f"{what}: cannot write {text!r}: {shown} is not one of {', '.join(known)}")
+    if os.path.isdir(text):
+        raise OutputPathError(f"{what}: {text!r} is a directory")
+    _writable_directory(os.path.dirname(os.path.abspath(text)), what)
+    return text
+
+
+def as_output_directory(path: object, what: str) -> str:
+    """``path`` as a directory that exists or can be made, and written in.
+
+    >>> as_output_directory("pyproject.toml/corpus", "DIR")
+    Traceback (most recent call last):
+    ...
+    bansugoroku_fast.errors.OutputPathError: DIR: '...pyproject.toml' is a file, not a directory
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise OutputPathError(f"{what}: a path is a str or os.PathLike, got {type(path).__name__}")
+    text = os.fspath(path)
+    if os.path.exists(text) and not os.path.isdir(text):
+        raise OutputPathError(f"{what}: {text!r} exists and is not a directory")
+    existing = os.path.abspath(text)
+    while not os.path.exists(existing):  # the nearest directory that exists will hold the new ones
+        existing = os.path.dirname(existing)
+    _writable_directory(existing, what)
+    return text

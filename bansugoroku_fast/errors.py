@@ -27,22 +27,38 @@ True
 
 __all__ = [
     "AmbiguousPlayError",
+    "ContactError",
+    "EndgameCacheError",
+    "EndgameCacheWarning",
+    "EvaluatorOutputError",
+    "EvaluatorOutputTypeError",
+    "EvaluatorTypeError",
     "GameStateError",
     "GameTooLongError",
     "IllegalPlayError",
     "InvalidDiceError",
+    "InvalidEvaluatorError",
     "InvalidNotationError",
+    "InvalidOptionError",
     "InvalidPolicyError",
     "InvalidPositionError",
     "InvalidRulesError",
+    "InvalidStonesError",
     "MatchFileError",
     "MatchIdError",
+    "NetworkFileError",
+    "NotARaceError",
+    "NotInTableError",
+    "OutputPathError",
     "PlayError",
     "PlayTextTypeError",
     "PolicyOutputError",
     "PolicyOutputTypeError",
     "PolicyTypeError",
     "RulesTypeError",
+    "StonesTypeError",
+    "TableRulesError",
+    "UnknownOptionError",
 ]
 
 
@@ -97,6 +113,36 @@ class InvalidPolicyError(ValueError):
     number per feature."""
 
 
+class InvalidEvaluatorError(ValueError):
+    """An evaluator that cannot score these positions: a network whose
+    layers do not fit together or its encoding, an unknown encoding or
+    activation, NaN or infinite weights, a network trained for other rules."""
+
+
+class NetworkFileError(InvalidEvaluatorError):
+    """A network file (``.npz``) that cannot be read or holds a bad value:
+    ``path`` names the file and ``key`` the array at fault (empty when the
+    whole file is)."""
+
+    def __init__(self, message: str, path: str = "", key: str = ""):
+        self.message = message  # without the place
+        self.path = path
+        self.key = key
+        where = f"{path}: " if path else ""
+        where += f"key {key!r}: " if key else ""
+        super().__init__(where + message)
+
+
+class EvaluatorOutputError(ValueError):
+    """What a Python evaluator returned cannot be probabilities of the five
+    outcomes: the wrong shape, NaN or infinite values, values outside
+    [0, 1], cumulative probabilities out of order (P(w3) > P(w2+) > P(win),
+    P(l3) > P(l2+) > 1 - P(win)). The message names the first position."""
+class InvalidOptionError(ValueError):
+    """A keyword argument a function does not accept, or one that contradicts
+    another (an environment id's rules and a ``rules=`` of another variant)."""
+
+
 class GameTooLongError(RuntimeError):
     """A whole game that has not ended after ``max_plies`` plies (which names
     the game and the seed, so that it can be replayed). Not bad input, so not
@@ -138,6 +184,23 @@ class PolicyTypeError(InvalidPolicyError, TypeError):
     them), or LinearPolicy weights that are not a sequence."""
 
 
+class EvaluatorTypeError(InvalidEvaluatorError, TypeError):
+    """An evaluator that is neither a NetEvaluator nor a callable."""
+
+
+class EvaluatorOutputTypeError(EvaluatorOutputError, TypeError):
+    """A Python evaluator's output that is not an array of real numbers."""
+class UnknownOptionError(InvalidOptionError, TypeError):
+    """A keyword argument the function does not take (a TypeError, as Python
+    raises for it); the message lists the keywords it does take."""
+
+
+class OutputPathError(ValueError):
+    """A file or directory to write that cannot be written: a missing or
+    unwritable directory, a format the writer does not know. Raised before
+    any work."""
+
+
 class MatchIdError(ValueError):
     """A GNU Backgammon Match ID (or ``Position ID:Match ID`` pair) that is
     malformed or holds an impossible field; the message names the field."""
@@ -154,3 +217,48 @@ class MatchFileError(ValueError):
         self.column = column
         where = f"line {line}, column {column}: " if line else ""
         super().__init__(where + message)
+
+
+# Exact endgame tables (bansugoroku_fast.endgames).
+
+
+class NotARaceError(InvalidPositionError):
+    """A position the race tables cannot value: the base of
+    :class:`ContactError` and :class:`NotInTableError`, and itself raised
+    for a game that is already over."""
+
+
+class ContactError(NotARaceError):
+    """A position in which the sides can still meet (a stone on the bar, or
+    stones that have not passed each other): not a race."""
+
+
+class NotInTableError(NotARaceError):
+    """A race with stones outside the points the tables cover (backgammon
+    and the bear-off finish: points 1..6; the arrival finish: points 1..12)."""
+
+
+class InvalidStonesError(ValueError):
+    """Stone counts for a one-sided table that are not six counts >= 0 of
+    at most 15 stones in all."""
+
+
+class StonesTypeError(InvalidStonesError, TypeError):
+    """Stone counts that are not a sequence (or array) of six integers."""
+
+
+class TableRulesError(InvalidRulesError):
+    """Rules a table does not apply to (the first-stone-off table under the
+    arrival finish, where no stone leaves the board)."""
+
+
+class EndgameCacheError(OSError):
+    """The endgame tables' cache directory cannot be written (raised by an
+    explicit build; a look-up builds in memory with an
+    :class:`EndgameCacheWarning` instead)."""
+
+
+class EndgameCacheWarning(UserWarning):
+    """The endgame tables were rebuilt (a cache file missing, damaged or of
+    another format) or could not be written to the cache and live in
+    memory only."""

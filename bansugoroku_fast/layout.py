@@ -43,6 +43,35 @@ def pip_counts(rows: npt.NDArray[np.int8]) -> npt.NDArray[np.int32]:
     return counts
 
 
+def rows_problem(rows: object) -> str | None:
+    """What is wrong with ``rows`` as a position in the interchange layout
+    (two rows of 26 non-negative integer counts, each summing to 15, no point
+    holding stones of both sides), or None. Plain Python, for the encoders
+    of ids, which take rows of any kind.
+
+    >>> start = ((0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5) + (0,) * 10 + (2, 0),) * 2
+    >>> rows_problem(start) is None
+    True
+    >>> rows_problem((start[0][:6] + (6,) + start[0][7:], start[1]))
+    'row 0 (side to move) holds 16 stones, not 15'
+    """
+    try:
+        table = [[int(count) for count in row] for row in rows]  # type: ignore[attr-defined]
+    except (TypeError, ValueError):
+        return f"a position is two rows of 26 integer counts, got {rows!r}"
+    if len(table) != 2 or any(len(row) != BAR + 1 for row in table):
+        return f"a position is two rows of 26 counts, got {[len(row) for row in table]} counts"
+    for name, row in zip(ROW_NAMES, table):
+        if min(row) < 0:
+            return f"{name} has a negative count at index {row.index(min(row))}"
+        if sum(row) != STONES:
+            return f"{name} holds {sum(row)} stones, not {STONES}"
+    shared = [point for point in range(1, BAR) if table[0][point] and table[1][BAR - point]]
+    if shared:
+        return f"point {shared[0]} (seen by row 0) holds stones of both sides"
+    return None
+
+
 # --- what a rule set refuses in a position ---------------------------------------------
 
 #: The message of a position where both rows satisfy a win.

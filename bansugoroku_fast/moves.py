@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterator, Sequence
 from operator import attrgetter
 from typing import TYPE_CHECKING, SupportsIndex, overload
 
+import numpy as np
+
 from . import _kernel
 from .checks import as_depth, as_dice, as_rules, as_side
 from .play import OUTCOME_KINDS, Outcome, Play, Step
@@ -147,6 +149,10 @@ def _prepare(position: PositionLike, rules: RulesLike) -> tuple[Position, Rules]
 
 
 def _dice(dice: DiceLike) -> tuple[int, int]:
+    """The two dice: tuples of ints and numpy rolls (``int[2]``) without
+    the general checks of :func:`~bansugoroku_fast.checks.as_dice`."""
+    if type(dice) is np.ndarray:
+        dice = tuple(dice.tolist())  # ints from integer arrays; anything else fails the test below
     if type(dice) is tuple and len(dice) == 2:
         a, b = dice
         if type(a) is int and type(b) is int and 1 <= a <= 6 and 1 <= b <= 6:

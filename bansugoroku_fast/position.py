@@ -65,10 +65,25 @@ class Position:
     if it is not a valid position.
     """
 
-    __slots__ = ("_array", "_key")
+    __slots__ = ("_array_made", "_key")
 
-    _array: BoardArray
+    _array_made: BoardArray
     _key: bytes
+
+    @property
+    def _array(self) -> BoardArray:
+        """The read-only array; a position made from its key alone (the
+        kernels' plays, numpy input) makes it on first use: a view of the
+        key's bytes costs more than the call that needed only the key."""
+        try:
+            return self._array_made
+        except AttributeError:
+            self._array_made = np.ndarray(SHAPE, _INT8, self._key)
+            return self._array_made
+
+    @_array.setter
+    def _array(self, array: BoardArray) -> None:
+        self._array_made = array
 
     def __init__(self, data: PositionLike) -> None:
         if isinstance(data, Position):
@@ -103,10 +118,7 @@ class Position:
         if type(key) is not bytes:
             key = bytes(key)
         position = cls.__new__(cls)
-        # The array constructor over a buffer: half the time of
-        # frombuffer(...).reshape(...) (230 against 470 ns), the same array.
-        position._array = np.ndarray(SHAPE, _INT8, key)
-        position._key = key
+        position._key = key  # the array, a view of the key's bytes, is made on first use (_array)
         return position
 
     @classmethod
@@ -132,7 +144,7 @@ class Position:
     @property
     def xgid(self) -> str:
         """The XGID of the position (side to move as X, money game, no dice)."""
-        return position_id.encode_xgid(self.rows)
+        return position_id.encode_xgid(self.rows, valid=True)
 
     @property
     def array(self) -> BoardArray:
@@ -147,7 +159,7 @@ class Position:
     @property
     def id(self) -> str:
         """The GNU Backgammon Position ID (14 characters)."""
-        return position_id.encode(self.rows)
+        return position_id.encode(self.rows, valid=True)
 
     @property
     def rows(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -161,7 +173,8 @@ class Position:
 
     def swapped(self) -> Position:
         """The same position seen by the other side (rows exchanged)."""
-        return Position._trusted(self._array[::-1])
+        half = len(self._key) // 2  # a row's 26 bytes: the key with its rows exchanged is the swapped key
+        return Position._from_key(self._key[half:] + self._key[:half])
 
     def pip_count(self, side: int = 0) -> int:
         """Pips ``side`` (0 = to move) needs to bear everything off; bar = 25."""
@@ -195,9 +208,23 @@ class Position:
         return (Position, (self._array.tolist(),))
 
 
+def _of_layout_array(array: np.ndarray) -> Position:
+    """The Position of an ``int8[2, 26]`` array (the interchange layout
+    itself, the form the fast numpy path of every call takes): its bytes are
+    the key, checked as they are, and the read-only array is a view of them,
+    so one copy and one check make the Position."""
+    key = array.tobytes()
+    problem = _kernel.key_problem(key)
+    if problem is not None:
+        raise InvalidPositionError(problem)
+    return Position._from_key(key)
+
+
 def as_position(position: object) -> Position:
     """``position`` as a :class:`Position` (array-likes and ids are validated;
     anything else is refused by ``Position`` itself)."""
     if type(position) is Position:  # the common case first: a type test alone
         return position
+    if type(position) is np.ndarray and position.dtype is _INT8 and position.shape == SHAPE:  # `is`: == costs more
+        return _of_layout_array(position)
     return position if isinstance(position, Position) else Position(position)  # type: ignore[arg-type]

@@ -17,15 +17,33 @@ import base64
 import re
 
 from .errors import InvalidPositionError
-from .layout import STONES
+from .layout import STONES, rows_problem
 from .typing import Rows
 
 ID_LENGTH = 14
 _BASE64_ID = re.compile(rf"[A-Za-z0-9+/]{{{ID_LENGTH}}}")  # 84 bits, no padding
 
 
-def encode(rows: Rows) -> str:
-    """The Position ID of ``rows`` (row 0 on roll; each row 26 counts)."""
+def _checked(rows: Rows, valid: bool) -> Rows:
+    """``rows``, refused if not a valid position (unless the caller vouches
+    for them, ``valid=True``: a :class:`~bansugoroku_fast.Position` was
+    checked when made)."""
+    problem = None if valid else rows_problem(rows)
+    if problem is not None:
+        raise InvalidPositionError(f"cannot encode an invalid position: {problem}")
+    return rows
+
+
+def encode(rows: Rows, *, valid: bool = False) -> str:
+    """The Position ID of ``rows`` (row 0 on roll; each row 26 counts); an
+    invalid position raises :class:`InvalidPositionError`.
+
+    >>> encode(((0, 0, 0, 0, 0, 0, 6, 0, 3, 0, 0, 0, 0, 5) + (0,) * 10 + (2, 0),) * 2)
+    Traceback (most recent call last):
+    ...
+    bansugoroku_fast.errors.InvalidPositionError: cannot encode an invalid position: row 0 (side to move) holds 16 ...
+    """
+    rows = _checked(rows, valid)
     bits = []
     for row in (rows[1], rows[0]):  # the side not on roll comes first
         for index in range(1, 26):  # points 1..24, then the bar
@@ -100,15 +118,16 @@ def _xgid_char(count: int, upper: bool) -> str:
     return letter if upper else letter.lower()
 
 
-def encode_xgid(rows: Rows) -> str:
+def encode_xgid(rows: Rows, *, valid: bool = False) -> str:
     """The XGID of ``rows`` with the side on roll as X and turn 1 (centred
-    cube at 1, no dice, money game).
+    cube at 1, no dice, money game); refuses an invalid position as
+    :func:`encode` does.
 
     >>> start = ((0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5) + (0,) * 10 + (2, 0),) * 2
     >>> encode_xgid(start)
     'XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10'
     """
-    mover, opponent = rows
+    mover, opponent = _checked(rows, valid)
     chars = [_xgid_char(opponent[25], False)]
     for point in range(1, 25):
         chars.append(_xgid_char(mover[point], True) if mover[point] else _xgid_char(opponent[25 - point], False))

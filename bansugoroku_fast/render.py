@@ -45,8 +45,9 @@ def _pips(row: Sequence[int]) -> int:
     return sum(index * row[index] for index in range(1, 26))
 
 
-def board(rows: Rows) -> str:
-    """The ASCII board of ``rows`` (row 0 to move).
+def board(rows: Rows, *, to_move: bool = True) -> str:
+    """The ASCII board of ``rows`` (row 0 to move; ``to_move=False`` for a
+    finished game, where nobody is: row 0 is then just X).
 
     >>> print(board(((0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5) + (0,) * 10 + (2, 0),) * 2))
      13 14 15 16 17 18  | 19 20 21 22 23 24
@@ -67,7 +68,7 @@ def board(rows: Rows) -> str:
         _line(bottom_owners),
         _line(bottom_counts),
         _numbers(BOTTOM),
-        f"X to move: pips {_pips(rows[0])}, bar {rows[0][25]}, off {rows[0][0]}",
+        f"{'X to move:' if to_move else 'X:        '} pips {_pips(rows[0])}, bar {rows[0][25]}, off {rows[0][0]}",
         f"O:         pips {_pips(rows[1])}, bar {rows[1][25]}, off {rows[1][0]}",
     ]
     return "\n".join(line.rstrip() for line in lines)
@@ -79,6 +80,9 @@ _WIDTH, _HEIGHT = 28, 120  # one point's triangle
 _BAR = 28
 _STONE = 24
 _COLOURS = {"X": "#f4f0e6", "O": "#3a2a1e"}
+#: The board's colour, also under the point numbers and the status line
+#: (the SVG leaves that strip transparent, for pages of any colour).
+BACKGROUND = "#c8a26a"
 
 
 def _point_x(point: int) -> float:
@@ -114,8 +118,9 @@ def svg(rows: Rows) -> str:
     """An SVG drawing of ``rows`` from the side to move (light stones, X)."""
     width, height = 12 * _WIDTH + _BAR, 2 * _HEIGHT + 40
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height + 30}" width="{width * 1.5:.0f}">',
-        f'<rect width="{width}" height="{height}" fill="#c8a26a"/>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height + 30}" '
+        f'width="{width * 1.5:.0f}" height="{(height + 30) * 1.5:.0f}">',
+        f'<rect width="{width}" height="{height}" fill="{BACKGROUND}"/>',
         f'<rect x="{6 * _WIDTH}" width="{_BAR}" height="{height}" fill="#7a5230"/>',
     ]
     for point in range(1, 25):

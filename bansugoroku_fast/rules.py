@@ -145,8 +145,26 @@ class Rules:
         return ban + [cls(variant=BACKGAMMON)]
 
     @property
+    def label(self) -> str:
+        """The full label: every option spelt out, so that
+        :meth:`parse` gives these rules back (the spelling the command line,
+        match files and JSON output write).
+
+        >>> Rules(finish="bear_off").label
+        'ban-sugoroku,finish=bear_off,closure=multiplied,start=alternate'
+        >>> Rules.parse(Rules(closure="off", start="roll_off").label) == Rules(closure="off", start="roll_off")
+        True
+        >>> Rules(variant="backgammon").label
+        'backgammon'
+        """
+        if self.is_backgammon:
+            return BACKGAMMON
+        return f"{BAN_SUGOROKU},finish={self.finish},closure={self.closure},start={self.start}"
+
+    @property
     def short_name(self) -> str:
-        """A compact label, for test ids and benchmark tables.
+        """A compact label, for test ids and benchmark tables (it leaves
+        out ``start``; :attr:`label` names every option).
 
         >>> Rules().short_name, Rules(variant="backgammon").short_name
         ('ban/arrival/multiplied', 'backgammon')

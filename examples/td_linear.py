@@ -31,12 +31,14 @@ import argparse
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from bansugoroku_fast import FEATURE_NAMES, LinearPolicy, Rules, features, play_games
-from bansugoroku_fast.checks import as_rules
+from bansugoroku_fast.checks import as_output_file, as_rules
 from bansugoroku_fast.envs import BanSugorokuVectorEnv
+from bansugoroku_fast.errors import OutputPathError
 from bansugoroku_fast.games.policies import segment_argmax
 
 #: Each feature's scale: a typical largest value, so scaled features are about 0..1.
@@ -137,19 +139,29 @@ def train(rules: Rules, games: int, envs: int, lam: float, alpha: float, evaluat
         learner.play(min(evaluate_every, games - learner.finished))
 
 
-def plot(curve: Curve, bar: float, path: str, title: str) -> None:
+def draw(curve: Curve, bar: float, title: str) -> Any:
+    """The learning curve as a matplotlib figure; the legend sits below the
+    axes, where no point of the curve can be (the last points end in the
+    corner a legend inside would take)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    figure, axes = plt.subplots(figsize=(6, 4))
+    figure, axes = plt.subplots(figsize=(6, 4.6))
     axes.plot(curve.games, curve.against_random, marker="o", label='against "random"')
     axes.plot(curve.games, curve.against_heuristic, marker="o", label='against "heuristic"')
     axes.axhline(bar, linestyle="--", color="grey", label='"heuristic" against "random"')
-    axes.set(xlabel="training games", ylabel="win rate", ylim=(0, 1), title=title)
-    axes.legend(loc="lower right")
+    axes.set(xlabel="training games", ylabel="win rate", ylim=(0, 1.02), title=title)
+    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, fontsize="small", frameon=False)
     figure.tight_layout()
+    return figure
+
+
+def plot(curve: Curve, bar: float, path: str, title: str) -> None:
+    import matplotlib.pyplot as plt
+
+    figure = draw(curve, bar, title)
     figure.savefig(path, dpi=100)
     plt.close(figure)
 
@@ -167,6 +179,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--plot", metavar="FILE.png", help="save the learning curve")
     args = parser.parse_args(argv)
     rules = as_rules(args.rules)
+    if args.plot:  # checked before the training, not after it
+        from matplotlib.backend_bases import FigureCanvasBase
+
+        formats = ["." + name for name in FigureCanvasBase.get_supported_filetypes()]
+        try:
+            as_output_file(args.plot, formats, "--plot")
+        except OutputPathError as error:
+            parser.error(str(error))
     bar = win_rate(rules, "heuristic", "random", args.evaluation_games, seed=10_000)
     print(f'"heuristic" against "random": {bar:.3f} ({rules.short_name}, {args.evaluation_games} games)')
     learner, curve = train(rules, args.games, args.envs, args.lam, args.alpha, args.evaluate_every,

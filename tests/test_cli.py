@@ -156,3 +156,71 @@ def test_python_dash_m():
         capture_output=True, text=True, check=False,
     )
     assert bad.returncode == 2 and bad.stderr.startswith("error: ") and "Traceback" not in bad.stderr
+
+
+# --- perft's progress and streaming divide; hint; --version ------------------------------------
+
+
+def test_perft_divide_streams_each_roll_and_adds_up(capsys):
+    # perft(2) of the backgammon start is 202,782 (the perft docstring's figure).
+    _, out, _ = run(capsys, "perft", "--depth", "2", "--rules", "backgammon", "--divide", "--no-progress")
+    lines = out.splitlines()
+    counts = [int(line.split(": ")[1].replace(",", "")) for line in lines[:21]]
+    assert lines[0].startswith("6-6: ") and lines[20].startswith("1-1: ")
+    assert sum(counts) == 202_782 and lines[21].startswith("perft(2) = 202,782")
+
+
+def test_perft_roll_counts_stream_before_the_last_roll_is_counted():
+    from bansugoroku_fast import Rules, perft_divide
+    from bansugoroku_fast.cli.perft import roll_counts
+
+    rules = Rules(variant="backgammon")
+    stream = roll_counts(Position.initial(), 2, rules, progress=False)
+    first = next(stream)  # a generator: the first roll is known before the others are counted
+    assert first == ((6, 6), perft_divide(Position.initial(), 2, rules)[(6, 6)])
+
+
+def test_perft_shows_a_progress_bar(monkeypatch, capsys):
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True, raising=False)
+    _, _, err = run(capsys, "perft", "--depth", "2", "--rules", "backgammon")
+    assert "perft(2)" in err and "play" in err
+
+
+def test_hint_ranks_the_plays_as_rank_plays(capsys):
+    from bansugoroku_fast import Rules, rank_plays
+
+    start = Position.initial()
+    _, out, _ = run(capsys, "hint", start.id, "6-5", "--rules", "backgammon", "--games", "100",
+                    "--policy", "heuristic", "--seed", "3", "--no-progress")
+    expected = rank_plays(start, (6, 5), Rules(variant="backgammon"), games=100, policy="heuristic", seed=3)
+    lines = out.splitlines()
+    assert lines[0].startswith("7 legal plays for 6-5")
+    assert [line.split(".", 1)[1].rsplit("  ", 2)[0].strip() for line in lines[1:2]] == [str(expected[0].play)]
+    for line, entry in zip(lines[1:], expected):
+        assert str(entry.play) in line and f"{entry.equity:+.4f} +- {entry.stderr:.4f}" in line
+    assert set(OPENING_65) == {str(entry.play) for entry in expected}
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["hint", "4HPwATDgc/ABMA", "7-1"], "dice must be two integers in 1..6"),
+    (["hint", "4HPwATDgc/ABMA", "6-5", "--policy", "best"], "unknown policy 'best'"),
+    (["hint", "nope", "6-5"], "Position ID"),
+])
+def test_hint_bad_input(capsys, argv, message):
+    assert message in fails(capsys, *argv)
+
+
+def test_version(capsys):
+    from bansugoroku_fast import __version__
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["--version"])
+    assert stopped.value.code == 0 and capsys.readouterr().out.strip() == f"bansugoroku {__version__}"
+
+
+def test_conformance_export_into_a_file_is_refused(capsys, tmp_path):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("")
+    err = fails(capsys, "conformance", "export", str(blocker / "corpus"))
+    assert "conformance export DIR: " in err and "is a file, not a directory" in err
+    assert list(tmp_path.iterdir()) == [blocker]

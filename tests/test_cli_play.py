@@ -152,3 +152,51 @@ def test_bad_arguments(capsys, argv, message):
         main(["play", *argv])
     assert stopped.value.code == 2
     assert message in capsys.readouterr().err
+
+
+# --- the end of the game, the help, saving ------------------------------------------------
+
+
+def test_the_final_board_has_nobody_to_move(monkeypatch, capsys):
+    # The person bears off its last two stones with 2-1 and wins: the board
+    # drawn after the win no longer says "X to move".
+    out = play(monkeypatch, capsys, ["", "1/off 1/off"],
+               "--vs", "first", "--rules", "backgammon", "--position", LAST_TWO.id, "--dice", "2-1")
+    final = out[out.rindex(BOARD_HEADER):]
+    assert "X to move" not in final and "X:         pips 0, bar 0, off 15" in final
+    assert final.rstrip().endswith("You win 2 points: seat 0 wins 2 points (gammon worth 2).")
+
+
+def test_play_help_says_what_to_type_at_the_prompt(capsys):
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    out = capsys.readouterr().out
+    for command in ("undo", "moves", "double", "take, drop", "leave", "quit", "help", "24/18 13/8", "--save"):
+        assert command in out, command
+
+
+@pytest.mark.parametrize("rules", ["ban-sugoroku", "backgammon"])
+def test_a_finished_game_saved_is_read_by_match_show(monkeypatch, capsys, tmp_path, rules):
+    path = tmp_path / "game.mat"
+    out = play(monkeypatch, capsys, ["leave"], "--vs", "heuristic", "--seed", "7", "--rules", rules,
+               "--save", str(path))
+    assert f"Saved to {path}" in out
+    winner = re.search(r"(You win|The computer wins) (\d+) points?", out)
+    assert main(["match", "show", str(path)]) == 0
+    shown = capsys.readouterr().out
+    name = "You" if winner.group(1) == "You win" else "Computer (heuristic)"
+    assert f"{name} wins {winner.group(2)} point" in shown
+    assert main(["match", "check", str(path)]) == 0
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--save", "game.txt"], "--save: cannot write '.*game.txt': its format '.txt' is not one of .mat"),
+    (["--save", "/no/such/dir/game.mat"], "--save: the directory '/no/such/dir' does not exist"),
+    (["--save", "game.mat", "--position", LAST_TWO.id], "leave out --position"),
+])
+def test_save_is_checked_before_the_game(monkeypatch, capsys, argv, message):
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # a game that started would read this and stop
+    with pytest.raises(SystemExit) as stopped:
+        main(["play", "--vs", "first", *argv])
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2 and re.search(message, err) and err.count("\n") == 1

@@ -34,7 +34,12 @@ from bansugoroku_fast.envs import (  # noqa: E402
     step_of_action,
 )
 from bansugoroku_fast.envs.table import Table  # noqa: E402
-from bansugoroku_fast.errors import PolicyOutputError  # noqa: E402
+from bansugoroku_fast.errors import (  # noqa: E402
+    InvalidOptionError,
+    InvalidRulesError,
+    PolicyOutputError,
+    UnknownOptionError,
+)
 
 ALL_RULES = Rules.all_combinations()
 BACKGAMMON = Rules(variant="backgammon")
@@ -50,10 +55,9 @@ def masked_choice(generator: np.random.Generator, mask: np.ndarray) -> int:
 @pytest.mark.parametrize("env_id", ["bansugoroku_fast/BanSugoroku-v0", "bansugoroku_fast/Backgammon-v0"])
 @pytest.mark.parametrize("actions, observation", [("step", "board"), ("play", "features")])
 def test_gymnasium_check_env(env_id, actions, observation):
-    # check_env steps with actions sampled without the mask, so the
-    # environment forfeits illegal actions here instead of raising.
-    env = gymnasium.make(env_id, actions=actions, observation=observation, illegal_action="lose",
-                         render_mode="ansi")
+    # check_env steps with actions sampled without the mask: the registered
+    # default (an illegal action forfeits the game) must pass it as it is.
+    env = gymnasium.make(env_id, actions=actions, observation=observation, render_mode="ansi")
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a warning of the checker is a failure
         check_env(env.unwrapped)
@@ -220,8 +224,14 @@ def test_play_mask_covers_the_legal_plays():
 # --- bad input --------------------------------------------------------------------------
 
 
-def test_illegal_actions_raise_and_change_nothing():
-    env = BanSugorokuEnv(BACKGAMMON)
+def test_registered_ids_pass_the_checker_with_no_options():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(gymnasium.make("bansugoroku_fast/Backgammon-v0").unwrapped)
+
+
+def test_illegal_actions_raise_and_change_nothing_in_the_strict_mode():
+    env = BanSugorokuEnv(BACKGAMMON, illegal_action="raise")
     observation, _ = env.reset(seed=0)
     illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
     with pytest.raises(IllegalPlayError, match=f"action {illegal} .*not legal"):
@@ -233,8 +243,8 @@ def test_illegal_actions_raise_and_change_nothing():
     assert np.array_equal(env.unwrapped._observe()["action_mask"], observation["action_mask"])
 
 
-def test_illegal_action_forfeits_when_asked():
-    env = BanSugorokuEnv(BACKGAMMON, illegal_action="lose")
+def test_an_illegal_action_forfeits_by_default():
+    env = BanSugorokuEnv(BACKGAMMON)
     observation, _ = env.reset(seed=0)
     _, reward, terminated, _, info = env.step(int(np.flatnonzero(observation["action_mask"] == 0)[0]))
     assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True)
@@ -264,6 +274,26 @@ def test_aec_step_after_everyone_left_raises():
 def test_bad_options_are_named(options, message):
     with pytest.raises(ValueError, match=message):
         BanSugorokuEnv(**options)
+
+
+@pytest.mark.parametrize("env_id, options, error, message", [
+    ("BanSugoroku-v0", {"rules": "backgamon"}, InvalidRulesError, "cannot read rules 'backgamon'"),
+    ("BanSugoroku-v0", {"rules": "backgammon"}, InvalidOptionError, "for backgammon make"),
+    ("Backgammon-v0", {"rules": "ban-sugoroku"}, InvalidOptionError, "for Ban-sugoroku make"),
+    ("BanSugoroku-v0", {"finish": "bearoff"}, InvalidRulesError, "unknown finish 'bearoff'"),
+    ("Backgammon-v0", {"finish": "arrival"}, UnknownOptionError, "takes no option 'finish'"),
+    ("BanSugoroku-v0", {"seed": 3}, UnknownOptionError, "takes no option 'seed'; its options: actions"),
+    ("BanSugoroku-v0", {"seat": 2}, ValueError, "seat must be 0 or 1"),
+    ("Backgammon-v0", {"illegal_action": "ignore"}, ValueError, "illegal_action must be one of"),
+])
+def test_every_keyword_of_make_gets_the_librarys_error(env_id, options, error, message):
+    with pytest.raises(error, match=message):
+        gymnasium.make(f"bansugoroku_fast/{env_id}", **options)
+
+
+def test_make_takes_rules_and_options_together():
+    env = gymnasium.make("bansugoroku_fast/BanSugoroku-v0", rules="ban/bear_off/immediate", start="roll_off")
+    assert env.unwrapped.rules == Rules(finish="bear_off", closure="immediate", start="roll_off")
 
 
 @pytest.mark.parametrize("make", [lambda: aec_env(Rules()), lambda: BanSugorokuEnv(Rules())], ids=["aec", "single"])
@@ -368,12 +398,26 @@ def test_ansi_render_is_the_text_board_and_the_dice():
     assert text.startswith(" 13 14 15 16 17 18") and "seat 0 (X) to move, ply 0, dice (3, 2)" in text
 
 
-def test_rgb_array_render_draws_the_svg_board():
+def rgb(colour: str) -> tuple[int, int, int]:
+    return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+def test_rgb_array_render_composites_onto_the_board_colour():
     pytest.importorskip("cairosvg")
+    from bansugoroku_fast import render
+
     env = BanSugorokuEnv(render_mode="rgb_array")
-    env.reset(seed=0)
+    env.reset(seed=0)  # the agent moves first: the frame is the start position
     image = env.render()
-    assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
-    colours = {tuple(pixel) for pixel in image.reshape(-1, 3)[::7]}
-    # The board (#c8a26a) and both stone colours (#f4f0e6, #3a2a1e) are drawn.
-    assert {(0xC8, 0xA2, 0x6A), (0xF4, 0xF0, 0xE6), (0x3A, 0x2A, 0x1E)} <= colours
+    assert image.dtype == np.uint8 and image.shape == (465, 546, 3)  # the SVG's 364 x 310 units, drawn at 1.5x
+    scale = 1.5
+    # Under the point numbers (y 280..310 in SVG units) the SVG is
+    # transparent: the frame shows the board's colour there, not black.
+    assert tuple(image[int(305 * scale), int(360 * scale)]) == rgb(render.BACKGROUND)
+    assert tuple(image[int(300 * scale), 2]) == rgb(render.BACKGROUND)  # the left edge: no letterbox
+    # Point 6 (column 6, right of the 28-unit bar) holds five X stones at the
+    # start; the nearest is centred 12 units above the board's lower edge (280).
+    assert tuple(image[int(268 * scale), int((6 * 28 + 28 + 14) * scale)]) == rgb("#f4f0e6")
+    # The number "1" under point 1 (centred at x = 350, baseline y = 292) is dark ink.
+    label = image[int(285 * scale):int(293 * scale), int(344 * scale):int(356 * scale)].astype(int).sum(axis=2)
+    assert label.min() < 150 and (label == sum(rgb(render.BACKGROUND))).any()

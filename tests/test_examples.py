@@ -46,3 +46,29 @@ def test_td_updates_move_the_value_towards_the_target():
     assert first[0] @ learner.weights == pytest.approx(0.25)
     learned = learner.policy().weights
     assert len(learned) == 28 and np.isfinite(learned).all()
+
+
+def test_td_linear_legend_covers_no_point_of_the_curve():
+    pytest.importorskip("matplotlib")
+    td_linear = load("td_linear")
+    curve = td_linear.Curve()
+    # A curve that ends in every corner a legend inside the axes could take.
+    curve.games = [0, 1000, 2000, 3000, 4000, 5000, 6000]
+    curve.against_random = [0.02, 0.6, 0.89, 0.94, 0.97, 0.995, 0.998]
+    curve.against_heuristic = [0.98, 0.06, 0.11, 0.27, 0.39, 0.49, 0.01]
+    figure = td_linear.draw(curve, 0.996, "test")
+    figure.canvas.draw()
+    (axes,) = figure.axes
+    legend = axes.get_legend().get_window_extent()
+    rates = curve.against_random + curve.against_heuristic
+    points = axes.transData.transform(np.column_stack([curve.games * 2, rates]))
+    assert not any(legend.contains(x, y) for x, y in points)
+    assert legend.y1 < axes.get_window_extent().y0  # below the axes altogether
+
+
+def test_td_linear_refuses_an_unwritable_plot_before_training(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    td_linear = load("td_linear")
+    with pytest.raises(SystemExit) as stopped:  # a million games would take an hour: refused first
+        td_linear.main(["--games", "1000000", "--plot", str(tmp_path / "no" / "curve.png")])
+    assert stopped.value.code == 2 and "--plot: the directory" in capsys.readouterr().err

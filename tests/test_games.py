@@ -28,7 +28,7 @@ import pytest
 import bansugoroku_fast as package
 from bansugoroku_fast import LinearPolicy, Position, Rules, _games, _kernel, batch, games, oracle
 from bansugoroku_fast.games.policies import FEATURE_NAMES, HEURISTIC_WEIGHTS, RANDOM, policy_weights, resolve_policies
-from bansugoroku_fast.games.tallies import KINDS
+from bansugoroku_fast.games.tallies import KINDS, rank
 from bansugoroku_fast.oracle import games as oracle_games
 
 from . import playouts
@@ -58,7 +58,7 @@ PROPERTY_GAMES = 400
 
 
 def _as_arrays(records) -> dict:
-    return {name: np.asarray(getattr(records, name)) for name in records._fields}
+    return {name: np.asarray(getattr(records, name)) for name in (*records._fields, "truncated")}
 
 
 def assert_same_games(kernel_records, oracle_records) -> None:
@@ -419,8 +419,8 @@ def test_truncated_games_equal_the_oracle_and_are_the_first_plies_of_the_whole_g
 @pytest.mark.parametrize("rules", [Rules(), BACKGAMMON], ids=lambda r: r.short_name)
 def test_a_truncated_rollout_counts_the_cut_games_apart(rules):
     start = Position.initial(rules)
-    kernel = games.rollout(start, rules, 30, "random", seed=4, max_plies=90, on_long="truncate")
-    reference = oracle.rollout(start, rules, 30, "random", seed=4, max_plies=90, on_long="truncate")
+    kernel = games.rollout(start, rules, 16, "random", seed=4, max_plies=70, on_long="truncate")
+    reference = oracle.rollout(start, rules, 16, "random", seed=4, max_plies=70, on_long="truncate")
     assert kernel.counts.tolist() == [list(row) for row in reference.counts]
     assert kernel.kind_counts.tolist() == [list(row) for row in reference.kind_counts]
     summary = ("games", "truncated", "equity", "stderr", "win_probability", "mean_plies")
@@ -428,9 +428,9 @@ def test_a_truncated_rollout_counts_the_cut_games_apart(rules):
     assert kernel.gnubg == reference.gnubg
     # The figures are those of the finished games of the same run, the cut
     # ones counted in ``truncated``, ``games`` and the plies only.
-    records = games.play_games(rules, 30, "random", seed=4, start=start, max_plies=90, on_long="truncate")
+    records = games.play_games(rules, 16, "random", seed=4, start=start, max_plies=70, on_long="truncate")
     done = ~records.truncated
-    assert kernel.truncated == int(records.truncated.sum()) > 0 and kernel.games == 30
+    assert kernel.truncated == int(records.truncated.sum()) > 0 and kernel.games == 16 and done.any()
     assert kernel.counts.sum() == done.sum()
     signed = np.where(records.winner == 0, records.value, -records.value)[done]
     assert kernel.equity == pytest.approx(signed.mean())
@@ -446,17 +446,27 @@ def test_a_rollout_of_only_truncated_games_has_no_figures():
 
 def test_truncated_rank_plays_equals_the_oracle_and_leaves_the_cut_games_out():
     start, dice = Position.initial(), (6, 5)
-    kernel = games.rank_plays(start, dice, BACKGAMMON, 12, "random", seed=5, max_plies=70, on_long="truncate")
-    reference = oracle.rank_plays(start, dice, BACKGAMMON, 12, "random", seed=5, max_plies=70, on_long="truncate")
+    kernel = games.rank_plays(start, dice, BACKGAMMON, 6, "random", seed=5, max_plies=60, on_long="truncate")
+    reference = oracle.rank_plays(start, dice, BACKGAMMON, 6, "random", seed=5, max_plies=60, on_long="truncate")
     rows = [(str(r.play), r.equity, r.stderr, r.difference_stderr) for r in kernel]
     assert rows == [(str(r.play), r.equity, r.stderr, r.difference_stderr) for r in reference]
-    # Each play's equity is minus the truncated rollout of its child.
-    for ranked in kernel:
-        child = games.rollout(ranked.play.position.swapped(), BACKGAMMON, 12, "random", seed=5, max_plies=70,
-                              on_long="truncate")
-        assert ranked.equity == pytest.approx(-child.equity)
-    assert any(games.rollout(r.play.position.swapped(), BACKGAMMON, 12, "random", seed=5, max_plies=70,
-                             on_long="truncate").truncated for r in kernel)
+    # Each play's equity is minus the truncated rollout of its child, whose
+    # cut games are left out.
+    children = [games.rollout(ranked.play.position.swapped(), BACKGAMMON, 6, "random", seed=5, max_plies=60,
+                              on_long="truncate") for ranked in kernel]
+    for ranked, child in zip(kernel, children):
+        assert ranked.equity == pytest.approx(-child.equity) or (math.isnan(ranked.equity) and child.truncated == 6)
+    assert any(child.truncated for child in children) and any(child.truncated < 6 for child in children)
+
+
+def test_ranking_leaves_truncated_games_out_and_a_play_with_none_finished_last():
+    plays = package.legal_plays(Position.initial(), (6, 5))[:3]
+    ranked = rank(plays, [[1, None, -1, 1], [None, None, None, None], [2, 2, None, 0]])
+    assert [r.play for r in ranked] == [plays[2], plays[0], plays[1]]
+    assert ranked[0].equity == pytest.approx(4 / 3) and ranked[1].equity == pytest.approx(1 / 3)
+    assert math.isnan(ranked[2].equity)
+    # Play 0 against the best over the games both finished (0 and 3): 2 - 1 and 0 - 1.
+    assert ranked[1].difference_stderr == pytest.approx(1.0)
 
 @pytest.mark.parametrize("rules", [BACKGAMMON, Rules(), Rules(finish="bear_off", closure="immediate")],
                          ids=lambda r: r.short_name)

@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bansugoroku_fast import GameRecords, Match, Position, Rules, oracle, play_games, play_random_game
-from bansugoroku_fast.errors import MatchFileError
-from bansugoroku_fast.formats import read_match, write_match
+from bansugoroku_fast.errors import InvalidRulesError, MatchFileError
+from bansugoroku_fast.formats import parse_match, read_match, write_match
 from bansugoroku_fast.formats.mat import MAX_FILE_BYTES
 
 DATA = Path(__file__).parent / "data"
@@ -135,7 +135,7 @@ def test_joined_notation_and_words_read_to_the_same_games():
     """The same match written with our notation (joined steps, bar/off words,
     (2) counts) instead of gnubg's one step per die replays identically."""
     text = AUTO5.read_text()
-    record = read_match(text)
+    record = parse_match(text)
 
     def ours(game, ply, action):
         before = Position(game.positions[ply])
@@ -146,7 +146,7 @@ def test_joined_notation_and_words_read_to_the_same_games():
 
     rewritten = _rewritten(record, text, ours)
     assert "/off" in rewritten and "bar/" in rewritten and "(2)" in rewritten
-    again = read_match(rewritten.replace("\n", "\r\n"))
+    again = parse_match(rewritten.replace("\n", "\r\n"))
     for mine, theirs in zip(record.games, again.games):
         assert np.array_equal(mine.after, theirs.after)
         assert (mine.winner, mine.points) == (theirs.winner, theirs.points)
@@ -171,7 +171,7 @@ def _same_games(games, record):
 def test_written_gnubg_match_reads_back_and_is_a_fixed_point():
     record = read_match(AUTO5)
     text = write_match(record)
-    again = read_match(text)
+    again = parse_match(text)
     for mine, theirs in zip(record.games, again.games):
         assert np.array_equal(mine.positions, theirs.positions)
         assert np.array_equal(mine.after, theirs.after)
@@ -214,7 +214,7 @@ def random_cube_match(seed: int, games: int) -> Match:
 @pytest.mark.parametrize("seed", range(4))
 def test_random_matches_with_the_cube_round_trip(seed):
     match = random_cube_match(seed, 25)
-    record = read_match(write_match(match, players=("North", "South")))
+    record = parse_match(write_match(match, players=("North", "South")))
     assert record.players == ("North", "South")
     assert record.scores == match.scores
     _same_games(match.games, record)
@@ -223,7 +223,7 @@ def test_random_matches_with_the_cube_round_trip(seed):
 @pytest.mark.slow
 def test_thousands_of_random_games_round_trip():
     match = random_cube_match(99, 2000)
-    _same_games(match.games, read_match(write_match(match)))
+    _same_games(match.games, parse_match(write_match(match)))
 
 
 @pytest.mark.parametrize("rules", [r for r in Rules.all_combinations() if not r.is_backgammon], ids=str)
@@ -232,7 +232,7 @@ def test_ban_sugoroku_games_round_trip_with_a_variant_header(rules):
     match.play_random_games(3)
     text = write_match(match)
     assert f'; [Variant "ban-sugoroku,finish={rules.finish},closure={rules.closure},start={rules.start}"]' in text
-    record = read_match(text)
+    record = parse_match(text)
     assert record.rules == rules
     _same_games(match.games, record)
     # Alternate start: the first seat opens game 1, the other game 2.
@@ -244,16 +244,16 @@ def test_a_first_name_longer_than_the_left_column_still_reads_back():
     second name (found by the match_file fuzz target)."""
     game = play_random_game(BACKGAMMON, seed=4)
     players = ("A" * 40, "Bob")
-    record = read_match(write_match(game, players=players))
+    record = parse_match(write_match(game, players=players))
     assert record.players == players
     _same_games([game], record)
 
 
 def test_a_single_game_and_a_list_of_games_are_written_too():
     game = play_random_game(BACKGAMMON, seed=4)
-    _same_games([game], read_match(write_match(game)))
+    _same_games([game], parse_match(write_match(game)))
     games = [play_random_game(BACKGAMMON, seed=seed) for seed in (5, 6)]
-    _same_games(games, read_match(write_match(games)))
+    _same_games(games, parse_match(write_match(games)))
 
 
 def _records(games) -> GameRecords:
@@ -299,7 +299,7 @@ def _assert_records_read_back(records: GameRecords, record) -> None:
 def test_play_games_shaped_records_are_written(rules):
     games = [play_random_game(rules, seed=seed) for seed in range(3)]
     records = _records(games)
-    _assert_records_read_back(records, read_match(write_match(records, rules=rules)))
+    _assert_records_read_back(records, parse_match(write_match(records, rules=rules)))
 
 
 @pytest.mark.parametrize("rules", Rules.all_combinations(), ids=str)
@@ -307,7 +307,7 @@ def test_play_games_records_round_trip(rules):
     """Real play_games output (the kernels' games, their roll-off opening in
     backgammon, gammons and closures) written and read back ply by ply."""
     records = play_games(rules, games=6, policy="random", seed=11)
-    _assert_records_read_back(records, read_match(write_match(records, rules=rules)))
+    _assert_records_read_back(records, parse_match(write_match(records, rules=rules)))
 
 
 @pytest.mark.parametrize("rules", [Rules(), BACKGAMMON], ids=str)
@@ -376,36 +376,36 @@ def _edit(line_number: int, old: str, new: str) -> str:
 )
 def test_bad_files_name_line_and_column(text, line, column, words):
     with pytest.raises(MatchFileError, match=words) as error:
-        read_match(text)
+        parse_match(text)
     assert (error.value.line, error.value.column) == (line, column), str(error.value)
 
 
 def test_unknown_header_lines_are_refused():
     with pytest.raises(MatchFileError, match="expected 'N point match'") as error:
-        read_match("; [Site \"x\"]\nPlayers: two\n 5 point match\n")
+        parse_match("; [Site \"x\"]\nPlayers: two\n 5 point match\n")
     assert error.value.line == 2
 
 
 def test_a_game_after_the_match_was_won_is_refused():
     text = GOOD + "\n Game 4\n gnubg : 5                      root : 0\n  1) 21: 13/11 24/23\n"
     with pytest.raises(MatchFileError, match="already won"):
-        read_match(text)
+        parse_match(text)
 
 
 def test_a_double_in_the_crawford_game_is_refused():
     # Game 3 (4-0 in a 5-point match) is the Crawford game: line 52 is its move 3.
     text = _edit(54, "63: 18/15 15/9 ", " Doubles => 2")
     with pytest.raises(MatchFileError, match="Crawford"):
-        read_match(text)
+        parse_match(text)
 
 
 def test_truncated_files_give_an_error_or_a_prefix_of_the_games():
     """Cut anywhere, the file either reads as the games up to the cut (the
     last one unfinished) or raises MatchFileError: never a different game."""
-    full = read_match(GOOD)
+    full = parse_match(GOOD)
     for cut in range(0, len(GOOD), 37):
         try:
-            record = read_match(GOOD[:cut])
+            record = parse_match(GOOD[:cut])
         except MatchFileError:
             continue
         for mine, theirs in zip(record.games, full.games):
@@ -416,16 +416,18 @@ def test_truncated_files_give_an_error_or_a_prefix_of_the_games():
 
 def test_binary_and_huge_input():
     with pytest.raises(MatchFileError, match="control character") as error:
-        read_match(GOOD[:100] + "\x00\x01\x02" + GOOD[100:])
+        parse_match(GOOD[:100] + "\x00\x01\x02" + GOOD[100:])
     assert error.value.line == GOOD[:100].count("\n") + 1
     assert error.value.column == 100 - GOOD.rfind("\n", 0, 100)
     with pytest.raises(MatchFileError, match="not UTF-8"):
-        read_match(b"\xff\xfe\x00garbage")
+        parse_match(b"\xff\xfe\x00garbage")
     with pytest.raises(MatchFileError, match="more than a match file"):
-        read_match(" " * (MAX_FILE_BYTES + 1))
+        parse_match(" " * (MAX_FILE_BYTES + 1))
     with pytest.raises(MatchFileError, match="empty"):
-        read_match("; only a comment\n")
+        parse_match("; only a comment\n")
     with pytest.raises(TypeError):
+        parse_match(12)
+    with pytest.raises(TypeError, match="takes a path"):
         read_match(12)
 
 
@@ -441,4 +443,66 @@ def test_a_path_is_read_as_a_file(tmp_path):
            lambda junk: GOOD[:cut] + junk + GOOD[cut + len(junk):])))
 def test_garbage_raises_only_match_file_errors(data):
     with contextlib.suppress(MatchFileError):
-        read_match(data)
+        parse_match(data)
+
+
+# --- paths and text, rules carried ----------------------------------------------------
+
+
+def test_a_missing_file_is_a_file_not_found_error_naming_it(tmp_path):
+    missing = tmp_path / "nope.mat"
+    for path in (missing, str(missing)):
+        with pytest.raises(FileNotFoundError, match=r"nope\.mat"):
+            read_match(path)
+
+
+def test_text_passed_to_read_match_still_reads_with_a_deprecation_warning():
+    with pytest.warns(DeprecationWarning, match="parse_match"):
+        record = read_match(AUTO5.read_text())
+    assert record.scores == read_match(AUTO5).scores
+
+
+def _without_variant_header(text: str) -> str:
+    return "\n".join(line for line in text.splitlines() if "Variant" not in line) + "\n"
+
+
+def test_a_ban_sugoroku_file_without_its_variant_header_says_what_was_assumed():
+    # Ban-sugoroku's arrival finish ends games long before backgammon's
+    # bear-off could: read as backgammon, some move or result cannot replay.
+    text = _without_variant_header(write_match(play_games("ban-sugoroku", games=1, seed=1)))
+    with pytest.raises(MatchFileError, match=r"no Variant header, so it was read as backgammon.*\[Variant "):
+        parse_match(text)
+    assert parse_match(text, rules="ban-sugoroku").rules == Rules()
+
+
+def test_rules_given_must_agree_with_the_variant_header():
+    text = write_match(play_games("ban-sugoroku", games=1, seed=1))
+    with pytest.raises(MatchFileError, match="Variant header says ban/arrival/multiplied, but rules=backgammon"):
+        parse_match(text, rules="backgammon")
+
+
+@pytest.mark.parametrize("rules", [Rules(), BACKGAMMON, Rules(finish="bear_off", closure="immediate")], ids=str)
+def test_play_games_records_carry_their_rules_into_write_match(rules):
+    records = play_games(rules, games=2, seed=4)
+    assert records.rules == rules
+    assert parse_match(write_match(records)).rules == rules
+    with pytest.raises(InvalidRulesError, match="played under"):
+        write_match(records, rules=BACKGAMMON if not rules.is_backgammon else Rules())
+
+
+def test_records_unpack_into_their_eight_fields_and_pickle_with_their_rules():
+    import pickle
+
+    records = play_games("backgammon", games=2, seed=4)
+    _offsets, _positions, _dice, _after, _winner, _value, _kind, plies = records  # eight fields, as before
+    assert len(records) == 8 and records._fields == oracle.GameRecords._fields
+    again = pickle.loads(pickle.dumps(records))
+    assert again.rules == BACKGAMMON and all(np.array_equal(a, b) for a, b in zip(again, records))
+    assert records._replace(plies=plies).rules == BACKGAMMON
+
+
+def test_oracle_records_still_need_rules():
+    records = oracle.play_games(Rules(), games=1, seed=4)
+    with pytest.raises(ValueError, match="needs rules="):
+        write_match(records)
+    assert parse_match(write_match(records, rules=Rules())).rules == Rules()

@@ -6,7 +6,7 @@ import random
 import numpy as np
 import pytest
 
-from bansugoroku_fast import InvalidPositionError, Position, Rules, oracle
+from bansugoroku_fast import InvalidPositionError, Position, Rules, oracle, position_id
 from bansugoroku_fast.position import INITIAL_ROW
 from bansugoroku_fast.position_id import encode
 
@@ -267,3 +267,45 @@ def test_svg_writes_the_count_on_a_point_of_more_than_five():
     texts = [e.text for e in root.iter() if e.tag.endswith("text")]
     assert "13" in texts  # (point labels run 1..12 only: this is the count)
     assert "13" not in [e.text for e in ElementTree.fromstring(Position.initial()._repr_svg_()).iter()]
+
+
+# --- encoders refuse invalid positions --------------------------------------------------
+
+
+def _start_rows():
+    return [list(row) for row in Position.initial().rows]
+
+
+def _sixteen_stones():
+    rows = _start_rows()
+    rows[0][6] += 1
+    return rows
+
+
+def _negative_count():
+    rows = _start_rows()
+    rows[1][6] -= 1
+    rows[1][0] = 1
+    rows[1][5] = -1
+    rows[1][4] = 1
+    return rows
+
+
+def _shared_point():
+    rows = _start_rows()
+    rows[0][6] -= 1
+    rows[0][1] = 1  # row 0's point 1 is row 1's point 24, which holds two of its stones
+    return rows
+
+
+@pytest.mark.parametrize("encoder", [position_id.encode, position_id.encode_xgid], ids=["position_id", "xgid"])
+@pytest.mark.parametrize("rows, problem", [
+    (_sixteen_stones(), "row 0 .* holds 16 stones, not 15"),
+    (_negative_count(), "row 1 .* has a negative count at index 5"),
+    (_shared_point(), "point 1 .* holds stones of both sides"),
+    ([[0] * 26], r"a position is two rows of 26 counts, got \[26\]"),
+    ("not rows", "a position is two rows of 26 integer counts"),
+])
+def test_every_encoder_refuses_an_invalid_position(encoder, rows, problem):
+    with pytest.raises(InvalidPositionError, match="cannot encode an invalid position: " + problem):
+        encoder(rows)

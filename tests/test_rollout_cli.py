@@ -96,3 +96,40 @@ def test_plot_writes_a_png(capsys, tmp_path):
 ])
 def test_bad_input(capsys, argv, message):
     assert message in fails(capsys, "rollout", *argv)
+
+
+# --- files checked before any work; JSON that says what produced it ---------------------------
+
+
+@pytest.mark.parametrize("name, message", [
+    ("out.xyz", "--plot: cannot write '.*out.xyz': its format '.xyz' is not one of"),
+    ("no/such/dir/x.png", "--plot: the directory '.*no/such/dir' does not exist"),
+    ("out", "it has no extension naming a format"),
+])
+def test_an_unwritable_plot_is_refused_before_the_rollout(capsys, tmp_path, name, message):
+    pytest.importorskip("matplotlib")
+    # A billion games would take hours: the refusal comes before any game is played.
+    err = fails(capsys, "rollout", "--games", str(10**9), "--plot", str(tmp_path / name), "--no-progress")
+    assert err.count("\n") == 1 and err.startswith("error: --plot: ")
+    assert __import__("re").search(message, err), err
+    assert list(tmp_path.iterdir()) == []  # nothing written
+
+
+def test_the_json_says_what_produced_it_and_reproduces_itself(capsys):
+    import shlex
+
+    from bansugoroku_fast import __version__
+
+    rules = Rules(finish="bear_off", closure="immediate", start="roll_off")
+    out = run(capsys, "rollout", "--rules", rules.label, "--position", LAST_STONE.id, "--games", "72",
+              "--policy", "heuristic,random", "--seed", "9", "--stratify", "--json")
+    figures = json.loads(out)
+    produced = figures["produced_by"]
+    assert {key: produced[key] for key in ("position_id", "rules", "policy", "games", "seed", "stratify")} == {
+        "position_id": LAST_STONE.id, "rules": rules.label, "policy": "heuristic,random", "games": 72, "seed": 9,
+        "stratify": 36}
+    assert produced["version"] == __version__ and produced["max_plies"] > 0
+    assert Rules.parse(produced["rules"]) == rules
+    command = shlex.split(produced["command"])
+    assert command[:2] == ["bansugoroku", "rollout"]
+    assert json.loads(run(capsys, *command[1:])) == figures  # the same games, the same figures

@@ -11,10 +11,13 @@ subcommand for all its options).
     bansugoroku conformance check (--engine MODULE:FUNCTION | --command CMD) [--rules RULES]
     bansugoroku rollout [--position ID|XGID] [--rules RULES] [--games N] [--policy P] [--seed S]
                         [--threads T] [--stratify [36|1296]] [--json] [--plot FILE.png] [--no-progress]
+    bansugoroku hint POSITION_ID 6-5 [--rules RULES] [--policy P] [--games N] [--seed S] [--no-progress]
+    bansugoroku --version
 
 Bad input (an unreadable id, dice or rules label, an unreadable or illegal
-play) ends with a one-line ``error: ...`` on stderr and exit status 2, never
-a traceback; ``match check`` reports a problem in the file it checks with
+play, a file that cannot be written: each option that writes a file checks
+its path and format before any work) ends with a one-line ``error: ...`` on
+stderr and exit status 2, never a traceback; ``match check`` reports a problem in the file it checks with
 exit status 1.
 
 >>> main(["moves", "--rules", "backgammon", "6-5"])  # doctest: +ELLIPSIS
@@ -37,12 +40,13 @@ import os
 import sys
 from collections.abc import Sequence
 
-from . import conformance, match, moves, perft, play, rollout
+from ..version import __version__
+from . import conformance, hint, match, moves, perft, play, rollout
 from .common import USER_ERRORS
 
 # One module per subcommand, each with add_parser(commands); listed in the
 # order ``--help`` shows them.
-SUBCOMMANDS = (moves, perft, play, match, conformance, rollout)
+SUBCOMMANDS = (moves, perft, play, match, conformance, rollout, hint)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -50,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="bansugoroku",
         description="Legal plays for Ban-sugoroku (Japanese backgammon) and modern backgammon.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for subcommand in SUBCOMMANDS:
         subcommand.add_parser(commands)

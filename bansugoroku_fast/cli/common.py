@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import tempfile
 from collections.abc import Callable
 from typing import TypeAlias
 
@@ -21,6 +24,8 @@ USER_ERRORS = (
     errors.InvalidPolicyError,
     errors.MatchFileError,
     errors.MatchIdError,
+    errors.OutputPathError,
+    errors.InvalidOptionError,
 )
 SIDE_NAMES = ("X (the side to move)", "O (the opponent)")
 
@@ -42,8 +47,9 @@ def plays_count(count: int) -> str:
 
 
 RULES_HELP = (
-    "rules label: 'ban-sugoroku' (default), 'backgammon', 'ban/bear_off/immediate', "
-    "'ban-sugoroku,finish=bear_off,closure=off'"
+    "the rules' label (docs/glossary.md): 'ban-sugoroku' (the default, every option at its default), "
+    "'backgammon', or options spelt out: 'ban-sugoroku,finish=bear_off,closure=off,start=alternate' "
+    "(options left out take their defaults; the short form 'ban/bear_off/off' is accepted too)"
 )
 POSITION_HELP = "a GNU Backgammon Position ID or an XGID (default: the start position)"
 
@@ -83,3 +89,19 @@ def whole_number(name: str, low: int, high: int | None = None, *, out_of_range: 
         return value
 
     return parse
+
+
+def write_atomically(path: str, write: Callable[[str], None]) -> None:
+    """Have ``write`` write a temporary file beside ``path`` (same
+    extension, so writers that read the format from the name still do),
+    then move it into place: an interrupted run leaves no half-written
+    ``path``."""
+    directory, name = os.path.split(os.path.abspath(path))
+    handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=os.path.splitext(name)[1], dir=directory)
+    os.close(handle)
+    try:
+        write(temporary)
+        os.replace(temporary, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(temporary)

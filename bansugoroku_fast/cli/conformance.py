@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..checks import as_output_directory
 from ..formats.conformance.checker import check_engine
 from ..formats.conformance.corpus import export_corpus, load_corpus
 from ..formats.conformance.engines import DEFAULT_TIMEOUT, CommandEngine, Engine, load_python_engine
@@ -37,7 +38,7 @@ def add_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run_export(args: argparse.Namespace) -> int:
-    written = export_corpus(args.directory)
+    written = export_corpus(as_output_directory(args.directory, "conformance export DIR"))
     print(f"wrote {len(written)} files into {args.directory}: " + ", ".join(path.name for path in written))
     return 0
 

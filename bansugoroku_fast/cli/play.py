@@ -4,6 +4,7 @@ or (with neither option) one random game printed move by move.
     bansugoroku play --vs heuristic [--seat 0|1]      # you against the computer
     bansugoroku play --seats heuristic,random         # watch two policies play
     bansugoroku play                                  # a random game, printed
+    bansugoroku play --vs heuristic --save game.mat   # and keep it as a match file
 
 Against the computer, moves are typed in notation (``24/18 13/8``, a move
 at a time or all at once, ``bar/22``, ``6/off``); ``undo`` takes back the
@@ -13,7 +14,10 @@ computer (which plays the game to its end), ``quit`` stops. In backgammon,
 ``double`` before rolling offers the cube and ``take`` / ``drop`` answer the
 computer's double; the computer doubles and answers by the pip count
 (:class:`~bansugoroku_fast.games.computer.PipCountCube`). A wrong entry is
-explained and the turn goes on.
+explained and the turn goes on. Once the game is over, the board and a
+last line say who won, how (the kind of win, a dropped double) and for how
+many points. ``--save FILE.mat`` writes the game as a match file that
+``bansugoroku match show`` reads (its path is checked before the game).
 """
 from __future__ import annotations
 
@@ -21,12 +25,14 @@ import argparse
 import random
 from collections.abc import Callable
 
-from ..checks import as_dice
-from ..errors import InvalidDiceError, InvalidPolicyError
+from .. import render
+from ..checks import as_dice, as_output_file
+from ..errors import InvalidDiceError, InvalidOptionError, InvalidPolicyError
+from ..formats.mat import write_match
 from ..games.computer import Computer, check_policy
 from ..games.interactive import CubeRecord, Game, ScriptedDice, Turn, TurnRecord, dice_text
 from ..rules import Rules
-from .common import Commands, add_rules_argument, position_arg, rules_name
+from .common import Commands, add_rules_argument, position_arg, rules_name, write_atomically
 
 HELP = """\
 Commands:
@@ -45,7 +51,10 @@ Commands:
 
 def add_parser(commands: Commands) -> None:
     play = commands.add_parser(
-        "play", help="play against the computer (--vs), watch two policies (--seats), or print a random game"
+        "play", help="play against the computer (--vs), watch two policies (--seats), or print a random game",
+        description="Play against the computer (--vs POLICY), watch two policies (--seats P0,P1), or print one "
+                    "random game (neither). Against the computer, type at the prompt:",
+        epilog=HELP, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_rules_argument(play)
     play.add_argument("--seed", type=int, help="seed of the dice and the computers' choices (default: random)")
@@ -57,22 +66,58 @@ def add_parser(commands: Commands) -> None:
                       help="start from this Position ID (seen by the seat to move, seat 0) instead of the start")
     play.add_argument("--dice", metavar="ROLLS",
                       help="roll these dice in order instead of random ones, e.g. '6-5 3-1 4-4'")
+    play.add_argument("--save", metavar="FILE.mat",
+                      help="write the game as a match file (what 'bansugoroku match show' reads)")
     play.set_defaults(run=run_play)
 
 
 def run_play(args: argparse.Namespace) -> int:
     rules = Rules.parse(args.rules)
     seed = args.seed if args.seed is not None else random.randrange(10**6)
+    save = _save_target(args.save, args.position)
     if args.vs is None and args.seats is None:
-        return _print_random_game(rules, seed)
+        return _print_random_game(rules, seed, save)
     game = _new_game(rules, seed, args.position, args.dice)
     if args.seats is not None:
         for seat, policy in enumerate(_seat_policies(args.seats, rules)):
             game.hand_over(seat, Computer(policy, rng=random.Random(seed + 1 + seat)))
-        return _watch(game, seed)
+        status = _watch(game, seed)
+        _save(game, save, (f"seat 0 ({game.computers[0].policy})", f"seat 1 ({game.computers[1].policy})"))
+        return status
     check_policy(args.vs, rules)
     computer = Computer(args.vs, rng=random.Random(seed + 1))
-    return TerminalGame(game, args.seat, computer, input).run()
+    status = TerminalGame(game, args.seat, computer, input).run()
+    names = ["You", f"Computer ({args.vs})"]
+    _save(game, save, (names[args.seat], names[1 - args.seat]))
+    return status
+
+
+def _save_target(path: str | None, position_id: str | None) -> str | None:
+    """``--save``'s path, checked before the game is played."""
+    if path is None:
+        return None
+    if position_id is not None:
+        raise InvalidOptionError("--save writes a match file, whose games start from the start position; "
+                                 "leave out --position")
+    return as_output_file(path, [".mat"], "--save")
+
+
+def _save(game: Game, path: str | None, players: tuple[str, str]) -> None:
+    if path is None:
+        return
+    text = write_match(game, players=players)
+
+    def write(temporary: str) -> None:
+        with open(temporary, "w", encoding="utf-8") as stream:
+            stream.write(text)
+
+    write_atomically(path, write)
+    print(f"Saved to {path} ('bansugoroku match show {path}' shows it).")
+
+
+def final_board(game: Game, seat: int) -> str:
+    """The board of a finished game seen by ``seat`` (X), nobody to move."""
+    return render.board(game.position_for(seat).rows, to_move=False)
 
 
 def _new_game(rules: Rules, seed: int, position_id: str | None, dice: str | None) -> Game:
@@ -130,7 +175,7 @@ def _record_text(record: TurnRecord | CubeRecord, name: Callable[[int], str]) ->
     return f"{record.number:3d}. {does('roll')} {dice_text(record.dice)}: {played}"
 
 
-def _print_random_game(rules: Rules, seed: int) -> int:
+def _print_random_game(rules: Rules, seed: int, save: str | None = None) -> int:
     """One random game (no cube), its moves and its result."""
     game = Game(rules, seed)
     for seat in (0, 1):
@@ -142,9 +187,10 @@ def _print_random_game(rules: Rules, seed: int) -> int:
         print(record)
     print()
     print(f"Final position, seen by seat {game.seat_to_move} (X), who moved last:")
-    print(game.position)
+    print(final_board(game, game.seat_to_move))
     print()
     print(f"Result: {game.result}.")
+    _save(game, save, ("seat 0 (random)", "seat 1 (random)"))
     return 0
 
 
@@ -158,9 +204,9 @@ def _watch(game: Game, seed: int) -> int:
         print(_record_text(record, names.__getitem__))
     print()
     print(f"Final position, seen by seat {game.seat_to_move} (X):")
-    print(game.position)
+    print(final_board(game, game.seat_to_move) if game.is_over else game.position)
     print()
-    print(f"Result: {game.result}.")
+    print(f"Result: {game.result}." if game.is_over else "The game has not ended.")
     return 0
 
 
@@ -202,7 +248,8 @@ class TerminalGame:
             print("Game stopped before its end.")
             return 0
         self.show_news()
-        self.draw(again=True)
+        print()
+        print(final_board(game, self.seat))
         result = game.result
         assert result is not None
         print(f"{self.name(result.winner)} win{'' if result.winner == self.seat else 's'} "

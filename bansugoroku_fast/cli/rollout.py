@@ -3,24 +3,30 @@
 A progress bar (tqdm) runs on stderr when it is a terminal (``--no-progress``
 turns it off); then a table of outcome rates by side and kind with 95%
 intervals and the equity with its standard error, or the same as JSON
-(``--json``). ``--plot FILE.png`` draws the outcome distribution and the
-running estimate of the equity with its 95% interval (matplotlib, the
-``plot`` extra).
+(``--json``: the figures with what produced them, position id, rules,
+policy, games, seed, stratification, ply cap and library version, and the
+command that plays the same games again). ``--plot FILE.png`` draws the
+outcome distribution and the running estimate of the equity with its 95%
+interval (matplotlib, the ``plot`` extra; any format matplotlib writes),
+its path and format checked before the rollout runs.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import shlex
 import sys
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from ..checks import MAX_PLIES, as_rules, as_stratify, as_threads
+from ..checks import MAX_PLIES, as_output_file, as_rules, as_stratify, as_threads
 from ..games.bulk import rollout_positions, rollout_values
 from ..games.policies import resolve_policies
 from ..games.tallies import KINDS, RolloutResult, summarize
+from ..version import __version__
 from .common import (
     SIDE_NAMES,
     Commands,
@@ -29,6 +35,7 @@ from .common import (
     position_arg,
     rules_name,
     whole_number,
+    write_atomically,
 )
 
 Z95 = 1.96
@@ -60,7 +67,7 @@ def _positive(name: str) -> Callable[[str], int]:
 _SEED = whole_number("seed", 0, 2**64 - 1, out_of_range="seed must be in 0 .. 2**64 - 1, got {}")
 
 
-def _policy(text: str) -> str | tuple[str, ...]:
+def policy_argument(text: str) -> str | tuple[str, ...]:
     """One policy name, or a comma-separated pair (checked by resolve_policies)."""
     names = tuple(name.strip() for name in text.split(","))
     return names[0] if len(names) == 1 else names
@@ -117,11 +124,26 @@ def _print_table(output: dict[str, Any], title: str) -> None:
     print(f"mean plies per game: {output['mean_plies']:.1f}")
 
 
-def _plot(values: np.ndarray, path: str, title: str) -> None:
+def _matplotlib() -> Any:
     try:
         import matplotlib
     except ImportError:
         raise SystemExit("error: --plot needs matplotlib: pip install 'bansugoroku-fast[plot]'") from None
+    return matplotlib
+
+
+def plot_target(path: str) -> str:
+    """``path`` checked as a plot to write (matplotlib there, a format it
+    writes, a writable directory), before any work."""
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    _matplotlib()
+    formats = ["." + name for name in FigureCanvasBase.get_supported_filetypes()]
+    return as_output_file(path, formats, "--plot")
+
+
+def _plot(values: np.ndarray, path: str, title: str) -> None:
+    matplotlib = _matplotlib()
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -139,15 +161,29 @@ def _plot(values: np.ndarray, path: str, title: str) -> None:
     estimate.legend()
     figure.suptitle(title)
     figure.tight_layout()
-    figure.savefig(path)
+    write_atomically(path, lambda temporary: figure.savefig(temporary, format=os.path.splitext(path)[1][1:].lower()))
     plt.close(figure)
+
+
+def provenance(position_id: str, rules: Any, args: argparse.Namespace, strata: int) -> dict[str, Any]:
+    """What produced a rollout's figures, and the command that plays the
+    same games again (the dice depend on the seed and the game number only,
+    not on the threads)."""
+    command = ["bansugoroku", "rollout", "--position", position_id, "--rules", rules.label,
+               "--games", str(args.games), "--policy", args.policy, "--seed", str(args.seed), "--json"]
+    if strata:
+        command += ["--stratify", str(strata)]
+    return {"position_id": position_id, "rules": rules.label, "policy": args.policy, "games": args.games,
+            "seed": args.seed, "stratify": strata, "max_plies": MAX_PLIES, "version": __version__,
+            "command": shlex.join(command)}
 
 
 def run_rollout(args: argparse.Namespace) -> int:
     """Roll out the position and print the figures."""
     rules = as_rules(args.rules)
     position = position_arg(args.position)
-    policies = resolve_policies(_policy(args.policy), rules)
+    policies = resolve_policies(policy_argument(args.policy), rules)
+    plot = plot_target(args.plot) if args.plot else None
     positions, _ = rollout_positions(position, rules)
     progress = not args.no_progress and sys.stderr.isatty()
     strata = as_stratify(args.stratify)
@@ -159,9 +195,9 @@ def run_rollout(args: argparse.Namespace) -> int:
     title = (f"Rollout of {position.id}, {rules_name(rules)} rules: {args.games:,} games, "
              f"policy {args.policy}, seed {args.seed}" + (f", stratified {args.stratify}" if args.stratify else ""))
     if args.json:
-        print(json.dumps(output, indent=2))
+        print(json.dumps({"produced_by": provenance(position.id, rules, args, strata), **output}, indent=2))
     else:
         _print_table(output, title)
-    if args.plot:
-        _plot(values[0], args.plot, title)
+    if plot:
+        _plot(values[0], plot, title)
     return 0

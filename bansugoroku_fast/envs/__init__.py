@@ -30,6 +30,8 @@ from typing import Any
 
 import gymnasium
 
+from ..checks import as_rules, check_keywords
+from ..errors import InvalidOptionError
 from ..rules import Rules
 from .aec import AGENTS, BanSugorokuAEC, aec_env
 from .single import BanSugorokuEnv
@@ -44,14 +46,53 @@ __all__ = [
 NAMESPACE = "bansugoroku_fast"
 
 
-def ban_sugoroku(finish: str = "arrival", closure: str = "multiplied", start: str = "alternate",
-                 **options: Any) -> BanSugorokuEnv:
-    """The ``"bansugoroku_fast/BanSugoroku-v0"`` environment."""
-    return BanSugorokuEnv(Rules(finish=finish, closure=closure, start=start), **options)
+#: The keywords :class:`BanSugorokuEnv` takes besides ``rules``.
+ENV_OPTIONS = ("opponent", "seat", "actions", "max_plays", "observation", "render_mode", "max_plies",
+               "illegal_action")
 
 
-def backgammon(**options: Any) -> BanSugorokuEnv:
-    """The ``"bansugoroku_fast/Backgammon-v0"`` environment."""
+def ban_sugoroku(rules: object = None, *, finish: str | None = None, closure: str | None = None,
+                 start: str | None = None, **options: Any) -> BanSugorokuEnv:
+    """The ``"bansugoroku_fast/BanSugoroku-v0"`` environment: Ban-sugoroku
+    rules given as ``finish``, ``closure``, ``start`` (each overriding
+    ``rules``, a :class:`~bansugoroku_fast.Rules` or label, if given too).
+
+    >>> ban_sugoroku("ban-sugoroku,finish=bear_off", closure="off").rules.short_name
+    'ban/bear_off/off'
+    >>> ban_sugoroku("backgamon")
+    Traceback (most recent call last):
+    ...
+    bansugoroku_fast.errors.InvalidRulesError: cannot read rules 'backgamon'; ...
+    >>> ban_sugoroku(sead=3)
+    Traceback (most recent call last):
+    ...
+    bansugoroku_fast.errors.UnknownOptionError: BanSugoroku-v0 takes no option 'sead'; its options: ...
+    """
+    check_keywords(options, ENV_OPTIONS + ("rules", "finish", "closure", "start"), "BanSugoroku-v0")
+    base = as_rules(rules)
+    if base.is_backgammon:
+        raise InvalidOptionError(
+            "BanSugoroku-v0 plays Ban-sugoroku; for backgammon make 'bansugoroku_fast/Backgammon-v0'"
+        )
+    chosen = {"finish": finish, "closure": closure, "start": start}
+    fields = {name: value if value is not None else getattr(base, name) for name, value in chosen.items()}
+    return BanSugorokuEnv(Rules(**fields), **options)
+
+
+def backgammon(rules: object = None, **options: Any) -> BanSugorokuEnv:
+    """The ``"bansugoroku_fast/Backgammon-v0"`` environment (``rules``, if
+    given, must be backgammon's).
+
+    >>> backgammon(rules="ban-sugoroku")
+    Traceback (most recent call last):
+    ...
+    bansugoroku_fast.errors.InvalidOptionError: Backgammon-v0 plays backgammon; for Ban-sugoroku make ...
+    """
+    check_keywords(options, ENV_OPTIONS + ("rules",), "Backgammon-v0")
+    if rules is not None and not as_rules(rules).is_backgammon:
+        raise InvalidOptionError(
+            "Backgammon-v0 plays backgammon; for Ban-sugoroku make 'bansugoroku_fast/BanSugoroku-v0'"
+        )
     return BanSugorokuEnv(Rules(variant="backgammon"), **options)
 
 

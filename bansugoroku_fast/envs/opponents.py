@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..batch import generate_plays
 from ..games.policies import ResolvedPolicy, choose, resolve_policy
 from ..play import Play
 from ..rules import Rules
@@ -37,8 +36,8 @@ def choose_play(opponent: ResolvedPolicy, table: Table) -> Play:
     """The play ``opponent`` picks for the mover of ``table``."""
     assert table.seed is not None  # a game is under way
     parents = table.position.array[None]
-    plays = generate_plays(parents, np.array([table.dice], dtype=np.int8), table.rules, threads=1,
-                           fields=("children",))
-    index = choose(opponent, parents, plays.offsets, plays.children, table.rules, table.seed,
+    plays = table.legal_plays()
+    offsets = np.array([0, len(plays)], dtype=np.int64)
+    index = choose(opponent, parents, offsets, table.children(), table.rules, table.seed,
                    np.array([table.game], dtype=np.int64), np.array([table.ply], dtype=np.int64))[0]
-    return table.legal_plays()[int(index)]
+    return plays[int(index)]

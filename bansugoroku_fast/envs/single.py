@@ -16,7 +16,14 @@ from .opponents import choose_play, opponent_of
 from .table import MAX_PLAYS, MAX_PLIES, Table
 from .views import RENDER_MODES, check_observation, check_render_mode, observation_space, observe, render_table
 
-ILLEGAL_ACTIONS = ("raise", "lose")
+ILLEGAL_ACTIONS = ("lose", "raise")
+
+
+def check_illegal_action(illegal_action: object) -> str:
+    """``illegal_action`` if it is one of :data:`ILLEGAL_ACTIONS`."""
+    if illegal_action not in ILLEGAL_ACTIONS:
+        raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTIONS}, got {illegal_action!r}")
+    return str(illegal_action)
 
 
 class BanSugorokuEnv(gym.Env[dict[str, Any], np.int64]):
@@ -34,12 +41,14 @@ class BanSugorokuEnv(gym.Env[dict[str, Any], np.int64]):
     after it the next game (``options={"game": g}``: game ``g``); a game not over after ``max_plies`` plies is
     truncated.
 
-    ``illegal_action="raise"`` (the default): an action outside the mask
-    raises :class:`~bansugoroku_fast.IllegalPlayError` and changes nothing.
-    ``"lose"``: the agent forfeits instead: the episode ends with reward
-    ``-1`` and ``info["illegal_action"] = True`` (what PettingZoo's
-    ``TerminateIllegalWrapper`` does; Gymnasium's ``check_env`` needs it, as
-    it steps with actions sampled without the mask).
+    ``illegal_action="lose"`` (the default, as PettingZoo's classic games
+    do): an action outside the mask forfeits the game: the episode ends
+    with reward ``-1`` and ``info["illegal_action"] = True``. Gymnasium's
+    ``check_env`` and an agent that samples without the mask see an
+    ordinary episode end. ``"raise"`` (the strict mode, for debugging an
+    agent that should respect the mask): the action raises
+    :class:`~bansugoroku_fast.IllegalPlayError`, which names the legal
+    moves, and changes nothing.
 
     >>> env = BanSugorokuEnv("backgammon", opponent="random")
     >>> observation, info = env.reset(seed=0)
@@ -52,9 +61,8 @@ class BanSugorokuEnv(gym.Env[dict[str, Any], np.int64]):
     def __init__(self, rules: object = None, *, opponent: object = "random", seat: int = 0,
                  actions: str = "step", max_plays: int = MAX_PLAYS, observation: str = "board",
                  render_mode: str | None = None, max_plies: int = MAX_PLIES,
-                 illegal_action: str = "raise") -> None:
-        if illegal_action not in ILLEGAL_ACTIONS:
-            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTIONS}, got {illegal_action!r}")
+                 illegal_action: str = "lose") -> None:
+        check_illegal_action(illegal_action)
         rules = as_rules(rules)
         self.table = Table(rules, actions, max_plays, max_plies)
         self.opponent: ResolvedPolicy = opponent_of(opponent, rules)

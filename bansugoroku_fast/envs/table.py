@@ -55,6 +55,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _kernel
 from ..checks import as_seed, positive_int
 from ..errors import GameStateError, IllegalPlayError
 from ..games.game_batch import roll_dice
@@ -71,6 +72,8 @@ STEP_ACTIONS = 25 * 6
 MAX_PLAYS = 1024
 #: Default cap on the plies of an episode (then it is truncated).
 MAX_PLIES = 10_000
+#: Plies whose dice the kernel rolls in one call (most games end within 64).
+DICE_AHEAD = 64
 #: Longest dice-left vector: the four moves of a backgammon double.
 DICE_SLOTS = 4
 ACTION_KINDS = ("step", "play")
@@ -135,6 +138,87 @@ def dice_slots(dice: np.ndarray, rules: Rules) -> np.ndarray:
     return slots
 
 
+# Where a kernel play record keeps its steps (``_kernel.PLAY_RECORD``).
+_NSTEPS = _kernel.PLAY_RECORD["nsteps"]
+_STEP_BYTES = _kernel.PLAY_RECORD["step_bytes"]
+_STEPS_START = _kernel.PLAY_RECORD["steps"]
+_STEPS_END = _STEPS_START + DICE_SLOTS * _STEP_BYTES
+_SLOT_NUMBERS = np.arange(DICE_SLOTS)
+
+
+def _records_of(plays: Sequence[Play]) -> np.ndarray:
+    """``uint8[k, record bytes]``: the kernel's records of ``legal_plays`` output."""
+    layout = _kernel.PLAY_RECORD
+    records: np.ndarray = np.frombuffer(plays.records, dtype=np.uint8)  # type: ignore[attr-defined]
+    return records.reshape(len(plays), layout["bytes"])
+
+
+def children_of(plays: Sequence[Play]) -> np.ndarray:
+    """``int8[k, 2, 26]``: the board after each play of ``legal_plays`` output."""
+    layout = _kernel.PLAY_RECORD
+    boards = _records_of(plays)[:, layout["board"]:layout["board"] + layout["board_bytes"]]
+    children: np.ndarray = np.ascontiguousarray(boards).view(np.int8).reshape(len(plays), 2, 26)
+    return children
+
+
+class StepOrders:
+    """Every legal order of single moves of one roll, as ``"step"`` actions:
+    row ``i`` holds the actions of the ``i``-th play of
+    ``legal_plays(..., all_orderings=True)`` (-1 padding), read from the
+    kernel's play records with numpy. A turn in progress is the set of rows
+    whose first moves are the moves made: the mask is their next actions,
+    and the turn is complete when one of them has no more moves.
+
+    (The same answers as :class:`~bansugoroku_fast.Turn`, which makes a
+    :class:`~bansugoroku_fast.Step` of every move of every order: the
+    environment asks only for actions, a few numpy operations a step.)
+    """
+
+    def __init__(self, plays: Sequence[Play]) -> None:
+        records = _records_of(plays)
+        # (origin, target, die, hit) per step slot, as int16 in one conversion.
+        steps = records[:, _STEPS_START:_STEPS_END].astype(np.int16).reshape(len(plays), DICE_SLOTS, _STEP_BYTES)
+        self.counts = records[:, _NSTEPS]
+        actions = 6 * steps[:, :, 0] + steps[:, :, 2] - 7  # step_action(origin, die)
+        actions[self.counts[:, None] <= _SLOT_NUMBERS] = -1  # the slots past a play's last step
+        self.actions = actions
+        self.plays = plays
+        self.made: list[int] = []
+        self._rows = np.ones(len(plays), dtype=bool)  # the orders that start with the moves made
+        self._mask: np.ndarray | None = None
+
+    def mask(self) -> np.ndarray:
+        """``int8[STEP_ACTIONS]``: 1 for each action that continues some
+        legal order (made once per move; the caller must not write to it)."""
+        if self._mask is None:
+            self._mask = np.zeros(STEP_ACTIONS, dtype=np.int8)
+            done = len(self.made)
+            if done < DICE_SLOTS:
+                following = self.actions[self._rows, done]
+                self._mask[following[following >= 0]] = 1
+        return self._mask
+
+    def next_actions(self) -> np.ndarray:
+        """The actions that continue some legal order, ascending."""
+        return np.flatnonzero(self.mask())
+
+    def make(self, action: int) -> None:
+        """Make the move ``action`` (one of :meth:`next_actions`)."""
+        self._rows &= self.actions[:, len(self.made)] == action
+        self.made.append(action)
+        self._mask = None
+
+    def finished_play(self) -> Play | None:
+        """The play the moves made complete, or None while moves remain."""
+        complete = self._rows & (self.counts == len(self.made))
+        first = int(complete.argmax())  # the first True, or 0 when there is none
+        return self.plays[first] if complete[first] else None
+
+    def dice_made(self) -> list[int]:
+        """The dice of the moves made, in order."""
+        return [action % 6 + 1 for action in self.made]
+
+
 def new_seed(generator: np.random.Generator) -> int:
     """A seed for the dice when ``reset`` was given none."""
     return int(generator.integers(2**63))
@@ -174,6 +258,9 @@ class Table:
         self.truncated = False
         self._plays: Sequence[Play] = ()
         self._turn: Turn | None = None
+        self._orders: StepOrders | None = None
+        self._dice_block: tuple[int | None, int, int] = (None, -1, -1)  # (seed, game, first ply) of _dice_rolled
+        self._dice_rolled: list[tuple[int, int]] = []
 
     # -- the game ------------------------------------------------------------------
 
@@ -211,11 +298,9 @@ class Table:
             if self.ply >= self.max_plies:
                 self.truncated = True
                 return
-            dice = roll_dice(self.seed, np.array([self.game]), np.array([self.ply]),
-                             opening=self.rules.is_backgammon)[0]
-            self.dice = (int(dice[0]), int(dice[1]))
+            self.dice = self._dice_of(self.ply)
             self._plays = legal_plays(self.position, self.dice, self.rules)
-            self._turn = None
+            self._turn = self._orders = None
             if len(self._plays) > self.max_plays and self.actions == "play":
                 raise ValueError(
                     f"game {self.game} (seed {self.seed}) ply {self.ply}: {len(self._plays)} legal plays "
@@ -224,6 +309,18 @@ class Table:
             if self._plays:
                 return
             self._next_ply(self.position)  # a pass
+
+    def _dice_of(self, ply: int) -> tuple[int, int]:
+        """The roll of ``ply``: the kernel rolls :data:`DICE_AHEAD` plies at a
+        time (one call instead of one per ply; the same counter-based dice)."""
+        block = ply - ply % DICE_AHEAD
+        if self._dice_block != (self.seed, self.game, block):
+            assert self.seed is not None
+            plies = np.arange(block, block + DICE_AHEAD)
+            rolled = roll_dice(self.seed, np.full(DICE_AHEAD, self.game), plies, opening=self.rules.is_backgammon)
+            self._dice_rolled = [(a, b) for a, b in rolled.tolist()]
+            self._dice_block = (self.seed, self.game, block)
+        return self._dice_rolled[ply - block]
 
     def _next_ply(self, after: Position) -> None:
         self.position = after.swapped()
@@ -248,14 +345,35 @@ class Table:
         """The mover's legal plays with :attr:`dice`, in ``legal_plays`` order."""
         return self._plays
 
+    def children(self) -> np.ndarray:
+        """``int8[k, 2, 26]``: the position after each of :meth:`legal_plays`
+        (the mover's view), what ``generate_plays`` gives as ``children``,
+        read from the plays' kernel records instead of a second search."""
+        return children_of(self._plays)
+
     # -- actions -------------------------------------------------------------------
 
     @property
     def turn(self) -> Turn:
-        """The mover's turn, step by step (the ``"step"`` encoding)."""
+        """The mover's turn as a :class:`~bansugoroku_fast.Turn`, with the
+        moves made so far (for messages and users; the actions use
+        :class:`StepOrders`)."""
         if self._turn is None:
             self._turn = Turn(self.position, self.dice, self.rules)
+        if len(self._turn.steps) != len(self.orders.made):
+            self._turn.undo()
+            for action in self.orders.made:
+                origin, die = step_of_action(action)
+                self._turn.play(next(step for step in self._turn.legal_steps() if (step.origin, step.die)
+                                     == (origin, die)))
         return self._turn
+
+    @property
+    def orders(self) -> StepOrders:
+        """The legal orders of moves of the roll, with the moves made (``"step"``)."""
+        if self._orders is None:
+            self._orders = StepOrders(legal_plays(self.position, self.dice, self.rules, all_orderings=True))
+        return self._orders
 
     def legal_actions(self) -> list[int]:
         """The actions the mover may take now, ascending."""
@@ -263,14 +381,17 @@ class Table:
             return []
         if self.actions == "play":
             return list(range(len(self._plays)))
-        return sorted({step_action(step.origin, step.die) for step in self.turn.legal_steps()})
+        return self.orders.next_actions().tolist()  # type: ignore[no-any-return]
 
     def action_mask(self) -> np.ndarray:
         """``int8[action_count]``: 1 for each legal action of the mover."""
         if self.actions == "play":
-            return play_masks(np.array([0 if self.is_over else len(self._plays)]), self.action_count).reshape(-1)
-        mask = np.zeros(self.action_count, dtype=np.int8)
-        mask[self.legal_actions()] = 1
+            count = 0 if self.is_over else len(self._plays)
+            row: np.ndarray = _mask_rows(self.action_count)[self.action_count - count].copy()  # no fancy index
+            return row
+        if self.is_over:
+            return np.zeros(self.action_count, dtype=np.int8)
+        mask: np.ndarray = self.orders.mask().copy()
         return mask
 
     def act(self, action: object) -> None:
@@ -279,17 +400,17 @@ class Table:
         if self.is_over:
             raise GameStateError("the game is over; start a new one (reset)")
         index = self._action_index(action)
-        if index not in self.legal_actions():
-            raise IllegalPlayError(self._illegal_message(index))
         if self.actions == "play":
+            if index >= len(self._plays):
+                raise IllegalPlayError(self._illegal_message(index))
             self.play(self._plays[index])
             return
-        origin, die = step_of_action(index)
-        turn = self.turn
-        turn.play(next(step for step in turn.legal_steps() if (step.origin, step.die) == (origin, die)))
-        if turn.is_complete:
-            finished = turn.play_result()
-            assert finished is not None  # a turn with a legal step is no pass
+        orders = self.orders
+        if not orders.mask()[index]:
+            raise IllegalPlayError(self._illegal_message(index))
+        orders.make(index)
+        finished = orders.finished_play()
+        if finished is not None:
             self.play(finished)
 
     def _action_index(self, action: object) -> int:
@@ -320,9 +441,12 @@ class Table:
         """The dice the mover still has to play, highest first."""
         if self.is_over:
             return ()
+        a, b = self.dice  # checked ints: what dice_to_play says, without its checks
+        left = [a] * self.rules.doubles_moves if a == b else [max(a, b), min(a, b)]
         if self.actions == "step":
-            return tuple(sorted(self.turn.dice_left, reverse=True))
-        return tuple(int(die) for die in dice_slots(np.array([self.dice]), self.rules)[0] if die)
+            for die in self.orders.dice_made():
+                left.remove(die)
+        return tuple(left)
 
     def dice_vector(self, seat: int) -> np.ndarray:
         """``int8[4]``: the dice left to ``seat`` if it is to move (0 padding)."""

@@ -14,7 +14,8 @@ An observation is a dict (the PettingZoo convention for masked actions):
 Renders: ``"ansi"`` is the text board (:func:`bansugoroku_fast.render.board`)
 with the dice line; ``"rgb_array"`` is the SVG board
 (:func:`bansugoroku_fast.render.svg`) rasterised by ``cairosvg`` into
-``uint8[H, W, 3]``.
+``uint8[H, W, 3]``, composited onto the board's colour
+(:data:`bansugoroku_fast.render.BACKGROUND`) where the SVG is transparent.
 """
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ import numpy as np
 from gymnasium import spaces
 
 from .. import render
-from ..games.bulk import features
+from ..batch import features
 from ..layout import BAR, STONES
 from ..rules import Rules
 from ..scoring import FEATURE_NAMES
@@ -105,5 +106,8 @@ def _rasterise(svg: str) -> np.ndarray:
 
     png = cairosvg.svg2png(bytestring=svg.encode())
     with Image.open(io.BytesIO(png)) as image:
-        pixels: np.ndarray = np.array(image.convert("RGB"), dtype=np.uint8)
+        drawn = image.convert("RGBA")
+        # Dropping alpha would turn the transparent strip black (black digits on black).
+        board = Image.new("RGBA", drawn.size, render.BACKGROUND)
+        pixels: np.ndarray = np.array(Image.alpha_composite(board, drawn).convert("RGB"), dtype=np.uint8)
         return pixels

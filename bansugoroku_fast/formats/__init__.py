@@ -1,7 +1,7 @@
 """Interchange with other programs: match files (``.mat``), GNU Backgammon's
 Match ID and the ``Position ID:Match ID`` pair, and the conformance kit
 (:mod:`bansugoroku_fast.formats.conformance`) for other engines."""
-from .mat import GameRecord, MatchRecord, play_text, read_match, write_match
+from .mat import GameRecord, MatchRecord, parse_match, play_text, read_match, write_match
 from .match_id import (
     MatchState,
     decode_match_id,
@@ -23,6 +23,7 @@ __all__ = [
     "gnubg_id",
     "parse_gnubg_id",
     "play_text",
+    "parse_match",
     "read_match",
     "write_match",
 ]

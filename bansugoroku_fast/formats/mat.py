@@ -36,7 +36,7 @@ variant and its options: ``; [Variant "ban-sugoroku,finish=arrival,..."]``.
 ...   1) 31: 8/5 6/5                 42: 8/4 6/4
 ...                                   Wins 4 points
 ... '''
->>> read_match(text)
+>>> parse_match(text)
 Traceback (most recent call last):
 ...
 bansugoroku_fast.errors.MatchFileError: line 7, column 35: game 1, move 1: Bob wins 4 by resignation, but ... 1, 2 or 3
@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
@@ -162,18 +163,17 @@ class MatchRecord:
 # --- reading -----------------------------------------------------------------------------
 
 
-def _source_text(source: object) -> str:
-    """The text of ``source``: a path (``os.PathLike``, or a str naming an
-    existing file and holding no line break), bytes, or the text itself."""
-    if isinstance(source, os.PathLike) or (
-        isinstance(source, str) and "\n" not in source and len(source) < 4096 and os.path.isfile(source)
-    ):
-        path = os.fspath(source)
-        size = os.path.getsize(path)
-        if size > MAX_FILE_BYTES:
-            raise MatchFileError(f"{path}: {size} bytes is more than a match file holds ({MAX_FILE_BYTES})")
-        with open(path, "rb") as stream:
-            source = stream.read()
+def _file_bytes(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of the file at ``path`` (a missing one: FileNotFoundError naming it)."""
+    size = os.path.getsize(path)
+    if size > MAX_FILE_BYTES:
+        raise MatchFileError(f"{os.fspath(path)}: {size} bytes is more than a match file holds ({MAX_FILE_BYTES})")
+    with open(path, "rb") as stream:
+        return stream.read()
+
+
+def _text_of(source: str | bytes | bytearray) -> str:
+    """``source`` as text (bytes decoded as UTF-8), checked for size."""
     if isinstance(source, (bytes, bytearray)):
         if len(source) > MAX_FILE_BYTES:
             raise MatchFileError(f"{len(source)} bytes is more than a match file holds ({MAX_FILE_BYTES})")
@@ -184,10 +184,16 @@ def _source_text(source: object) -> str:
             column = error.start - bytes(source).rfind(b"\n", 0, error.start)
             raise MatchFileError("not text (bytes that are not UTF-8)", line, column) from None
     if not isinstance(source, str):
-        raise TypeError(f"read_match takes text, bytes or a path, got {type(source).__name__}")
+        raise TypeError(f"parse_match takes the text of a match file (str or bytes), got {type(source).__name__}")
     if len(source) > MAX_FILE_BYTES:
         raise MatchFileError(f"{len(source)} characters is more than a match file holds ({MAX_FILE_BYTES})")
     return source
+
+
+def _looks_like_text(source: str) -> bool:
+    """A str that is a match file's text rather than a path: what
+    ``read_match`` accepted before :func:`parse_match` existed."""
+    return "\n" in source or bool(_LENGTH.match(source))
 
 
 def _check_characters(lines: Sequence[str]) -> None:
@@ -197,8 +203,13 @@ def _check_characters(lines: Sequence[str]) -> None:
                 raise MatchFileError(f"control character {char!r}: not a match file", number, column)
 
 
-def read_match(source: object) -> MatchRecord:
-    """Read and replay a match file (text, bytes or a path).
+def read_match(path: str | os.PathLike[str] | bytes | bytearray, *, rules: Rules | str | None = None) -> MatchRecord:
+    """Read and replay the match file at ``path`` (a str or
+    ``os.PathLike``); a missing file is a :class:`FileNotFoundError` naming
+    it. The text of a file goes to :func:`parse_match` instead.
+
+    ``rules``: the rules of a file that has no ``Variant`` header (such a
+    file is backgammon otherwise); a file's own header must agree.
 
     >>> from pathlib import Path
     >>> record = read_match(Path("tests/data/gnubg/auto5.mat"))
@@ -206,19 +217,46 @@ def read_match(source: object) -> MatchRecord:
     (5, ('gnubg', 'root'), (5, 0))
     >>> [(game.winner, game.points, game.ending) for game in record.games]
     [(0, 2, 'drop'), (0, 2, 'drop'), (0, 1, 'play')]
+    >>> read_match("nope.mat")
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: [Errno 2] No such file or directory: 'nope.mat'
+
+    Text passed as ``path`` (a str holding a line break, or a lone
+    ``N point match`` line) is still read as text, with a
+    :class:`DeprecationWarning`: use :func:`parse_match`. So are bytes.
     """
-    text = _source_text(source)
-    lines = text.splitlines()
+    if isinstance(path, (bytes, bytearray)) or (isinstance(path, str) and _looks_like_text(path)):
+        warnings.warn("read_match(text) is deprecated: read_match takes a path; pass text to parse_match(text)",
+                      DeprecationWarning, stacklevel=2)
+        return parse_match(path if isinstance(path, str) else bytes(path), rules=rules)
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"read_match takes a path (str or os.PathLike), got {type(path).__name__}; "
+                        "text goes to parse_match")
+    return parse_match(_file_bytes(path), rules=rules)
+
+
+def parse_match(text: str | bytes, *, rules: Rules | str | None = None) -> MatchRecord:
+    """Read and replay the text of a match file (``str``, or UTF-8 ``bytes``).
+
+    ``rules``: as for :func:`read_match`.
+
+    >>> record = parse_match(" 0 point match\\n")
+    >>> record.match_length, record.rules.short_name, record.games
+    (0, 'backgammon', ())
+    """
+    lines = _text_of(text).splitlines()
     _check_characters(lines)
-    reader = _Reader(lines)
+    reader = _Reader(lines, None if rules is None else as_rules(rules))
     return reader.read()
 
 
 class _Reader:
     """Reads a match file line by line (line numbers are 1-based)."""
 
-    def __init__(self, lines: Sequence[str]):
+    def __init__(self, lines: Sequence[str], rules: Rules | None = None):
         self.lines = lines
+        self.given_rules = rules
         self.index = 0
         self.headers: dict[str, str] = {}
 
@@ -277,7 +315,7 @@ class _Reader:
                 raise MatchFileError(f"game {number - 1} has no result but game {number} follows", self.index, 1)
             self._check_score(number, score, totals, match_length)
             crawford = self._is_crawford(score, match_length, games)
-            record = _replay(number, score, crawford, actions, rules, players)
+            record = self._replayed(number, score, crawford, actions, rules, players)
             games.append(record)
             if record.winner is not None and record.points is not None:
                 totals[record.winner] += record.points
@@ -286,12 +324,35 @@ class _Reader:
 
     def _rules(self) -> Rules:
         variant = self.headers.get(VARIANT_KEY)
-        if variant is None or variant.strip().lower() in BACKGAMMON_VARIANTS:
-            return Rules(variant="backgammon")
+        if variant is None:
+            return self.given_rules or Rules(variant="backgammon")
+        if variant.strip().lower() in BACKGAMMON_VARIANTS:
+            stated = Rules(variant="backgammon")
+        else:
+            try:
+                stated = Rules.parse(variant)
+            except InvalidRulesError as error:
+                raise MatchFileError(f"the Variant header {variant!r}: {error}") from None
+        if self.given_rules is not None and self.given_rules != stated:
+            raise MatchFileError(f"the Variant header says {stated.short_name}, "
+                                 f"but rules={self.given_rules.short_name} was given")
+        return stated
+
+    def _replayed(self, number: int, score: tuple[int, int], crawford: bool, actions: list[Action],
+                  rules: Rules, players: tuple[str, str]) -> GameRecord:
+        """The game replayed; a file without a ``Variant`` header, read as
+        backgammon, says so when a play does not replay (it may be Ban-sugoroku)."""
         try:
-            return Rules.parse(variant)
-        except InvalidRulesError as error:
-            raise MatchFileError(f"the Variant header {variant!r}: {error}") from None
+            return _replay(number, score, crawford, actions, rules, players)
+        except MatchFileError as error:
+            about_a_play = isinstance(error.__context__, PlayError) or "play" in error.message
+            if VARIANT_KEY in self.headers or self.given_rules is not None or not about_a_play:
+                raise
+            hint = (f"{error.message} (the file has no Variant header, so it was read as backgammon; "
+                    f"a Ban-sugoroku file states its rules with a header line such as "
+                    f'; [{VARIANT_KEY} "ban-sugoroku,finish=arrival,closure=multiplied,start=alternate"], '
+                    "or read it with read_match(path, rules='ban-sugoroku'))")
+            raise MatchFileError(hint, error.line, error.column) from None
 
     def _check_score(self, number: int, score: tuple[int, int], totals: list[int], length: int) -> None:
         if list(score) != totals:
@@ -659,9 +720,7 @@ def _games_of(source: object, rules: Rules | str | None) -> tuple[list[_GameText
     if isinstance(source, Game):
         return [_game_entries(source)], source.rules
     if _is_play_games_records(source):
-        if rules is None:
-            raise ValueError("write_match needs rules= for play_games records")
-        rules = as_rules(rules)
+        rules = _records_rules(source, rules)
         count = len(source.offsets) - 1
         return [_record_entries(source, index, rules) for index in range(count)], rules
     games = list(source) if isinstance(source, Iterable) else None
@@ -671,6 +730,21 @@ def _games_of(source: object, rules: Rules | str | None) -> tuple[list[_GameText
     if len(rule_sets) != 1:
         raise ValueError("the games of one match file share one rule set")
     return [_game_entries(game) for game in games], rule_sets.pop()
+
+
+def _records_rules(records: Any, rules: Rules | str | None) -> Rules:
+    """The rules of ``play_games`` records: those they carry, or ``rules=``
+    (needed for the oracle's records, which carry none); both must agree."""
+    carried = getattr(records, "rules", None)
+    if rules is None:
+        if carried is None:
+            raise ValueError("write_match needs rules= for records that do not carry their rules")
+        return as_rules(carried)
+    given = as_rules(rules)
+    if carried is not None and as_rules(carried) != given:
+        raise InvalidRulesError(f"the records were played under {as_rules(carried).short_name}, "
+                                f"not the rules= given ({given.short_name})")
+    return given
 
 
 def _is_play_games_records(source: object) -> TypeGuard[Any]:
@@ -690,8 +764,8 @@ def write_match(source: object, *, match_length: int = 0, players: Sequence[str]
                 rules: Rules | str | None = None, headers: dict[str, str] | None = None) -> str:
     """The match file text of ``source``: a :class:`Match`, a :class:`Game`
     or a list of games, a :class:`MatchRecord`, or ``play_games`` records,
-    the package's or the oracle's (with ``rules=``; seat 0 moved first in
-    each game). Ban-sugoroku files
+    the package's (which carry their rules) or the oracle's (with
+    ``rules=``); seat 0 moved first in each game. Ban-sugoroku files
     carry a ``; [Variant "..."]`` header naming the rules.
 
     >>> from bansugoroku_fast import Computer
@@ -701,7 +775,7 @@ def write_match(source: object, *, match_length: int = 0, players: Sequence[str]
     >>> text = write_match(game, players=("Alice", "Bob"))
     >>> print(text.splitlines()[4])
      Alice : 0                      Bob : 0
-    >>> read_match(text).games[0].winner == game.result.winner
+    >>> parse_match(text).games[0].winner == game.result.winner
     True
 
     Games played by :func:`~bansugoroku_fast.play_games` (the side that
@@ -709,7 +783,7 @@ def write_match(source: object, *, match_length: int = 0, players: Sequence[str]
 
     >>> from bansugoroku_fast import play_games
     >>> records = play_games("ban-sugoroku", games=2, seed=1)
-    >>> read_back = read_match(write_match(records, rules="ban-sugoroku"))
+    >>> read_back = parse_match(write_match(records))
     >>> [game.winner for game in read_back.games] == records.winner.tolist()
     True
     """
@@ -721,8 +795,7 @@ def write_match(source: object, *, match_length: int = 0, players: Sequence[str]
         headers = {**source.headers, **(headers or {})}
     header_lines = [f'; [{key} "{value}"]' for key, value in (headers or {}).items() if key != VARIANT_KEY]
     if not rules.is_backgammon:
-        options = f"ban-sugoroku,finish={rules.finish},closure={rules.closure},start={rules.start}"
-        header_lines.append(f'; [{VARIANT_KEY} "{options}"]')
+        header_lines.append(f'; [{VARIANT_KEY} "{rules.label}"]')
     lines = header_lines + ["", f" {match_length} point match"]
     score = [0, 0]
     for number, game in enumerate(games, start=1):

@@ -27,12 +27,12 @@ import numpy as np
 from tqdm import tqdm
 
 from .. import _kernel
+from ..batch import features
 from ..checks import (
     BLOCK,
     MAX_PLIES,
     as_checked_positions,
     as_on_long,
-    as_rules,
     as_stderr_target,
     as_stratify,
     as_threads,
@@ -48,20 +48,6 @@ from .records import GameRecords
 from .tallies import KINDS, RankedPlay, RolloutResult, rank, summarize
 
 __all__ = ["FEATURE_NAMES", "GameRecords", "features", "play_games", "rank_plays", "rollout"]
-
-
-def features(positions: Any, rules: Any = None) -> np.ndarray:
-    """``float32[N, F]``: the features of each position (row 0's side, then
-    row 1's; names in :data:`~bansugoroku_fast.games.policies.FEATURE_NAMES`,
-    definitions in ``oracle.games.side_features``). Every value is an integer.
-
-    >>> from bansugoroku_fast import Position
-    >>> values = features(Position.initial().array[None], "backgammon")
-    >>> values.shape, values.dtype, dict(zip(FEATURE_NAMES, values[0].tolist()))["own_pips"]
-    ((1, 28), dtype('float32'), 167.0)
-    """
-    rules = as_rules(rules)
-    return _kernel.features(as_checked_positions(positions, rules), rules)
 
 
 def play_games(rules: Any, games: int, policy: Any = "random", seed: int = 0, start: Any = None,
@@ -99,8 +85,8 @@ def play_games(rules: Any, games: int, policy: Any = "random", seed: int = 0, st
     )
     offsets = np.zeros(games + 1, dtype=np.int64)
     np.cumsum(ends.plies, out=offsets[1:])
-    return GameRecords(offsets, positions, dice, after, ends.winner, ends.value, ends.kind, ends.plies,
-                       ends.truncated)
+    return GameRecords(offsets, positions, dice, after, ends.winner, ends.value, ends.kind, ends.plies, rules=rules,
+                       truncated=ends.truncated)
 
 
 # --- rollouts -------------------------------------------------------------------------

@@ -311,7 +311,7 @@ class GameBatch:
         if clear:
             self._ended = []
         return GameRecords(offsets, positions, dice, after, winner[order], value[order], kind[order],
-                           plies[order], winner[order] < 0)
+                           plies[order], rules=self.rules, truncated=winner[order] < 0)
 
     def _plies_of(self, ids: np.ndarray, clear: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The kept plies of games ``ids`` (sorted), game by game in ply order."""

@@ -4,12 +4,27 @@ and what match files read into (the oracle's twin returns lists of the
 same fields; a test holds the two equal field by field)."""
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
+from ..rules import Rules
 
-class GameRecords(NamedTuple):
+
+class RecordFields(NamedTuple):
+    """The eight arrays of :class:`GameRecords` (see there)."""
+
+    offsets: np.ndarray
+    positions: np.ndarray
+    dice: np.ndarray
+    after: np.ndarray
+    winner: np.ndarray
+    value: np.ndarray
+    kind: np.ndarray
+    plies: np.ndarray
+
+
+class GameRecords(RecordFields):
     """The games of :func:`play_games`. Game ``g`` owns plies
     ``offsets[g]:offsets[g + 1]``.
 
@@ -21,19 +36,35 @@ class GameRecords(NamedTuple):
       (equal to ``positions`` for a pass);
     * ``winner``: ``int8[G]``, the seat that won (0 = the side that moved first);
     * ``value``: ``int8[G]``; ``kind``: ``int8[G]``, an index into
-      :data:`~bansugoroku_fast.games.tallies.KINDS`; ``plies``: ``int32[G]``;
-    * ``truncated``: ``bool[G]``, the game was cut off unfinished at
-      ``max_plies`` (``on_long="truncate"``): winner and kind -1, value 0,
-      its plies recorded; None in records built by hand that do not say
-      (no game truncated).
+      :data:`~bansugoroku_fast.games.tallies.KINDS`; ``plies``: ``int32[G]``.
+
+    Two attributes beside the eight fields (None if not given): ``rules``,
+    the rule set the games were played under, so that
+    :func:`~bansugoroku_fast.write_match` needs no ``rules=``; and
+    ``truncated``, ``bool[G]``, the games cut off unfinished at ``max_plies``
+    (``on_long="truncate"``: winner and kind -1, value 0, their plies
+    recorded). They are not fields: code that unpacks the eight fields, or
+    indexes them, is unchanged.
+
+    >>> from bansugoroku_fast import play_games
+    >>> records = play_games("backgammon", games=2, seed=1)
+    >>> records.rules.short_name, len(records), records._fields[-1]
+    ('backgammon', 8, 'plies')
+    >>> offsets, positions, dice, after, winner, value, kind, plies = records
+    >>> records._replace(plies=plies).rules == records.rules
+    True
     """
 
-    offsets: np.ndarray
-    positions: np.ndarray
-    dice: np.ndarray
-    after: np.ndarray
-    winner: np.ndarray
-    value: np.ndarray
-    kind: np.ndarray
-    plies: np.ndarray
-    truncated: np.ndarray | None = None
+    rules: Rules | None
+    truncated: np.ndarray | None
+
+    def __new__(cls, offsets: np.ndarray, positions: np.ndarray, dice: np.ndarray, after: np.ndarray,
+                winner: np.ndarray, value: np.ndarray, kind: np.ndarray, plies: np.ndarray,
+                rules: Rules | None = None, truncated: np.ndarray | None = None) -> GameRecords:
+        records = super().__new__(cls, offsets, positions, dice, after, winner, value, kind, plies)
+        records.rules = rules  # a subclass of a NamedTuple has a __dict__: pickles keep it
+        records.truncated = truncated
+        return records
+
+    def _replace(self, /, **changes: Any) -> GameRecords:
+        return GameRecords(*RecordFields(*self)._replace(**changes), rules=self.rules, truncated=self.truncated)

@@ -185,7 +185,8 @@ def rank(plays: Sequence[Play], values: Sequence[Sequence[int | None]]) -> list[
     mover's signed value of game ``g`` after each play; game ``g`` of every
     play saw the same dice). Ties keep the given order. A truncated game's
     value is None: left out of its play's mean, and of the differences
-    (paired games finished after both plays).
+    (paired games finished after both plays); a play none of whose games
+    finished has a NaN equity and comes last.
 
     >>> from bansugoroku_fast import Position, legal_plays
     >>> plays = legal_plays(Position.initial(), (6, 5))[:2]
@@ -193,7 +194,7 @@ def rank(plays: Sequence[Play], values: Sequence[Sequence[int | None]]) -> list[
     [('24/18 13/8', 1.0, 0.0), ('24/13', 0.0, 1.0)]
     """
     means = [_mean_stderr(row) for row in values]
-    order = sorted(range(len(plays)), key=lambda i: -means[i][0])
+    order = sorted(range(len(plays)), key=lambda i: (math.isnan(means[i][0]), -means[i][0]))  # no game finished: last
     ranked = []
     for i in order:
         best = values[order[0]]

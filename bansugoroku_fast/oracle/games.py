@@ -310,16 +310,8 @@ def choose(policy: ResolvedPolicy, board: Sequence[Sequence[int]], plays: Sequen
 # --- whole games -------------------------------------------------------------------
 
 
-class GameRecords(NamedTuple):
-    """The games of :func:`play_games`, as plain lists (the package returns
-    numpy arrays of the same names and shapes). Game ``g`` owns plies
-    ``offsets[g]:offsets[g + 1]``; ``positions[i]`` (before ply ``i``) and
-    ``after[i]`` are ``2 x 26`` lists seen by the mover of that ply (a pass:
-    ``after[i] == positions[i]``); ``dice[i]`` its roll. Per game: ``winner``
-    (seat; 0 = the side that moved first), ``value``, ``kind`` (index in
-    :data:`~bansugoroku_fast.games.tallies.KINDS`), ``plies``, and ``truncated``:
-    cut off unfinished at ``max_plies`` (``on_long="truncate"``; winner
-    and kind -1, value 0)."""
+class RecordFields(NamedTuple):
+    """The eight lists of :class:`GameRecords` (see there)."""
 
     offsets: list[int]
     positions: list[list[list[int]]]
@@ -329,7 +321,26 @@ class GameRecords(NamedTuple):
     value: list[int]
     kind: list[int]
     plies: list[int]
+
+
+class GameRecords(RecordFields):
+    """The games of :func:`play_games`, as plain lists (the package returns
+    numpy arrays of the same names and shapes). Game ``g`` owns plies
+    ``offsets[g]:offsets[g + 1]``; ``positions[i]`` (before ply ``i``) and
+    ``after[i]`` are ``2 x 26`` lists seen by the mover of that ply (a pass:
+    ``after[i] == positions[i]``); ``dice[i]`` its roll. Per game: ``winner``
+    (seat; 0 = the side that moved first), ``value``, ``kind`` (index in
+    :data:`~bansugoroku_fast.games.tallies.KINDS`) and ``plies``; and,
+    beside the eight fields as in the package's records, ``truncated``: cut
+    off unfinished at ``max_plies`` (``on_long="truncate"``; winner and kind
+    -1, value 0)."""
+
     truncated: list[bool]
+
+    def __new__(cls, *fields: list[Any], truncated: list[bool] | None = None) -> GameRecords:
+        records = super().__new__(cls, *fields)
+        records.truncated = [] if truncated is None else truncated
+        return records
 
 
 class _Game(NamedTuple):
@@ -410,7 +421,7 @@ def play_games(rules: object, games: int, policy: object = "random", seed: int =
     policies = resolve_policies(policy, rules)
     position, opening = _start(start, rules)
     strata = as_stratify(stratify, opening)
-    records = GameRecords([0], [], [], [], [], [], [], [], [])
+    records = GameRecords([0], [], [], [], [], [], [], [])
     for game in range(games):
         played = _play_one(position, rules, policies, seed, game, opening=opening, stratify=strata,
                            max_plies=max_plies, keep=True, on_long=on_long)

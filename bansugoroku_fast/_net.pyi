@@ -1,0 +1,21 @@
+# Stub of the compiled module src/bansugoroku_fast/_net.pyx (networks' forward
+# passes), written by hand.
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+from typing_extensions import disjoint_base
+
+ARRAYS: Final[tuple[str, ...]]
+
+@disjoint_base
+class Model:
+    def __init__(self, arrays: dict[str, npt.NDArray[np.float32]], hidden1: int, hidden2: int, relu: bool,
+                 features: int) -> None: ...
+    @property
+    def features(self) -> int: ...
+
+def forward_batch(model: Model, positions: npt.NDArray[np.int8], features: npt.NDArray[np.int32],
+                  out: npt.NDArray[np.float32], threads: int = 1) -> None: ...
+def best_children(model: Model, children: npt.NDArray[np.int8], offsets: npt.NDArray[np.int64], code: int,
+                  features: npt.NDArray[np.int32], out: npt.NDArray[np.int64]) -> None: ...

@@ -1,0 +1,325 @@
+"""Exact race figures from the tables: one position, a batch, and the best
+play of a race.
+
+A race (no contact) whose stones all stand on a table's points is valued
+exactly: two-sided (both sides with at most 6 stones: the exact chance
+under both sides' best play for winning) or one-sided (the convolution of
+the two sides' distributions of turns, each side playing to least expected
+turns: exact for that play, an approximation of the best play for winning;
+docs/endgames.md gives the largest difference found).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from .. import _kernel
+from ..batch import outcome as outcome_batch
+from ..checks import as_rules, check_position_for_rules
+from ..errors import ContactError, NotARaceError, NotInTableError
+from ..moves import legal_plays
+from ..play import Play
+from ..position import Position, as_position
+from ..rules import Rules
+from ..typing import BatchLike, DiceLike, PositionLike
+from .store import TableKind, kind_of, tables
+
+Method = Literal["two-sided", "one-sided"]
+
+
+@dataclass(frozen=True)
+class RaceResult:
+    """Exact race figures for row 0, the side to roll.
+
+    ``win``: P(row 0 wins); ``win_gammon`` / ``lose_gammon``: P(it wins /
+    loses a gammon) (backgammon only; 0 where the loser has a stone off
+    already, and in Ban-sugoroku, where a race is always worth 1);
+    ``equity``: the cubeless equity, ``2 win - 1 + win_gammon -
+    lose_gammon`` (no backgammon is possible in a table position);
+    ``turns``: each side's expected turns to finish (row 0, row 1), played
+    to least expected turns; ``method``: ``"two-sided"`` or ``"one-sided"``.
+    """
+
+    win: float
+    win_gammon: float
+    lose_gammon: float
+    equity: float
+    turns: tuple[float, float]
+    method: Method
+
+
+@dataclass(frozen=True, eq=False)
+class RaceBatch:
+    """Race figures of a batch (row 0 of each position to roll): arrays of
+    length ``N`` as in :class:`RaceResult` (``turns`` is ``float64[N, 2]``),
+    ``two_sided`` (bool: the method), and ``in_table`` (bool: False where
+    the position is not a table race, its figures NaN, with
+    ``outside="nan"``)."""
+
+    win: np.ndarray
+    win_gammon: np.ndarray
+    lose_gammon: np.ndarray
+    equity: np.ndarray
+    turns: np.ndarray
+    two_sided: np.ndarray
+    in_table: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.win)
+
+    def value_probabilities(self) -> np.ndarray:
+        """``float64[N, 2, 4]``: ``[i, row, value]`` = the probability that
+        ``row`` (0 = the side to roll) of position ``i`` wins it with
+        ``value`` (column 0 unused, 0; no backgammon, value 3, in a table
+        race), laid out as a rollout's ``counts[seat][value]``, so that a
+        rollout that stops at the tables adds these instead of one game's
+        count (NaN where ``in_table`` is False).
+
+        >>> from bansugoroku_fast import Position
+        >>> board = [[0, 0, 0, 0, 0, 0, 15] + [0] * 19, [14, 1] + [0] * 24]
+        >>> (race_batch(Position(board).array[None], "backgammon").value_probabilities()[0] * 36).round(9)
+        array([[ 0.,  0.,  0.,  0.],
+               [ 0., 17., 19.,  0.]])
+        """
+        out = np.zeros((len(self), 2, 4))
+        out[:, 0, 1] = self.win - self.win_gammon
+        out[:, 0, 2] = self.win_gammon
+        out[:, 1, 1] = 1 - self.win - self.lose_gammon
+        out[:, 1, 2] = self.lose_gammon
+        out[~self.in_table] = np.nan
+        return out
+
+    def __getitem__(self, index: int) -> RaceResult:
+        """Item ``index`` as a :class:`RaceResult` (a table race only)."""
+        if not self.in_table[index]:
+            raise NotARaceError(f"position {index} of the batch is not a table race")
+        return RaceResult(float(self.win[index]), float(self.win_gammon[index]), float(self.lose_gammon[index]),
+                          float(self.equity[index]), (float(self.turns[index, 0]), float(self.turns[index, 1])),
+                          "two-sided" if self.two_sided[index] else "one-sided")
+
+
+def race(position: PositionLike, rules: object = None, *, method: Method | None = None) -> RaceResult:
+    """The exact race figures of ``position`` (row 0 to roll) under ``rules``.
+
+    ``method``: None (default) for the two-sided table where both sides
+    fit in it, else the one-sided convolution; ``"one-sided"`` for the
+    convolution everywhere (to compare); ``"two-sided"`` to insist on the
+    table (:class:`~bansugoroku_fast.errors.NotInTableError` if a side has
+    more than 6 stones).
+
+    Raises :class:`~bansugoroku_fast.errors.ContactError` for a position
+    with contact, :class:`~bansugoroku_fast.errors.NotInTableError` for a
+    race with stones outside the tables' points, and
+    :class:`~bansugoroku_fast.errors.NotARaceError` for a finished game.
+
+    Backgammon, a lone stone on the 6-point against one on the 1-point: the
+    side to roll must bear off at once, which 27 rolls of 36 do (all but
+    1-1, 1-2, 1-3, 1-4, 2-3):
+
+    >>> from bansugoroku_fast import Position
+    >>> board = [[14, 0, 0, 0, 0, 0, 1] + [0] * 19, [14, 1] + [0] * 24]
+    >>> result = race(Position(board), "backgammon")
+    >>> result.method, round(result.win * 36, 9), result.turns
+    ('two-sided', 27.0, (1.25, 1.0))
+    """
+    if method not in (None, "one-sided", "two-sided"):
+        raise ValueError(f"method must be None, 'one-sided' or 'two-sided', got {method!r}")
+    checked_rules = as_rules(rules)
+    checked = as_position(position)
+    check_position_for_rules(checked, checked_rules)
+    result = _figures(checked.array[None], checked_rules, "the position", two_sided=method != "one-sided")[0]
+    if method == "two-sided" and result.method != "two-sided":
+        raise NotInTableError("the position has a side with more than 6 stones: no two-sided table covers it")
+    return result
+
+
+def race_batch(positions: BatchLike, rules: object = None, *,
+               outside: Literal["raise", "nan"] = "raise") -> RaceBatch:
+    """Race figures of each position of ``positions`` (``int8[N, 2, 26]``).
+
+    ``outside="raise"`` (default) raises the typed error of :func:`race`
+    for the first position that is not a table race (naming it);
+    ``outside="nan"`` marks such positions ``in_table = False`` with NaN
+    figures instead (what a rollout that stops at the tables needs).
+    """
+    if outside not in ("raise", "nan"):
+        raise ValueError(f"outside must be 'raise' or 'nan', got {outside!r}")
+    checked_rules = as_rules(rules)
+    over = outcome_batch(positions, checked_rules).winner >= 0   # validates every position
+    array = np.ascontiguousarray(positions, dtype=np.int8).reshape(-1, 2, 26)
+    return _batch(array, checked_rules, over, raise_outside=outside == "raise")
+
+
+def _batch(array: np.ndarray, rules: Rules, over: np.ndarray, *, raise_outside: bool,
+           two_sided: bool = True) -> RaceBatch:
+    kind = kind_of(rules)
+    built = tables(rules)
+    win = built.win if two_sided else np.zeros((0, 0))
+    figures, status = _kernel.race_lookup(array, kind.bears_off, kind.gammons, built.finish, built.finish_mean,
+                                          built.first, win)
+    in_table = (status >= 0) & ~over
+    if raise_outside and not in_table.all():
+        first = int(np.flatnonzero(~in_table)[0])
+        raise _not_a_race(array[first], kind, f"position {first} of the batch")
+    figures[~in_table] = np.nan
+    win, win_gammon, lose_gammon = figures[:, 0], figures[:, 1], figures[:, 2]
+    return RaceBatch(win, win_gammon, lose_gammon, 2 * win - 1 + win_gammon - lose_gammon, figures[:, 3:5],
+                     status == _kernel.RACE_TWO_SIDED, in_table)
+
+
+def _figures(array: np.ndarray, rules: Rules, where: str, two_sided: bool) -> RaceBatch:
+    over = outcome_batch(array, rules).winner >= 0
+    try:
+        return _batch(array, rules, over, raise_outside=True, two_sided=two_sided)
+    except NotARaceError as error:
+        raise type(error)(str(error).replace("position 0 of the batch", where)) from None
+
+
+def _not_a_race(board: np.ndarray, kind: TableKind, where: str) -> NotARaceError:
+    """The typed error for a valid position ``board`` that no table values."""
+    rows = board.astype(int)
+    if _has_contact(rows):
+        return ContactError(f"{where} has contact (a stone on the bar, or stones not yet past each other): "
+                            "not a race")
+    for row, name in ((rows[0], "row 0"), (rows[1], "row 1")):
+        top = kind.base_point + 5
+        outside = [p for p in range(top + 1, 26) if row[p]]
+        if outside:
+            return NotInTableError(f"{where}: {name} has stones on point(s) {outside}; the {kind.name} tables "
+                                   f"cover points 1..{top} only")
+    return NotARaceError(f"{where}: the game is over")
+
+
+def _has_contact(rows: np.ndarray) -> bool:
+    """Whether some stone of row 0 has a stone of row 1 still ahead of it
+    (in row 0's numbering, row 1's place q is 25 - q; bars count)."""
+    mine = [p for p in range(1, 26) if rows[0][p]]
+    theirs = [25 - q for q in range(1, 26) if rows[1][q]]
+    return bool(mine and theirs and max(mine) > min(theirs))
+
+
+# --- how far the one-sided approximation is from the exact table ------------------
+
+
+@dataclass(frozen=True)
+class OneSidedError:
+    """The one-sided convolution against the two-sided table, over every
+    pair of table positions with 1 to 6 stones a side: the largest and the
+    mean absolute difference in the winning chance of the side to roll,
+    and a position where the largest is reached (row 0 to roll)."""
+
+    largest: float
+    mean: float
+    position: Position
+
+
+def one_sided_differences(rules: object = None) -> np.ndarray:
+    """``float64[924, 924]``: the one-sided convolution's winning chance
+    minus the exact two-sided one, for the side to roll with table position
+    ``a`` (row) against ``b`` (column); row and column 0 (a finished side)
+    are 0."""
+    built = tables(rules)
+    small = _kernel.TABLE_SMALL_POSITIONS
+    finish = built.finish[:small]
+    at_least = np.cumsum(finish[:, ::-1], axis=1)[:, ::-1]     # at_least[b, t] = P(T_b >= t)
+    difference: np.ndarray = finish @ at_least.T - built.win
+    difference[0, :] = difference[:, 0] = 0.0
+    return difference
+
+
+def one_sided_error(rules: object = None) -> OneSidedError:
+    """How far the one-sided approximation of the winning chance is from
+    the exact two-sided table under ``rules``, over all 923 x 923 pairs.
+
+    >>> error = one_sided_error("backgammon")
+    >>> 0.01 < error.largest < 0.02, error.mean < 0.001
+    (True, True)
+    >>> exact = race(error.position, "backgammon")
+    >>> approximate = race(error.position, "backgammon", method="one-sided")
+    >>> abs(exact.win - approximate.win) == error.largest
+    True
+    """
+    checked_rules = as_rules(rules)
+    kind = kind_of(checked_rules)
+    difference = np.abs(one_sided_differences(checked_rules))[1:, 1:]
+    a, b = (int(i) + 1 for i in np.unravel_index(int(difference.argmax()), difference.shape))
+    rows = []
+    for stones in (_kernel.table_counts_of_rank(a), _kernel.table_counts_of_rank(b)):
+        row = [0] * 26
+        row[kind.base_point:kind.base_point + 6] = stones
+        row[0 if kind.bears_off else 1] += 15 - sum(stones)
+        rows.append(row)
+    return OneSidedError(float(difference.max()), float(difference.mean()), Position(rows))
+
+
+# --- the best play of a race -----------------------------------------------------
+
+
+def race_scores(children: np.ndarray, rules: object = None) -> np.ndarray:
+    """``float64[M]``: the cubeless equity of the side that has just played,
+    after each child of ``children`` (``int8[M, 2, 26]``, row 0 = that side,
+    as ``generate_plays`` and callable policies see them): its win's value
+    if it has finished, else minus the opponent's race equity. Exact where
+    the two-sided table applies. Raises as :func:`race_batch` for a child
+    that is not a table race."""
+    checked_rules = as_rules(rules)
+    result = outcome_batch(children, checked_rules)
+    array = np.ascontiguousarray(children, dtype=np.int8).reshape(-1, 2, 26)
+    finished = result.winner >= 0
+    scores = np.where(result.winner == 0, result.value, -result.value).astype(np.float64)
+    going = np.flatnonzero(~finished)
+    if len(going):
+        swapped = np.ascontiguousarray(array[going][:, ::-1, :])
+        figures = _batch(swapped, checked_rules, np.zeros(len(going), dtype=bool), raise_outside=True)
+        scores[going] = -figures.equity
+    return scores
+
+
+def race_play(position: PositionLike, dice: DiceLike, rules: object = None) -> Play | None:
+    """The play of ``position`` with ``dice`` that maximises the mover's
+    cubeless equity by the tables (the first such in ``legal_plays``
+    order); None if there is no play (a pass, or a game over).
+
+    Backgammon, stones on the 6- and 5-points, roll 4-1, against four
+    stones on the 1-point (which come off next turn only with a double):
+    the mover should leave the position most likely to finish next turn,
+    a lone stone on the 6-point (27 rolls in 36) rather than 4 and 2, or 5
+    and 1 (23 rolls each):
+
+    >>> from bansugoroku_fast import Position
+    >>> board = [[13, 0, 0, 0, 0, 1, 1] + [0] * 19, [11, 4] + [0] * 24]
+    >>> [str(play) for play in legal_plays(Position(board), (4, 1), "backgammon")]
+    ['6/1', '6/2 5/4', '5/off']
+    >>> str(race_play(Position(board), (4, 1), "backgammon"))
+    '5/off'
+    """
+    checked_rules = as_rules(rules)
+    plays = legal_plays(position, dice, checked_rules)
+    if not plays:
+        return None
+    children = np.stack([play.position.array for play in plays])
+    return plays[int(np.argmax(race_scores(children, checked_rules)))]
+
+
+class RacePolicy:
+    """A callable policy (``policy(children, offsets) -> scores``) that
+    plays races by the tables: every child scored by :func:`race_scores`.
+
+    >>> from bansugoroku_fast import GameBatch, Position, segment_argmax
+    >>> board = [[12, 0, 1, 1, 1] + [0] * 21, [12, 0, 1, 1, 1] + [0] * 21]
+    >>> batch = GameBatch("backgammon", 4, start=Position(board), seed=3)
+    >>> policy = RacePolicy("backgammon")
+    >>> while not batch.done:
+    ...     wave = batch.candidates()
+    ...     batch.step(segment_argmax(policy(wave.children, wave.offsets), wave.offsets))
+    >>> len(batch.records().winner)
+    4
+    """
+
+    def __init__(self, rules: object = None):
+        self.rules = as_rules(rules)
+
+    def __call__(self, children: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+        return race_scores(children, self.rules)

@@ -1,0 +1,363 @@
+"""The endgame tables: which rules use which, building them, and their disk cache.
+
+Three kinds of table cover every rule set (a race has no contact, so the
+closed-home options never act in one: a closure needs an opponent's stone
+on the bar):
+
+* ``"backgammon"``: bear-off, doubles move four times, gammons;
+* ``"ban-bear-off"``: Ban-sugoroku's bear-off finish, doubles move twice;
+* ``"ban-arrival"``: Ban-sugoroku's arrival finish (the default), doubles
+  move twice; the table's six points are the side's points 7..12.
+
+Each kind holds the one-sided tables (every arrangement of up to 15 stones
+on its six points: the distribution of the turns to finish, and for the
+bear-off kinds of the turns until the first stone is off) and the
+two-sided table (up to 6 stones a side: the exact winning chance of the
+side to roll). Built in memory in a few seconds by the kernels, they are
+kept in the user's cache directory (``platformdirs.user_cache_dir``, which
+honours ``$XDG_CACHE_HOME``), one ``.npz`` file per kind with a SHA-256 of
+its arrays, written to a temporary file and renamed into place.
+
+A file that is missing, damaged or of another format is rebuilt with an
+:class:`~bansugoroku_fast.errors.EndgameCacheWarning`. If the cache
+directory cannot be written, :func:`tables` keeps the tables in memory
+with the same warning (a figure is never wrong, only slower to come the
+next time), while :func:`build` with ``cache=True`` (what ``python -m
+bansugoroku_fast.endgames build`` runs) raises
+:class:`~bansugoroku_fast.errors.EndgameCacheError`.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+import threading
+import warnings
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import platformdirs
+
+from .. import _kernel
+from ..checks import as_rules
+from ..errors import EndgameCacheError, EndgameCacheWarning, InvalidStonesError, StonesTypeError
+from ..rules import Rules
+
+#: Rows of a one-sided table: every arrangement of up to 15 stones on 6 points.
+POSITIONS = _kernel.TABLE_POSITIONS
+#: Rows (and columns) of a two-sided table: the positions of up to 6 stones, ranks 0..923.
+SMALL_POSITIONS = _kernel.TABLE_SMALL_POSITIONS
+
+#: Bumped whenever the files' contents change meaning (a file of another format is rebuilt).
+FORMAT = 2
+_ARRAYS = ("finish", "finish_mean", "first", "first_mean", "win", "tied")
+
+
+POINTS = 6
+MOST_STONES = 15
+
+
+def stone_counts(stones: object) -> list[int]:
+    """``stones`` checked: six integer counts >= 0, at most 15 in all.
+
+    >>> stone_counts((1, 0, 0, 0, 0, 16))
+    Traceback (most recent call last):
+    ...
+    bansugoroku_fast.errors.InvalidStonesError: stones (1, 0, 0, 0, 0, 16) hold 17 stones; a side has at most 15
+    """
+    if isinstance(stones, (str, bytes, dict, set, frozenset)) or not hasattr(stones, "__len__"):
+        raise StonesTypeError(f"stones must be a sequence of six integers, got {type(stones).__name__}")
+    values = list(stones)  # type: ignore[call-overload]
+    if len(values) != POINTS:
+        raise InvalidStonesError(f"stones must be six counts (points 1..6), got {len(values)}: {stones!r}")
+    for point, value in enumerate(values, start=1):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+            raise StonesTypeError(f"stones on point {point} must be an integer, got {value!r}")
+        if value < 0:
+            raise InvalidStonesError(f"stones on point {point} is negative ({value}) in {stones!r}")
+    total = sum(int(value) for value in values)
+    if total > MOST_STONES:
+        raise InvalidStonesError(f"stones {stones!r} hold {total} stones; a side has at most {MOST_STONES}")
+    return [int(value) for value in values]
+
+
+def rank(stones: object) -> int:
+    """The table row of ``stones`` (six counts, checked): GNU Backgammon's
+    numbering of bear-off positions; the positions of up to 6 stones are
+    rows 0..923, and every play leads to a smaller row.
+
+    >>> rank([0, 0, 0, 0, 0, 0]), rank([1, 0, 0, 0, 0, 0]), rank([0, 0, 0, 0, 0, 1])
+    (0, 1, 6)
+    >>> stones_of_rank(rank([3, 0, 2, 0, 0, 1]))
+    [3, 0, 2, 0, 0, 1]
+    """
+    return _kernel.table_rank(stone_counts(stones))
+
+
+def stones_of_rank(row: int) -> list[int]:
+    """The six stone counts of table row ``row`` (0 <= row < POSITIONS)."""
+    if isinstance(row, bool) or not isinstance(row, (int, np.integer)) or not 0 <= row < POSITIONS:
+        raise InvalidStonesError(f"a table row is an integer in 0..{POSITIONS - 1}, got {row!r}")
+    return _kernel.table_counts_of_rank(int(row))
+
+
+def ranks(counts: np.ndarray) -> np.ndarray:
+    """``int32[N]``: the table rows of ``int8[N, 6]`` stone counts (each
+    row counts >= 0 of at most 15 stones, checked)."""
+    array = np.asarray(counts)
+    if array.ndim != 2 or array.shape[1] != POINTS or array.dtype.kind not in "iu":
+        raise StonesTypeError(f"counts must be an integer array of shape (N, 6), got {array.dtype} {array.shape}")
+    if len(array) and (array.min() < 0 or array.sum(axis=1).max() > MOST_STONES):
+        raise InvalidStonesError("counts must be >= 0 with at most 15 stones a row")
+    return _kernel.table_ranks(array.astype(np.int8))
+
+
+def play_children(rules: object = None, rows: int = POSITIONS) -> tuple[np.ndarray, np.ndarray]:
+    """``(offsets int32[21 rows + 1], children int32[M])``: the table rows
+    that the legal plays of each table row below ``rows`` reach under
+    ``rules``, roll by roll in the order (1,1), (1,2), .., (1,6), (2,2), ..,
+    (6,6): those of row ``r`` and roll ``j`` are
+    ``children[offsets[21 r + j]:offsets[21 r + j + 1]]`` (none for row 0).
+
+    >>> offsets, children = play_children("backgammon", 2)
+    >>> children[offsets[21]:offsets[22]].tolist()   # one stone on point 1, roll 1-1: off
+    [0]
+    """
+    if isinstance(rows, bool) or not isinstance(rows, (int, np.integer)) or not 0 < rows <= POSITIONS:
+        raise ValueError(f"rows must be an integer in 1..{POSITIONS}, got {rows!r}")
+    return _kernel.table_children(kind_of(rules).rule_code, int(rows))
+
+
+@dataclass(frozen=True)
+class TableKind:
+    """One kind of table: its name, the rule code its plays are searched
+    under, whether stones leave the board, and whether gammons count."""
+
+    name: str
+    rule_code: int
+    bears_off: bool
+    gammons: bool
+
+    @property
+    def base_point(self) -> int:
+        """The side's point that is the table's point 1."""
+        return 1 if self.bears_off else 7
+
+
+KINDS: dict[str, TableKind] = {
+    "backgammon": TableKind("backgammon", Rules(variant="backgammon").code, True, True),
+    "ban-bear-off": TableKind("ban-bear-off", Rules(finish="bear_off", closure="off").code, True, False),
+    "ban-arrival": TableKind("ban-arrival", Rules(finish="arrival", closure="off").code, False, False),
+}
+
+
+def kind_of(rules: object) -> TableKind:
+    """The table kind of ``rules`` (a :class:`Rules`, a label, or None: the default).
+
+    >>> kind_of("backgammon").name, kind_of(None).name, kind_of("ban,finish=bear_off").name
+    ('backgammon', 'ban-arrival', 'ban-bear-off')
+    """
+    checked = as_rules(rules)
+    if checked.is_backgammon:
+        return KINDS["backgammon"]
+    return KINDS["ban-bear-off" if checked.bears_off else "ban-arrival"]
+
+
+@dataclass(frozen=True, eq=False)
+class Tables:
+    """Every table of one kind (read-only arrays).
+
+    * ``finish[r, t]``: P(table position ``r`` finishes in exactly ``t``
+      turns), played to least expected turns; ``finish_mean[r]`` its mean;
+    * ``first[r, t]``, ``first_mean[r]`` (bear-off kinds; empty for
+      arrival): the same for the turns until one of its stones is off;
+    * ``win[a, b]`` (``a, b`` < 924): the exact chance that the side to
+      roll with ``a`` wins against ``b``, both playing to win;
+    * ``tied[r]``: whether ``finish[r]`` is one of several optimal
+      distributions: some roll, at ``r`` or at a play chosen below it, has
+      two plays of the same least mean (within 1e-9 turns) and different
+      distributions (the one of smaller rank is taken). None in backgammon.
+    """
+
+    kind: TableKind
+    finish: np.ndarray
+    finish_mean: np.ndarray
+    first: np.ndarray
+    first_mean: np.ndarray
+    win: np.ndarray
+    tied: np.ndarray
+
+
+def _trimmed(*distributions: np.ndarray) -> int:
+    """Columns that hold every nonzero entry of ``distributions``."""
+    used = [int(np.flatnonzero(d.any(axis=0)).max()) + 1 for d in distributions if d.size]
+    return max(used)
+
+
+def build(rules: object = None, *, cache: bool = False,
+          progress: Callable[[int], None] | None = None) -> Tables:
+    """Build the tables of ``rules``' kind in memory (a few seconds);
+    with ``cache=True`` also write them to the cache directory (raising
+    :class:`EndgameCacheError` if it cannot be written).
+
+    ``progress(rows)`` is told of one-sided rows as they are done
+    (:data:`ROWS_PER_KIND` in all, the two-sided table counting as the last
+    :data:`~bansugoroku_fast.endgames._kernel.TABLE_SMALL_POSITIONS`).
+    """
+    kind = kind_of(rules)
+    one = _kernel.build_one_sided(kind.rule_code, kind.bears_off, progress=progress)
+    turns = _trimmed(one.finish, one.first)
+    win = _kernel.build_two_sided(kind.rule_code)
+    if progress is not None:
+        progress(ROWS_PER_KIND)
+    built = _frozen(kind, one.finish[:, :turns], one.finish_mean, one.first[:, :turns], one.first_mean, win,
+                    one.ties != 0)
+    if cache:
+        try:
+            _save(built)
+        except OSError as error:
+            raise EndgameCacheError(f"cannot write the endgame tables to {cache_dir()}: {error}") from error
+    with _LOCK:
+        _LOADED[kind.name] = built
+    return built
+
+
+#: Progress units of one kind: its one-sided rows, then the two-sided table.
+ROWS_PER_KIND = _kernel.TABLE_POSITIONS + _kernel.TABLE_SMALL_POSITIONS
+
+
+def _frozen(kind: TableKind, *arrays: np.ndarray) -> Tables:
+    """Read-only C-contiguous copies in the tables' dtypes (``tied`` bool, the others float64)."""
+    copies = [np.ascontiguousarray(array, dtype=bool if name == "tied" else np.float64)
+              for name, array in zip(_ARRAYS, arrays)]
+    for array in copies:
+        array.setflags(write=False)
+    return Tables(kind, *copies)
+
+
+_LOADED: dict[str, Tables] = {}
+_LOCK = threading.Lock()
+
+
+def tables(rules: object = None) -> Tables:
+    """The tables of ``rules``' kind: from memory, else the cache file,
+    else built (and cached; see the module's docstring for what happens
+    when the file is damaged or the directory read-only)."""
+    kind = kind_of(rules)
+    with _LOCK:
+        loaded = _LOADED.get(kind.name)
+    if loaded is not None:
+        return loaded
+    path = cache_path(kind)
+    found = _load(path, kind)
+    if found is None:
+        built = build(kind_rules(kind))
+        try:
+            _save(built)
+        except OSError as error:
+            warnings.warn(f"cannot write the endgame tables to {path.parent} ({error}); "
+                          "they are kept in memory only", EndgameCacheWarning, stacklevel=2)
+        return built
+    with _LOCK:
+        return _LOADED.setdefault(kind.name, found)
+
+
+def kind_rules(kind: TableKind) -> Rules:
+    """Rules whose kind is ``kind``."""
+    if kind.name == "backgammon":
+        return Rules(variant="backgammon")
+    return Rules(finish="bear_off" if kind.bears_off else "arrival")
+
+
+def forget() -> None:
+    """Drop the tables held in memory (the next look-up reads the cache again)."""
+    with _LOCK:
+        _LOADED.clear()
+
+
+# --- the cache files ----------------------------------------------------------
+
+
+def cache_dir() -> Path:
+    """Where the tables are cached: ``platformdirs.user_cache_dir`` of the
+    package (``$XDG_CACHE_HOME/bansugoroku-fast`` where that is set, on Linux)."""
+    return Path(platformdirs.user_cache_dir("bansugoroku-fast")) / "endgames"
+
+
+def cache_path(kind: TableKind) -> Path:
+    return cache_dir() / f"{kind.name}-v{FORMAT}.npz"
+
+
+def _checksum(arrays: dict[str, np.ndarray]) -> np.ndarray:
+    digest = hashlib.sha256()
+    for name in _ARRAYS:
+        array = arrays[name]
+        digest.update(f"{name}{array.shape}{array.dtype.str}".encode())
+        digest.update(np.ascontiguousarray(array).tobytes())
+    return np.frombuffer(digest.digest(), dtype=np.uint8)
+
+
+def _save(built: Tables) -> None:
+    """Write ``built`` to its cache file atomically (a temporary file in the
+    same directory, renamed over the old one)."""
+    path = cache_path(built.kind)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    arrays = {name: getattr(built, name) for name in _ARRAYS}
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            np.savez(file, sha256=_checksum(arrays), **arrays)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    for older in path.parent.glob(f"{built.kind.name}-v*.npz"):
+        if older != path:   # another format's file: never read again
+            older.unlink(missing_ok=True)
+
+
+def _load(path: Path, kind: TableKind) -> Tables | None:
+    """The tables in ``path``, or None (with a warning unless it is simply
+    missing) if it cannot be used."""
+    if not path.exists():
+        warnings.warn(f"building the {kind.name} endgame tables (no cache file at {path}; a few seconds)",
+                      EndgameCacheWarning, stacklevel=3)
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {name: data[name] for name in _ARRAYS}
+            stored = data["sha256"]
+        problem = _problem(arrays, stored, kind)
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as error:
+        problem = f"unreadable ({type(error).__name__}: {error})"
+    if problem is not None:
+        warnings.warn(f"rebuilding the {kind.name} endgame tables: the cache file {path} is {problem}",
+                      EndgameCacheWarning, stacklevel=3)
+        return None
+    return _frozen(kind, *(arrays[name] for name in _ARRAYS))
+
+
+def _problem(arrays: dict[str, np.ndarray], stored: np.ndarray, kind: TableKind) -> str | None:
+    """What is wrong with arrays read from a cache file, or None."""
+    positions, small = _kernel.TABLE_POSITIONS, _kernel.TABLE_SMALL_POSITIONS
+    first_rows = positions if kind.bears_off else 0
+    expected = {"finish_mean": (positions,), "first_mean": (first_rows,), "win": (small, small),
+                "tied": (positions,)}
+    for name, array in arrays.items():
+        dtype = np.dtype(bool if name == "tied" else np.float64)
+        if array.dtype != dtype:
+            return f"damaged ({name} is {array.dtype}, not {dtype})"
+        if name in expected and array.shape != expected[name]:
+            return f"damaged ({name} has shape {array.shape})"
+    if arrays["finish"].ndim != 2 or arrays["finish"].shape[0] != positions:
+        return f"damaged (finish has shape {arrays['finish'].shape})"
+    if arrays["first"].shape != (first_rows, arrays["finish"].shape[1]):
+        return f"damaged (first has shape {arrays['first'].shape})"
+    if stored.shape != (32,) or not np.array_equal(stored, _checksum(arrays)):
+        return "damaged (its checksum does not match)"
+    return None

@@ -1,0 +1,405 @@
+"""Networks: a multilayer perceptron over an input encoding, and its ``.npz`` file.
+
+A :class:`NetEvaluator` has one or two hidden layers (``"sigmoid"`` or
+``"relu"`` units) and five sigmoid outputs, float32 throughout: for positions
+seen by the side that has just moved it gives that side's P(win), P(win 2+),
+P(win 3), P(lose 2+), P(lose 3), made consistent by :func:`consistent`.
+
+**The file** (``numpy.savez``, read with ``allow_pickle=False``), every key
+required and no other:
+
+* ``version``: integer 1 (:data:`FORMAT_VERSION`);
+* ``encoding``: str, a name in :data:`~.encoding.ENCODINGS`;
+* ``rules``: str, the rules the network was trained for, as
+  :meth:`Rules.parse <bansugoroku_fast.Rules.parse>` reads it
+  (``Rules.short_name``: ``"backgammon"``, ``"ban/arrival/multiplied"``...);
+* ``activation``: str, ``"sigmoid"`` or ``"relu"`` (the hidden units');
+* ``weights_0``, ``biases_0``, ..., ``weights_L``, ``biases_L`` (L = 1 or 2
+  hidden layers): ``weights_k`` is ``[inputs, outputs]`` (so a layer is
+  ``x @ weights_k + biases_k``), ``biases_k`` is ``[outputs]``; the first
+  layer's inputs are the encoding's units, each layer's inputs the previous
+  one's outputs, the last layer's outputs 5. Real numbers, all finite; stored
+  as float32.
+
+Loading checks all of it and raises
+:class:`~bansugoroku_fast.errors.NetworkFileError` naming the key and what is
+wrong; saving writes a temporary file beside the target and renames it, so
+nothing half-written is ever left at ``path``.
+
+>>> import os, tempfile
+>>> net = NetEvaluator.random("backgammon", hidden=(8,), seed=1)
+>>> net.layer_sizes, net.encoding, net.activation
+((198, 8, 5), 'raw198', 'sigmoid')
+>>> path = os.path.join(tempfile.mkdtemp(), "net.npz")
+>>> net.save(path)
+>>> NetEvaluator.load(path) == net
+True
+"""
+from __future__ import annotations
+
+import itertools
+import numbers
+import os
+import tempfile
+import zipfile
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..batch import features
+from ..checks import MAX_THREADS, as_rules
+from ..errors import InvalidEvaluatorError, NetworkFileError
+from ..rules import Rules
+from . import kernel_arrays
+from .encoding import ENCODINGS, checked_positions
+
+__all__ = ["ACTIVATIONS", "FORMAT_VERSION", "OUTPUTS", "NetEvaluator", "consistent", "sigmoid"]
+
+#: The version of the ``.npz`` format this module reads and writes.
+FORMAT_VERSION = 1
+#: The hidden units' activations.
+ACTIVATIONS = ("sigmoid", "relu")
+#: Outputs of every network: P(win), P(win 2+), P(win 3), P(lose 2+), P(lose 3).
+OUTPUTS = 5
+#: Hidden layers a network may have.
+HIDDEN_LAYERS = (1, 2)
+_HEADER_KEYS = ("version", "encoding", "rules", "activation")
+
+
+def sigmoid(x: np.ndarray) -> np.ndarray:
+    """The logistic function, in the dtype of ``x``, without overflow warnings."""
+    half = x.dtype.type(0.5)
+    result: np.ndarray = half + half * np.tanh(half * x)
+    return result
+
+
+def consistent(probabilities: np.ndarray) -> np.ndarray:
+    """Five outcome probabilities per row made consistent, in place and
+    returned: each clipped to [0, 1], then P(w2+) <= P(win), P(w3) <=
+    P(w2+), P(l2+) <= P(lose) = 1 - P(win) and P(l3) <= P(l2+) (each
+    lowered to its bound, as GNU Backgammon does with its outputs).
+
+    >>> consistent(np.array([[0.7, 0.8, 0.9, 0.5, 0.1]], dtype=np.float32)).tolist()
+    [[0.699999988079071, 0.699999988079071, 0.699999988079071, 0.30000001192092896, 0.10000000149011612]]
+    """
+    np.clip(probabilities, 0, 1, out=probabilities)
+    win, win2, win3, lose2, lose3 = (probabilities[:, k] for k in range(OUTPUTS))
+    np.minimum(win2, win, out=win2)
+    np.minimum(win3, win2, out=win3)
+    np.minimum(lose2, 1 - win, out=lose2)
+    np.minimum(lose3, lose2, out=lose3)
+    return probabilities
+
+
+class NetEvaluator:
+    """A network that scores positions seen by the side that has just moved.
+
+    ``weights[k]`` is ``[inputs, outputs]``, ``biases[k]`` is ``[outputs]``;
+    1 or 2 hidden layers, then 5 outputs; ``encoding`` names the input
+    encoding, ``rules`` the rules it plays, ``activation`` the hidden units'.
+    Calling it on ``int8[N, 2, 26]`` positions gives ``float32[N, 5]``
+    (finished positions too: :func:`~bansugoroku_fast.evaluators.evaluate`
+    scores those from their outcome instead).
+
+    >>> from bansugoroku_fast import Position
+    >>> net = NetEvaluator.random("backgammon", hidden=(8, 4), activation="relu", seed=0)
+    >>> net(Position.initial().array[None]).shape
+    (1, 5)
+    >>> NetEvaluator([np.zeros((198, 8))], [np.zeros(8)])
+    Traceback (most recent call last):
+    ...
+    bansugoroku_fast.errors.InvalidEvaluatorError: a network has 1 or 2 hidden layers then the output layer ...
+    """
+
+    def __init__(self, weights: Sequence[Any], biases: Sequence[Any], *, encoding: str = "raw198",
+                 rules: Any = "backgammon", activation: str = "sigmoid") -> None:
+        self._encoding, self._activation = _checked_names(encoding, activation, "")
+        self._rules = as_rules(rules)
+        self._weights, self._biases = _checked_layers(list(weights), list(biases), self._encoding, "")
+        self._model: Any = None
+
+    # -- construction --
+
+    @classmethod
+    def random(cls, rules: Any = "backgammon", hidden: Sequence[int] = (80,), *, encoding: str = "raw198",
+               activation: str = "sigmoid", seed: int = 0) -> NetEvaluator:
+        """A network with random weights (normal, standard deviation
+        1/sqrt(inputs) per layer; biases 0): a starting point for training
+        and a subject for tests."""
+        generator = np.random.default_rng(seed)
+        sizes = [ENCODINGS.get(encoding, 0), *hidden, OUTPUTS]
+        weights = [generator.normal(0, 1 / np.sqrt(max(n, 1)), (n, m)).astype(np.float32)
+                   for n, m in itertools.pairwise(sizes)]
+        biases = [np.zeros(m, dtype=np.float32) for m in sizes[1:]]
+        return cls(weights, biases, encoding=encoding, rules=rules, activation=activation)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str], rules: Any = None) -> NetEvaluator:
+        """The network saved at ``path``; with ``rules``, also check that it
+        was trained for them (the ``start`` option aside, which no position
+        shows). Any problem raises
+        :class:`~bansugoroku_fast.errors.NetworkFileError` naming the key."""
+        name = os.fspath(path)
+        try:
+            with np.load(name, allow_pickle=False) as data:
+                arrays = {key: data[key] for key in data.files}
+        except FileNotFoundError:
+            raise NetworkFileError("no such file", name) from None
+        except (OSError, ValueError, zipfile.BadZipFile, EOFError) as error:
+            raise NetworkFileError(f"not a network file (.npz without pickles): {error}", name) from None
+        net = cls._from_arrays(arrays, name)
+        if rules is not None:
+            net.check_rules(rules, where=name)
+        return net
+
+    @classmethod
+    def _from_arrays(cls, arrays: dict[str, np.ndarray], path: str) -> NetEvaluator:
+        missing = [key for key in _HEADER_KEYS if key not in arrays]
+        if missing:
+            raise NetworkFileError(f"missing (a network file holds {', '.join(_HEADER_KEYS)} and its layers)",
+                                   path, missing[0])
+        version = arrays["version"]
+        if version.shape != () or version.dtype.kind not in "iu" or int(version) != FORMAT_VERSION:
+            raise NetworkFileError(f"this library reads version {FORMAT_VERSION}, got {version!r}", path, "version")
+        header = {key: _text(arrays[key], key, path) for key in _HEADER_KEYS[1:]}
+        encoding, activation = _checked_names(header["encoding"], header["activation"], path)
+        try:
+            rules = Rules.parse(header["rules"])
+        except ValueError as error:
+            raise NetworkFileError(f"cannot read the rules: {error}", path, "rules") from None
+        layers = sum(1 for key in arrays if key.startswith("weights_"))
+        expected = {*_HEADER_KEYS, *(f"{kind}_{k}" for k in range(layers) for kind in ("weights", "biases"))}
+        stray = sorted(set(arrays) - expected) + sorted(expected - set(arrays))
+        if stray:
+            what = "unexpected" if stray[0] in arrays else "missing"
+            raise NetworkFileError(f"{what} (layers are weights_0, biases_0, ... numbered from 0)", path, stray[0])
+        weights, biases = _checked_layers([arrays[f"weights_{k}"] for k in range(layers)],
+                                          [arrays[f"biases_{k}"] for k in range(layers)], encoding, path)
+        net = cls.__new__(cls)
+        net._encoding, net._activation, net._rules = encoding, activation, rules
+        net._weights, net._biases = weights, biases
+        net._model = None
+        return net
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the network to ``path`` (exactly that name) atomically: a
+        temporary file in the same folder, renamed over ``path`` once
+        complete; on any failure ``path`` is untouched and the temporary
+        file removed."""
+        name = os.fspath(path)
+        folder = os.path.dirname(os.path.abspath(name))
+        handle, temporary = tempfile.mkstemp(prefix=".net-", suffix=".npz.tmp", dir=folder)
+        try:
+            with os.fdopen(handle, "wb") as file:
+                np.savez(file, **self.arrays())  # type: ignore[arg-type]
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(temporary, name)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The file's arrays by key (what :meth:`save` writes)."""
+        arrays: dict[str, np.ndarray] = {
+            "version": np.array(FORMAT_VERSION, dtype=np.int64),
+            "encoding": np.array(self._encoding),
+            "rules": np.array(self._rules.short_name),
+            "activation": np.array(self._activation),
+        }
+        for k, (weights, biases) in enumerate(zip(self._weights, self._biases)):
+            arrays[f"weights_{k}"], arrays[f"biases_{k}"] = weights, biases
+        return arrays
+
+    # -- what it is --
+
+    @property
+    def encoding(self) -> str:
+        return self._encoding
+
+    @property
+    def activation(self) -> str:
+        return self._activation
+
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @property
+    def weights(self) -> tuple[np.ndarray, ...]:
+        """Each layer's ``float32[inputs, outputs]`` (read-only views)."""
+        return tuple(_read_only(w) for w in self._weights)
+
+    @property
+    def biases(self) -> tuple[np.ndarray, ...]:
+        return tuple(_read_only(b) for b in self._biases)
+
+    @property
+    def layer_sizes(self) -> tuple[int, ...]:
+        """Inputs, each hidden layer's units, outputs."""
+        return (self._weights[0].shape[0], *(w.shape[1] for w in self._weights))
+
+    def check_rules(self, rules: Any, where: str = "") -> None:
+        """Raise :class:`~bansugoroku_fast.errors.InvalidEvaluatorError`
+        unless the network was trained for ``rules`` (``start`` aside)."""
+        wanted = as_rules(rules)
+        if wanted.short_name != self._rules.short_name:
+            place = f"{where}: " if where else ""
+            raise InvalidEvaluatorError(
+                f"{place}the network plays {self._rules.short_name}, not {wanted.short_name}"
+            )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, NetEvaluator):
+            return NotImplemented
+        mine, theirs = self.arrays(), other.arrays()
+        return mine.keys() == theirs.keys() and all(np.array_equal(mine[k], theirs[k]) for k in mine)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable arrays inside: not hashable
+
+    def __repr__(self) -> str:
+        sizes = "-".join(map(str, self.layer_sizes))
+        return f"<NetEvaluator {sizes} {self._activation} {self._encoding} for {self._rules.short_name}>"
+
+    # -- scoring --
+
+    def __call__(self, positions: Any, *, threads: int | None = 1) -> np.ndarray:
+        """``float32[N, 5]``: the network's consistent outputs for
+        ``int8[N, 2, 26]`` positions these rules accept (checked), computed
+        by the kernels on ``threads`` threads (None: every core; the results
+        do not depend on it)."""
+        return self.score_valid(checked_positions(positions, self._rules), as_threads(threads))
+
+    def score_valid(self, positions: np.ndarray, threads: int = 1) -> np.ndarray:
+        """:meth:`__call__` of checked positions and thread count."""
+        values = features(positions, self._rules).astype(np.int32) if self._encoding != "raw198" else None
+        return kernel_arrays.forward(self.native_model(), positions, values, threads)
+
+    def best_children(self, children: np.ndarray, offsets: np.ndarray, threads: int = 1) -> np.ndarray:
+        """``int64[N]``: the index of the child with the greatest 0-ply
+        equity in each group ``offsets[i]:offsets[i + 1]`` of checked
+        children (-1 for an empty group; ties: the first), a finished child
+        worth its outcome's signed value: the choice a game kernel makes
+        through ``net_best_child``, in one call. ``threads`` computes the
+        features, when the network reads them."""
+        values = None
+        if self._encoding != "raw198":
+            values = features(children, self._rules).astype(np.int32)
+        return kernel_arrays.best_children(self.native_model(), children, offsets, self._rules.code, values)
+
+    def native_model(self) -> Any:
+        """The network as the kernels read it (made once, then kept: the
+        arrays never change)."""
+        if self._model is None:
+            self._model = kernel_arrays.model(self._weights, self._biases, self._encoding, self._activation)
+        return self._model
+
+    def forward(self, inputs: np.ndarray) -> np.ndarray:
+        """``float32[N, 5]``: the consistent outputs for encoded inputs
+        ``float32[N, K]`` (:func:`~.encoding.encode`) by numpy's float32
+        matmul: the reference the kernels' pass is tested against, and what
+        a trainer differentiates."""
+        values = np.asarray(inputs, dtype=np.float32)
+        last = len(self._weights) - 1
+        for k, (weights, biases) in enumerate(zip(self._weights, self._biases)):
+            values = values @ weights + biases
+            if k == last or self._activation == "sigmoid":
+                values = sigmoid(values)
+            else:
+                np.maximum(values, 0, out=values)
+        return consistent(values)
+
+
+def as_threads(threads: object) -> int:
+    """``threads`` checked: None (every CPU this process may run on) or an
+    integer in 1..:data:`~bansugoroku_fast.batch.MAX_THREADS`."""
+    if threads is None:
+        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    if isinstance(threads, bool) or not isinstance(threads, numbers.Integral) or not 1 <= int(threads) <= MAX_THREADS:
+        raise ValueError(f"threads must be an integer in 1..{MAX_THREADS} or None, got {threads!r}")
+    return int(threads)
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    view: np.ndarray = array.view()
+    view.flags.writeable = False
+    return view
+
+
+def _fail(message: str, path: str, key: str) -> InvalidEvaluatorError:
+    """The error of a bad value: a NetworkFileError when it comes from a
+    file, else an InvalidEvaluatorError naming the key in the message."""
+    if path:
+        return NetworkFileError(message, path, key)
+    return InvalidEvaluatorError(f"{key}: {message}" if key else message)
+
+
+def _text(array: np.ndarray, key: str, path: str) -> str:
+    """A 0-d str array's text (numpy writes a str as dtype ``<U``; bytes,
+    dtype ``S``, as other tools may write it, are read as ASCII)."""
+    if array.shape == () and array.dtype.kind == "S":
+        try:
+            return bytes(array.item()).decode("ascii")
+        except UnicodeDecodeError:
+            raise _fail("must be ASCII text", path, key) from None
+    if array.shape != () or array.dtype.kind != "U":
+        raise _fail(f"must be a str, got an array of dtype {array.dtype} and shape {array.shape}", path, key)
+    return str(array)
+
+
+def _checked_names(encoding: object, activation: object, path: str) -> tuple[str, str]:
+    if not isinstance(encoding, str) or encoding not in ENCODINGS:
+        raise _fail(f"unknown encoding {encoding!r}; accepted: {', '.join(map(repr, ENCODINGS))}", path, "encoding")
+    if not isinstance(activation, str) or activation not in ACTIVATIONS:
+        raise _fail(f"unknown activation {activation!r}; accepted: {', '.join(map(repr, ACTIVATIONS))}",
+                    path, "activation")
+    return encoding, activation
+
+
+def _checked_layers(weights: list[Any], biases: list[Any], encoding: str,
+                    path: str) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
+    """The layers as C-contiguous float32 arrays, after checking that they
+    chain from the encoding's inputs to 5 outputs and hold finite numbers."""
+    if len(weights) != len(biases):
+        raise _fail(f"{len(weights)} weight matrices but {len(biases)} bias vectors", path, "")
+    if len(weights) - 1 not in HIDDEN_LAYERS:
+        raise _fail(f"a network has 1 or 2 hidden layers then the output layer (2 or 3 layers), got {len(weights)}",
+                    path, "")
+    inputs = ENCODINGS[encoding]
+    checked_weights, checked_biases = [], []
+    for k, (w, b) in enumerate(zip(weights, biases)):
+        outputs = OUTPUTS if k == len(weights) - 1 else None
+        w = _real_array(w, f"weights_{k}", path)
+        if w.ndim != 2 or w.shape[0] != inputs or (outputs and w.shape[1] != outputs) or w.shape[1] < 1:
+            wanted = f"({inputs}, {outputs or 'units'})"
+            why = f"{encoding!r} has {inputs} inputs" if k == 0 else f"the layer before has {inputs} outputs"
+            last = "; the last layer has 5 outputs" if outputs else ""
+            raise _fail(f"shape {w.shape}, expected {wanted} ({why}{last})", path, f"weights_{k}")
+        b = _real_array(b, f"biases_{k}", path)
+        if b.shape != (w.shape[1],):
+            raise _fail(f"shape {b.shape}, expected ({w.shape[1]},) (one per output of weights_{k})",
+                        path, f"biases_{k}")
+        checked_weights.append(w)
+        checked_biases.append(b)
+        inputs = w.shape[1]
+    return tuple(checked_weights), tuple(checked_biases)
+
+
+def _real_array(value: Any, key: str, path: str) -> np.ndarray:
+    """``value`` as a C-contiguous float32 array of finite numbers."""
+    try:
+        array = np.asarray(value)
+    except ValueError as error:
+        raise _fail(f"not a rectangular array: {error}", path, key) from None
+    if array.dtype.kind not in "fiu" or array.dtype == np.bool_:
+        raise _fail(f"must hold real numbers, got dtype {array.dtype}", path, key)
+    with np.errstate(over="ignore"):
+        single = np.ascontiguousarray(array, dtype=np.float32)
+    bad = ~np.isfinite(single)
+    if bad.any():
+        index = tuple(int(i) for i in np.argwhere(bad)[0])
+        what = "NaN" if np.isnan(array[index]) else "infinite (in float32)"
+        raise _fail(f"value at {index} is {what}", path, key)
+    checked: np.ndarray = single
+    return checked

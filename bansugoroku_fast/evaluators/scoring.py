@@ -1,0 +1,187 @@
+"""Scoring batches of positions with an evaluator.
+
+An *evaluator* is a :class:`~.network.NetEvaluator` or any Python callable
+``evaluator(positions) -> float[N, 5]`` over ``int8[N, 2, 26]`` positions
+seen by the side that has just moved (row 0; row 1 rolls next), returning
+that side's P(win), P(win 2+), P(win 3), P(lose 2+), P(lose 3): GNU
+Backgammon's cumulative order. A callable's output is checked
+(:func:`check_output`): the wrong shape, NaN, values outside [0, 1] or
+cumulative probabilities out of order raise
+:class:`~bansugoroku_fast.errors.EvaluatorOutputError` naming the first
+position at fault.
+
+Finished positions are never shown to the evaluator: :func:`evaluate` scores
+them exactly from :func:`~bansugoroku_fast.batch.outcome` (a win worth ``v``
+sets P(win) and the slots of values up to ``v``).
+
+>>> from bansugoroku_fast import Position
+>>> equity(np.array([[0.5, 0.1, 0.0, 0.1, 0.0]]))
+array([0.])
+>>> evaluate(Position.initial().array[None], "backgammon", lambda p: np.tile([0.4, 0.6, 0, 0, 0], (len(p), 1)))
+Traceback (most recent call last):
+...
+bansugoroku_fast.errors.EvaluatorOutputError: the evaluator's output for position 0 is out of order: P(win 2+) = 0.6 ...
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..batch import outcome
+from ..checks import as_rules
+from ..errors import EvaluatorOutputError, EvaluatorOutputTypeError, EvaluatorTypeError
+from ..rules import Rules
+from .encoding import checked_positions
+from .network import OUTPUTS, NetEvaluator, as_threads, consistent
+
+__all__ = ["ORDER_TOLERANCE", "OUTCOME_NAMES", "Evaluator", "check_output", "equity", "evaluate", "flip",
+           "outcome_probabilities"]
+
+#: A Python evaluator: ``int8[N, 2, 26]`` positions -> ``float[N, 5]``.
+Evaluator = NetEvaluator | Callable[[np.ndarray], Any]
+#: The five outputs, in order.
+OUTCOME_NAMES = ("P(win)", "P(win 2+)", "P(win 3)", "P(lose 2+)", "P(lose 3)")
+#: How far a callable's cumulative probabilities may break their order (float rounding) before it is an error.
+ORDER_TOLERANCE = 1e-6
+
+
+def equity(probabilities: np.ndarray) -> np.ndarray:
+    """``float[N]``: ``2 P(win) - 1 + P(w2+) - P(l2+) + P(w3) - P(l3)``,
+    the mean points per game, for rows of five probabilities.
+
+    >>> equity(np.array([[1.0, 1.0, 0.0, 0.0, 0.0]])).tolist()
+    [2.0]
+    """
+    p = np.asarray(probabilities)
+    result: np.ndarray = 2 * p[:, 0] - 1 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]
+    return result
+
+
+def flip(probabilities: np.ndarray) -> np.ndarray:
+    """The same outcomes seen by the other side: P(win) becomes 1 - P(win),
+    its wins' slots take the losses' and the other way round.
+
+    >>> flip(np.array([[0.75, 0.5, 0.25, 0.125, 0.0]])).tolist()
+    [[0.25, 0.125, 0.0, 0.5, 0.25]]
+    """
+    p = np.asarray(probabilities)
+    out = np.empty_like(p)
+    out[:, 0] = 1 - p[:, 0]
+    out[:, 1], out[:, 2] = p[:, 3], p[:, 4]
+    out[:, 3], out[:, 4] = p[:, 1], p[:, 2]
+    return out
+
+
+def outcome_probabilities(winner: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """``float32[N, 5]`` of finished games from row 0's side: ``winner``
+    (0 = row 0, 1 = row 1) and the win's ``value`` (1..3).
+
+    >>> outcome_probabilities(np.array([0, 1]), np.array([2, 3])).tolist()
+    [[1.0, 1.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0, 1.0]]
+    """
+    won = (np.asarray(winner) == 0)[:, None]
+    slots = np.asarray(value)[:, None] >= np.array([1, 2, 3])[None, :]
+    out = np.zeros((len(won), OUTPUTS), dtype=np.float32)
+    out[:, :3] = slots & won
+    out[:, 3:] = slots[:, 1:] & ~won
+    return out
+
+
+def check_output(output: Any, count: int) -> np.ndarray:
+    """What a Python evaluator returned for ``count`` positions, checked,
+    as ``float32[count, 5]`` (made exactly consistent after the check lets
+    rounding through: :data:`ORDER_TOLERANCE`).
+
+    >>> check_output([[0.5, 0.2, 0.1, 0.2, 0.1]], 1).dtype
+    dtype('float32')
+    >>> check_output(np.zeros((2, 4)), 2)
+    Traceback (most recent call last):
+    ...
+    bansugoroku_fast.errors.EvaluatorOutputError: an evaluator returns five probabilities per position: ...
+    """
+    try:
+        values = np.asarray(output)
+    except ValueError as error:
+        raise EvaluatorOutputError(f"the evaluator's output is not a rectangular array: {error}") from None
+    if values.dtype.kind not in "fiu" or values.dtype == np.bool_:
+        raise EvaluatorOutputTypeError(
+            f"an evaluator returns real numbers (float[N, 5]), got dtype {values.dtype}"
+        )
+    if values.shape != (count, OUTPUTS):
+        raise EvaluatorOutputError(
+            f"an evaluator returns five probabilities per position: {count} positions, got shape {values.shape}"
+        )
+    values = values.astype(np.float64)
+    _refuse(~np.isfinite(values), values, "is not a finite number")
+    _refuse((values < 0) | (values > 1), values, "is outside [0, 1]")
+    bounds = np.stack([values[:, 0], values[:, 1], 1 - values[:, 0], values[:, 3]], axis=1)
+    excess = values[:, [1, 2, 3, 4]] - bounds
+    bad = excess > ORDER_TOLERANCE
+    if bad.any():
+        row, column = (int(i) for i in np.argwhere(bad)[0])
+        bound_names = ("P(win)", "P(win 2+)", "P(lose) = 1 - P(win)", "P(lose 2+)")
+        raise EvaluatorOutputError(
+            f"the evaluator's output for position {row} is out of order: {OUTCOME_NAMES[column + 1]} = "
+            f"{values[row, column + 1]:.6g} exceeds {bound_names[column]} = {bounds[row, column]:.6g} "
+            f"by more than {ORDER_TOLERANCE:g}"
+        )
+    return consistent(values.astype(np.float32))
+
+
+def _refuse(bad: np.ndarray, values: np.ndarray, what: str) -> None:
+    if bad.any():
+        row, column = (int(i) for i in np.argwhere(bad)[0])
+        name, value = OUTCOME_NAMES[column], float(values[row, column])
+        raise EvaluatorOutputError(f"the evaluator's output for position {row}: {name} = {value!r} {what}")
+
+
+def check_evaluator(evaluator: object, rules: Rules) -> None:
+    """Refuse what cannot evaluate positions of ``rules``: a NetEvaluator
+    trained for other rules, or something neither a NetEvaluator nor callable."""
+    if isinstance(evaluator, NetEvaluator):
+        evaluator.check_rules(rules)
+    elif not callable(evaluator):
+        raise EvaluatorTypeError(
+            f"an evaluator is a NetEvaluator or a callable positions -> float[N, 5], "
+            f"got {type(evaluator).__name__}"
+        )
+
+
+def evaluate(positions: Any, rules: Any, evaluator: Evaluator, *, threads: int | None = 1) -> np.ndarray:
+    """``float32[N, 5]``: each position's outcome probabilities for row 0
+    (the side that has just moved): finished positions from their outcome,
+    the others from ``evaluator`` (called once, on those only; a callable's
+    output is checked). The positions are checked first. ``threads``: a
+    NetEvaluator's (None: every core).
+
+    >>> from bansugoroku_fast import Position
+    >>> net = NetEvaluator.random("backgammon", hidden=(4,))
+    >>> done = np.zeros((1, 2, 26), dtype=np.int8); done[0, 0, 0] = 15; done[0, 1, 1] = 15
+    >>> evaluate(done, "backgammon", net).tolist()     # a gammon won by row 0
+    [[1.0, 1.0, 0.0, 0.0, 0.0]]
+    """
+    rules = as_rules(rules)
+    check_evaluator(evaluator, rules)
+    array = checked_positions(positions, rules)
+    return evaluate_valid(array, rules, evaluator, as_threads(threads))
+
+
+def evaluate_valid(positions: np.ndarray, rules: Rules, evaluator: Evaluator, threads: int = 1) -> np.ndarray:
+    """:func:`evaluate` of checked arguments."""
+    ends = outcome(positions, rules)
+    over = ends.winner >= 0
+    out = np.empty((len(positions), OUTPUTS), dtype=np.float32)
+    out[over] = outcome_probabilities(ends.winner[over], ends.value[over])
+    live = ~over
+    if live.any():
+        out[live] = score_live(positions[live], evaluator, threads)
+    return out
+
+
+def score_live(positions: np.ndarray, evaluator: Evaluator, threads: int = 1) -> np.ndarray:
+    """The evaluator's (checked, consistent) figures for unfinished positions."""
+    if isinstance(evaluator, NetEvaluator):
+        return evaluator.score_valid(positions, threads)
+    return check_output(evaluator(positions), len(positions))

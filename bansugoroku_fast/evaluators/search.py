@@ -1,0 +1,329 @@
+"""Plays ranked by an evaluator at 0, 1 or 2 plies, and a policy that plays by them.
+
+The value of a position ``P`` seen by the side that has just moved (its
+five outcome probabilities) at ``n`` plies:
+
+* ``n = 0``: the evaluator's figures (:func:`~.scoring.evaluate`; a
+  finished position's exact ones);
+* ``n >= 1``: a finished position's exact figures; otherwise the mean, over
+  the other side's 21 rolls (weight 1/36 for a double, 2/36 for the others),
+  of the value at ``n - 1`` plies of the position its best reply reaches,
+  that reply chosen by 0-ply equity (as GNU Backgammon chooses the replies
+  inside its search), seen from the other side and flipped to ours
+  (:func:`~.scoring.flip`). A roll with no legal play passes: the position
+  itself, the other side to have "moved".
+
+A play's value at ``n`` plies is the value of the position it reaches.
+:func:`best_plays` scores every legal play at 0 plies, then with
+``ply >= 1`` takes the plays a :class:`MoveFilter` keeps (by default GNU
+Backgammon's: the best 8 within 0.16 of the best equity) to ``ply`` plies;
+the plays filtered out keep their 0-ply figures and rank after the others.
+
+Everything runs on numpy batches: one :func:`~bansugoroku_fast.generate_plays`
+call gives every reply of every position of a level over all 21 rolls, one
+evaluator call scores them, and :func:`~bansugoroku_fast.segment_argmax`
+picks the replies.
+
+>>> from bansugoroku_fast import Position
+>>> net = NetEvaluator.random("backgammon", hidden=(8,), seed=3)
+>>> ranked = best_plays(Position.initial(), (3, 1), "backgammon", net, ply=1)
+>>> len(ranked), ranked[0].ply, ranked[0].equity >= ranked[1].equity
+(16, 1, True)
+"""
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ..batch import generate_plays, outcome
+from ..checks import as_dice, as_rules, check_position_for_rules
+from ..games.policies import segment_argmax
+from ..moves import legal_plays
+from ..play import Play
+from ..position import as_position
+from ..rules import ALL_ROLLS, Rules
+from .encoding import checked_positions
+from .network import OUTPUTS, NetEvaluator, as_threads
+from .scoring import Evaluator, check_evaluator, equity, evaluate_valid, flip, outcome_probabilities
+
+__all__ = ["DEFAULT_FILTER", "EvaluatorPolicy", "MoveFilter", "ROLL_WEIGHTS", "ScoredPlay", "ScoredPlays",
+           "best_plays", "best_plays_batch", "ply_values"]
+
+#: The 21 rolls (:data:`~bansugoroku_fast.rules.ALL_ROLLS` order) and their weights out of 36.
+ROLL_DICE = np.array(ALL_ROLLS, dtype=np.int8)
+ROLL_WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in ALL_ROLLS])
+#: Positions expanded together at each level of a search (memory: about
+#: 21 x 30 replies each, 52 bytes per reply).
+CHUNK = 1024
+#: Positions per evaluator call inside a search: bounds what a Python
+#: evaluator holds at once (its encoded inputs, say 800 bytes a position).
+EVALUATE_CHUNK = 65536
+MAX_PLY = 2
+
+
+@dataclass(frozen=True)
+class MoveFilter:
+    """Which plays a search takes deeper than 0 plies: the ``keep`` best by
+    0-ply equity, among them only those within ``margin`` of the best
+    (the best always). GNU Backgammon's default filter keeps 8 within 0.16.
+
+    >>> MoveFilter(keep=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: MoveFilter keep must be an integer >= 1, got 0
+    """
+
+    keep: int = 8
+    margin: float = 0.16
+
+    def __post_init__(self) -> None:
+        if isinstance(self.keep, bool) or not isinstance(self.keep, numbers.Integral) or self.keep < 1:
+            raise ValueError(f"MoveFilter keep must be an integer >= 1, got {self.keep!r}")
+        if (isinstance(self.margin, bool) or not isinstance(self.margin, numbers.Real)
+                or not np.isfinite(self.margin) or self.margin < 0):
+            raise ValueError(f"MoveFilter margin must be a finite number >= 0, got {self.margin!r}")
+
+
+#: GNU Backgammon's default: the best 8 plays within 0.16 of the best.
+DEFAULT_FILTER = MoveFilter()
+
+
+class ScoredPlay(NamedTuple):
+    """One play ranked by :func:`best_plays`: the play, its equity, its five
+    outcome probabilities (:data:`~.scoring.OUTCOME_NAMES`) and the plies
+    they were computed at."""
+
+    play: Play
+    equity: float
+    probabilities: tuple[float, float, float, float, float]
+    ply: int
+
+
+class ScoredPlays(NamedTuple):
+    """The plays of many (position, dice) items scored: item ``i``'s are rows
+    ``offsets[i]:offsets[i + 1]``, in :func:`~bansugoroku_fast.generate_plays`
+    order (``children`` are its children); ``probabilities`` ``float64[M, 5]``,
+    ``equity`` ``float64[M]``, ``ply`` ``int8[M]`` (the plies each was
+    scored at); ``ranks`` ``int64[M]``: 0 for the best play of its item, 1
+    for the next... (deeper plays first, then greater equity, then the
+    earlier play)."""
+
+    offsets: np.ndarray
+    children: np.ndarray
+    probabilities: np.ndarray
+    equity: np.ndarray
+    ply: np.ndarray
+    ranks: np.ndarray
+
+    def best(self) -> np.ndarray:
+        """``int64[N]``: the index of each item's best play within its plays (-1 for none)."""
+        best: np.ndarray = segment_argmax(-self.ranks.astype(np.float64), self.offsets)
+        return best
+
+
+# --- values at n plies ----------------------------------------------------------------------
+
+
+def _scores(positions: np.ndarray, rules: Rules, evaluator: Evaluator, threads: int) -> np.ndarray:
+    """``float64[N, 5]``: :func:`evaluate_valid` in chunks (bounded memory)."""
+    out = np.empty((len(positions), OUTPUTS), dtype=np.float64)
+    for start in range(0, len(positions), EVALUATE_CHUNK):
+        chunk = positions[start:start + EVALUATE_CHUNK]
+        out[start:start + EVALUATE_CHUNK] = evaluate_valid(chunk, rules, evaluator, threads)
+    return out
+
+
+def swap_sides(positions: np.ndarray) -> np.ndarray:
+    """The same positions seen by the other side (rows exchanged)."""
+    return np.ascontiguousarray(positions[:, ::-1, :])
+
+
+def best_replies(positions: np.ndarray, rules: Rules, evaluator: Evaluator, threads: int = 1) -> np.ndarray:
+    """``int8[K * 21, 2, 26]``: for each unfinished position (seen by the
+    side that has just moved) and each roll of :data:`ROLL_DICE` of the
+    other side, the position its best reply by 0-ply equity reaches, seen
+    by that other side (the position itself, swapped, when the roll passes)."""
+    parents = np.repeat(swap_sides(positions), len(ROLL_DICE), axis=0)
+    dice = np.tile(ROLL_DICE, (len(positions), 1))
+    plays = generate_plays(parents, dice, rules, threads=threads, fields=("children",))
+    choices = segment_argmax(equity(_scores(plays.children, rules, evaluator, threads)), plays.offsets)
+    replies: np.ndarray = parents.copy()
+    moved = choices >= 0
+    replies[moved] = plays.children[plays.offsets[:-1][moved] + choices[moved]]
+    return replies
+
+
+def ply_values(positions: np.ndarray, rules: Rules, evaluator: Evaluator, ply: int, threads: int = 1) -> np.ndarray:
+    """``float64[K, 5]``: the value at ``ply`` plies (see the module) of
+    each checked position, seen by the side that has just moved."""
+    if ply == 0:
+        return _scores(positions, rules, evaluator, threads)
+    out = np.empty((len(positions), OUTPUTS), dtype=np.float64)
+    ends = outcome(positions, rules)
+    over = ends.winner >= 0
+    out[over] = outcome_probabilities(ends.winner[over], ends.value[over])
+    live = np.flatnonzero(~over)
+    for start in range(0, len(live), CHUNK):
+        items = live[start:start + CHUNK]
+        replies = best_replies(positions[items], rules, evaluator, threads)
+        theirs = ply_values(replies, rules, evaluator, ply - 1, threads)
+        ours = flip(theirs).reshape(len(items), len(ROLL_DICE), OUTPUTS)
+        out[items] = np.einsum("kro,r->ko", ours, ROLL_WEIGHTS) / ROLL_WEIGHTS.sum()
+    return out
+
+
+# --- ranking the plays of a roll ---------------------------------------------------------------
+
+
+def _kept(equities: np.ndarray, offsets: np.ndarray, move_filter: MoveFilter | None) -> np.ndarray:
+    """``bool[M]``: the plays ``move_filter`` keeps within each item (all with None)."""
+    if move_filter is None:
+        return np.ones(len(equities), dtype=bool)
+    counts = np.diff(offsets)
+    item = np.repeat(np.arange(len(counts)), counts)
+    order = np.lexsort((np.arange(len(equities)), -equities, item))    # by item, best first
+    rank = np.empty(len(equities), dtype=np.int64)
+    rank[order] = np.arange(len(equities)) - np.repeat(offsets[:-1], counts)
+    best = np.full(len(counts), -np.inf)
+    np.maximum.at(best, item, equities)
+    return (rank < move_filter.keep) & (equities >= best[item] - move_filter.margin)
+
+
+def _ranks(equities: np.ndarray, plies: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Each play's rank within its item: deeper first, then greater equity, then earlier."""
+    counts = np.diff(offsets)
+    item = np.repeat(np.arange(len(counts)), counts)
+    order = np.lexsort((np.arange(len(equities)), -equities, -plies.astype(np.int64), item))
+    ranks = np.empty(len(equities), dtype=np.int64)
+    ranks[order] = np.arange(len(equities)) - np.repeat(offsets[:-1], counts)
+    return ranks
+
+
+def _ply(ply: object) -> int:
+    if isinstance(ply, bool) or not isinstance(ply, numbers.Integral) or not 0 <= int(ply) <= MAX_PLY:
+        raise ValueError(f"ply must be 0, 1 or 2, got {ply!r}")
+    return int(ply)
+
+
+def _move_filter(move_filter: object) -> MoveFilter | None:
+    if move_filter is not None and not isinstance(move_filter, MoveFilter):
+        raise TypeError(f"move_filter must be a MoveFilter or None, got {type(move_filter).__name__}")
+    return move_filter
+
+
+def score_children(offsets: np.ndarray, children: np.ndarray, rules: Rules, evaluator: Evaluator, ply: int,
+                   move_filter: MoveFilter | None, threads: int = 1) -> ScoredPlays:
+    """:class:`ScoredPlays` of checked candidate children grouped by ``offsets``."""
+    probabilities = _scores(children, rules, evaluator, threads)
+    equities = equity(probabilities)
+    plies = np.zeros(len(children), dtype=np.int8)
+    if ply > 0:
+        deeper = np.flatnonzero(_kept(equities, offsets, move_filter))
+        probabilities[deeper] = ply_values(children[deeper], rules, evaluator, ply, threads)
+        equities[deeper] = equity(probabilities[deeper])
+        plies[deeper] = ply
+    return ScoredPlays(offsets, children, probabilities, equities, plies, _ranks(equities, plies, offsets))
+
+
+def best_plays_batch(positions: Any, dice: Any, rules: Any, evaluator: Evaluator, ply: int = 0, *,
+                     move_filter: MoveFilter | None = DEFAULT_FILTER, threads: int | None = None) -> ScoredPlays:
+    """Every legal play of each (position, roll) item scored at ``ply``
+    plies (see the module), as :class:`ScoredPlays`. ``positions``
+    ``int8[N, 2, 26]`` (row 0 to play), ``dice`` ``int8[N, 2]`` or one roll;
+    ``threads`` (None: every core) generate the plays and run a
+    NetEvaluator; the results do not depend on them.
+
+    >>> import numpy as np
+    >>> from bansugoroku_fast import Position
+    >>> net = NetEvaluator.random("backgammon", hidden=(8,))
+    >>> starts = np.stack([Position.initial().array] * 2)
+    >>> scored = best_plays_batch(starts, [[6, 5], [1, 1]], "backgammon", net)
+    >>> scored.offsets.tolist(), scored.best().shape
+    ([0, 7, 49], (2,))
+    """
+    rules = as_rules(rules)
+    check_evaluator(evaluator, rules)
+    ply, move_filter, threads = _ply(ply), _move_filter(move_filter), as_threads(threads)
+    plays = generate_plays(positions, dice, rules, threads=threads, fields=("children",))
+    return score_children(plays.offsets, plays.children, rules, evaluator, ply, move_filter, threads)
+
+
+def best_plays(position: Any, dice: Any, rules: Any, evaluator: Evaluator, ply: int = 0, *,
+               move_filter: MoveFilter | None = DEFAULT_FILTER, threads: int | None = 1) -> list[ScoredPlay]:
+    """Every legal play of ``position`` (row 0 to play) with ``dice``,
+    best first, each with its equity and five probabilities at ``ply``
+    plies (0, 1 or 2; see the module); an empty list for a pass or a
+    finished game. ``threads`` as in :func:`best_plays_batch`.
+
+    >>> from bansugoroku_fast import Position
+    >>> net = NetEvaluator.random("backgammon", hidden=(8,))
+    >>> best = best_plays(Position.initial(), (6, 5), "backgammon", net)[0]
+    >>> best.ply, len(best.probabilities)
+    (0, 5)
+    """
+    rules = as_rules(rules)
+    check_evaluator(evaluator, rules)
+    position = as_position(position)
+    check_position_for_rules(position, rules)
+    dice = as_dice(dice)
+    ply, move_filter, threads = _ply(ply), _move_filter(move_filter), as_threads(threads)
+    plays = legal_plays(position, dice, rules)
+    if not plays:
+        return []
+    children = np.stack([play.position.array for play in plays])
+    offsets = np.array([0, len(plays)], dtype=np.int64)
+    scored = score_children(offsets, children, rules, evaluator, ply, move_filter, threads)
+    order = np.argsort(scored.ranks, kind="stable")
+    return [ScoredPlay(plays[i], float(scored.equity[i]),
+                       tuple(float(p) for p in scored.probabilities[i]),  # type: ignore[arg-type]
+                       int(scored.ply[i]))
+            for i in order.tolist()]
+
+
+# --- a policy -------------------------------------------------------------------------------------
+
+
+class EvaluatorPolicy:
+    """A policy that plays the best play by ``evaluator`` at ``ply`` plies,
+    for ``play_games``, ``rollout``, ``rank_plays`` and :class:`~bansugoroku_fast.GameBatch`
+    (a callable policy: ``policy(children, offsets)`` -> one choice per
+    game, scored for the whole wave at once). ``rules``: those of the games
+    (a NetEvaluator's own by default; required for a Python evaluator);
+    ``threads``: the searches' (None: every core).
+
+    >>> from bansugoroku_fast import play_games
+    >>> net = NetEvaluator.random("backgammon", hidden=(8,))
+    >>> records = play_games("backgammon", 2, policy=EvaluatorPolicy(net), seed=1)
+    >>> records.winner.shape
+    (2,)
+    """
+
+    def __init__(self, evaluator: Evaluator, ply: int = 0, *, rules: Any = None,
+                 move_filter: MoveFilter | None = DEFAULT_FILTER, threads: int | None = 1) -> None:
+        if rules is None:
+            if not isinstance(evaluator, NetEvaluator):
+                raise TypeError("EvaluatorPolicy needs rules= for a Python evaluator (a NetEvaluator has its own)")
+            rules = evaluator.rules
+        self.rules = as_rules(rules)
+        check_evaluator(evaluator, self.rules)
+        self.evaluator = evaluator
+        self.ply = _ply(ply)
+        self.move_filter = _move_filter(move_filter)
+        self.threads = as_threads(threads)
+
+    def __call__(self, children: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+        """``int64[N]``: the index of the best child of each game."""
+        children = checked_positions(children, self.rules)
+        offsets = np.asarray(offsets, dtype=np.int64)
+        if self.ply == 0 and isinstance(self.evaluator, NetEvaluator):    # one kernel call chooses
+            return self.evaluator.best_children(children, offsets)
+        scored = score_children(offsets, children, self.rules, self.evaluator, self.ply, self.move_filter,
+                                self.threads)
+        return scored.best()
+
+    def __repr__(self) -> str:
+        return f"EvaluatorPolicy({self.evaluator!r}, ply={self.ply})"
+

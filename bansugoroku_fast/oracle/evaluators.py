@@ -1,0 +1,153 @@
+"""Evaluators written for reading: the input encodings, a network's forward
+pass in float64, and plays ranked at 0 and 1 ply by brute force.
+
+The specification of :mod:`bansugoroku_fast.evaluators`; plain Python (no
+numpy, no kernel code), one position at a time. A network here is a
+:class:`PlainNetwork` of nested lists (``weights[k][i][j]`` from input ``i``
+to unit ``j`` of layer ``k``).
+
+>>> from bansugoroku_fast import Position, Rules
+>>> units = encode(Position.initial(), "raw198", Rules(variant="backgammon"))
+>>> len(units), units[20:24], units[196:]
+(198, [1.0, 1.0, 1.0, 1.0], [1.0, 0.0])
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..checks import as_dice, as_rules
+from ..position import Position, as_position
+from ..rules import ALL_ROLLS, Rules
+from .games import features
+from .moves import legal_plays, outcome
+
+__all__ = ["PlainNetwork", "encode", "equity", "evaluate", "flip", "one_ply_values", "rank_plays"]
+
+#: Each side feature's divisor (pips, off, bar, home, back, blots, points,
+#: home points, prime, anchors, exposure, stacking, closure, won), twice.
+FEATURE_DIVISORS = (167, 15, 2, 15, 15, 5, 12, 6, 6, 6, 36, 12, 1, 3) * 2
+
+Probabilities = tuple[float, float, float, float, float]
+
+
+def encode(position: Position, encoding: str, rules: Rules) -> list[float]:
+    """The input units of ``position`` (row 0 has just moved): for each row,
+    four units per point 1..24 of its own numbering ([n >= 1, n >= 2, n >= 3,
+    (n - 3) / 2 beyond three]), its bar stones / 2, its borne-off stones / 15;
+    then the turn units 1, 0; with ``"raw198+features"`` the features, each
+    divided by its divisor."""
+    units: list[float] = []
+    for row in position.rows:
+        for point in range(1, 25):
+            n = row[point]
+            units += [float(n >= 1), float(n >= 2), float(n >= 3), max(n - 3, 0) / 2]
+        units += [row[25] / 2, row[0] / 15]
+    units += [1.0, 0.0]
+    if encoding == "raw198+features":
+        units += [value / divisor for value, divisor in zip(features(position, rules), FEATURE_DIVISORS)]
+    elif encoding != "raw198":
+        raise ValueError(f"unknown encoding {encoding!r}")
+    return units
+
+
+def _sigmoid(x: float) -> float:
+    if x >= 0:
+        return 1 / (1 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1 + e)
+
+
+@dataclass(frozen=True)
+class PlainNetwork:
+    """A multilayer perceptron: ``weights[k]`` is ``inputs x outputs``,
+    ``biases[k]`` has ``outputs`` entries; hidden units ``activation``
+    (``"sigmoid"`` or ``"relu"``), outputs sigmoid."""
+
+    weights: Sequence[Sequence[Sequence[float]]]
+    biases: Sequence[Sequence[float]]
+    encoding: str
+    activation: str
+
+    def forward(self, units: Sequence[float]) -> Probabilities:
+        """The five outputs for ``units``, made consistent: clipped to
+        [0, 1], then P(w2+) <= P(win), P(w3) <= P(w2+), P(l2+) <= 1 - P(win),
+        P(l3) <= P(l2+)."""
+        values = [float(u) for u in units]
+        last = len(self.weights) - 1
+        for k, (weights, biases) in enumerate(zip(self.weights, self.biases)):
+            sums = [biases[j] + sum(values[i] * weights[i][j] for i in range(len(values)) if values[i])
+                    for j in range(len(biases))]
+            if k == last or self.activation == "sigmoid":
+                values = [_sigmoid(s) for s in sums]
+            else:
+                values = [max(s, 0.0) for s in sums]
+        win, win2, win3, lose2, lose3 = (min(max(v, 0.0), 1.0) for v in values)
+        win2 = min(win2, win)
+        win3 = min(win3, win2)
+        lose2 = min(lose2, 1 - win)
+        lose3 = min(lose3, lose2)
+        return win, win2, win3, lose2, lose3
+
+
+def equity(p: Sequence[float]) -> float:
+    """``2 P(win) - 1 + P(w2+) - P(l2+) + P(w3) - P(l3)``."""
+    return 2 * p[0] - 1 + p[1] - p[3] + p[2] - p[4]
+
+
+def flip(p: Sequence[float]) -> Probabilities:
+    """The same outcomes seen by the other side."""
+    return 1 - p[0], p[3], p[4], p[1], p[2]
+
+
+def evaluate(position: object, rules: object, network: PlainNetwork) -> Probabilities:
+    """Row 0's five probabilities: exact once the game is over (a win worth
+    ``v`` fills the slots of values up to ``v``), else the network's."""
+    position, rules = as_position(position), as_rules(rules)
+    result = outcome(position, rules)
+    if result is None:
+        return network.forward(encode(position, network.encoding, rules))
+    slots = tuple(float(result.value >= v) for v in (1, 2, 3))
+    if result.winner == 0:
+        return slots[0], slots[1], slots[2], 0.0, 0.0
+    return 0.0, 0.0, 0.0, slots[1], slots[2]
+
+
+def one_ply_values(position: Position, rules: Rules, network: PlainNetwork) -> Probabilities:
+    """The 1-ply value of ``position`` (row 0 has just moved): over each of
+    the other side's 21 rolls (a double weighs 1/36, the others 2/36), its
+    reply with the greatest 0-ply equity (the first such reply in
+    ``legal_plays`` order; the position itself when the roll passes),
+    flipped to row 0's side and averaged. A finished position: its outcome."""
+    if outcome(position, rules) is not None:
+        return evaluate(position, rules, network)
+    theirs = position.swapped()
+    total = [0.0] * 5
+    for dice in ALL_ROLLS:
+        weight = 1.0 if dice[0] == dice[1] else 2.0
+        best = evaluate(theirs, rules, network)    # a pass
+        best_equity = None
+        for play in legal_plays(theirs, dice, rules):
+            value = evaluate(play.position, rules, network)
+            if best_equity is None or equity(value) > best_equity:
+                best, best_equity = value, equity(value)
+        for k, p in enumerate(flip(best)):
+            total[k] += weight * p
+    win, win2, win3, lose2, lose3 = (t / 36 for t in total)
+    return win, win2, win3, lose2, lose3
+
+
+def rank_plays(position: object, dice: object, rules: object, network: PlainNetwork,
+               ply: int = 0) -> list[tuple[str, float, Probabilities]]:
+    """Every legal play at ``ply`` (0 or 1) as ``(notation, equity,
+    probabilities)``, best first (ties: the play listed first)."""
+    position, rules = as_position(position), as_rules(rules)
+    scored = []
+    for play in legal_plays(position, as_dice(dice), rules):
+        if ply == 0:
+            value = evaluate(play.position, rules, network)
+        else:
+            value = one_ply_values(play.position, rules, network)
+        scored.append((str(play), equity(value), value))
+    return sorted(scored, key=lambda item: -item[1])

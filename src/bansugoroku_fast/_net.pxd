@@ -1,0 +1,56 @@
+# cython: language_level=3
+"""Networks' forward passes in the kernels (``bsf_net.h``, ``_net.pyx``).
+
+What a game kernel needs to play by a network (a ``"net"`` policy) or to
+score children: a :c:type:`bsf_net` (built in Python by
+``bansugoroku_fast/evaluate/_native.py`` as a ``_net.Model``, whose
+``model_of`` gives the pointer, valid while the Model lives), scratch of
+``bsf_net_scratch(net)`` floats per thread, and
+
+* ``bsf_net_forward(net, board, features, out, scratch)``: one position's
+  five consistent probabilities (row 0 has just moved), header-inline;
+* ``net_best_child``: the index of the best of ``n`` children by equity,
+  finished children scored exactly from their outcome (ties: the first);
+  child ``i`` is the Board ``stride * i`` bytes after ``children``
+  (``sizeof(Board)`` for an array of boards, ``sizeof(Leaf)`` to read a
+  search's leaves in place, whose Board comes first).
+
+``features`` are the 28 integer ``features()`` of each position (what
+``_games.board_features`` writes) when the network reads them
+(``net.features == 28``), else NULL.
+"""
+from libc.stdint cimport int32_t, int64_t
+
+from ._board cimport Board, RuleSet
+
+cdef extern from "bsf_net.h":
+    ctypedef struct bsf_net:
+        int hidden1
+        int hidden2
+        int relu
+        int features
+        const float* point_rows
+        const float* excess_rows
+        const float* bar_rows
+        const float* off_rows
+        const float* feature_rows
+        const float* bias1
+        const float* weights2
+        const float* bias2
+        const float* out_weights
+        const float* out_bias
+    int64_t bsf_net_scratch(const bsf_net* net) noexcept nogil
+    void bsf_net_forward(const bsf_net* net, const signed char* board, const int32_t* features,
+                         float* out, float* scratch) noexcept nogil
+    void bsf_net_forward_range(const bsf_net* net, const signed char* boards, int64_t stride,
+                               const int32_t* features, int64_t start, int64_t stop, float* out,
+                               float* scratch) noexcept nogil
+    double bsf_net_equity(const float* probabilities) noexcept nogil
+
+cdef class Model:
+    cdef bsf_net net
+    cdef object arrays      # the numpy arrays the pointers point into
+
+cdef const bsf_net* model_of(Model model) noexcept
+cdef int64_t net_best_child(const bsf_net* net, const Board* children, int64_t stride, int64_t n, RuleSet rules,
+                            const int32_t* features, float* scratch) noexcept nogil

@@ -1,0 +1,177 @@
+# cython: language_level=3
+"""Networks' forward passes: positions in, five probabilities out.
+
+The loops are C in ``bsf_net.h`` (why they are fast is written there); this
+module holds a network's prepared arrays (:class:`Model`), the batch entry
+point Python calls, and ``net_best_child``, the function a game kernel
+calls to choose among children (declared in ``_net.pxd``).
+
+The Python layer (``bansugoroku_fast/evaluators/_native.py``) checks and
+prepares every argument; the loops here trust them.
+"""
+cimport cython
+from libc.stdint cimport int32_t, int64_t
+from libc.stdlib cimport free, malloc
+
+import numpy as np
+
+from ._board cimport Board, RuleSet, rules_from_code
+from ._pool cimport bsf_job, job_threads, run_job
+from ._queries cimport outcome_of
+
+cdef enum:
+    CHUNK = 256         # positions a thread takes at a time: a few tens of microseconds
+    CHILD_CHUNK = 64    # children net_best_child scores in one batch loop
+
+#: The order of the prepared arrays a Model takes.
+ARRAYS = ("point_rows", "excess_rows", "bar_rows", "off_rows", "feature_rows", "bias1", "weights2", "bias2",
+          "out_weights", "out_bias")
+
+
+cdef const float* _floats(object array):
+    cdef const float[::1] view = array.reshape(-1)
+    return &view[0] if view.shape[0] else NULL
+
+
+@cython.auto_pickle(False)    # pointers into its own arrays: no pickling
+cdef class Model:
+    """A network's arrays as the kernels read them (see ``bsf_net.h``):
+    ``arrays`` maps each name of :data:`ARRAYS` to a C-contiguous float32
+    array (kept alive here)."""
+
+    def __init__(self, dict arrays, int hidden1, int hidden2, bint relu, int features):
+        self.arrays = {name: np.ascontiguousarray(arrays[name], dtype=np.float32) for name in ARRAYS}
+        # a non-empty buffer behind every pointer, even an unused one
+        for name, array in self.arrays.items():
+            if array.size == 0:
+                self.arrays[name] = np.zeros(1, dtype=np.float32)
+        self.net.hidden1 = hidden1
+        self.net.hidden2 = hidden2
+        self.net.relu = relu
+        self.net.features = features
+        self.net.point_rows = _floats(self.arrays["point_rows"])
+        self.net.excess_rows = _floats(self.arrays["excess_rows"])
+        self.net.bar_rows = _floats(self.arrays["bar_rows"])
+        self.net.off_rows = _floats(self.arrays["off_rows"])
+        self.net.feature_rows = _floats(self.arrays["feature_rows"])
+        self.net.bias1 = _floats(self.arrays["bias1"])
+        self.net.weights2 = _floats(self.arrays["weights2"])
+        self.net.bias2 = _floats(self.arrays["bias2"])
+        self.net.out_weights = _floats(self.arrays["out_weights"])
+        self.net.out_bias = _floats(self.arrays["out_bias"])
+
+    @property
+    def features(self):
+        return self.net.features
+
+
+cdef int _check(Model model) except -1:
+    if model.net.out_bias == NULL:
+        raise ValueError("a Model made without its arrays (Model.__new__) cannot score")
+    return 0
+
+
+cdef const bsf_net* model_of(Model model) noexcept:
+    return &model.net
+
+
+cdef int64_t net_best_child(const bsf_net* net, const Board* children, int64_t stride, int64_t n, RuleSet rules,
+                            const int32_t* features, float* scratch) noexcept nogil:
+    """The index of the child with the greatest equity (ties: the first;
+    -1 when n is 0); child i is the Board ``stride * i`` bytes after
+    ``children``. A finished child is worth its outcome's signed value.
+    The children are scored CHILD_CHUNK at a time by the batch loop (its
+    AVX2 clone where the CPU has AVX2), then checked one by one."""
+    cdef int64_t i, start, count, best = -1
+    cdef int winner, value
+    cdef double score, best_score = 0
+    cdef float p[CHILD_CHUNK * 5]
+    cdef const signed char* base = <const signed char*> children
+    cdef const Board* child
+    start = 0
+    while start < n:
+        count = n - start if n - start < CHILD_CHUNK else CHILD_CHUNK
+        bsf_net_forward_range(net, base + stride * start, stride,
+                              features + net.features * start if features != NULL else NULL, 0, count, p, scratch)
+        for i in range(count):
+            child = <const Board*> (base + stride * (start + i))
+            if outcome_of(child, rules, &winner, &value) >= 0 and winner >= 0:
+                score = value if winner == 0 else -value
+            else:
+                score = bsf_net_equity(&p[5 * i])
+            if best < 0 or score > best_score:
+                best, best_score = start + i, score
+        start += count
+    return best
+
+
+cdef struct ForwardTask:
+    const bsf_net* net
+    const signed char* boards
+    const int32_t* features
+    float* out
+    float* scratch          # bsf_net_scratch floats per slot
+    int64_t scratch_size
+
+
+cdef void forward_items(void* task, int slot, int64_t start, int64_t stop) noexcept nogil:
+    cdef ForwardTask* t = <ForwardTask*> task
+    bsf_net_forward_range(t.net, t.boards, sizeof(Board), t.features, start, stop, t.out,
+                          t.scratch + slot * t.scratch_size)
+
+
+def forward_batch(Model model, const signed char[:, :, ::1] positions, const int32_t[:, ::1] features,
+                  float[:, ::1] out, int threads=1):
+    """The five consistent probabilities of each position into ``out``
+    (``features``: ``int32[N, 28]`` when the network reads them, else an
+    empty array), without the GIL, on ``threads`` threads of the pool (each
+    position computed alone: the same results on any thread count)."""
+    cdef int64_t n = positions.shape[0]
+    cdef ForwardTask task
+    cdef bsf_job job
+    _check(model)
+    if n == 0:
+        return
+    task.net = &model.net
+    task.boards = &positions[0, 0, 0]
+    task.features = &features[0, 0] if model.net.features else NULL
+    task.out = &out[0, 0]
+    task.scratch_size = bsf_net_scratch(&model.net)
+    job.threads = job_threads(threads)
+    task.scratch = <float*> malloc(sizeof(float) * task.scratch_size * job.threads)
+    if task.scratch == NULL:
+        raise MemoryError()
+    job.run, job.task, job.items, job.chunk, job.followed = forward_items, &task, n, CHUNK, False
+    with nogil:
+        run_job(&job)
+    free(task.scratch)
+
+
+def best_children(Model model, const signed char[:, ::1] children, const int64_t[::1] offsets, int code,
+                  const int32_t[:, ::1] features, int64_t[::1] out):
+    """``net_best_child`` of each segment ``offsets[i]:offsets[i + 1]`` of
+    ``children`` into ``out`` (-1 for an empty one): the hook a game kernel
+    calls, exposed for its tests. Each row of ``children`` holds a board in
+    its first 52 bytes (``int8[M, 2, 26]`` reshaped to ``[M, 52]``; wider
+    rows as a search's leaves are)."""
+    cdef RuleSet rules = rules_from_code(code)
+    cdef int64_t i, first, count, items = offsets.shape[0] - 1, stride = children.shape[1]
+    cdef const int32_t* feature_data = NULL
+    cdef float* scratch
+    _check(model)
+    if stride < sizeof(Board):
+        raise ValueError(f"rows of {stride} bytes cannot hold a board ({sizeof(Board)} bytes)")
+    if model.net.features and children.shape[0]:
+        feature_data = &features[0, 0]
+    scratch = <float*> malloc(sizeof(float) * bsf_net_scratch(&model.net))
+    if scratch == NULL:
+        raise MemoryError()
+    with nogil:
+        for i in range(items):
+            first, count = offsets[i], offsets[i + 1] - offsets[i]
+            out[i] = -1
+            if count:
+                out[i] = net_best_child(&model.net, <const Board*> &children[first, 0], stride, count, rules,
+                                        feature_data + model.net.features * first if feature_data != NULL else NULL,
+                                        scratch)
+    free(scratch)

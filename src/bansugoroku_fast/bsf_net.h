@@ -1,0 +1,370 @@
+/* The forward pass of a network over positions in the interchange layout
+   (bansugoroku_fast.evaluate): encoding and layers in one pass, float32.
+
+   Header only (static inline), so that every kernel module that includes it
+   through _net.pxd compiles the loops with its own flags and can inline
+   them into its own hot loops.
+
+   Why it is fast: the first layer never builds the 198 input units. Of a
+   point's four units, the first three are 0/1 thresholds on its count, so
+   the first layer's contribution of a point holding n stones is one
+   precomputed row, the sum of the weight rows of the thresholds n passes
+   (bsf_net.point_rows[row][point][min(n, 3) - 1]), plus (n - 3) times the
+   fourth unit's row (halved in advance) beyond three stones. Bar and
+   borne-off units have their rows scaled in advance too, the constant turn
+   units are folded into the bias, and a "raw198+features" network reads
+   the features as integers with its rows divided by their scales in
+   advance. A position is about 20 row additions of H floats where the
+   dense product is 198 multiply-adds per unit. The hidden activations
+   (a polynomial exp, branch-free) and the remaining dense layers are
+   plain loops over H that the compiler vectorises; on GCC for x86-64 the
+   batch entry point is compiled twice (target_clones: AVX2 and the
+   baseline) and the loader picks the one the CPU runs. */
+#ifndef BSF_NET_H
+#define BSF_NET_H
+
+#include <stdint.h>
+#include <string.h>
+
+#define BSF_NET_OUTPUTS 5
+#define BSF_NET_POINTS 24
+#define BSF_NET_MAX_HIDDEN 4096
+
+typedef struct {
+    int hidden1;                 /* units of the first hidden layer */
+    int hidden2;                 /* units of the second, 0 with one hidden layer */
+    int relu;                    /* hidden activation: 1 ReLU, 0 sigmoid */
+    int features;                /* integer features read per position (0 or 28) */
+    const float* point_rows;     /* [2][24][3][hidden1]: rows of n >= 1, n >= 2, n >= 3 summed */
+    const float* excess_rows;    /* [2][24][hidden1]: the fourth unit's row / 2 */
+    const float* bar_rows;       /* [2][hidden1]: the bar unit's row / 2 */
+    const float* off_rows;       /* [2][hidden1]: the borne-off unit's row / 15 */
+    const float* feature_rows;   /* [features][hidden1]: each feature's row / its scale */
+    const float* bias1;          /* [hidden1]: bias + the turn units' rows */
+    const float* weights2;       /* [hidden1][hidden2] */
+    const float* bias2;          /* [hidden2] */
+    const float* out_weights;    /* [5][last hidden]: transposed, a dot product per output */
+    const float* out_bias;       /* [5] */
+} bsf_net;
+
+/* Floats of scratch one position needs: both hidden layers. */
+static inline int64_t bsf_net_scratch(const bsf_net* net) {
+    return (int64_t) net->hidden1 + net->hidden2;
+}
+
+/* The loops are inlined into each caller (the AVX2 clone included, which
+   then compiles them for AVX2). */
+#if defined(__GNUC__)
+#define BSF_NET_INLINE static inline __attribute__((always_inline))
+#else
+#define BSF_NET_INLINE static inline
+#endif
+
+/* BSF_NET_NO_CLONES: one build for the flags given (tests/net_builds.c
+   compiles each instruction set alone to compare them). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__AVX2__) \
+    && !defined(BSF_NET_NO_CLONES)
+#define BSF_NET_CLONES __attribute__((target_clones("avx2", "default"), unused))
+#else
+#define BSF_NET_CLONES __attribute__((unused))
+#endif
+
+BSF_NET_INLINE void bsf_net_add(float* restrict h, const float* restrict w, int n) {
+    for (int j = 0; j < n; j++) h[j] += w[j];
+}
+
+BSF_NET_INLINE void bsf_net_axpy(float* restrict h, float a, const float* restrict w, int n) {
+    for (int j = 0; j < n; j++) h[j] += a * w[j];
+}
+
+/* The logistic function 1 / (1 + exp(-x)) to within 1e-7, written so that
+   GCC vectorises a loop over it without -ffast-math: no float comparison
+   and no float-to-int conversion (either may trap, and GCC keeps a loop
+   whose statements may trap scalar). e = exp(-|x|) with |x| capped at 87
+   by an integer minimum on its bits (non-negative floats order as their
+   bits); exp by Cephes' single-precision polynomial (about 1 ulp), t / ln 2
+   rounded to the nearest integer n by adding 1.5 * 2^23 (whose low
+   mantissa bits then hold n) and 2^n built in the exponent bits; then
+   1 / (1 + e) for x >= 0 and e / (1 + e) for x < 0, chosen by a mask made
+   of x's sign bit. */
+typedef union { float value; int32_t bits; } bsf_net_bits;
+
+BSF_NET_INLINE float bsf_net_sigmoid(float x) {
+    bsf_net_bits in, size, rounded, scale, positive, negative, out;
+    in.value = x;
+    size.bits = in.bits & 0x7FFFFFFF;
+    size.bits = size.bits < 0x42AE0000 ? size.bits : 0x42AE0000;     /* 87.0f */
+    float t = -size.value;
+    rounded.value = t * 1.44269504088896341f + 12582912.0f;
+    float n = rounded.value - 12582912.0f;
+    float r = t - n * 0.693359375f;
+    r = r - n * -2.12194440e-4f;
+    float y = 1.9875691500e-4f;
+    y = y * r + 1.3981999507e-3f;
+    y = y * r + 8.3334519073e-3f;
+    y = y * r + 4.1665795894e-2f;
+    y = y * r + 1.6666665459e-1f;
+    y = y * r + 5.0000001201e-1f;
+    y = y * (r * r) + r + 1.0f;
+    scale.bits = (rounded.bits - 0x4B400000 + 127) << 23;
+    float e = y * scale.value;
+    positive.value = 1.0f / (1.0f + e);
+    negative.value = e * positive.value;
+    int32_t sign = in.bits >> 31;                                       /* all ones for x < 0 */
+    out.bits = (positive.bits & ~sign) | (negative.bits & sign);
+    return out.value;
+}
+
+/* max(x, 0) by the sign bit (-0 and negatives become +0). */
+BSF_NET_INLINE float bsf_net_relu(float x) {
+    bsf_net_bits in;
+    in.value = x;
+    in.bits &= ~(in.bits >> 31);
+    return in.value;
+}
+
+BSF_NET_INLINE void bsf_net_activate(float* restrict h, int n, int relu) {
+    if (relu) {
+        for (int j = 0; j < n; j++) h[j] = bsf_net_relu(h[j]);
+    } else {
+        for (int j = 0; j < n; j++) h[j] = bsf_net_sigmoid(h[j]);
+    }
+}
+
+#if defined(__GNUC__)
+#define BSF_NET_CTZ(x) __builtin_ctz(x)
+#else
+BSF_NET_INLINE int BSF_NET_CTZ(uint32_t x) {    /* x != 0 */
+    int n = 0;
+    while (!(x & 1u)) { x >>= 1; n++; }
+    return n;
+}
+#endif
+
+/* Bit p (1..24) set where a row (26 bytes: 0 = off, 1..24 = points,
+   25 = bar) holds more than k stones on point p: two overlapping 16-byte
+   SSE2 comparisons where there is SSE2, else a loop. */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+BSF_NET_INLINE uint32_t bsf_net_row_above(const signed char* row, int k) {
+    __m128i kk = _mm_set1_epi8((char) k);
+    __m128i lo = _mm_cmpgt_epi8(_mm_loadu_si128((const __m128i*) row), kk);
+    __m128i hi = _mm_cmpgt_epi8(_mm_loadu_si128((const __m128i*) (row + 10)), kk);
+    uint32_t bits = (uint32_t) _mm_movemask_epi8(lo) | ((uint32_t) _mm_movemask_epi8(hi) << 10);
+    return bits & 0x1FFFFFEu;
+}
+#else
+BSF_NET_INLINE uint32_t bsf_net_row_above(const signed char* row, int k) {
+    uint32_t bits = 0;
+    for (int p = 1; p <= BSF_NET_POINTS; p++) bits |= (uint32_t) (row[p] > k) << p;
+    return bits;
+}
+#endif
+
+/* The first layer's sums for one position (52 bytes, row 0 then row 1,
+   each 0 = off, 1..24 = points, 25 = bar) and its features (or NULL).
+   The rows to add are listed first (rows added once, rows added times a
+   count); then the sums are made BSF_NET_BLOCK units at a time, each block
+   held in registers across all the rows (one load per row and block, no
+   load and store of the sums per row). */
+#define BSF_NET_BLOCK 32
+#define BSF_NET_MAX_TERMS (2 * BSF_NET_POINTS + 4 + 64)
+
+#if defined(__GNUC__)
+/* Eight floats in a vector register (two SSE2 registers in the baseline
+   build), loaded from and stored to any 4-byte-aligned address. */
+typedef float bsf_net_v8 __attribute__((vector_size(32), aligned(4)));
+
+BSF_NET_INLINE void bsf_net_block(float* restrict h, const float* restrict bias, const float* const* plain,
+                                  int plains, const float* const* scaled, const float* counts, int scales,
+                                  int offset) {
+    bsf_net_v8 s0 = *(const bsf_net_v8*) (bias + offset), s1 = *(const bsf_net_v8*) (bias + offset + 8);
+    bsf_net_v8 s2 = *(const bsf_net_v8*) (bias + offset + 16), s3 = *(const bsf_net_v8*) (bias + offset + 24);
+    for (int t = 0; t < plains; t++) {
+        const float* row = plain[t] + offset;
+        s0 += *(const bsf_net_v8*) row;
+        s1 += *(const bsf_net_v8*) (row + 8);
+        s2 += *(const bsf_net_v8*) (row + 16);
+        s3 += *(const bsf_net_v8*) (row + 24);
+    }
+    for (int t = 0; t < scales; t++) {
+        const float* row = scaled[t] + offset;
+        bsf_net_v8 count = {counts[t], counts[t], counts[t], counts[t], counts[t], counts[t], counts[t], counts[t]};
+        s0 += count * *(const bsf_net_v8*) row;
+        s1 += count * *(const bsf_net_v8*) (row + 8);
+        s2 += count * *(const bsf_net_v8*) (row + 16);
+        s3 += count * *(const bsf_net_v8*) (row + 24);
+    }
+    *(bsf_net_v8*) (h + offset) = s0;
+    *(bsf_net_v8*) (h + offset + 8) = s1;
+    *(bsf_net_v8*) (h + offset + 16) = s2;
+    *(bsf_net_v8*) (h + offset + 24) = s3;
+}
+#else
+BSF_NET_INLINE void bsf_net_block(float* restrict h, const float* restrict bias, const float* const* plain,
+                                  int plains, const float* const* scaled, const float* counts, int scales,
+                                  int offset) {
+    memcpy(h + offset, bias + offset, sizeof(float) * BSF_NET_BLOCK);
+    for (int t = 0; t < plains; t++) bsf_net_add(h + offset, plain[t] + offset, BSF_NET_BLOCK);
+    for (int t = 0; t < scales; t++) bsf_net_axpy(h + offset, counts[t], scaled[t] + offset, BSF_NET_BLOCK);
+}
+#endif
+
+BSF_NET_INLINE void bsf_net_first_layer(const bsf_net* net, const signed char* board, const int32_t* features,
+                                       float* h) {
+    const int n1 = net->hidden1;
+    const float* plain[2 * BSF_NET_POINTS];
+    const float* scaled[BSF_NET_MAX_TERMS];
+    float counts[BSF_NET_MAX_TERMS];
+    int plains = 0, scales = 0;
+    for (int row = 0; row < 2; row++) {
+        const signed char* stones = board + 26 * row;
+        const float* points = net->point_rows + (int64_t) row * BSF_NET_POINTS * 3 * n1;
+        const float* excess = net->excess_rows + (int64_t) row * BSF_NET_POINTS * n1;
+        /* only the occupied points are visited (bit p of the mask = point p) */
+        for (uint32_t mask = bsf_net_row_above(stones, 0); mask; mask &= mask - 1) {
+            int p = BSF_NET_CTZ(mask), n = stones[p];
+            plain[plains++] = points + ((int64_t) (p - 1) * 3 + (n < 3 ? n : 3) - 1) * n1;
+        }
+        for (uint32_t mask = bsf_net_row_above(stones, 3); mask; mask &= mask - 1) {
+            int p = BSF_NET_CTZ(mask);
+            scaled[scales] = excess + (int64_t) (p - 1) * n1;
+            counts[scales++] = (float) (stones[p] - 3);
+        }
+        if (stones[25]) {
+            scaled[scales] = net->bar_rows + (int64_t) row * n1;
+            counts[scales++] = (float) stones[25];
+        }
+        if (stones[0]) {
+            scaled[scales] = net->off_rows + (int64_t) row * n1;
+            counts[scales++] = (float) stones[0];
+        }
+    }
+    for (int f = 0; f < net->features && f < 64; f++) {
+        if (features[f]) {
+            scaled[scales] = net->feature_rows + (int64_t) f * n1;
+            counts[scales++] = (float) features[f];
+        }
+    }
+    int offset = 0;
+    for (; offset + BSF_NET_BLOCK <= n1; offset += BSF_NET_BLOCK)
+        bsf_net_block(h, net->bias1, plain, plains, scaled, counts, scales, offset);
+#if defined(__GNUC__)
+    for (; offset + 8 <= n1; offset += 8) {    /* then eight units at a time, in one register */
+        bsf_net_v8 sum = *(const bsf_net_v8*) (net->bias1 + offset);
+        for (int t = 0; t < plains; t++) sum += *(const bsf_net_v8*) (plain[t] + offset);
+        for (int t = 0; t < scales; t++) sum += counts[t] * *(const bsf_net_v8*) (scaled[t] + offset);
+        *(bsf_net_v8*) (h + offset) = sum;
+    }
+#endif
+    if (offset < n1) {    /* the last units, fewer than a block */
+        memcpy(h + offset, net->bias1 + offset, sizeof(float) * (size_t) (n1 - offset));
+        for (int t = 0; t < plains; t++) bsf_net_add(h + offset, plain[t] + offset, n1 - offset);
+        for (int t = 0; t < scales; t++) bsf_net_axpy(h + offset, counts[t], scaled[t] + offset, n1 - offset);
+    }
+}
+
+/* Five outputs made consistent: clipped to [0, 1], then P(w2+) <= P(win),
+   P(w3) <= P(w2+), P(l2+) <= 1 - P(win), P(l3) <= P(l2+). */
+BSF_NET_INLINE void bsf_net_consistent(float* p) {
+    for (int k = 0; k < BSF_NET_OUTPUTS; k++) p[k] = p[k] < 0.0f ? 0.0f : (p[k] > 1.0f ? 1.0f : p[k]);
+    if (p[1] > p[0]) p[1] = p[0];
+    if (p[2] > p[1]) p[2] = p[1];
+    if (p[3] > 1.0f - p[0]) p[3] = 1.0f - p[0];
+    if (p[4] > p[3]) p[4] = p[3];
+}
+
+/* A dense layer's sums: out = bias + x @ w (w: inputs x outputs), a block
+   of BSF_NET_BLOCK outputs at a time held in registers across the inputs. */
+BSF_NET_INLINE void bsf_net_dense(float* restrict out, const float* restrict bias, const float* restrict x,
+                                  int inputs, const float* restrict w, int outputs) {
+    int offset = 0;
+#if defined(__GNUC__)
+    for (; offset + BSF_NET_BLOCK <= outputs; offset += BSF_NET_BLOCK) {
+        bsf_net_v8 s0 = *(const bsf_net_v8*) (bias + offset), s1 = *(const bsf_net_v8*) (bias + offset + 8);
+        bsf_net_v8 s2 = *(const bsf_net_v8*) (bias + offset + 16), s3 = *(const bsf_net_v8*) (bias + offset + 24);
+        for (int i = 0; i < inputs; i++) {
+            const float* row = w + (int64_t) i * outputs + offset;
+            bsf_net_v8 c = {x[i], x[i], x[i], x[i], x[i], x[i], x[i], x[i]};
+            s0 += c * *(const bsf_net_v8*) row;
+            s1 += c * *(const bsf_net_v8*) (row + 8);
+            s2 += c * *(const bsf_net_v8*) (row + 16);
+            s3 += c * *(const bsf_net_v8*) (row + 24);
+        }
+        *(bsf_net_v8*) (out + offset) = s0;
+        *(bsf_net_v8*) (out + offset + 8) = s1;
+        *(bsf_net_v8*) (out + offset + 16) = s2;
+        *(bsf_net_v8*) (out + offset + 24) = s3;
+    }
+#endif
+    if (offset < outputs) {
+        memcpy(out + offset, bias + offset, sizeof(float) * (size_t) (outputs - offset));
+        for (int i = 0; i < inputs; i++)
+            bsf_net_axpy(out + offset, x[i], w + (int64_t) i * outputs + offset, outputs - offset);
+    }
+}
+
+/* The output layer's five sums: dot products of the last hidden layer
+   with the transposed weights, eight partial sums per output in a vector
+   register, added up at the end. */
+BSF_NET_INLINE void bsf_net_outputs(const bsf_net* net, const float* last, int units, float* out) {
+    int j = 0;
+#if defined(__GNUC__)
+    bsf_net_v8 sums[BSF_NET_OUTPUTS] = {{0}};
+    for (; j + 8 <= units; j += 8) {
+        bsf_net_v8 h = *(const bsf_net_v8*) (last + j);
+        for (int k = 0; k < BSF_NET_OUTPUTS; k++)
+            sums[k] += h * *(const bsf_net_v8*) (net->out_weights + (int64_t) k * units + j);
+    }
+    for (int k = 0; k < BSF_NET_OUTPUTS; k++)
+        out[k] = ((sums[k][0] + sums[k][1]) + (sums[k][2] + sums[k][3]))
+               + ((sums[k][4] + sums[k][5]) + (sums[k][6] + sums[k][7]));
+#else
+    for (int k = 0; k < BSF_NET_OUTPUTS; k++) out[k] = 0.0f;
+#endif
+    for (int k = 0; k < BSF_NET_OUTPUTS; k++) {
+        const float* w = net->out_weights + (int64_t) k * units;
+        float sum = out[k];
+        for (int i = j; i < units; i++) sum += last[i] * w[i];
+        out[k] = sum + net->out_bias[k];
+    }
+}
+
+/* One position: out[5] (consistent); scratch holds bsf_net_scratch floats. */
+BSF_NET_INLINE void bsf_net_forward(const bsf_net* net, const signed char* board, const int32_t* features,
+                                   float* out, float* scratch) {
+    float* h1 = scratch;
+    bsf_net_first_layer(net, board, features, h1);
+    bsf_net_activate(h1, net->hidden1, net->relu);
+    const float* last = h1;
+    int units = net->hidden1;
+    if (net->hidden2) {
+        float* h2 = scratch + net->hidden1;
+        bsf_net_dense(h2, net->bias2, h1, net->hidden1, net->weights2, net->hidden2);
+        bsf_net_activate(h2, net->hidden2, net->relu);
+        last = h2;
+        units = net->hidden2;
+    }
+    bsf_net_outputs(net, last, units, out);
+    bsf_net_activate(out, BSF_NET_OUTPUTS, 0);
+    bsf_net_consistent(out);
+}
+
+/* Positions start .. stop - 1 of boards (one each ``stride`` bytes, its 52
+   bytes first: 52 for an int8[N, 2, 26] array, sizeof(Leaf) for a search's
+   leaves) and their features (net->features each, or NULL) into out (5
+   each). */
+BSF_NET_CLONES
+static void bsf_net_forward_range(const bsf_net* net, const signed char* boards, int64_t stride,
+                                  const int32_t* features, int64_t start, int64_t stop, float* out, float* scratch) {
+    for (int64_t i = start; i < stop; i++)
+        bsf_net_forward(net, boards + stride * i, features ? features + net->features * i : NULL, out + 5 * i,
+                        scratch);
+}
+
+/* The equity of five consistent probabilities. */
+static inline double bsf_net_equity(const float* p) {
+    return 2.0 * p[0] - 1.0 + p[1] - p[3] + p[2] - p[4];
+}
+
+#endif
