@@ -60,7 +60,7 @@ from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 from ._board cimport (
     Board, KIND_BOTH_WON, KIND_NONE, MAX_STEPS, PLACES, RuleSet, STATUS_BAD_CHOICE, STATUS_BORNE_OFF,
     STATUS_BOTH_WON, STATUS_CHANGED, STATUS_INVALID_DICE, STATUS_INVALID_POSITION, STATUS_NO_MEMORY,
-    STATUS_NO_SUCH_ROW, STATUS_OK, STATUS_ROW_TWICE, STATUS_TOO_LONG, Scan, checked_rules, dice_status,
+    STATUS_NO_PLAY, STATUS_NO_SUCH_ROW, STATUS_OK, STATUS_ROW_TWICE, STATUS_TOO_LONG, Scan, checked_rules, dice_status,
     load_item, load_scanned, rules_from_code, surely_going_on,
 )
 from ._pool cimport BSF_POOL_MOST_THREADS, bsf_job, job_threads, run_job
@@ -99,6 +99,7 @@ STATUS = {
     "invalid_position": STATUS_INVALID_POSITION, "borne_off": STATUS_BORNE_OFF,
     "invalid_dice": STATUS_INVALID_DICE, "changed": STATUS_CHANGED, "too_long": STATUS_TOO_LONG,
     "no_such_row": STATUS_NO_SUCH_ROW, "row_twice": STATUS_ROW_TWICE, "bad_choice": STATUS_BAD_CHOICE,
+    "no_play": STATUS_NO_PLAY,
 }
 
 #: The rows ``generate_batch`` writes, one array per field, one row a play

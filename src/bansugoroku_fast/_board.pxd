@@ -42,7 +42,7 @@ cdef enum:
     RECORD_BYTES = RECORD_STEPS + MAX_STEPS * RECORD_STEP_BYTES
 
 # The one error rule of every kernel entry point (_single, _batch, _games,
-# _env): a problem with the data it is given (a position, a roll, a row or a
+# _env, _tables): a problem with the data it is given (a position, a roll, a row or a
 # choice of a game, a game that fails) is a Status < 0, reported instead of
 # a result (a count or a flag >= 0 is a result): a single call returns it,
 # a batch call returns ``(item, status)`` of its first problem in item order
@@ -65,6 +65,7 @@ cdef enum Status:
     STATUS_NO_SUCH_ROW = -8         # a row index outside the games of a call (_env)
     STATUS_ROW_TWICE = -9           # a game row listed twice in one call (_env)
     STATUS_BAD_CHOICE = -10         # a choice that is none of its roll's plays (nor -1, roll first)
+    STATUS_NO_PLAY = -11            # a roll with no legal play where one must exist (_tables' builders)
 
 # Outcome kinds, in the order of bansugoroku_fast.play.OutcomeKind.
 cdef enum Kind:

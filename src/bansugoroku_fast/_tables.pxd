@@ -6,18 +6,15 @@ game engine (``_games``) that stops its games at the tables cimports
 from a ``Tables``)."""
 from libc.stdint cimport int32_t
 
+# What a builder reports (>= 0: fine): the Status of every kernel (_board.pxd).
+from ._board cimport STATUS_NO_MEMORY as NO_MEMORY, STATUS_NO_PLAY as NO_PLAY, STATUS_TOO_LONG as TOO_LONG
+
 cdef enum:
     POINTS = 6
     MOST_STONES = 15
     POSITIONS = 54264          # C(21, 6): up to 15 stones on 6 points
     SMALL_POSITIONS = 924      # C(12, 6): up to 6 stones on 6 points
     ROLLS = 21
-
-# What a builder reports (>= 0: fine).
-cdef enum:
-    NO_MEMORY = -1
-    NO_PLAY = -2               # a roll with no legal play (never, in a table)
-    TOO_LONG = -3              # a distribution longer than the table's width
 
 # What a race look-up reports.
 cdef enum:
