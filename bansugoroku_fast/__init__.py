@@ -43,6 +43,7 @@ from .errors import (
     InvalidPolicyError,
     InvalidPositionError,
     InvalidRulesError,
+    InvalidTrainingError,
     MatchFileError,
     MatchIdError,
     NetworkFileError,
@@ -144,6 +145,7 @@ __all__ = [
     "EvaluatorTypeError",
     "EvaluatorOutputError",
     "EvaluatorOutputTypeError",
+    "InvalidTrainingError",
     # submodules
     "batch",
     "oracle",
