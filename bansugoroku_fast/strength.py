@@ -18,6 +18,7 @@ import math
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
+from tqdm import tqdm
 
 from .checks import as_rules
 from .games.bulk import play_games
@@ -74,8 +75,6 @@ def duplicate_match(rules: Any, player_a: Any, player_b: Any, games: int, seed: 
     rules = as_rules(rules)
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 2:
         raise ValueError(f"games must be an integer of at least 2 (pairs), got {games!r}")
-    from tqdm import tqdm
-
     pairs: list[np.ndarray] = []
     wins = 0.0
     with tqdm(total=games, unit="pair", disable=not progress, desc=f"{rules.short_name}") as bar:

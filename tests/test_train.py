@@ -201,6 +201,16 @@ def test_bad_command_lines_give_an_error_and_status_2(tmp_path: os.PathLike[str]
     assert not os.path.exists(out) and not os.path.exists(checkpoint_path(out))
 
 
+def test_a_resumed_run_may_change_its_step_size(tmp_path: os.PathLike[str]) -> None:
+    runs = []
+    for rate in (1e-3, 1e-4):
+        out = os.path.join(tmp_path, f"net-{rate}.npz")
+        train(tiny(games=20), out, progress=False)
+        runs.append(train(tiny(games=40, rate=rate), out, resume=True, progress=False))
+    assert runs[1].config.rate == runs[1].adam.rate == 1e-4
+    assert not same(parameters(runs[0]), parameters(runs[1]))
+
+
 def test_resuming_with_another_configuration_is_refused(tmp_path: os.PathLike[str]) -> None:
     out = os.path.join(tmp_path, "net.npz")
     train(tiny(games=20), out, progress=False)
