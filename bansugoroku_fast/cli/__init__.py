@@ -37,12 +37,12 @@ import os
 import sys
 from collections.abc import Sequence
 
-from . import conformance, match, moves, perft, play, rollout
+from . import conformance, match, moves, perft, play, race, rollout
 from .common import USER_ERRORS
 
 # One module per subcommand, each with add_parser(commands); listed in the
 # order ``--help`` shows them.
-SUBCOMMANDS = (moves, perft, play, match, conformance, rollout)
+SUBCOMMANDS = (moves, perft, play, match, conformance, rollout, race)
 
 
 def build_parser() -> argparse.ArgumentParser:
