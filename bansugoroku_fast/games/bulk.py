@@ -38,12 +38,20 @@ from ..checks import (
     as_threads,
     run_arguments,
 )
-from ..endgames import TablePolicy, race_batch, tables
+from ..endgames import TablePolicy, kind_of, race_batch, tables
 from ..moves import legal_plays
 from ..position import Position, as_position
 from ..rules import Rules
 from ..scoring import FEATURE_NAMES
-from .game_batch import SETTLED, Settle, play_lockstep, rollout_lockstep, rollout_to_tables, starting_array
+from .game_batch import (
+    SETTLED,
+    Settle,
+    play_lockstep,
+    rollout_lockstep,
+    rollout_to_tables,
+    settled_at_start,
+    starting_array,
+)
 from .policies import NAMED_CALLABLES, ResolvedPolicy, has_callable, policy_arrays, resolve_policies
 from .records import GameRecords
 from .tallies import GNUBG_FIGURES, KINDS, RankedPlay, RolloutResult, figure_values, rank, summarize
@@ -126,17 +134,21 @@ class _Tally:
         self.settled = np.zeros(n, dtype=np.int64)
         self.cut = np.zeros((n, 0), dtype=bool)  # [position, game]: truncated (set by rollout_values)
 
-    def add_shares(self, item_position: np.ndarray, ends: _kernel.GameEnds, shares: np.ndarray) -> None:
-        """Tally games that may have stopped at the tables (``shares``:
-        each game's result, see :func:`rollout_to_tables`)."""
-        cut, played = ends.winner == -1, ends.winner >= 0
-        np.add.at(self.counts, item_position, shares)     # a truncated game's shares are 0
-        np.add.at(self.squares, item_position[~cut], figure_values(shares[~cut]) ** 2)
-        np.add.at(self.kind_counts, (item_position[played], ends.winner[played], ends.kind[played]), 1)
-        np.add.at(self.plies, item_position, ends.plies)
-        np.add.at(self.games, item_position, 1)
-        np.add.at(self.truncated, item_position[cut], 1)
-        np.add.at(self.settled, item_position[ends.winner == SETTLED], 1)
+    def add_shares(self, count: int, ends: _kernel.GameEnds, shares: np.ndarray) -> None:
+        """Tally ``count`` games a position (item ``i * count + j``) that may
+        have stopped at the tables (``shares``: each game's result, see
+        :func:`rollout_to_tables`; a truncated game's are 0)."""
+        n = len(self.plies)
+        cut = (ends.winner == -1).reshape(n, count)
+        self.counts += shares.reshape(n, count, 2, 4).sum(axis=1)
+        squares = (figure_values(shares) ** 2).reshape(n, count, -1)
+        self.squares += np.where(cut[:, :, None], 0.0, squares).sum(axis=1)
+        played = np.flatnonzero(ends.winner >= 0)
+        np.add.at(self.kind_counts, (played // count, ends.winner[played], ends.kind[played]), 1)
+        self.plies += ends.plies.reshape(n, count).sum(axis=1)
+        self.games += count
+        self.truncated += cut.sum(axis=1)
+        self.settled += (ends.winner == SETTLED).reshape(n, count).sum(axis=1)
 
     def add(self, item_position: np.ndarray, ends: _kernel.GameEnds) -> None:
         done = ~ends.truncated
@@ -174,11 +186,13 @@ def rollout_values(positions: np.ndarray, rules: Rules, games: int,
                     policies: tuple[ResolvedPolicy, ResolvedPolicy], seed: int, stratify: int,
                     max_plies: int, threads: int, stop_at: float | None, progress: bool,
                     first_game: int = 0, on_long: str = "raise",
-                    settle: Settle | None = None) -> tuple[_Tally, np.ndarray]:
+                    settle: Settle | None = None, *, lockstep_only: bool = False) -> tuple[_Tally, np.ndarray]:
     """Tallies and seat 0's signed value of every game ``[position, game]``
     (checked arguments; a truncated game's value is 0, and ``tally.cut``
     marks it). ``settle``: stop each game at the first position it values
-    (the endgame tables), its value then the expected one (floats)."""
+    (the endgame tables), its value then the expected one (floats): in the
+    kernels for kernel policies and a :class:`TableStop` (unless
+    ``lockstep_only``), else in lockstep."""
     codes, weights = policy_arrays(policies)
     lockstep = has_callable(policies)
     n = len(positions)
@@ -188,9 +202,13 @@ def rollout_values(positions: np.ndarray, rules: Rules, games: int,
         for first, stop in _blocks(games, stop_at is not None or progress):
             count = stop - first
             if settle is not None:
-                ends, shares = rollout_to_tables(positions, first_game + first, count, policies, rules, seed,
-                                                 stratify, max_plies, threads, settle, on_long)
-                tally.add_shares(np.repeat(np.arange(n), count), ends, shares)
+                if isinstance(settle, TableStop) and not lockstep and not lockstep_only:
+                    ends, shares = settle.kernel_games(positions, first_game + first, count, codes, weights, seed,
+                                                       stratify, max_plies, threads, on_long)
+                else:
+                    ends, shares = rollout_to_tables(positions, first_game + first, count, policies, rules, seed,
+                                                     stratify, max_plies, threads, settle, on_long)
+                tally.add_shares(count, ends, shares)
                 values.append(figure_values(shares)[:, -1].reshape(n, count))
                 cuts.append((ends.winner == -1).reshape(n, count))
                 bar.update(n * count)
@@ -221,17 +239,49 @@ def _reached(tally: _Tally, rules: Rules, stop_at: float | None, stop: int, game
     return max(result.largest_stderr() for result in tally.results(rules.is_backgammon)) <= stop_at
 
 
-def table_settle(rules: Rules) -> Settle:
-    """The :data:`~bansugoroku_fast.games.game_batch.Settle` of the exact
-    endgame tables: a position is valued once both sides are in a table
-    (:func:`~bansugoroku_fast.endgames.race_batch`)."""
-    tables(rules)  # built (or read) before any game: a rules error or a cache warning comes first
+class TableStop:
+    """Where a rollout stops its games: the exact endgame tables of
+    ``rules`` (built, or read, at once: a rules error or a cache warning
+    comes before any game). Called on boards (the side to roll in row 0),
+    it is a :data:`~bansugoroku_fast.games.game_batch.Settle` (for games in
+    lockstep); :meth:`kernel_games` stops the kernels' games there."""
 
-    def settle(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        figures = race_batch(boards, rules, outside="nan")
+    def __init__(self, rules: Rules) -> None:
+        self.rules, self.kind, self.tables = rules, kind_of(rules), tables(rules)
+
+    def __call__(self, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        figures = race_batch(boards, self.rules, outside="nan")
         return figures.in_table, figures.value_probabilities()
 
-    return settle
+    def kernel_games(self, positions: np.ndarray, first_game: int, count: int, codes: np.ndarray,
+                     weights: np.ndarray, seed: int, stratify: int, max_plies: int, threads: int,
+                     on_long: str) -> tuple[_kernel.GameEnds, np.ndarray]:
+        """The ends and ``shares[item, seat, value]`` of the kernels' games,
+        as :func:`~bansugoroku_fast.games.game_batch.rollout_to_tables`
+        gives them for games in lockstep."""
+        in_table, values = self(positions)
+        if in_table.all():  # every game stops at ply 0
+            return settled_at_start(values, count)
+        built = self.tables
+        ends, race = _kernel.rollout_games_to_tables(
+            positions, first_game, count, codes, weights, self.rules, seed, stratify, max_plies, threads, on_long,
+            self.kind.bears_off, self.kind.gammons, built.finish, built.finish_mean, built.first, built.win)
+        shares = np.zeros((len(ends.winner), 2, 4))
+        played = np.flatnonzero(ends.winner >= 0)
+        shares[played, ends.winner[played], ends.value[played]] = 1.0
+        stopped = np.flatnonzero(ends.winner == SETTLED)
+        mover = ends.plies[stopped] % 2
+        win, win_gammon, lose_gammon = race[stopped].T   # as RaceBatch.value_probabilities lays them out
+        shares[stopped, mover, 1] = win - win_gammon
+        shares[stopped, mover, 2] = win_gammon
+        shares[stopped, 1 - mover, 1] = 1 - win - lose_gammon
+        shares[stopped, 1 - mover, 2] = lose_gammon
+        return ends, shares
+
+
+def table_settle(rules: Rules) -> TableStop:
+    """Where a rollout with ``endgames=True`` stops: :class:`TableStop`."""
+    return TableStop(rules)
 
 
 def as_endgames(endgames: object) -> bool:

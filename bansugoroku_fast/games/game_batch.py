@@ -467,10 +467,7 @@ def rollout_to_tables(positions: np.ndarray, first_game: int, count: int,
     ``g`` of the played-out rollout (same dice, same choices)."""
     in_table, values = settle(positions)
     if in_table.all():  # every game stops at ply 0: no dice, no search
-        items = len(positions) * count
-        ends = _kernel.GameEnds(np.full(items, SETTLED, np.int8), np.zeros(items, np.int8),
-                                np.full(items, -1, np.int8), np.zeros(items, np.int32), np.zeros(items, np.int8))
-        return ends, np.repeat(values, count, axis=0)
+        return settled_at_start(values, count)
     starts = np.repeat(positions, count, axis=0)
     games = np.tile(np.arange(first_game, first_game + count, dtype=np.int64), len(positions))
     batch = GameBatch._of_items(rules, starts, games, seed, stratify=stratify, record=False,
@@ -488,6 +485,16 @@ def rollout_to_tables(positions: np.ndarray, first_game: int, count: int,
     ends = _kernel.GameEnds(winner[order], value[order], kind[order], plies[order].astype(np.int32),
                             np.zeros(len(order), dtype=np.int8))
     return ends, shares
+
+
+def settled_at_start(values: np.ndarray, count: int) -> tuple[_kernel.GameEnds, np.ndarray]:
+    """The ends and shares of ``count`` games a position, every one stopped
+    at ply 0 by the tables (``values``: each position's chances, row 0 =
+    seat 0, to roll)."""
+    items = len(values) * count
+    ends = _kernel.GameEnds(np.full(items, SETTLED, np.int8), np.zeros(items, np.int8), np.full(items, -1, np.int8),
+                            np.zeros(items, np.int32), np.zeros(items, np.int8))
+    return ends, np.repeat(values, count, axis=0)
 
 
 def _stop_at_tables(batch: GameBatch, settle: Settle, shares: np.ndarray) -> None:
