@@ -708,6 +708,8 @@ def shots_batch(positions: np.ndarray, rules: Rules, threads: int) -> np.ndarray
 
 #: Statuses of a game played by the kernels (the Status of ``_board.pxd``).
 GAME_OK, GAME_TOO_LONG, GAME_NO_MEMORY = STATUS["ok"], STATUS["too_long"], STATUS["no_memory"]
+#: The ``winner`` of a game stopped at the endgame tables (``rollout_games_to_tables``).
+GAME_SETTLED = -2
 
 
 class GameEnds(NamedTuple):
@@ -799,6 +801,25 @@ def rollout_games(positions: np.ndarray, first_game: int, count: int, codes: np.
                          threads, *ends)
     ends.check(seed, max_plies, first_game, per_position=count, on_long=on_long)
     return ends
+
+
+def rollout_games_to_tables(positions: np.ndarray, first_game: int, count: int, codes: np.ndarray,
+                            weights: np.ndarray, rules: Rules, seed: int, stratify: int, max_plies: int,
+                            threads: int, on_long: str, bears_off: bool, gammons: bool, finish: np.ndarray,
+                            finish_mean: np.ndarray, first: np.ndarray,
+                            win: np.ndarray) -> tuple[GameEnds, np.ndarray]:
+    """:func:`rollout_games`, each game stopped before the first ply whose
+    position the endgame tables value (the arguments of :func:`race_lookup`):
+    the ends (winner :data:`GAME_SETTLED` for a stopped game, its plies
+    those played) and ``float64[G, 3]``, the mover's (win, win_gammon,
+    lose_gammon) where it stopped (the mover: seat ``plies % 2``), checked."""
+    ends = GameEnds.empty(len(positions) * count)
+    race = np.zeros((len(ends.winner), 3))
+    _games.rollout_batch_to_tables(positions, first_game, count, codes, weights, rules.code, seed, stratify,
+                                   max_plies, threads, bears_off, gammons, finish, finish_mean, first, win,
+                                   *ends, race)
+    ends.check(seed, max_plies, first_game, per_position=count, on_long=on_long)
+    return ends, race
 
 
 def advance_games(rows: np.ndarray, choices: np.ndarray, state: Any, agent_seat: int, opponent_code: int,

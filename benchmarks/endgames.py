@@ -17,10 +17,20 @@ batch of two-sided ones), measures interleaved, medians of ``--repeats``:
   distributions a one-sided race reads, ``finish[r0]`` and ``finish[r1]``
   (without the convolution).
 
+Rollouts that stop at the tables (``--rollouts``, or ``--rollouts-only``):
+games per second of ``rollout(..., endgames=True)`` against the same
+rollout played out (the yardstick, measured in the same run, the best CPU
+time of ``--repeats``, one thread), for a race already in the tables (15
+stones a side on points 1..6) and one with stones still on points 7..9,
+with the ``"heuristic"`` policy (played out by the kernels) and the
+``"race"`` policy (the tables' play; played out in lockstep); with each
+run's equity and standard error.
+
 Figures are wall and process CPU time: on a shared machine the CPU time
 is what a call cost (the wall time also counts waiting for a core).
 
     python -m benchmarks.endgames --size 100000 --repeats 7
+    python -m benchmarks.endgames --rollouts-only --games 5184 --repeats 3
 """
 from __future__ import annotations
 
@@ -28,7 +38,7 @@ from functools import partial
 
 import numpy as np
 
-from bansugoroku_fast import _kernel
+from bansugoroku_fast import Position, _kernel, rollout
 from bansugoroku_fast.endgames import KINDS, race_batch
 from bansugoroku_fast.endgames.store import build, kind_rules, tables
 
@@ -86,11 +96,47 @@ def lookup_figures(kind_name: str, size: int, repeats: int, small: bool) -> dict
                                        "numpy indexing": (numpy_indexing, size)}, repeats=repeats)
 
 
+#: Backgammon races, each row's stones on points 0 (off), 1, 2, ...
+ROLLOUT_RACES = {
+    "in the tables (15 v 15 on 1..6)": ([0, 3, 3, 3, 2, 2, 2], [0, 2, 2, 3, 3, 3, 2]),
+    "stones on 7..9": ([0, 2, 2, 2, 2, 2, 1, 2, 1, 1], [0, 2, 2, 2, 2, 2, 2, 1, 1, 1]),
+}
+
+
+def rollout_figures(games: int, repeats: int) -> None:
+    """Print games per second with and without ``endgames=True``."""
+    print(f"\n## rollouts that stop at the tables (backgammon, {games} games, best CPU of {repeats}, 1 thread)\n")
+    print("| race | policy | played out: games/s | equity | endgames=True: games/s | equity | speed-up "
+          "| plies/game (out / stopped) |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for name, (row0, row1) in ROLLOUT_RACES.items():
+        position = Position([row0 + [0] * (26 - len(row0)), row1 + [0] * (26 - len(row1))])
+        for policy in ("heuristic", "race"):
+            runs = {}
+            for endgames in (False, True):
+                def run(endgames: bool = endgames, policy: str = policy, position: Position = position) -> object:
+                    return rollout(position, "backgammon", games=games, policy=policy, seed=1, threads=1,
+                                   endgames=endgames)
+                result = run()
+                cpu = min(timing.seconds_of(run)[1] for _ in range(repeats))
+                runs[endgames] = (games / cpu, result)
+            (slow, out), (fast, stopped) = runs[False], runs[True]
+            print(f"| {name} | {policy} | {slow:,.0f} | {out.equity:+.4f} ± {out.stderr:.4f} | {fast:,.0f} "
+                  f"| {stopped.equity:+.4f} ± {stopped.stderr:.4f} | {fast / slow:.1f}x "
+                  f"| {out.mean_plies:.1f} / {stopped.mean_plies:.1f} |")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = timing.script_parser(__doc__, size=100_000, repeats=7)
+    parser.add_argument("--rollouts", action="store_true", help="also time rollouts that stop at the tables")
+    parser.add_argument("--rollouts-only", action="store_true", help="only time rollouts that stop at the tables")
+    parser.add_argument("--games", type=int, default=5184, help="games per rollout")
     arguments = parser.parse_args(argv)
     with timing.load_noted():
-        report(arguments.size, arguments.repeats)
+        if not arguments.rollouts_only:
+            report(arguments.size, arguments.repeats)
+        if arguments.rollouts or arguments.rollouts_only:
+            rollout_figures(arguments.games, arguments.repeats)
 
 
 def report(size: int, repeats: int) -> None:

@@ -41,12 +41,12 @@ import sys
 from collections.abc import Sequence
 
 from ..version import __version__
-from . import conformance, hint, match, moves, perft, play, rollout
+from . import conformance, hint, match, moves, perft, play, race, rollout
 from .common import USER_ERRORS
 
 # One module per subcommand, each with add_parser(commands); listed in the
 # order ``--help`` shows them.
-SUBCOMMANDS = (moves, perft, play, match, conformance, rollout, hint)
+SUBCOMMANDS = (moves, perft, play, match, conformance, rollout, hint, race)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -23,6 +23,7 @@ from ..moves import legal_plays
 from ..play import Play
 from ..position import Position, as_position
 from ..rules import Rules
+from ..scoring import HEURISTIC_WEIGHTS
 from ..typing import BatchLike, DiceLike, PositionLike
 from .store import TableKind, kind_of, tables
 
@@ -323,3 +324,47 @@ class RacePolicy:
 
     def __call__(self, children: np.ndarray, offsets: np.ndarray) -> np.ndarray:
         return race_scores(children, self.rules)
+
+
+class TablePolicy:
+    """The ``"race"`` policy, a callable ``policy(children, offsets) ->
+    scores``: where every candidate of a game is a race on the exact
+    endgame tables' points, or a win, each is scored by the mover's equity
+    from the tables (:func:`~bansugoroku_fast.endgames.race_scores`);
+    elsewhere by the ``"heuristic"`` weights (features dotted with
+    :data:`HEURISTIC_WEIGHTS`).
+
+    Stones on the 6- and 5-points, roll 4-1, against four stones on the
+    1-point: the tables bear the 5 off (a lone 6 then comes off next turn
+    with 27 rolls of 36):
+
+    >>> from bansugoroku_fast import Position, legal_plays, segment_argmax
+    >>> board = [[13, 0, 0, 0, 0, 1, 1] + [0] * 19, [11, 4] + [0] * 24]
+    >>> plays = legal_plays(Position(board), (4, 1), "backgammon")
+    >>> children = np.stack([play.position.array for play in plays])
+    >>> scores = TablePolicy("backgammon")(children, np.array([0, len(plays)]))
+    >>> str(plays[int(segment_argmax(scores, np.array([0, len(plays)]))[0])])
+    '5/off'
+    """
+
+    def __init__(self, rules: object = None) -> None:
+        self.rules = as_rules(rules)
+        self.weights = np.array(HEURISTIC_WEIGHTS[self.rules.variant])
+
+    def __call__(self, children: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+        children = np.ascontiguousarray(children, dtype=np.int8)
+        scores: np.ndarray = _kernel.features(children, self.rules).astype(np.float64) @ self.weights
+        if not len(children):
+            return scores
+        ended = outcome_batch(children, self.rules)
+        over = ended.winner >= 0
+        figures = race_batch(np.ascontiguousarray(children[:, ::-1]), self.rules, outside="nan")
+        exact = np.where(over, np.where(ended.winner == 0, ended.value, -ended.value), -figures.equity)
+        starts = np.asarray(offsets, dtype=np.int64)
+        counts: np.ndarray = np.diff(starts)
+        filled = counts > 0
+        known = (over | figures.in_table).astype(np.int8)
+        every = np.zeros(len(counts), dtype=bool)
+        every[filled] = np.minimum.reduceat(known, starts[:-1][filled]) > 0
+        by_tables = np.repeat(every, counts)
+        return np.where(by_tables, exact, scores)

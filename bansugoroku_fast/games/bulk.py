@@ -38,16 +38,28 @@ from ..checks import (
     as_threads,
     run_arguments,
 )
+from ..endgames.races import TablePolicy, race_batch
+from ..endgames.store import kind_of, tables
 from ..moves import legal_plays
 from ..position import Position, as_position
 from ..rules import Rules
 from ..scoring import FEATURE_NAMES
-from .game_batch import play_lockstep, rollout_lockstep, starting_array
-from .policies import ResolvedPolicy, has_callable, policy_arrays, resolve_policies
+from .game_batch import (
+    SETTLED,
+    Settle,
+    play_lockstep,
+    rollout_lockstep,
+    rollout_to_tables,
+    settled_at_start,
+    starting_array,
+)
+from .policies import NAMED_CALLABLES, ResolvedPolicy, has_callable, policy_arrays, resolve_policies
 from .records import GameRecords
-from .tallies import KINDS, RankedPlay, RolloutResult, rank, summarize
+from .tallies import GNUBG_FIGURES, KINDS, RankedPlay, RolloutResult, figure_values, rank, summarize
 
 __all__ = ["FEATURE_NAMES", "GameRecords", "features", "play_games", "rank_plays", "rollout"]
+
+NAMED_CALLABLES["race"] = TablePolicy  # the "race" policy: by the exact endgame tables
 
 
 def play_games(rules: Any, games: int, policy: Any = "random", seed: int = 0, start: Any = None,
@@ -94,14 +106,36 @@ def play_games(rules: Any, games: int, policy: Any = "random", seed: int = 0, st
 
 class _Tally:
     """Running tallies of a rollout of ``n`` positions (a truncated game
-    counted apart: see :mod:`bansugoroku_fast.games.tallies`)."""
+    counted apart: see :mod:`bansugoroku_fast.games.tallies`); ``exact``:
+    games may stop at the endgame tables, so ``counts`` sums probabilities
+    and ``squares`` the squares of each game's figures."""
 
-    def __init__(self, n: int):
-        self.counts = np.zeros((n, 2, 4), dtype=np.int64)
+    def __init__(self, n: int, exact: bool = False):
+        self.exact = exact
+        self.counts = np.zeros((n, 2, 4), dtype=np.float64 if exact else np.int64)
+        self.squares = np.zeros((n, len(GNUBG_FIGURES)))
         self.kind_counts = np.zeros((n, 2, len(KINDS)), dtype=np.int64)
         self.plies = np.zeros(n, dtype=np.int64)
+        self.games = np.zeros(n, dtype=np.int64)
         self.truncated = np.zeros(n, dtype=np.int64)
+        self.settled = np.zeros(n, dtype=np.int64)
         self.cut = np.zeros((n, 0), dtype=bool)  # [position, game]: truncated (set by rollout_values)
+
+    def add_shares(self, count: int, ends: _kernel.GameEnds, shares: np.ndarray) -> None:
+        """Tally ``count`` games a position (item ``i * count + j``) that may
+        have stopped at the tables (``shares``: each game's result, see
+        :func:`rollout_to_tables`; a truncated game's are 0)."""
+        n = len(self.plies)
+        cut = (ends.winner == -1).reshape(n, count)
+        self.counts += shares.reshape(n, count, 2, 4).sum(axis=1)
+        squares = (figure_values(shares) ** 2).reshape(n, count, -1)
+        self.squares += np.where(cut[:, :, None], 0.0, squares).sum(axis=1)
+        played = np.flatnonzero(ends.winner >= 0)
+        np.add.at(self.kind_counts, (played // count, ends.winner[played], ends.kind[played]), 1)
+        self.plies += ends.plies.reshape(n, count).sum(axis=1)
+        self.games += count
+        self.truncated += cut.sum(axis=1)
+        self.settled += (ends.winner == SETTLED).reshape(n, count).sum(axis=1)
 
     def add(self, item_position: np.ndarray, ends: _kernel.GameEnds) -> None:
         done = ~ends.truncated
@@ -112,6 +146,14 @@ class _Tally:
         np.add.at(self.truncated, item_position[~done], 1)
 
     def results(self, backgammon: bool) -> list[RolloutResult]:
+        if self.exact:
+            return [
+                summarize(self.counts[i].tolist(), self.kind_counts[i].tolist(), plies=int(self.plies[i]),
+                          backgammon=backgammon, truncated=int(self.truncated[i]),
+                          squares=self.squares[i].tolist(), finished=int(self.games[i] - self.truncated[i]),
+                          settled=int(self.settled[i]))
+                for i in range(len(self.plies))
+            ]
         return [
             summarize(self.counts[i].tolist(), self.kind_counts[i].tolist(),
                       plies=int(self.plies[i]), backgammon=backgammon, truncated=int(self.truncated[i]))
@@ -130,18 +172,36 @@ def _blocks(games: int, in_blocks: bool) -> Iterator[tuple[int, int]]:
 def rollout_values(positions: np.ndarray, rules: Rules, games: int,
                     policies: tuple[ResolvedPolicy, ResolvedPolicy], seed: int, stratify: int,
                     max_plies: int, threads: int, stop_at: float | None, progress: bool,
-                    first_game: int = 0, on_long: str = "raise") -> tuple[_Tally, np.ndarray]:
+                    first_game: int = 0, on_long: str = "raise",
+                    settle: Settle | None = None, *, lockstep_only: bool = False) -> tuple[_Tally, np.ndarray]:
     """Tallies and seat 0's signed value of every game ``[position, game]``
     (checked arguments; a truncated game's value is 0, and ``tally.cut``
-    marks it)."""
+    marks it). ``settle``: stop each game at the first position it values
+    (the endgame tables), its value then the expected one (floats): in the
+    kernels for kernel policies and a :class:`TableStop` (unless
+    ``lockstep_only``), else in lockstep."""
     codes, weights = policy_arrays(policies)
     lockstep = has_callable(policies)
     n = len(positions)
-    tally = _Tally(n)
-    values, winners = [], []
+    tally = _Tally(n, exact=settle is not None)
+    values, cuts = [], []
     with tqdm(total=games * n, disable=not progress, unit="game", leave=False) as bar:
         for first, stop in _blocks(games, stop_at is not None or progress):
             count = stop - first
+            if settle is not None:
+                if isinstance(settle, TableStop) and not lockstep and not lockstep_only:
+                    ends, shares = settle.kernel_games(positions, first_game + first, count, codes, weights, seed,
+                                                       stratify, max_plies, threads, on_long)
+                else:
+                    ends, shares = rollout_to_tables(positions, first_game + first, count, policies, rules, seed,
+                                                     stratify, max_plies, threads, settle, on_long)
+                tally.add_shares(count, ends, shares)
+                values.append(figure_values(shares)[:, -1].reshape(n, count))
+                cuts.append((ends.winner == -1).reshape(n, count))
+                bar.update(n * count)
+                if _reached(tally, rules, stop_at, stop, games):
+                    break
+                continue
             if lockstep:
                 ends = rollout_lockstep(positions, first_game + first, count, policies, rules, seed, stratify,
                                         max_plies, threads, on_long)
@@ -151,14 +211,71 @@ def rollout_values(positions: np.ndarray, rules: Rules, games: int,
             tally.add(np.repeat(np.arange(n), count), ends)
             signed = np.where(ends.winner == 0, ends.value, -ends.value).astype(np.int8)
             values.append(signed.reshape(n, count))
-            winners.append(ends.winner.reshape(n, count))
+            cuts.append(ends.winner.reshape(n, count) < 0)
             bar.update(n * count)
-            if stop_at is not None and stop < games:
-                worst = max(result.largest_stderr() for result in tally.results(rules.is_backgammon))
-                if worst <= stop_at:
-                    break
-    tally.cut = np.concatenate(winners, axis=1) < 0
+            if _reached(tally, rules, stop_at, stop, games):
+                break
+    tally.cut = np.concatenate(cuts, axis=1)
     return tally, np.concatenate(values, axis=1)
+
+
+def _reached(tally: _Tally, rules: Rules, stop_at: float | None, stop: int, games: int) -> bool:
+    """Whether a rollout with a ``stderr_target`` may stop after game ``stop``."""
+    if stop_at is None or stop >= games:
+        return False
+    return max(result.largest_stderr() for result in tally.results(rules.is_backgammon)) <= stop_at
+
+
+class TableStop:
+    """Where a rollout stops its games: the exact endgame tables of
+    ``rules`` (built, or read, at once: a rules error or a cache warning
+    comes before any game). Called on boards (the side to roll in row 0),
+    it is a :data:`~bansugoroku_fast.games.game_batch.Settle` (for games in
+    lockstep); :meth:`kernel_games` stops the kernels' games there."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules, self.kind, self.tables = rules, kind_of(rules), tables(rules)
+
+    def __call__(self, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        figures = race_batch(boards, self.rules, outside="nan")
+        return figures.in_table, figures.value_probabilities()
+
+    def kernel_games(self, positions: np.ndarray, first_game: int, count: int, codes: np.ndarray,
+                     weights: np.ndarray, seed: int, stratify: int, max_plies: int, threads: int,
+                     on_long: str) -> tuple[_kernel.GameEnds, np.ndarray]:
+        """The ends and ``shares[item, seat, value]`` of the kernels' games,
+        as :func:`~bansugoroku_fast.games.game_batch.rollout_to_tables`
+        gives them for games in lockstep."""
+        in_table, values = self(positions)
+        if in_table.all():  # every game stops at ply 0
+            return settled_at_start(values, count)
+        built = self.tables
+        ends, race = _kernel.rollout_games_to_tables(
+            positions, first_game, count, codes, weights, self.rules, seed, stratify, max_plies, threads, on_long,
+            self.kind.bears_off, self.kind.gammons, built.finish, built.finish_mean, built.first, built.win)
+        shares = np.zeros((len(ends.winner), 2, 4))
+        played = np.flatnonzero(ends.winner >= 0)
+        shares[played, ends.winner[played], ends.value[played]] = 1.0
+        stopped = np.flatnonzero(ends.winner == SETTLED)
+        mover = ends.plies[stopped] % 2
+        win, win_gammon, lose_gammon = race[stopped].T   # as RaceBatch.value_probabilities lays them out
+        shares[stopped, mover, 1] = win - win_gammon
+        shares[stopped, mover, 2] = win_gammon
+        shares[stopped, 1 - mover, 1] = 1 - win - lose_gammon
+        shares[stopped, 1 - mover, 2] = lose_gammon
+        return ends, shares
+
+
+def table_settle(rules: Rules) -> TableStop:
+    """Where a rollout with ``endgames=True`` stops: :class:`TableStop`."""
+    return TableStop(rules)
+
+
+def as_endgames(endgames: object) -> bool:
+    """``endgames`` checked: True or False."""
+    if not isinstance(endgames, (bool, np.bool_)):
+        raise TypeError(f"endgames must be True or False, got {endgames!r}")
+    return bool(endgames)
 
 
 def stacked(results: list[RolloutResult]) -> RolloutResult:
@@ -174,7 +291,8 @@ def stacked(results: list[RolloutResult]) -> RolloutResult:
     fields = {field.name: stack([getattr(result, field.name) for result in results])
               for field in dataclasses.fields(RolloutResult)}
     for tally in ("counts", "kind_counts"):  # int64 whatever numpy's default integer
-        fields[tally] = fields[tally].astype(np.int64)
+        if fields[tally].dtype.kind in "iu":        # (expected counts stay float64)
+            fields[tally] = fields[tally].astype(np.int64)
     return RolloutResult(**fields)
 
 
@@ -205,7 +323,8 @@ def rollout_positions(position: Any, rules: Rules) -> tuple[np.ndarray, bool]:
 def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "random",
             seed: int = 0, threads: int | None = None, progress: bool = False, *,
             stratify: int | None = None, stderr_target: float | None = None,
-            max_plies: int = MAX_PLIES, first_game: int = 0, on_long: str = "raise") -> RolloutResult:
+            max_plies: int = MAX_PLIES, first_game: int = 0, on_long: str = "raise",
+            endgames: bool = False) -> RolloutResult:
     """Play ``games`` games from ``position`` (seat 0 = row 0, to roll) and
     tally them (see :class:`~bansugoroku_fast.games.tallies.RolloutResult`).
 
@@ -225,7 +344,12 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
     does). ``on_long``: ``"raise"`` (GameTooLongError for a game not over
     after ``max_plies`` plies) or ``"truncate"`` (it ends there, counted in
     ``truncated`` and left out of the figures: see
-    :mod:`bansugoroku_fast.games.tallies`).
+    :mod:`bansugoroku_fast.games.tallies`). ``endgames=True``: each game
+    stops the moment both sides are in an exact endgame table (a race on
+    the tables' points: docs/endgames.md) and counts the exact chances of
+    each result from there instead of one played-out result (``counts``
+    then holds expected counts, floats; ``settled`` says how many games
+    stopped so); up to that ply every game is the played-out rollout's.
 
     >>> from bansugoroku_fast import Position
     >>> batch = np.stack([Position.initial().array] * 2)
@@ -242,8 +366,9 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
     positions, single = rollout_positions(position, rules)
     if isinstance(first_game, bool) or not isinstance(first_game, (int, np.integer)) or first_game < 0:
         raise ValueError(f"first_game must be a non-negative integer, got {first_game!r}")
+    settle = table_settle(rules) if as_endgames(endgames) else None
     tally, _ = rollout_values(positions, rules, games, policies, seed, strata, max_plies, threads,
-                               stop_at, progress, int(first_game), on_long)
+                               stop_at, progress, int(first_game), on_long, settle)
     result = stacked(tally.results(rules.is_backgammon))
     return unstacked(result) if single else result
 
@@ -251,7 +376,7 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
 def rank_plays(position: Any, dice: Any, rules: Any = None, games: int = 1296,
                policy: Any = "random", seed: int = 0, threads: int | None = None,
                progress: bool = False, *, stratify: int | None = None,
-               max_plies: int = MAX_PLIES, on_long: str = "raise") -> list[RankedPlay]:
+               max_plies: int = MAX_PLIES, on_long: str = "raise", endgames: bool = False) -> list[RankedPlay]:
     """Roll out every legal play of ``dice`` in ``position`` with duplicate
     dice (game ``g`` after every play sees the same rolls) and return them
     best first: greatest equity for the side that plays, ties in
@@ -259,6 +384,8 @@ def rank_plays(position: Any, dice: Any, rules: Any = None, games: int = 1296,
     difference to the best play. ``on_long="truncate"``: a game not over
     after ``max_plies`` plies is left out (see
     :func:`~bansugoroku_fast.games.tallies.rank`) instead of raising.
+    ``endgames=True``: games stop at the exact endgame tables, as in
+    :func:`rollout` (each game's value then the expected one).
 
     >>> from bansugoroku_fast import Position
     >>> ranked = rank_plays(Position.initial(), (6, 5), "backgammon", games=100, policy="random")
@@ -270,12 +397,13 @@ def rank_plays(position: Any, dice: Any, rules: Any = None, games: int = 1296,
     threads = as_threads(threads)
     strata = as_stratify(stratify)
     policies = resolve_policies(policy, rules, callables=True)
+    settle = table_settle(rules) if as_endgames(endgames) else None
     plays = legal_plays(position, dice, rules)
     if not plays:
         return []
     children = np.stack([play.position.swapped().array for play in plays])
     tally, values = rollout_values(children, rules, games, policies, seed, strata, max_plies, threads,
-                                   None, progress, on_long=on_long)
+                                   None, progress, on_long=on_long, settle=settle)
     mover_values = [[None if cut else -value for value, cut in zip(row, cuts)]  # None: truncated
                     for row, cuts in zip(values.tolist(), tally.cut.tolist())]
     return rank(plays, mover_values)

@@ -16,6 +16,7 @@ returns.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -252,6 +253,18 @@ class GameBatch:
         self._plies[slots] = 0
         self._boards[slots] = self._start_array
 
+    def _settle(self, slots: np.ndarray) -> None:
+        """End the waiting games of ``slots`` where they stand (valued
+        elsewhere: the endgame tables), winner -2, and drop their plays."""
+        self._end(slots, np.full(len(slots), -2, np.int8), np.zeros(len(slots), np.int8),
+                  np.full(len(slots), -1, np.int8))
+        wave = self._candidates  # the others' plays stay: no new search
+        offsets = np.zeros(self.n + 1, dtype=np.int64)
+        np.cumsum(np.where(self._running, np.diff(wave.offsets), 0), out=offsets[1:])
+        _, children = _subwave(wave.offsets, wave.children, np.flatnonzero(self._running))
+        self._candidates = Candidates(offsets, children, wave.positions, wave.dice, self._games.copy(),
+                                      wave.plies)
+
     def _roll_until_a_play(self, slots: np.ndarray) -> None:
         """Roll for each slot's mover; a roll without a legal play is a pass
         (recorded), and the other side rolls, until every slot has a play."""
@@ -381,21 +394,25 @@ def _play_out(batch: GameBatch, policies: tuple[ResolvedPolicy, ResolvedPolicy])
     """Step ``batch`` to its end with seat 0's and seat 1's policies (seat 0
     moves at even plies); a callable is called once per wave for all the
     games its seat has to move."""
-    one = policies[0] == policies[1]
     while not batch.done:
-        wave = batch.candidates()
-        if one:  # the whole wave (a finished slot has no candidates: -1)
-            batch.step(choose(policies[0], wave.positions, wave.offsets, wave.children, batch.rules,
-                              batch.seed, wave.games, wave.plies))
-            continue
-        choices = np.full(batch.n, -1, dtype=np.int64)
-        for seat in (0, 1):
-            slots = np.flatnonzero((wave.games >= 0) & (wave.plies % 2 == seat))
-            if slots.size:
-                sub_offsets, sub_children = _subwave(wave.offsets, wave.children, slots)
-                choices[slots] = choose(policies[seat], wave.positions[slots], sub_offsets, sub_children,
-                                        batch.rules, batch.seed, wave.games[slots], wave.plies[slots])
-        batch.step(choices)
+        _step_once(batch, policies)
+
+
+def _step_once(batch: GameBatch, policies: tuple[ResolvedPolicy, ResolvedPolicy]) -> None:
+    """One wave of :func:`_play_out`."""
+    wave = batch.candidates()
+    if policies[0] == policies[1]:  # the whole wave (a finished slot has no candidates: -1)
+        batch.step(choose(policies[0], wave.positions, wave.offsets, wave.children, batch.rules,
+                          batch.seed, wave.games, wave.plies))
+        return
+    choices = np.full(batch.n, -1, dtype=np.int64)
+    for seat in (0, 1):
+        slots = np.flatnonzero((wave.games >= 0) & (wave.plies % 2 == seat))
+        if slots.size:
+            sub_offsets, sub_children = _subwave(wave.offsets, wave.children, slots)
+            choices[slots] = choose(policies[seat], wave.positions[slots], sub_offsets, sub_children,
+                                    batch.rules, batch.seed, wave.games[slots], wave.plies[slots])
+    batch.step(choices)
 
 
 def play_lockstep(rules: Rules, games: int, policies: tuple[ResolvedPolicy, ResolvedPolicy], seed: int,
@@ -424,3 +441,74 @@ def rollout_lockstep(positions: np.ndarray, first_game: int, count: int,
     order = np.argsort(slots)
     return _kernel.GameEnds(winner[order], value[order], kind[order], plies[order].astype(np.int32),
                             np.zeros(len(order), dtype=np.int8))
+
+
+#: The ``winner`` of a game that :func:`rollout_to_tables` stopped at the
+#: endgame tables (its result is a probability vector, not a seat).
+SETTLED = -2
+
+#: ``settle(boards) -> (in_table, shares)``: for boards seen by the side to
+#: roll (``int8[N, 2, 26]``), which are valued exactly, and their
+#: ``float64[N, 2, 4]`` chances of each (row, value) (row 0 = the side to
+#: roll), as ``endgames.RaceBatch.value_probabilities`` gives them.
+Settle = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
+
+
+def rollout_to_tables(positions: np.ndarray, first_game: int, count: int,
+                      policies: tuple[ResolvedPolicy, ResolvedPolicy], rules: Rules, seed: int, stratify: int,
+                      max_plies: int, threads: int | None, settle: Settle,
+                      on_long: str = "raise") -> tuple[_kernel.GameEnds, np.ndarray]:
+    """:func:`rollout_lockstep`'s games, each stopped before the first ply
+    at which ``settle`` values its position exactly (ply 0 if the start
+    is): the ends (``winner`` :data:`SETTLED` for a stopped game, its
+    ``plies`` those played before it stopped) and ``shares[item, seat,
+    value]``, each game's result (a one-hot for a game played to its end,
+    zeros for a truncated one). Up to the stop, game ``g`` is the very game
+    ``g`` of the played-out rollout (same dice, same choices)."""
+    in_table, values = settle(positions)
+    if in_table.all():  # every game stops at ply 0: no dice, no search
+        return settled_at_start(values, count)
+    starts = np.repeat(positions, count, axis=0)
+    games = np.tile(np.arange(first_game, first_game + count, dtype=np.int64), len(positions))
+    batch = GameBatch._of_items(rules, starts, games, seed, stratify=stratify, record=False,
+                                max_plies=max_plies, threads=threads, on_long=on_long)
+    shares = np.zeros((batch.n, 2, 4))
+    while True:
+        _stop_at_tables(batch, settle, shares)
+        if batch.done:
+            break
+        _step_once(batch, policies)
+    slots, _, winner, value, kind, plies = batch._ends()
+    played = winner >= 0
+    shares[slots[played], winner[played], value[played]] = 1.0
+    order = np.argsort(slots)
+    ends = _kernel.GameEnds(winner[order], value[order], kind[order], plies[order].astype(np.int32),
+                            np.zeros(len(order), dtype=np.int8))
+    return ends, shares
+
+
+def settled_at_start(values: np.ndarray, count: int) -> tuple[_kernel.GameEnds, np.ndarray]:
+    """The ends and shares of ``count`` games a position, every one stopped
+    at ply 0 by the tables (``values``: each position's chances, row 0 =
+    seat 0, to roll)."""
+    items = len(values) * count
+    ends = _kernel.GameEnds(np.full(items, SETTLED, np.int8), np.zeros(items, np.int8), np.full(items, -1, np.int8),
+                            np.zeros(items, np.int32), np.zeros(items, np.int8))
+    return ends, np.repeat(values, count, axis=0)
+
+
+def _stop_at_tables(batch: GameBatch, settle: Settle, shares: np.ndarray) -> None:
+    """End every waiting game whose position ``settle`` values, its exact
+    chances into ``shares`` (by seat: seat 0 moves at even plies)."""
+    running = np.flatnonzero(batch._running)
+    if not running.size:
+        return
+    in_table, values = settle(np.ascontiguousarray(batch._boards[running]))
+    stop = running[in_table]
+    if not stop.size:
+        return
+    values = values[in_table]
+    mover_is_seat_1 = batch._plies[stop] % 2 == 1
+    values[mover_is_seat_1] = values[mover_is_seat_1][:, ::-1]
+    shares[stop] = values
+    batch._settle(stop)

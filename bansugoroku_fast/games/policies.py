@@ -11,6 +11,13 @@ A policy is named, or a :class:`LinearPolicy` object:
   :data:`FEATURE_NAMES` features with ``weights``;
 * ``"heuristic"``: a :class:`LinearPolicy` with the weights shipped here for
   the variant (:data:`HEURISTIC_WEIGHTS`);
+* ``"race"``: by the exact endgame tables wherever every legal play of the
+  roll leads to a table race or wins (the play of greatest equity: exact
+  where the two-sided table applies), else as ``"heuristic"``
+  (:class:`~bansugoroku_fast.endgames.TablePolicy`, a callable played in
+  lockstep; named in :data:`NAMED_CALLABLES` by
+  :mod:`bansugoroku_fast.games.bulk`, so that this module stays below the
+  tables);
 * ``"pubeval"`` (backgammon only): Tesauro's public evaluation function with
   its published weights (:data:`PUBEVAL_RACE_WEIGHTS`,
   :data:`PUBEVAL_CONTACT_WEIGHTS`);
@@ -74,6 +81,10 @@ RANDOM, FIRST, LINEAR, PUBEVAL = 0, 1, 2, 3
 #: (:class:`~bansugoroku_fast.games.GameBatch`), never by the kernels or the oracle.
 CALLABLE = -1
 NAMES = {"random": RANDOM, "first": FIRST, "pubeval": PUBEVAL}
+
+#: Callable policies known by name: ``name -> factory(rules)``, filled by the
+#: modules that define them (``"race"``: :mod:`bansugoroku_fast.games.bulk`).
+NAMED_CALLABLES: dict[str, Callable[[Rules], Any]] = {}
 
 
 class LinearPolicy:
@@ -139,13 +150,17 @@ def _resolve_one(policy: object, rules: Rules, where: str, callables: bool) -> R
     if callables and callable(policy):
         return ResolvedPolicy(CALLABLE, (), policy)
     if isinstance(policy, str):
+        if policy in NAMED_CALLABLES:
+            if not callables:
+                raise InvalidPolicyError(f"{where}: {policy!r} (a callable, played in lockstep) is not accepted here")
+            return ResolvedPolicy(CALLABLE, (), NAMED_CALLABLES[policy](rules))
         if policy == "heuristic":
             return ResolvedPolicy(LINEAR, HEURISTIC_WEIGHTS[rules.variant])
         if policy == "pubeval" and not rules.is_backgammon:
             raise InvalidPolicyError(f"{where}: 'pubeval' plays backgammon only, not {rules.variant}")
         if policy in NAMES:
             return ResolvedPolicy(NAMES[policy], ())
-        accepted = ", ".join(repr(name) for name in ("random", "first", "heuristic", "pubeval"))
+        accepted = ", ".join(repr(name) for name in ("random", "first", "heuristic", "pubeval", "race"))
         raise InvalidPolicyError(f"{where}: unknown policy {policy!r}; accepted: {accepted} or a LinearPolicy")
     raise PolicyTypeError(
         f"{where} must be a policy name or a LinearPolicy, got {type(policy).__name__} {policy!r}"

@@ -44,6 +44,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from ..play import OutcomeKind, Play
 
 #: Outcome kinds by code (the ``kind`` of game records and the columns of
@@ -68,6 +70,9 @@ class RolloutResult:
       the rollout), ``truncated`` ones included;
     * ``truncated``: games cut off unfinished at ``max_plies``
       (``on_long="truncate"``): in no tally and no figure below;
+    * ``settled``: games stopped at the exact endgame tables
+      (``endgames=True``; ``counts`` then holds expected counts, floats,
+      and ``kind_counts`` the games played to their end only);
     * ``equity``: seat 0's mean signed value, and its ``stderr``;
     * ``win_probability``: the share of games seat 0 won, and ``win_stderr``;
     * ``mean_plies``: plies per game played (passes included);
@@ -86,6 +91,7 @@ class RolloutResult:
     gnubg: dict[str, Any] | None
     gnubg_stderr: dict[str, Any] | None
     truncated: Any = 0
+    settled: Any = 0
 
     def largest_stderr(self) -> float:
         """The largest standard error among the reported figures (what
@@ -125,21 +131,60 @@ def _share(count: int, games: int) -> tuple[float, float]:
     return mean_and_stderr(count, count, games)
 
 
-def summarize(counts: Sequence[Sequence[int]], kind_counts: Sequence[Sequence[int]], *,
-              plies: int, backgammon: bool = False, truncated: int = 0) -> RolloutResult:
+def figure_values(shares: np.ndarray) -> np.ndarray:
+    """``float64[G, 7]``: each game's value of every figure of
+    :data:`GNUBG_FIGURES` (win, win_gammon, win_backgammon, lose,
+    lose_gammon, lose_backgammon, equity) from its ``shares[g, seat,
+    value]`` (a one-hot for a game played to its end; exact chances for one
+    stopped at the tables). A figure is the mean of these values.
+
+    >>> shares = np.zeros((1, 2, 4)); shares[0, 0, 1], shares[0, 1, 2] = 0.75, 0.25
+    >>> figure_values(shares).tolist()
+    [[0.75, 0.0, 0.0, 0.25, 0.25, 0.0, 0.25]]
+    """
+    won, lost = shares[:, 0], shares[:, 1]
+    values = np.arange(4)
+    return np.stack([won[:, 1:].sum(axis=1), won[:, 2] + won[:, 3], won[:, 3],
+                     lost[:, 1:].sum(axis=1), lost[:, 2] + lost[:, 3], lost[:, 3],
+                     ((won - lost) * values).sum(axis=1)], axis=1)
+
+
+def summarize(counts: Sequence[Sequence[float]], kind_counts: Sequence[Sequence[int]], *,
+              plies: int, backgammon: bool = False, truncated: int = 0,
+              squares: Sequence[float] | None = None, finished: int | None = None,
+              settled: int = 0) -> RolloutResult:
     """The figures of one position's tallies (``plies``: the plies of
     every game played, ``truncated`` ones included; the figures are over
     the finished games, those of ``counts``).
 
+    ``squares`` (with ``finished``, the number of finished games, and
+    ``settled``, how many of them stopped at the tables): the sums over
+    the games of the squares of each figure's per-game value, in
+    :data:`GNUBG_FIGURES` order (:func:`figure_values`), for tallies whose
+    ``counts`` are sums of probabilities; None: every game was played to
+    its end (integer counts, each value 0 or 1, the square its own value).
+
     >>> result = summarize([[0, 3, 0, 0], [0, 1, 0, 0]], [[0] * 8, [0] * 8], plies=500, truncated=1)
     >>> result.games, result.truncated, result.equity, result.mean_plies
     (5, 1, 0.5, 100.0)
+
+    Two games stopped at the tables, each a 3-in-4 win: the mean is exact
+    and the standard error 0 (the games agree), where two played-out games
+    could only say 0, 1/2 or 1:
+
+    >>> result = summarize([[0, 1.5, 0, 0], [0, 0.5, 0, 0]], [[0] * 8] * 2, plies=0,
+    ...                    squares=[1.125, 0, 0, 0.125, 0, 0, 0.5], finished=2, settled=2)
+    >>> result.win_probability, result.win_stderr, result.equity, result.stderr
+    (0.75, 0.0, 0.5, 0.0)
     """
+    if squares is not None:
+        return _summarize_shares([float(c) for c in counts[0]], [float(c) for c in counts[1]], kind_counts,
+                                 plies, backgammon, truncated, squares, finished, settled)
     won, lost = [int(c) for c in counts[0]], [int(c) for c in counts[1]]
     games = sum(won) + sum(lost)
     total = sum(value * (won[value] - lost[value]) for value in (1, 2, 3))
-    squares = sum(value * value * (won[value] + lost[value]) for value in (1, 2, 3))
-    equity, stderr = mean_and_stderr(total, squares, games)
+    squares_total = sum(value * value * (won[value] + lost[value]) for value in (1, 2, 3))
+    equity, stderr = mean_and_stderr(total, squares_total, games)
     win, win_stderr = _share(sum(won), games)
     gnubg = gnubg_stderr = None
     if backgammon:
@@ -163,6 +208,33 @@ def summarize(counts: Sequence[Sequence[int]], kind_counts: Sequence[Sequence[in
     )
 
 
+def _summarize_shares(won: list[float], lost: list[float], kind_counts: Sequence[Sequence[int]], plies: int,
+                      backgammon: bool, truncated: int, squares: Sequence[float], finished: int | None,
+                      settled: int) -> RolloutResult:
+    """:func:`summarize` for tallies of probabilities (some games stopped
+    at the tables): every figure from its sum and its sum of squares."""
+    if finished is None:
+        raise ValueError("summarize: squares needs finished, the number of finished games")
+    totals = (sum(won[1:]), won[2] + won[3], won[3], sum(lost[1:]), lost[2] + lost[3], lost[3],
+              sum(value * (won[value] - lost[value]) for value in (1, 2, 3)))
+    figures = {name: mean_and_stderr(total, float(square), finished)
+               for name, total, square in zip(GNUBG_FIGURES, totals, squares)}
+    equity, stderr = figures["equity"]
+    win, win_stderr = figures["win"]
+    gnubg = gnubg_stderr = None
+    if backgammon:
+        gnubg = {name: figures[name][0] for name in GNUBG_FIGURES}
+        gnubg_stderr = {name: figures[name][1] for name in GNUBG_FIGURES}
+    played = finished + truncated
+    return RolloutResult(
+        counts=(tuple(won), tuple(lost)),
+        kind_counts=tuple(tuple(int(c) for c in row) for row in kind_counts),
+        games=played, equity=equity, stderr=stderr, win_probability=win, win_stderr=win_stderr,
+        mean_plies=plies / played if played else math.nan, gnubg=gnubg, gnubg_stderr=gnubg_stderr,
+        truncated=truncated, settled=settled,
+    )
+
+
 class RankedPlay(NamedTuple):
     """One play of ``rank_plays``: the mover's rollout ``equity`` after it,
     its ``stderr``, and the standard error of ``best equity - equity`` over
@@ -174,13 +246,13 @@ class RankedPlay(NamedTuple):
     difference_stderr: float
 
 
-def _mean_stderr(values: Sequence[int | None]) -> tuple[float, float]:
+def _mean_stderr(values: Sequence[float | None]) -> tuple[float, float]:
     """Mean and standard error of the values that are not None."""
     finished = [v for v in values if v is not None]
     return mean_and_stderr(float(sum(finished)), float(sum(v * v for v in finished)), len(finished))
 
 
-def rank(plays: Sequence[Play], values: Sequence[Sequence[int | None]]) -> list[RankedPlay]:
+def rank(plays: Sequence[Play], values: Sequence[Sequence[float | None]]) -> list[RankedPlay]:
     """``plays`` best first by the mean of their games' ``values`` (the
     mover's signed value of game ``g`` after each play; game ``g`` of every
     play saw the same dice). Ties keep the given order. A truncated game's
@@ -198,7 +270,7 @@ def rank(plays: Sequence[Play], values: Sequence[Sequence[int | None]]) -> list[
     ranked = []
     for i in order:
         best = values[order[0]]
-        differences: list[int | None] = [None if b is None or v is None else b - v
+        differences: list[float | None] = [None if b is None or v is None else b - v
                                          for b, v in zip(best, values[i])]
         difference = 0.0 if i == order[0] else _mean_stderr(differences)[1]
         ranked.append(RankedPlay(plays[i], means[i][0], means[i][1], difference))

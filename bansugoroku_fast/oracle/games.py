@@ -51,6 +51,7 @@ the games, play a second run with the pair swapped.
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -74,13 +75,14 @@ from ..games.policies import (
     ResolvedPolicy,
     resolve_policies,
 )
-from ..games.tallies import KINDS, RankedPlay, RolloutResult, rank, summarize
+from ..games.tallies import GNUBG_FIGURES, KINDS, RankedPlay, RolloutResult, rank, summarize
 from ..layout import BAR, OFF
 from ..play import Play
 from ..position import Position, as_position
 from ..rules import Rules
 from ..scoring import PUBEVAL_CONTACT_WEIGHTS, PUBEVAL_RACE_WEIGHTS, PUBEVAL_WIN_SCORE
 from ..typing import DiceLike, PositionLike
+from .endgames import two_sided_table
 from .moves import legal_plays, outcome, side_win
 
 MASK64 = (1 << 64) - 1
@@ -346,9 +348,10 @@ class GameRecords(RecordFields):
 class _Game(NamedTuple):
     records: list[tuple[list[list[int]], tuple[int, int], list[list[int]]]]  # if kept
     plies: int
-    winner: int  # -1: truncated
+    winner: int  # -1: truncated; -2: stopped at the endgame tables (see shares)
     value: int
     kind: int
+    shares: list[list[float]] | None = None  # [seat][value]: the exact chances where it stopped
 
     @property
     def truncated(self) -> bool:
@@ -357,10 +360,12 @@ class _Game(NamedTuple):
 
 def _play_one(start: Position, rules: Rules, policies: tuple[ResolvedPolicy, ResolvedPolicy],
               seed: int, game: int, *, opening: bool, stratify: int, max_plies: int,
-              keep: bool, on_long: str = "raise") -> _Game:
+              keep: bool, on_long: str = "raise", tables: TableValues | None = None) -> _Game:
     """Game ``game`` from ``start`` (seat 0 to move); ``keep``: record its
     plies. Not over after ``max_plies`` plies: GameTooLongError, or with
-    ``on_long="truncate"`` the game ends there, winner and kind -1, value 0."""
+    ``on_long="truncate"`` the game ends there, winner and kind -1, value 0.
+    ``tables``: the game stops before the first ply whose position they
+    value (winner -2, its exact chances in ``shares``)."""
     position = start
     ended = outcome(position, rules)
     records: list[Any] = []
@@ -368,11 +373,14 @@ def _play_one(start: Position, rules: Rules, policies: tuple[ResolvedPolicy, Res
     if ended is not None:  # over before it starts: row 0 is seat 0
         return _Game(records, 0, ended.winner, ended.value, KINDS.index(ended.kind))
     while True:
+        seat = ply % 2
+        chances = tables.chances(position) if tables is not None else None
+        if chances is not None:  # row 0 of the chances is the side to roll, ``seat``
+            return _Game(records, ply, -2, 0, -1, chances if seat == 0 else chances[::-1])
         if ply == max_plies:
             if on_long == "truncate":
                 return _Game(records, ply, -1, 0, -1)
             raise GameTooLongError.of_game(f"game {game}", seed, max_plies)
-        seat = ply % 2
         dice = roll(seed, game, ply, opening=opening, stratify=stratify)
         board = [list(row) for row in position.rows]
         plays = legal_plays(position, dice, rules)
@@ -441,16 +449,58 @@ def play_games(rules: object, games: int, policy: object = "random", seed: int =
 # --- rollouts -------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=8)
+def _two_sided(rules: Rules, most_stones: int) -> dict[tuple[tuple[int, ...], tuple[int, ...]], float]:
+    """The oracle's two-sided table, built once per process (seconds in plain Python)."""
+    return two_sided_table(rules, most_stones)  # type: ignore[return-value]
+
+
+class TableValues:
+    """The oracle's exact race values, for rollouts that stop at the tables:
+    a position (the side to roll in row 0) is valued when every stone of
+    both sides stands on the table's points or is off (home, under the
+    arrival finish: points 1..6), with at most ``most_stones`` on the
+    table's points a side (see :mod:`bansugoroku_fast.oracle.endgames`: the
+    two-sided table, built in plain Python, so for few stones only). Two
+    such sides cannot be in contact (each stands on its own points 1..12),
+    and with 9 stones or more off no gammon is possible."""
+
+    def __init__(self, rules: Rules, most_stones: int = 3) -> None:
+        self.rules, self.most_stones = rules, most_stones
+        self.win = _two_sided(rules, most_stones)
+
+    def stones(self, row: Sequence[int]) -> tuple[int, ...] | None:
+        """The row's stones on the table's six points, or None if it has a
+        stone above them (or too many on them)."""
+        top = 6 if self.rules.bears_off else 12
+        if any(row[point] for point in range(top + 1, 26)):
+            return None
+        stones = tuple(row[top - 5:top + 1])
+        return stones if sum(stones) <= self.most_stones else None
+
+    def chances(self, position: Position) -> list[list[float]] | None:
+        """``[row][value]``: the exact chance of each result, row 0 to
+        roll (a rollout's ``counts`` layout), or None."""
+        mine, theirs = (self.stones(row) for row in position.rows)
+        if mine is None or theirs is None:
+            return None
+        win = self.win[(mine, theirs)]
+        return [[0.0, win, 0.0, 0.0], [0.0, 1.0 - win, 0.0, 0.0]]
+
+
 @dataclass
 class _Tallies:
     """Seat 0's signed value of each game played (None: truncated), the
     tallies of the finished games, the plies of all and the truncated count."""
 
-    values: list[int | None] = field(default_factory=list)
-    counts: list[list[int]] = field(default_factory=lambda: [[0] * 4, [0] * 4])
+    values: list[float | None] = field(default_factory=list)
+    counts: list[list[Any]] = field(default_factory=lambda: [[0] * 4, [0] * 4])
     kind_counts: list[list[int]] = field(default_factory=lambda: [[0] * len(KINDS), [0] * len(KINDS)])
     plies: int = 0
     truncated: int = 0
+    exact: bool = False  # games may stop at the tables: counts of probabilities, and squares
+    squares: list[float] = field(default_factory=lambda: [0.0] * len(GNUBG_FIGURES))
+    settled: int = 0
 
     def add(self, played: _Game) -> None:
         self.plies += played.plies
@@ -458,25 +508,52 @@ class _Tallies:
             self.truncated += 1
             self.values.append(None)
             return
+        if self.exact:
+            self._add_shares(played)
+            return
         self.counts[played.winner][played.value] += 1
         self.kind_counts[played.winner][played.kind] += 1
         self.values.append(played.value if played.winner == 0 else -played.value)
 
+    def _add_shares(self, played: _Game) -> None:
+        """A game as a probability vector: a one-hot if played to its end."""
+        shares = played.shares
+        if shares is None:
+            shares = [[0.0] * 4, [0.0] * 4]
+            shares[played.winner][played.value] = 1.0
+            self.kind_counts[played.winner][played.kind] += 1
+        else:
+            self.settled += 1
+        won, lost = shares
+        figures = [won[1] + won[2] + won[3], won[2] + won[3], won[3], lost[1] + lost[2] + lost[3],
+                   lost[2] + lost[3], lost[3], sum(v * (won[v] - lost[v]) for v in range(4))]
+        for seat in (0, 1):
+            for value in range(4):
+                self.counts[seat][value] += shares[seat][value]
+        for k, figure in enumerate(figures):
+            self.squares[k] += figure * figure
+        self.values.append(figures[-1])
+
     def summary(self, rules: Rules) -> RolloutResult:
+        if self.exact:
+            return summarize(self.counts, self.kind_counts, plies=self.plies, backgammon=rules.is_backgammon,
+                             truncated=self.truncated, squares=self.squares,
+                             finished=len(self.values) - self.truncated, settled=self.settled)
         return summarize(self.counts, self.kind_counts, plies=self.plies, backgammon=rules.is_backgammon,
                          truncated=self.truncated)
 
 
 def _signed_values(position: Position, rules: Rules, games: int,
                    policies: tuple[ResolvedPolicy, ResolvedPolicy], seed: int, stratify: int,
-                   max_plies: int, stop_at: float | None, on_long: str = "raise") -> _Tallies:
+                   max_plies: int, stop_at: float | None, on_long: str = "raise",
+                   tables: TableValues | None = None) -> _Tallies:
     """The games played and their tallies; with ``stop_at``, blocks of
     :data:`BLOCK` games until every figure's standard error is at most
-    ``stop_at`` (or ``games`` are played)."""
-    tallies = _Tallies()
+    ``stop_at`` (or ``games`` are played); ``tables``: games stop there."""
+    tallies = _Tallies(exact=tables is not None)
     for game in range(games):
         tallies.add(_play_one(position, rules, policies, seed, game, opening=False, stratify=stratify,
-                              max_plies=max_plies, keep=False, on_long=on_long))
+                              max_plies=max_plies, keep=False, on_long=on_long, tables=tables))
         block_done = (game + 1) % BLOCK == 0
         if (stop_at is not None and block_done and game + 1 < games
                 and tallies.summary(rules).largest_stderr() <= stop_at):
@@ -487,9 +564,15 @@ def _signed_values(position: Position, rules: Rules, games: int,
 def rollout(position: object, rules: object = None, games: int = 1296, policy: object = "random",
             seed: int = 0, threads: int | None = None, progress: bool = False, *,
             stratify: int | None = None, stderr_target: float | None = None,
-            max_plies: int = MAX_PLIES, on_long: str = "raise") -> RolloutResult:
+            max_plies: int = MAX_PLIES, on_long: str = "raise", endgames: bool = False,
+            table_stones: int = 3) -> RolloutResult:
     """Play ``games`` games from ``position`` (seat 0 = row 0, to roll) and
     tally them (see :class:`~bansugoroku_fast.games.tallies.RolloutResult`).
+    ``endgames=True``: each game stops at the first position the oracle's
+    two-sided table values (:class:`TableValues`, at most ``table_stones``
+    stones a side on the table's points) and counts its exact chances; the
+    package's ``rollout`` stops at every table position, so the two agree
+    where every table race the games reach is that small.
 
     Game ``g`` is game ``g`` of ``play_games(rules, games, policy, seed,
     start=position, stratify=stratify)``; ``stratify=36`` (or ``1296``) deals
@@ -511,16 +594,18 @@ def rollout(position: object, rules: object = None, games: int = 1296, policy: o
     on_long = as_on_long(on_long)
     position = as_position(position)
     check_position_for_rules(position, rules)
+    tables = TableValues(rules, table_stones) if endgames else None
     return _signed_values(
         position, rules, games, resolve_policies(policy, rules), seed, as_stratify(stratify), max_plies,
-        as_stderr_target(stderr_target), on_long,
+        as_stderr_target(stderr_target), on_long, tables,
     ).summary(rules)
 
 
 def rank_plays(position: PositionLike, dice: DiceLike, rules: object = None, games: int = 1296,
                policy: object = "random", seed: int = 0, threads: int | None = None,
                progress: bool = False, *, stratify: int | None = None,
-               max_plies: int = MAX_PLIES, on_long: str = "raise") -> list[RankedPlay]:
+               max_plies: int = MAX_PLIES, on_long: str = "raise", endgames: bool = False,
+               table_stones: int = 3) -> list[RankedPlay]:
     """Roll out every legal play of ``dice`` in ``position`` with duplicate
     dice (game ``g`` after each play sees the same rolls) and return them best
     first (greatest equity for the side that plays; ties keep ``legal_plays``
@@ -539,9 +624,10 @@ def rank_plays(position: PositionLike, dice: DiceLike, rules: object = None, gam
     strata = as_stratify(stratify)
     policies = resolve_policies(policy, rules)
     plays = legal_plays(position, dice, rules)
+    tables = TableValues(rules, table_stones) if endgames else None
     values = []
     for play in plays:
         signed = _signed_values(play.position.swapped(), rules, games, policies, seed, strata, max_plies, None,
-                                on_long).values
+                                on_long, tables).values
         values.append([None if value is None else -value for value in signed])
     return rank(plays, values)

@@ -29,6 +29,7 @@ from ._board cimport (
 )
 from ._pool cimport BSF_POOL_MOST_THREADS, bsf_job, job_threads, run_job
 from ._queries cimport outcome_of
+from ._tables cimport RaceTables, race_figures
 from ._search cimport (
     MODE_PLAYS, Search, found_board, free_slot_searches, run_turn, run_turn_scanned, search_free, search_new,
     slot_search,
@@ -253,10 +254,15 @@ GAME_ROW_BYTES = 3 * sizeof(int8_t) + sizeof(int32_t) + sizeof(int8_t)
 
 
 cdef struct GameEnd:
-    int winner              # seat: 0 = the side that moved first
+    int winner              # seat: 0 = the side that moved first; GAME_SETTLED: stopped at the tables
     int value
     int kind
     int64_t plies
+    double race[3]          # stopped at the tables: the mover's win, win_gammon, lose_gammon
+
+
+cdef enum:
+    GAME_SETTLED = -2       # the winner of a game stopped at the endgame tables
 
 
 # A thread's record of the plies it played, game after game.
@@ -339,12 +345,15 @@ cdef int take_turn(Search* s, const Board* board, const Policy* policy, uint64_t
 
 cdef int play_game(Search* s, const Board* start, const Policy* policies, uint64_t seed,
                    int64_t game, bint opening, int stratify, int64_t max_plies, PlyLog* log,
-                   GameEnd* end) noexcept nogil:
+                   GameEnd* end, const RaceTables* tables = NULL) noexcept nogil:
     """Play game ``game`` from ``start`` (seat 0 to move, a valid position);
     log its plies if ``log`` is not NULL. Returns a Status; a game not
     over after ``max_plies`` plies (STATUS_TOO_LONG) ends there with winner
-    -1, its plies ``max_plies``."""
+    -1, its plies ``max_plies``. ``tables`` (not NULL): the game stops
+    before the first ply whose position they value (winner GAME_SETTLED,
+    ``plies`` the plies played, ``race`` the mover's figures)."""
     cdef Board board, after
+    cdef double figures[5]
     cdef int winner, won, value, kind, a, b, seat
     cdef int64_t ply
     cdef uint64_t key = game_key(seed, game)
@@ -356,6 +365,10 @@ cdef int play_game(Search* s, const Board* start, const Policy* policies, uint64
         end.winner, end.value, end.kind = winner, value, kind
         return STATUS_OK
     for ply in range(max_plies):
+        if tables != NULL and race_figures(tables, &board.me[0], &board.opp[0], &figures[0]) >= 0:
+            end.winner, end.plies = GAME_SETTLED, ply
+            end.race[0], end.race[1], end.race[2] = figures[0], figures[1], figures[2]
+            return STATUS_OK
         seat = ply & 1
         if take_turn(s, &board, &policies[seat], key, game, ply, opening, stratify, &a, &b, &after) < 0:
             return STATUS_NO_MEMORY
@@ -521,6 +534,8 @@ cdef struct GameBatch:
     PlyLog* logs                    # slot k's plies, game after game (NULL: no log kept)
     int64_t* first_ply              # item i's first ply in the log of its slot
     int32_t* thread_of              # the slot that played item i
+    const RaceTables* tables        # not NULL: games stop at the endgame tables ...
+    double* race                    # ... item i's figures at race[3 i .. 3 i + 2]
 
 
 cdef int start_game_batch(GameBatch* batch, Search** searches, int threads, const Board* positions,
@@ -541,6 +556,7 @@ cdef int start_game_batch(GameBatch* batch, Search** searches, int threads, cons
     batch.winner, batch.value, batch.kind = &winner[0], &value[0], &kind[0]
     batch.plies, batch.status = &plies[0], &status[0]
     batch.logs, batch.first_ply, batch.thread_of = NULL, NULL, NULL
+    batch.tables, batch.race = NULL, NULL
     return 0
 
 
@@ -562,7 +578,10 @@ cdef void play_items(void* task, int slot, int64_t start, int64_t stop) noexcept
             batch.thread_of[item], batch.first_ply[item] = slot, log.used
         batch.status[item] = play_game(s, batch.positions + item // batch.per_position, batch.policies, batch.seed,
                                        batch.first_game + item % batch.per_position, batch.opening,
-                                       batch.stratify, batch.max_plies, log, &end)
+                                       batch.stratify, batch.max_plies, log, &end, batch.tables)
+        if batch.race != NULL and end.winner == GAME_SETTLED:
+            batch.race[3 * item], batch.race[3 * item + 1], batch.race[3 * item + 2] = \
+                end.race[0], end.race[1], end.race[2]
         batch.winner[item], batch.value[item], batch.kind[item] = end.winner, end.value, end.kind
         batch.plies[item] = <int32_t> end.plies
 
@@ -595,6 +614,42 @@ def rollout_batch(const signed char[:, :, ::1] positions, int64_t first_game, in
     start_game_batch(&batch, searches, job_threads(threads), <const Board*> &positions[0, 0, 0], games, first_game,
                      False, codes, weights, policies, code, seed, stratify, max_plies, winner, value, kind, plies,
                      status)
+    with nogil:
+        run_games(&batch, items)
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def rollout_batch_to_tables(const signed char[:, :, ::1] positions, int64_t first_game, int64_t games,
+                            const int32_t[::1] codes, const double[:, ::1] weights, int code, uint64_t seed,
+                            int stratify, int64_t max_plies, int threads, bint bears_off, bint gammons,
+                            const double[:, ::1] finish, const double[::1] finish_mean,
+                            const double[:, ::1] first, const double[:, ::1] win_table,
+                            int8_t[::1] winner, int8_t[::1] value, int8_t[::1] kind, int32_t[::1] plies,
+                            int8_t[::1] status, double[:, ::1] race):
+    """``rollout_batch``, each game stopped before the first ply whose
+    position the tables value (``_tables.race_lookup``'s arguments): its
+    winner GAME_SETTLED, its plies those played, ``race[item]`` the
+    mover's (win, win_gammon, lose_gammon) there (the mover: seat plies %
+    2). ``first`` empty or ``gammons`` False: no gammons; ``win_table``
+    empty: one-sided only."""
+    cdef Policy policies[2]
+    cdef Search* searches[BSF_POOL_MOST_THREADS]
+    cdef GameBatch batch
+    cdef RaceTables tables
+    cdef int64_t items = positions.shape[0] * games
+    if items == 0:
+        return
+    tables.finish = &finish[0, 0]
+    tables.finish_mean = &finish_mean[0]
+    tables.first = &first[0, 0] if (gammons and first.shape[0] > 0) else NULL
+    tables.win = &win_table[0, 0] if win_table.shape[0] > 0 else NULL
+    tables.turns = <int> finish.shape[1]
+    tables.bears_off = bears_off
+    start_game_batch(&batch, searches, job_threads(threads), <const Board*> &positions[0, 0, 0], games, first_game,
+                     False, codes, weights, policies, code, seed, stratify, max_plies, winner, value, kind, plies,
+                     status)
+    batch.tables, batch.race = &tables, &race[0, 0]
     with nogil:
         run_games(&batch, items)
 
