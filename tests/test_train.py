@@ -265,3 +265,20 @@ def test_a_network_ships_for_every_rule_set_and_plays(rules: Rules) -> None:
     assert net.rules.short_name == rules.short_name
     records = play_games(rules, 4, EvaluatorPolicy(net), seed=1)
     assert (records.winner >= 0).all()
+
+
+@pytest.mark.parametrize("rules", ["backgammon", "ban-sugoroku"])
+def test_the_names_net_and_net1_play_the_shipped_networks(rules):
+    """``"net"`` plays the shipped network at 0 ply, ``"net1"`` at 1 ply: the
+    same games as the EvaluatorPolicy of the shipped file."""
+    from bansugoroku_fast import play_games
+    from bansugoroku_fast.evaluators import EvaluatorPolicy
+    from bansugoroku_fast.evaluators.nets import load_shipped
+
+    by_name = play_games(rules, 3, policy="net", seed=4)
+    by_hand = play_games(rules, 3, policy=EvaluatorPolicy(load_shipped(rules)), seed=4)
+    assert np.array_equal(by_name.after, by_hand.after) and np.array_equal(by_name.winner, by_hand.winner)
+    one_ply = play_games(rules, 1, policy=("net1", "net"), seed=4, max_plies=6, on_long="truncate")
+    by_hand = play_games(rules, 1, policy=(EvaluatorPolicy(load_shipped(rules), ply=1), "net"), seed=4,
+                         max_plies=6, on_long="truncate")
+    assert np.array_equal(one_ply.after, by_hand.after)

@@ -20,7 +20,7 @@ True
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -59,7 +59,23 @@ from .tallies import GNUBG_FIGURES, KINDS, RankedPlay, RolloutResult, figure_val
 
 __all__ = ["FEATURE_NAMES", "GameRecords", "features", "play_games", "rank_plays", "rollout"]
 
+
+
+def shipped_network(ply: int) -> Callable[[Rules], Any]:
+    """The factory of the policy that plays the network shipped for the
+    rules at ``ply`` plies (names ``"net"`` and ``"net1"``)."""
+    def policy(rules: Rules) -> Any:
+        # Loaded when the name is first played: the evaluators import the games' policies.
+        from ..evaluators.nets import load_shipped
+        from ..evaluators.search import EvaluatorPolicy
+
+        return EvaluatorPolicy(load_shipped(rules), ply=ply, rules=rules)
+    return policy
+
+
 NAMED_CALLABLES["race"] = TablePolicy  # the "race" policy: by the exact endgame tables
+NAMED_CALLABLES["net"] = shipped_network(0)
+NAMED_CALLABLES["net1"] = shipped_network(1)
 
 
 def play_games(rules: Any, games: int, policy: Any = "random", seed: int = 0, start: Any = None,

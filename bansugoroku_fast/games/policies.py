@@ -83,7 +83,9 @@ CALLABLE = -1
 NAMES = {"random": RANDOM, "first": FIRST, "pubeval": PUBEVAL}
 
 #: Callable policies known by name: ``name -> factory(rules)``, filled by the
-#: modules that define them (``"race"``: :mod:`bansugoroku_fast.games.bulk`).
+#: modules that define them (:mod:`bansugoroku_fast.games.bulk`: ``"race"``, by
+#: the exact endgame tables; ``"net"`` and ``"net1"``, the network shipped for
+#: the rules at 0 and 1 ply).
 NAMED_CALLABLES: dict[str, Callable[[Rules], Any]] = {}
 
 
@@ -160,7 +162,7 @@ def _resolve_one(policy: object, rules: Rules, where: str, callables: bool) -> R
             raise InvalidPolicyError(f"{where}: 'pubeval' plays backgammon only, not {rules.variant}")
         if policy in NAMES:
             return ResolvedPolicy(NAMES[policy], ())
-        accepted = ", ".join(repr(name) for name in ("random", "first", "heuristic", "pubeval", "race"))
+        accepted = ", ".join(repr(name) for name in ("random", "first", "heuristic", "pubeval", "race", "net", "net1"))
         raise InvalidPolicyError(f"{where}: unknown policy {policy!r}; accepted: {accepted} or a LinearPolicy")
     raise PolicyTypeError(
         f"{where} must be a policy name or a LinearPolicy, got {type(policy).__name__} {policy!r}"
