@@ -47,10 +47,11 @@ from ..position import as_position
 from ..rules import ALL_ROLLS, Rules
 from .encoding import checked_positions
 from .network import OUTPUTS, NetEvaluator, as_threads
+from .nets import load_shipped
 from .scoring import Evaluator, check_evaluator, equity, evaluate_valid, flip, outcome_probabilities
 
 __all__ = ["DEFAULT_FILTER", "EvaluatorPolicy", "MoveFilter", "ROLL_WEIGHTS", "ScoredPlay", "ScoredPlays",
-           "best_plays", "best_plays_batch", "ply_values"]
+           "best_plays", "best_plays_batch", "net1_policy", "net_policy", "ply_values"]
 
 #: The 21 rolls (:data:`~bansugoroku_fast.rules.ALL_ROLLS` order) and their weights out of 36.
 ROLL_DICE = np.array(ALL_ROLLS, dtype=np.int8)
@@ -327,3 +328,17 @@ class EvaluatorPolicy:
     def __repr__(self) -> str:
         return f"EvaluatorPolicy({self.evaluator!r}, ply={self.ply})"
 
+
+
+def net_policy(rules: Rules) -> EvaluatorPolicy:
+    """The policy named ``"net"``: the network shipped for ``rules``, greedy at 0 ply.
+
+    >>> net_policy(as_rules("backgammon")).ply
+    0
+    """
+    return EvaluatorPolicy(load_shipped(rules), ply=0, rules=rules)
+
+
+def net1_policy(rules: Rules) -> EvaluatorPolicy:
+    """The policy named ``"net1"``: the network shipped for ``rules``, at 1 ply."""
+    return EvaluatorPolicy(load_shipped(rules), ply=1, rules=rules)

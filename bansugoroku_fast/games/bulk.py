@@ -61,21 +61,7 @@ __all__ = ["FEATURE_NAMES", "GameRecords", "features", "play_games", "rank_plays
 
 
 
-def shipped_network(ply: int) -> Callable[[Rules], Any]:
-    """The factory of the policy that plays the network shipped for the
-    rules at ``ply`` plies (names ``"net"`` and ``"net1"``)."""
-    def policy(rules: Rules) -> Any:
-        # Loaded when the name is first played: the evaluators import the games' policies.
-        from ..evaluators.nets import load_shipped
-        from ..evaluators.search import EvaluatorPolicy
-
-        return EvaluatorPolicy(load_shipped(rules), ply=ply, rules=rules)
-    return policy
-
-
 NAMED_CALLABLES["race"] = TablePolicy  # the "race" policy: by the exact endgame tables
-NAMED_CALLABLES["net"] = shipped_network(0)
-NAMED_CALLABLES["net1"] = shipped_network(1)
 
 
 def play_games(rules: Any, games: int, policy: Any = "random", seed: int = 0, start: Any = None,

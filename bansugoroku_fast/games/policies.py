@@ -18,6 +18,9 @@ A policy is named, or a :class:`LinearPolicy` object:
   lockstep; named in :data:`NAMED_CALLABLES` by
   :mod:`bansugoroku_fast.games.bulk`, so that this module stays below the
   tables);
+* ``"net"`` and ``"net1"``: the network shipped for the rules, greedy at 0
+  and 1 ply (:class:`~bansugoroku_fast.evaluators.EvaluatorPolicy`, a
+  callable played in lockstep; named in :data:`NAMED_ABOVE`);
 * ``"pubeval"`` (backgammon only): Tesauro's public evaluation function with
   its published weights (:data:`PUBEVAL_RACE_WEIGHTS`,
   :data:`PUBEVAL_CONTACT_WEIGHTS`);
@@ -62,6 +65,7 @@ array([2, 0, 0])
 """
 from __future__ import annotations
 
+import importlib
 import math
 import numbers
 from collections.abc import Callable, Sequence
@@ -87,6 +91,14 @@ NAMES = {"random": RANDOM, "first": FIRST, "pubeval": PUBEVAL}
 #: the exact endgame tables; ``"net"`` and ``"net1"``, the network shipped for
 #: the rules at 0 and 1 ply).
 NAMED_CALLABLES: dict[str, Callable[[Rules], Any]] = {}
+
+# Named policies defined in a room above the games, as "module:factory": the
+# module is imported when the name is first played, because the evaluators
+# themselves stand on this module (an import here would make a circle).
+NAMED_ABOVE: dict[str, str] = {
+    "net": "bansugoroku_fast.evaluators.search:net_policy",
+    "net1": "bansugoroku_fast.evaluators.search:net1_policy",
+}
 
 
 class LinearPolicy:
@@ -156,6 +168,11 @@ def _resolve_one(policy: object, rules: Rules, where: str, callables: bool) -> R
             if not callables:
                 raise InvalidPolicyError(f"{where}: {policy!r} (a callable, played in lockstep) is not accepted here")
             return ResolvedPolicy(CALLABLE, (), NAMED_CALLABLES[policy](rules))
+        if policy in NAMED_ABOVE:
+            if not callables:
+                raise InvalidPolicyError(f"{where}: {policy!r} (a callable, played in lockstep) is not accepted here")
+            module, factory = NAMED_ABOVE[policy].split(":")
+            return ResolvedPolicy(CALLABLE, (), getattr(importlib.import_module(module), factory)(rules))
         if policy == "heuristic":
             return ResolvedPolicy(LINEAR, HEURISTIC_WEIGHTS[rules.variant])
         if policy == "pubeval" and not rules.is_backgammon:
