@@ -136,16 +136,33 @@ class Plays(_kernel.PlayRecords, Sequence[Play]):  # type: ignore[misc]
         def __getitem__(self, index: SupportsIndex | slice) -> Play | list[Play]: ...
 
 
-def _prepare(position: PositionLike, rules: RulesLike) -> tuple[Position, Rules]:
-    """A valid Position and a canonical Rules (what the rules themselves
-    refuse in a position, the kernel reports as it reads it)."""
-    if type(position) is not Position:
-        position = as_position(position)
+def _prepare(position: PositionLike, rules: RulesLike) -> tuple[bytes, object, Rules]:
+    """The 52 bytes the kernels read, what to name the position by in an
+    error, and a canonical Rules. An ``int8[2, 26]`` array (a row of a numpy
+    batch) goes to the kernel as its bytes, with no Position made: the kernel
+    checks every position it reads, and the error then names the problem as
+    ``Position`` would."""
+    named: object
+    if type(position) is Position:
+        key, named = position._key, position
+    elif type(position) is np.ndarray and position.dtype is _INT8 and position.shape == _SHAPE:  # `is`: == costs more
+        key, named = position.tobytes(), position
+    else:
+        named = as_position(position)
+        key = named._key
     if rules is None:
         rules = _DEFAULT_RULES
     elif type(rules) is not Rules:
-        rules = as_rules(rules)
-    return position, rules
+        try:
+            rules = as_rules(rules)
+        except (ValueError, TypeError):
+            as_position(named)  # a bad position is named first, as everywhere
+            raise
+    return key, named, rules
+
+
+_INT8 = np.dtype(np.int8)
+_SHAPE = (2, 26)
 
 
 def _dice(dice: DiceLike) -> tuple[int, int]:
@@ -178,8 +195,8 @@ def legal_plays(position: PositionLike, dice: DiceLike, rules: RulesLike = None,
     14
     """
     pair = _dice(dice)
-    position, rules = _prepare(position, rules)
-    return _kernel.plays(position._key, pair, rules, all_orderings, Plays, position)  # type: ignore[no-any-return]
+    key, named, rules = _prepare(position, rules)
+    return _kernel.plays(key, pair, rules, all_orderings, Plays, named)  # type: ignore[no-any-return]
 
 
 def legal_play_count(position: PositionLike, dice: DiceLike, rules: RulesLike = None, *,
@@ -194,8 +211,8 @@ def legal_play_count(position: PositionLike, dice: DiceLike, rules: RulesLike = 
     42
     """
     pair = _dice(dice)
-    position, rules = _prepare(position, rules)
-    return _kernel.count_roll_plays(position.key, pair, rules, position, fast_counts=fast_counts)
+    key, named, rules = _prepare(position, rules)
+    return _kernel.count_roll_plays(key, pair, rules, named, fast_counts=fast_counts)
 
 
 def legal_first_steps(position: PositionLike, dice: DiceLike, rules: RulesLike = None) -> list[Step]:
@@ -208,8 +225,8 @@ def legal_first_steps(position: PositionLike, dice: DiceLike, rules: RulesLike =
     ['24/18', '13/8', '13/7', '8/3', '8/2']
     """
     pair = _dice(dice)
-    position, rules = _prepare(position, rules)
-    return [Step(*step) for step in _kernel.first_steps(position.key, pair, rules, position)]
+    key, named, rules = _prepare(position, rules)
+    return [Step(*step) for step in _kernel.first_steps(key, pair, rules, named)]
 
 
 def outcome(position: PositionLike, rules: RulesLike = None) -> Outcome | None:
@@ -224,8 +241,8 @@ def outcome(position: PositionLike, rules: RulesLike = None) -> Outcome | None:
     >>> outcome(won)
     Outcome(winner=0, value=3, kind='closed-home-x3')
     """
-    position, rules = _prepare(position, rules)
-    result = _kernel.outcome(position.key, rules, position)
+    key, named, rules = _prepare(position, rules)
+    result = _kernel.outcome(key, rules, named)
     if result is None:
         return None
     winner, value, kind = result
@@ -240,8 +257,8 @@ def shots(position: PositionLike, rules: RulesLike = None) -> int:
     >>> shots(Position.initial(), "backgammon")
     0
     """
-    position, rules = _prepare(position, rules)
-    return _kernel.shots(position.key, rules, position)
+    key, named, rules = _prepare(position, rules)
+    return _kernel.shots(key, rules, named)
 
 
 def _facts(position: PositionLike) -> tuple[int, int, int, int]:
@@ -306,9 +323,9 @@ def perft(position: PositionLike, depth: int, rules: RulesLike = None) -> int:
     >>> perft(Position.initial(), 2, "backgammon")
     202782
     """
-    position, rules = _prepare(position, rules)
+    key, named, rules = _prepare(position, rules)
     depth = as_depth(depth, 0)
-    return _kernel.perft(position.key, depth, rules, position)
+    return _kernel.perft(key, depth, rules, named)
 
 
 def perft_divide(position: PositionLike, depth: int, rules: RulesLike = None) -> dict[tuple[int, int], int]:
@@ -320,11 +337,11 @@ def perft_divide(position: PositionLike, depth: int, rules: RulesLike = None) ->
     >>> divide[(6, 5)], divide[(1, 1)], divide[(5, 5)], sum(divide.values())
     (7, 42, 4, 447)
     """
-    position, rules = _prepare(position, rules)
+    key, named, rules = _prepare(position, rules)
     depth = as_depth(depth, 1)
     if outcome(position, rules) is not None:
         return {}  # a finished game has no rolls to split by (its perft is 1)
     return {
-        roll: _kernel.perft(position.key, depth, rules, position, roll)
+        roll: _kernel.perft(key, depth, rules, named, roll)
         for roll in ALL_ROLLS
     }
