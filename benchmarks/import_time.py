@@ -26,14 +26,18 @@ LINE = re.compile(r"import time:\s+(\d+) \|\s+(\d+) \|(\s*)(\S+)")
 
 
 def cumulative_us(statement: str) -> dict[str, int]:
-    """Cumulative import time (us) of each top-level module ``statement`` imports."""
+    """Cumulative import time (us) of each top-level module ``statement``
+    imports, and of the editable-install hook wherever it was imported
+    (under ``__editable__``)."""
     run = subprocess.run([sys.executable, "-X", "importtime", "-c", statement],
                          capture_output=True, text=True, check=True)
-    times = {}
+    times = {"__editable__": 0}
     for line in run.stderr.splitlines():
         match = LINE.match(line)
         if match and len(match.group(3)) == 1:   # top level: one space of indent
             times[match.group(4)] = int(match.group(2))
+        if match and match.group(4).startswith("__editable__"):
+            times["__editable__"] += int(match.group(2))
     return times
 
 
@@ -50,17 +54,17 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(args.runs):
         numpy_ms.append(cumulative_us("import numpy")["numpy"] / 1000)
         times = cumulative_us("import bansugoroku_fast")
-        hook = sum(value for name, value in times.items() if name.startswith("__editable__"))
-        package_ms.append(times["bansugoroku_fast"] / 1000)
+        hook = times["__editable__"]
+        package_ms.append((times["bansugoroku_fast"] - hook) / 1000)
         hook_ms.append(hook / 1000)
     numpy_median, package_median = statistics.median(numpy_ms), statistics.median(package_ms)
     hook_median = statistics.median(hook_ms)
     over = package_median - numpy_median
     print(f"runs: {args.runs} of each, alternating; medians")
     print(f"import numpy:            {numpy_median:7.1f} ms")
-    print(f"import bansugoroku_fast: {package_median:7.1f} ms (numpy included)")
+    print(f"import bansugoroku_fast: {package_median:7.1f} ms (numpy included, the hook left out)")
     if hook_median:
-        print(f"  editable-install hook: {hook_median:7.1f} ms (not in a user's install; left out below)")
+        print(f"  editable-install hook: {hook_median:7.1f} ms (not in a user's install; left out above)")
     verdict = "met" if over <= TARGET_MS else "missed"
     print(f"over numpy:              {over:7.1f} ms (target <= {TARGET_MS:.0f} ms: {verdict})")
     modules = loaded_modules()
