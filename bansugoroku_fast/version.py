@@ -2,4 +2,4 @@
 here; ``bansugoroku_fast.__version__``, ``bansugoroku --version`` and the
 command line's JSON output show it)."""
 
-__version__ = "0.1.0"
+__version__ = "0.4.0"
