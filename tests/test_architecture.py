@@ -16,11 +16,15 @@ from pathlib import Path
 
 import pytest
 
+from . import source_tree
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "bansugoroku_fast"
 DOC = ROOT / "docs" / "architecture.md"
 SEAM = "bansugoroku_fast._kernel"
 MOST_LEVELS = 10
+
+pytestmark = source_tree.needs("docs/architecture.md", "src/bansugoroku_fast", "bansugoroku_fast")
 
 
 def module_files() -> dict[str, Path]:

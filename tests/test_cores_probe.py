@@ -8,12 +8,15 @@ no C compiler or fewer than two CPUs.
 from __future__ import annotations
 
 import os
-import shutil
 
 import pytest
 
-from benchmarks import cores
-from benchmarks.c_programs import HERE, build_program
+from . import source_tree
+
+source_tree.require("benchmarks")
+
+from benchmarks import cores  # noqa: E402
+from benchmarks.c_programs import HERE, build_program  # noqa: E402
 
 
 def test_a_run_splits_the_time_it_lost_into_slower_and_off_the_cpu():
@@ -37,8 +40,7 @@ def test_the_table_counts_the_runs_under_the_target_and_shares_their_loss():
     assert cores.table({"loop": [clean]}).splitlines()[2] == "| loop | 2.00x | 2.00x | 0/1 | - | - |"
 
 
-@pytest.mark.skipif(shutil.which(os.environ.get("CC") or "cc") is None and shutil.which("gcc") is None,
-                    reason="no C compiler")
+@source_tree.needs_c_compiler()
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two CPUs")
 def test_the_c_loops_run_alone_and_beside_each_other():
     program = build_program("cores", [os.path.join(HERE, "cores.c")])

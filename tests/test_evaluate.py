@@ -3,8 +3,6 @@ against the oracle's plain-Python float64 twin (bansugoroku_fast.oracle.evaluato
 and every bad input (network files, Python evaluators' output)."""
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -23,6 +21,7 @@ from bansugoroku_fast.evaluators import (
     evaluate,
 )
 from bansugoroku_fast.oracle import evaluators as plain
+from tests import source_tree
 from tests.boards import ALL_RULES, BACKGAMMON, board, rules_params
 
 
@@ -145,22 +144,20 @@ def test_kernel_best_child_hook_matches_the_oracle(rules):
     assert compared > 100
 
 
-def c_compiler() -> str | None:
-    return shutil.which(os.environ.get("CC", "gcc")) or shutil.which("cc")
-
-
-@pytest.mark.skipif(c_compiler() is None, reason="needs a C compiler")
+@source_tree.needs("src/bansugoroku_fast")
+@source_tree.needs_c_compiler()
 def test_the_baseline_and_avx2_builds_of_the_forward_pass_agree_bit_for_bit(tmp_path):
     # tests/net_builds.c scores pseudo-random boards with pseudo-random networks; the package
     # runs the AVX2 clone of the batch loop where the CPU has AVX2, the baseline one elsewhere
     from bansugoroku_fast import _cpu
 
-    kernels = Path(__file__).resolve().parent.parent / "src" / "bansugoroku_fast"
+    kernels = source_tree.path("src", "bansugoroku_fast")
     builds = [[]] + ([["-mavx2"]] if _cpu.cpu_has_avx2() else [])
     outputs = []
     for flags in builds:
         program = tmp_path / f"net_builds{''.join(flags)}"
-        subprocess.run([c_compiler(), "-O3", "-ffp-contract=off", "-DBSF_NET_NO_CLONES", *flags, f"-I{kernels}",
+        compiler = source_tree.c_compiler()
+        subprocess.run([compiler, "-O3", "-ffp-contract=off", "-DBSF_NET_NO_CLONES", *flags, f"-I{kernels}",
                         str(Path(__file__).with_name("net_builds.c")), "-o", str(program), "-lm"],
                        check=True, capture_output=True, text=True)
         outputs.append(subprocess.run([str(program)], check=True, capture_output=True, text=True).stdout)

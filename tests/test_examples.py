@@ -2,15 +2,17 @@
 from __future__ import annotations
 
 import importlib.util
-import pathlib
 import sys
 
 import numpy as np
 import pytest
 
-pytest.importorskip("gymnasium")
+from . import source_tree
 
-EXAMPLES = pathlib.Path(__file__).resolve().parent.parent / "examples"
+pytest.importorskip("gymnasium")
+source_tree.require("examples")
+
+EXAMPLES = source_tree.ROOT / "examples"
 
 
 def load(name: str):

@@ -2,16 +2,17 @@
 target: the inputs that once found a bug (or new code) stay regression tests.
 
 Needs the ``fuzz`` extra (atheris), which CI installs."""
-from pathlib import Path
-
 import pytest
 
+from . import source_tree
+
 pytest.importorskip("atheris")
+source_tree.require("fuzz")
 
-from fuzz.__main__ import TARGET_NAMES
-from fuzz.targets import TARGETS
+from fuzz.__main__ import TARGET_NAMES  # noqa: E402
+from fuzz.targets import TARGETS  # noqa: E402
 
-CORPUS = Path(__file__).parent.parent / "fuzz" / "corpus"
+CORPUS = source_tree.ROOT / "fuzz" / "corpus"
 
 
 def test_every_target_has_a_corpus():

@@ -29,6 +29,8 @@ from bansugoroku_fast import (
     parse_play,
 )
 
+from . import source_tree
+
 BACKGAMMON = Rules(variant="backgammon")
 START = Position.initial()
 # Under AddressSanitizer (.ci/sanitize) the process reserves terabytes of
@@ -116,6 +118,7 @@ def test_input_changed_between_chunks_is_snapshot_or_refused(change, error):
         assert " 32" in output and " 0:" not in output, output
 
 
+@source_tree.needs("benchmarks")  # the child process imports benchmarks.interrupt
 @pytest.mark.parametrize("change", ["dice[:] = -128", "dice[:] = 7", "dice[:] = 0"])
 def test_input_changed_during_a_batch_cannot_crash(change):
     # The batch looks for signals while it runs (issue 11 item 9), so a
@@ -402,6 +405,7 @@ _INTERRUPT_PROGRAM = """
 """
 
 
+@source_tree.needs("benchmarks")  # the child process imports benchmarks.interrupt
 @pytest.mark.parametrize("call, out, target, most, bound", [
     ("count_plays(positions, (1, 1), 'backgammon', threads=2)", "None", 20, 3_000_000, 0.25),
     ("batch.shots(positions, 'backgammon', threads=1)", "None", 20, 3_000_000, 0.25),

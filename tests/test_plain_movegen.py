@@ -11,21 +11,18 @@ skipped only where there is no C compiler.
 """
 from __future__ import annotations
 
-import shutil
-import sysconfig
-
 import numpy as np
 import pytest
 
 from bansugoroku_fast import Position, Rules, batch
 
-from . import playouts, strategies
+from . import playouts, source_tree, strategies
 
 PLAYOUT_ITEMS = 3_000
 EDGE_ITEMS = 2_000
 
-compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
-pytestmark = pytest.mark.skipif(shutil.which(compiler) is None, reason=f"no C compiler ({compiler})")
+# The yardstick is built by benchmarks.yardstick with setuptools.
+pytestmark = [source_tree.needs("benchmarks"), source_tree.needs_c_compiler()]
 
 
 @pytest.fixture(scope="module")

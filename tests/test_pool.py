@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import os
-import shutil
 import subprocess
 import sys
 import threading
@@ -21,9 +20,10 @@ import pytest
 from bansugoroku_fast import Position, _pool, batch
 from bansugoroku_fast.moves import ALL_ROLLS
 
+from . import source_tree
 from .test_hardening import assert_clean_exit, run_isolated
 
-KERNELS = Path(__file__).resolve().parent.parent / "src" / "bansugoroku_fast"
+KERNELS = source_tree.ROOT / "src" / "bansugoroku_fast"
 
 
 def assert_every_item_ran_once(slots: np.ndarray, took_part: int, threads: int) -> None:
@@ -224,13 +224,14 @@ def test_a_child_forked_after_the_pool_started_starts_its_own():
 
 def thread_sanitizer_compiler() -> str | None:
     """A C compiler with ThreadSanitizer's runtime, or None."""
-    compiler = shutil.which(os.environ.get("CC", "gcc")) or shutil.which("cc")
-    if compiler is None:
+    compiler = source_tree.c_compiler()
+    if compiler is None or not KERNELS.is_dir():
         return None
     runtime = subprocess.run([compiler, "-print-file-name=libtsan.so"], capture_output=True, text=True)
     return compiler if os.path.isabs(runtime.stdout.strip()) else None
 
 
+@source_tree.needs("src/bansugoroku_fast/bsf_pool.c")
 @pytest.mark.skipif(thread_sanitizer_compiler() is None, reason="needs a C compiler with ThreadSanitizer")
 def test_the_pool_has_no_data_race_under_thread_sanitizer(tmp_path):
     # tests/pool_stress.c: three callers at once, 300 jobs each of random

@@ -4,11 +4,13 @@ here, as written, when the extra is installed (CI installs it)."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+from . import source_tree
+
+README = source_tree.ROOT / "README.md"
+pytestmark = source_tree.needs("README.md")
 
 
 def code_blocks(language: str) -> list[str]:

@@ -2,12 +2,15 @@
 ("docs/rules.md §2.7", or "§2.8" further on in the same text): every section
 sign in the project must name a section the document has."""
 import re
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from . import source_tree
+
+ROOT = source_tree.ROOT
 RULES = ROOT / "docs" / "rules.md"
 CITED_IN = ["bansugoroku_fast", "tests", "src", "benchmarks", "examples", "fuzz", "docs"]
 SOURCES = ("*.py", "*.pyx", "*.pxd", "*.pyi", "*.md")
+
+pytestmark = source_tree.needs("docs/rules.md", "README.md", "src")
 
 
 def sections() -> set[str]:

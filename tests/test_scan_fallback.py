@@ -9,21 +9,18 @@ out of range, negative counts) and must print the same fields. Skipped
 only where there is no C compiler.
 """
 import re
-import shutil
 import subprocess
-import sysconfig
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from bansugoroku_fast import Rules
 
-from . import strategies
+from . import source_tree, strategies
 
-BOARD_PXD = Path(__file__).resolve().parents[1] / "src" / "bansugoroku_fast" / "_board.pxd"
-compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
-pytestmark = pytest.mark.skipif(shutil.which(compiler) is None, reason=f"no C compiler ({compiler})")
+BOARD_PXD = source_tree.ROOT / "src" / "bansugoroku_fast" / "_board.pxd"
+compiler = source_tree.c_compiler()
+pytestmark = [source_tree.needs("src/bansugoroku_fast/_board.pxd"), source_tree.needs_c_compiler()]
 
 MAIN = r"""
 #include <stdio.h>
