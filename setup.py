@@ -22,11 +22,18 @@ Environment switches (read at build time):
   UndefinedBehaviorSanitizer (``-O1 -g``, frame pointers kept): an
   out-of-bounds access or undefined behaviour in a kernel is reported where it
   happens. Run Python with the ASan runtime preloaded (see ``.ci/sanitize``).
+
+The flags are chosen per compiler (:func:`compile_flags`): GCC and Clang
+(Linux, macOS) take the options above; MSVC (Windows) takes its own, has no
+sanitizer or native build, and builds no AVX2 twin (MSVC defines no
+``__BMI2__`` or ``__POPCNT__``, which ``bsf_build.h`` reads to tell an AVX2
+build). The kernels' hand-written C has a form for each compiler
+(``src/bansugoroku_fast/bsf_portable.h``).
 """
 import os
-import platform
 import subprocess
 import sys
+import sysconfig
 
 import numpy
 from Cython.Build import cythonize
@@ -38,19 +45,31 @@ SANITIZE = os.environ.get("BANSUGOROKU_SANITIZE") == "1"
 SANITIZER_FLAGS = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=all"]
 NATIVE = os.environ.get("BANSUGOROKU_NATIVE") == "1"
 
-compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
-# The policies' float64 scores must round exactly as the oracle's Python sums
-# do (src/bansugoroku_fast/_games.pyx): no fused multiply-add.
-compile_args.append("-ffp-contract=off")
-if NATIVE:
-    compile_args.append("-march=native")
-link_args = []
-if SANITIZE:
-    compile_args = ["-O1", "-g", *SANITIZER_FLAGS]
-    link_args = list(SANITIZER_FLAGS)
-# Batches run their items on POSIX threads (the _pool module).
-compile_args.append("-pthread")
-link_args.append("-pthread")
+
+
+def compile_flags(compiler_type, name):
+    """``(compile, link)`` flags of kernel module ``name`` for a compiler of
+    distutils' ``compiler_type`` (``"msvc"``, or ``"unix"`` for GCC and Clang)."""
+    if compiler_type == "msvc":
+        if SANITIZE or NATIVE:
+            sys.exit("setup.py: BANSUGOROKU_SANITIZE and BANSUGOROKU_NATIVE need GCC or Clang")
+        # /fp:precise contracts nothing into a fused multiply-add (no FMA in the x64 baseline anyway).
+        return (["/Od", "/Zi"] if DEBUG else ["/O2"]) + ["/fp:precise"], []
+    compile_args = ["-O0", "-g"] if DEBUG else ["-O3"]
+    # The policies' float64 scores must round exactly as the oracle's Python sums
+    # do (src/bansugoroku_fast/_games.pyx): no fused multiply-add.
+    compile_args.append("-ffp-contract=off")
+    if NATIVE:
+        compile_args.append("-march=native")
+    link_args = []
+    if SANITIZE:
+        compile_args = ["-O1", "-g", *SANITIZER_FLAGS]
+        link_args = list(SANITIZER_FLAGS)
+    # Batches run their items on POSIX threads (the _pool module).
+    compile_args.append("-pthread")
+    link_args.append("-pthread")
+    return compile_args + VARIANTS.get(name, []), link_args
+
 
 directives = {
     "language_level": 3,
@@ -78,8 +97,6 @@ def extension(name):
         depends=[os.path.join(KERNELS, header) for header in C_HEADERS.get(name, [])],
         include_dirs=[numpy.get_include(), KERNELS],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-        extra_compile_args=compile_args + VARIANTS.get(name, []),
-        extra_link_args=link_args,
     )
 
 
@@ -90,7 +107,19 @@ def extension(name):
 # includes _batch.pyx). Not with BANSUGOROKU_NATIVE=1, whose one build is
 # already for this CPU.
 VARIANTS = {"_batch_avx2": ["-mavx2", "-mbmi", "-mbmi2", "-mpopcnt"]}
-X86_64 = platform.machine().lower() in ("x86_64", "amd64")
+
+
+def builds_for_x86_64():
+    """Whether the extensions are built for x86-64: the target platform, which
+    cibuildwheel sets when it cross-builds (macOS arm64 on an x86-64 runner:
+    ``_PYTHON_HOST_PLATFORM``, ``ARCHFLAGS``); not a universal2 build, whose
+    one compile makes the arm64 half too."""
+    if "arm64" in os.environ.get("ARCHFLAGS", ""):
+        return False
+    return sysconfig.get_platform().lower().endswith(("x86_64", "amd64"))
+
+
+X86_64 = builds_for_x86_64()
 
 # The batch item loop compiles a copy of the whole count for each default
 # rule set (_count_item_under in _batch.pyx); GCC's default limit on
@@ -109,11 +138,20 @@ def is_gcc(command):
 
 
 class BuildKernels(build_ext):
-    """build_ext, with BIG_INLINE for BIG_INLINE_MODULES where GCC compiles."""
+    """build_ext with the flags of the compiler that builds (compile_flags),
+    BIG_INLINE for BIG_INLINE_MODULES where it is GCC, and no AVX2 twin where
+    it is MSVC."""
+
+    def build_extensions(self):
+        if self.compiler.compiler_type == "msvc":
+            self.extensions = [ext for ext in self.extensions if ext.name.rsplit(".", 1)[-1] not in VARIANTS]
+        super().build_extensions()
 
     def build_extension(self, ext):
+        name = ext.name.rsplit(".", 1)[-1]
+        ext.extra_compile_args, ext.extra_link_args = compile_flags(self.compiler.compiler_type, name)
         compiler = getattr(self.compiler, "compiler_so", None)
-        if ext.name.rsplit(".", 1)[-1] in BIG_INLINE_MODULES and not DEBUG and compiler and is_gcc(compiler):
+        if name in BIG_INLINE_MODULES and not DEBUG and compiler and is_gcc(compiler):
             ext.extra_compile_args = [*ext.extra_compile_args, BIG_INLINE]
         super().build_extension(ext)
 

@@ -127,7 +127,8 @@ cdef extern from *:
        inside the row, compared byte-wise at once, replace a 26-step loop.
        bsf_row_cmp: bit i = row[i] == k (equal) or row[i] > k; ``equal`` is
        a constant at every call, so each inlined copy keeps one comparison. */
-    #if defined(__SSE2__)
+    #include "bsf_portable.h"
+    #if defined(BSF_SSE2)
     #include <emmintrin.h>
     static inline unsigned int bsf_row_cmp(const signed char* row, int k, int equal) {
         __m128i kk = _mm_set1_epi8((char) k);
@@ -174,7 +175,7 @@ cdef extern from *:
     static const unsigned char bsf_bits_13[1 << 13] = { BSF_B12(0), BSF_B12(1) };
     static inline int bsf_popcount(unsigned int x) {
     #if defined(__POPCNT__)
-        return __builtin_popcount(x);
+        return bsf_popcount32(x);
     #else
         x = x - ((x >> 1) & 0x55555555u);
         x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
@@ -184,12 +185,12 @@ cdef extern from *:
     /* x < 2**26: a mask of places. */
     static inline int bsf_popcount_places(unsigned int x) {
     #if defined(__POPCNT__)
-        return __builtin_popcount(x);
+        return bsf_popcount32(x);
     #else
         return bsf_bits_13[x & 0x1FFFu] + bsf_bits_13[x >> 13];
     #endif
     }
-    static inline int bsf_highest_bit(unsigned int x) { return 31 - __builtin_clz(x); }
+    static inline int bsf_highest_bit(unsigned int x) { return 31 - bsf_clz32(x); }
     """
     int popcount "bsf_popcount"(unsigned int) noexcept nogil
     int popcount_places "bsf_popcount_places"(unsigned int) noexcept nogil     # x < 2**26
@@ -211,7 +212,7 @@ cdef extern from *:
         unsigned int opp_any, opp_multi, opp_blot;
         int counts_ok;
     } bsf_scan;
-    #if defined(__SSE2__)
+    #if defined(BSF_SSE2)
     static inline __m128i bsf_reverse_bytes(__m128i v) {
         v = _mm_shuffle_epi32(v, _MM_SHUFFLE(0, 1, 2, 3));
         v = _mm_shufflelo_epi16(v, _MM_SHUFFLE(2, 3, 0, 1));

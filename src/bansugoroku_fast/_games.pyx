@@ -42,7 +42,8 @@ from bansugoroku_fast.scoring import (
 
 cdef extern from *:
     """
-    static inline int bsf_lowest_bit(unsigned int x) { return __builtin_ctz(x); }
+    #include "bsf_portable.h"
+    static inline int bsf_lowest_bit(unsigned int x) { return bsf_ctz32(x); }
     """
     int lowest_bit "bsf_lowest_bit"(unsigned int x) noexcept nogil   # x != 0
 

@@ -209,7 +209,8 @@ cdef extern from *:
     """
     /* A board (row me then row opp) held for writing many rows from it:
        in four registers where there is SSE2. */
-    #if defined(__SSE2__)
+    #include "bsf_portable.h"
+    #if defined(BSF_SSE2)
     typedef struct { __m128i part0, part1, part2, part3; } bsf_held;
     static inline void bsf_hold(bsf_held* held, const signed char* board) {
         held->part0 = _mm_loadu_si128((const __m128i*) board);
@@ -245,7 +246,7 @@ cdef extern from *:
        taken out of them) and target with ``die`` (0, off, for a larger die
        bearing off). */
     static inline void bsf_next_move(uint32_t* origins, int die, int* origin, int* target) {
-        *origin = 31 - __builtin_clz(*origins);
+        *origin = 31 - bsf_clz32(*origins);
         *origins ^= (uint32_t) 1 << *origin;
         *target = *origin - die < 0 ? 0 : *origin - die;
     }

@@ -26,6 +26,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "bsf_portable.h"
+
 #define BSF_NET_OUTPUTS 5
 #define BSF_NET_POINTS 24
 #define BSF_NET_MAX_HIDDEN 4096
@@ -54,8 +56,10 @@ static inline int64_t bsf_net_scratch(const bsf_net* net) {
 
 /* The loops are inlined into each caller (the AVX2 clone included, which
    then compiles them for AVX2). */
-#if defined(__GNUC__)
+#if defined(__GNUC__) || defined(__clang__)
 #define BSF_NET_INLINE static inline __attribute__((always_inline))
+#elif defined(_MSC_VER)
+#define BSF_NET_INLINE static __forceinline
 #else
 #define BSF_NET_INLINE static inline
 #endif
@@ -65,8 +69,10 @@ static inline int64_t bsf_net_scratch(const bsf_net* net) {
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__AVX2__) \
     && !defined(BSF_NET_NO_CLONES)
 #define BSF_NET_CLONES __attribute__((target_clones("avx2", "default"), unused))
-#else
+#elif defined(__GNUC__) || defined(__clang__)
 #define BSF_NET_CLONES __attribute__((unused))
+#else
+#define BSF_NET_CLONES
 #endif
 
 BSF_NET_INLINE void bsf_net_add(float* restrict h, const float* restrict w, int n) {
@@ -131,20 +137,12 @@ BSF_NET_INLINE void bsf_net_activate(float* restrict h, int n, int relu) {
     }
 }
 
-#if defined(__GNUC__)
-#define BSF_NET_CTZ(x) __builtin_ctz(x)
-#else
-BSF_NET_INLINE int BSF_NET_CTZ(uint32_t x) {    /* x != 0 */
-    int n = 0;
-    while (!(x & 1u)) { x >>= 1; n++; }
-    return n;
-}
-#endif
+#define BSF_NET_CTZ(x) bsf_ctz32(x)
 
 /* Bit p (1..24) set where a row (26 bytes: 0 = off, 1..24 = points,
    25 = bar) holds more than k stones on point p: two overlapping 16-byte
    SSE2 comparisons where there is SSE2, else a loop. */
-#if defined(__SSE2__)
+#if defined(BSF_SSE2)
 #include <emmintrin.h>
 BSF_NET_INLINE uint32_t bsf_net_row_above(const signed char* row, int k) {
     __m128i kk = _mm_set1_epi8((char) k);

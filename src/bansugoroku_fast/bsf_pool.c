@@ -50,6 +50,31 @@
 #define _GNU_SOURCE     /* pthread_setname_np, sched_getcpu, CPU_SET */
 #endif
 #include "bsf_pool.h"
+#include "bsf_portable.h"
+
+#if defined(_WIN32)
+/* Windows has no POSIX threads, and this pool is not yet written for its
+   own: there every job runs on the calling thread alone (threads= is
+   accepted, the results are the same, one core does the work). */
+
+static int64_t spin_ns = 100000;    /* read back by batch.idle_spin(); no thread spins here */
+
+int bsf_pool_run(bsf_job *job) {
+    job->next = 0;
+    job->joined = 0;
+    job->threads = 1;
+    for (int64_t start = 0; start < job->items; start += job->chunk)
+        job->run(job->task, 0, start, job->items - start > job->chunk ? start + job->chunk : job->items);
+    job->next = job->items;
+    return 1;
+}
+
+void bsf_pool_set_spin(int64_t nanoseconds) { spin_ns = nanoseconds < 0 ? 0 : nanoseconds; }
+int64_t bsf_pool_spin(void) { return spin_ns; }
+int bsf_pool_started(void) { return 0; }
+uint64_t bsf_pool_shared_jobs(void) { return 0; }
+
+#else   /* POSIX threads */
 
 #include <pthread.h>
 #include <sched.h>
@@ -90,18 +115,11 @@ static int64_t now_ns(void) {
     return (int64_t) now.tv_sec * 1000000000 + now.tv_nsec;
 }
 
-static void cpu_relax(void) {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
 
 /* Take up to `size` items of `job` and run them on `slot`: how many it
    had (0: none was left). */
 static int64_t run_chunk(bsf_job *job, int slot, int64_t size) {
-    int64_t start = __atomic_fetch_add(&job->next, size, __ATOMIC_RELAXED);
+    int64_t start = bsf_fetch_add_i64(&job->next, size);
     if (start >= job->items)
         return 0;
     int64_t stop = job->items - start > size ? start + size : job->items;
@@ -118,11 +136,11 @@ static void run_chunks(bsf_job *job, int slot) {
 static int64_t spin_ns = DEFAULT_SPIN_NS;     /* atomic */
 
 void bsf_pool_set_spin(int64_t nanoseconds) {
-    __atomic_store_n(&spin_ns, nanoseconds < 0 ? 0 : nanoseconds, __ATOMIC_RELAXED);
+    bsf_store_i64(&spin_ns, nanoseconds < 0 ? 0 : nanoseconds);
 }
 
 int64_t bsf_pool_spin(void) {
-    return __atomic_load_n(&spin_ns, __ATOMIC_RELAXED);
+    return bsf_load_i64(&spin_ns);
 }
 
 typedef struct worker {
@@ -158,17 +176,17 @@ static void wait_for_job(worker *self) {
     int64_t spin = bsf_pool_spin();
     int64_t deadline = now_ns() + (self->linger && spin < FOLLOWED_SPIN_NS ? FOLLOWED_SPIN_NS : spin);
     int round = 0;
-    while (__atomic_load_n(&pool.posted, __ATOMIC_ACQUIRE) == self->seen) {
-        cpu_relax();
+    while (bsf_load_u64_acquire(&pool.posted) == self->seen) {
+        bsf_cpu_relax();
         if ((++round & 15) == 0 && now_ns() >= deadline)
             break;
     }
     pthread_mutex_lock(&pool.lock);
     while (pool.posted == self->seen) {
         self->sleeping = 1;
-        __atomic_store_n(&pool.asleep, pool.asleep + 1, __ATOMIC_RELAXED);
+        bsf_store_int(&pool.asleep, pool.asleep + 1);
         pthread_cond_wait(&self->wake, &pool.lock);
-        __atomic_store_n(&pool.asleep, pool.asleep - 1, __ATOMIC_RELAXED);
+        bsf_store_int(&pool.asleep, pool.asleep - 1);
         self->sleeping = 0;
     }
 }
@@ -184,7 +202,7 @@ static void *worker_main(void *argument) {
             pthread_mutex_unlock(&pool.lock);
             continue;
         }
-        __atomic_store_n(&pool.inside, pool.inside + 1, __ATOMIC_RELAXED);
+        bsf_store_int(&pool.inside, pool.inside + 1);
         job->joined++;
         self->linger = job->followed;
         pthread_mutex_unlock(&pool.lock);
@@ -192,7 +210,7 @@ static void *worker_main(void *argument) {
         run_chunks(job, self->slot);
 
         pthread_mutex_lock(&pool.lock);
-        __atomic_store_n(&pool.inside, pool.inside - 1, __ATOMIC_RELEASE);
+        bsf_store_int_release(&pool.inside, pool.inside - 1);
         if (pool.inside == 0 && pool.caller_sleeping)
             pthread_cond_signal(&pool.left);
         pthread_mutex_unlock(&pool.lock);
@@ -304,8 +322,8 @@ static void register_fork_handlers(void) {
 static void wait_for_threads_inside(void) {
     int64_t deadline = now_ns() + CALLER_SPIN_NS;
     int round = 0;
-    while (__atomic_load_n(&pool.inside, __ATOMIC_ACQUIRE) != 0) {
-        cpu_relax();
+    while (bsf_load_int_acquire(&pool.inside) != 0) {
+        bsf_cpu_relax();
         if ((++round & 15) == 0 && now_ns() >= deadline) {
             pthread_mutex_lock(&pool.lock);
             pool.caller_sleeping = 1;
@@ -338,7 +356,7 @@ static int post(bsf_job *job, int helpers, int64_t *last_end) {
         pool.taken = 1;
         job->threads = helpers + 1;
         pool.open = job;
-        __atomic_store_n(&pool.posted, pool.posted + 1, __ATOMIC_RELEASE);
+        bsf_store_u64_release(&pool.posted, pool.posted + 1);
     }
     pthread_mutex_unlock(&pool.lock);
     return helpers;
@@ -373,7 +391,7 @@ static void wake_sleepers(int helpers) {
    row, `python -m benchmarks.startup`). */
 static void start_posted(bsf_job *job, int helpers, int64_t last_end) {
     int64_t size = job->chunk / 8 > 1 ? job->chunk / 8 : 1;
-    if (__atomic_load_n(&pool.asleep, __ATOMIC_RELAXED) == 0)
+    if (bsf_load_int(&pool.asleep) == 0)
         return;
     if (now_ns() - last_end < STREAM_NS) {
         wake_sleepers(helpers);
@@ -383,7 +401,7 @@ static void start_posted(bsf_job *job, int helpers, int64_t last_end) {
         return;
     int64_t started = now_ns();
     int64_t done = run_chunk(job, 0, size);
-    int64_t left = job->items - __atomic_load_n(&job->next, __ATOMIC_RELAXED);
+    int64_t left = job->items - bsf_load_i64(&job->next);
     if (done > 0 && left > 0 && (double) (now_ns() - started) * left / done >= WAKE_WORTH_NS)
         wake_sleepers(helpers);
 }
@@ -430,3 +448,5 @@ int bsf_pool_started(void) {
     pthread_mutex_unlock(&pool.lock);
     return started;
 }
+
+#endif  /* POSIX threads */
