@@ -161,3 +161,15 @@ def test_the_oracle_and_the_package_offer_the_same_single_position_functions():
     assert sorted(set(single) - set(bansugoroku_fast.__all__)) == []
     for name in single:
         assert parameters(getattr(bansugoroku_fast, name)) == parameters(getattr(oracle, name)), name
+
+
+@source_tree.needs("pyproject.toml")
+def test_the_wheel_builds_cover_linux_macos_and_windows():
+    """cibuildwheel's configuration names the platforms the wheels are built for."""
+    tomllib = pytest.importorskip("tomllib")
+    with open(source_tree.path("pyproject.toml"), "rb") as file:
+        config = tomllib.load(file)["tool"]["cibuildwheel"]
+    assert set(config["linux"]["archs"]) == {"x86_64", "aarch64"}
+    assert set(config["macos"]["archs"]) == {"x86_64", "arm64"}
+    assert config["windows"]["archs"] == ["AMD64"]
+    assert all(f"cp3{minor}-*" in config["build"] for minor in (10, 11, 12, 13))
