@@ -1,4 +1,4 @@
-"""Issue 10 item 4: what asking for two threads gives a batch call, by its size.
+"""What asking for two threads gives a batch call, by its size.
 
     python -m benchmarks.startup [--repeats 15] [--sizes 1,100,1000,10000,50000] [--json FILE]
     python -m benchmarks.startup --between-passes [--repeats 15]
