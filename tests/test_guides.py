@@ -128,8 +128,7 @@ def test_every_relative_link_names_a_file_that_exists():
     links = [(page, link) for page in PAGES for link in relative_links(page)]
     assert len(links) >= 60  # the pages do link to each other
     missing = [(page.name, link) for page, link in links if not (page.parent / link.split("#")[0]).is_file()]
-    # The performance history is a page of the site written beside the guides.
-    assert [(page, link) for page, link in missing if link != "../performance/history.md"] == []
+    assert missing == []
 
 
 def test_the_front_page_links_every_guide_and_stays_short():
