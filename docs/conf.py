@@ -71,6 +71,8 @@ nitpick_ignore_regex = [
     ("py:.*", r"(Path|PathLike|Enum|IntEnum|NamedTuple|Protocol|TypeAlias|Generic|Iterator|Iterable|"
               r"Sequence|Mapping|Callable|Generator|ContextManager|TextIO|BinaryIO|ndarray|NDArray|"
               r"ArrayLike|DTypeLike|dtype|Any|Self|Literal|Final|ClassVar|TypeVar|Exception|Warning)"),
+    # autodoc splits a dataclass field's annotation text at its commas (TrainingRun.curve: list[dict[str, Any]])
+    ("py:class", r"list\[dict\[str"),
     # the environments' bases and spaces (gymnasium, pettingzoo), Dask's arrays and clients, tqdm
     ("py:.*", r"(gymnasium|gym|pettingzoo|dask|distributed|tqdm|matplotlib)(\..*)?"),
 ]
