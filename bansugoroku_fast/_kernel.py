@@ -54,7 +54,7 @@ if TYPE_CHECKING:
 # Only the batch kernels (``_batch``) are built twice; the other kernel
 # modules, the single-position entry points of ``_single`` among them, are
 # built once: their work is in the modules they call (the figures:
-# benchmarks/README.md, "The kernels by job").
+# docs/performance/history.md, "Single calls").
 
 #: The baseline build of the batch kernels (any CPU of the architecture).
 BASELINE: ModuleType = _batch

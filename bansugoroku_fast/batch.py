@@ -3,7 +3,7 @@
 Positions are ``int8[N, 2, 26]`` in the interchange layout (row 0 = side to
 move), dice ``int8[N, 2]`` (one roll per position, or one roll for all). The
 kernels run without the GIL, over ``threads`` threads (``None`` = every
-core, at most :data:`MAX_THREADS`): the calling thread and threads of a
+core, at most :data:`~bansugoroku_fast.checks.MAX_THREADS`): the calling thread and threads of a
 pool kept by the process, which join the call as soon as they are awake,
 never making it wait for one that is not (a short call runs on the calling
 thread alone; :func:`set_idle_spin` says how long they stay awake after a
@@ -88,7 +88,7 @@ def count_plays(positions: BatchLike, dice: BatchLike, rules: RulesLike = None, 
     """The number of legal plays (distinct resulting positions) of each
     (position, roll) as ``int32[N]``; 0 for a pass or a finished game.
 
-    ``threads``: None (every CPU) or 1..:data:`MAX_THREADS`. A bad item
+    ``threads``: None (every CPU) or 1..:data:`~bansugoroku_fast.checks.MAX_THREADS`. A bad item
     raises :class:`~bansugoroku_fast.errors.InvalidPositionError` or
     :class:`~bansugoroku_fast.errors.InvalidDiceError` naming the first.
 

@@ -66,7 +66,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from tqdm import tqdm
@@ -84,7 +84,10 @@ from .strength import MatchScore, duplicate_match
 
 __all__ = [
     "CHECKPOINT_VERSION",
+    "BAN_COMBINATIONS",
+    "EVERY_BAN",
     "Network",
+    "RulesInputNetwork",
     "TrainingConfig",
     "TrainingRun",
     "checkpoint_path",
@@ -93,7 +96,9 @@ __all__ = [
     "net_policy",
     "opponents",
     "plot_curve",
+    "rule_inputs",
     "train",
+    "train_every_ban",
 ]
 
 #: The format of the training state files (``<out>.ckpt.npz``).
@@ -138,6 +143,9 @@ def lambda_returns(values: np.ndarray, seats: np.ndarray, lam: float) -> np.ndar
 # --- the network being trained ----------------------------------------------------------------
 
 
+AnyNetwork = TypeVar("AnyNetwork", bound="Network")
+
+
 class Network:
     """A multilayer perceptron in float32 with its gradient: ``weights[k]``
     is ``(inputs, outputs)`` of layer ``k``, hidden units ``activation``,
@@ -154,7 +162,8 @@ class Network:
         self.activation = activation
 
     @classmethod
-    def initial(cls, inputs: int, hidden: Sequence[int], activation: str, rng: np.random.Generator) -> Network:
+    def initial(cls: type[AnyNetwork], inputs: int, hidden: Sequence[int], activation: str,
+                rng: np.random.Generator) -> AnyNetwork:
         """Glorot-uniform hidden weights; output weights zero, output biases
         at even odds of a single win and rarer doubles and triples.
 
@@ -211,6 +220,55 @@ class Network:
                 a = layers[k]
                 delta = back * (a * (1.0 - a)) if self.activation == "sigmoid" else back * (a > 0)
         return [*grad_w, *grad_b], loss
+
+
+#: The six Ban-sugoroku rule combinations, in the order a shared run's segments take them.
+BAN_COMBINATIONS = tuple(Rules(finish=finish, closure=closure)
+                         for finish in ("arrival", "bear_off") for closure in ("multiplied", "immediate", "off"))
+#: The ``--rules`` label of a shared run: one network for every Ban-sugoroku combination.
+EVERY_BAN = "ban/*"
+RULE_INPUTS = 3
+
+
+def rule_inputs(rules: Rules) -> np.ndarray:
+    """The three rule inputs of a shared network: bears off, closure immediate,
+    closure off (all zero: arrival with multiplied closures).
+
+    >>> rule_inputs(Rules(finish="bear_off", closure="off")).tolist()
+    [1.0, 0.0, 1.0]
+    """
+    return np.array([rules.finish == "bear_off", rules.closure == "immediate", rules.closure == "off"],
+                    dtype=np.float32)
+
+
+class RulesInputNetwork(Network):
+    """A :class:`Network` for every Ban-sugoroku combination: its last three
+    inputs are :func:`rule_inputs` of ``self.rules`` (the rules of the games
+    being played), appended to every row it is given.
+
+    The rule inputs are constant within a game, so for one combination they
+    only shift the first layer's biases: :meth:`specialised` is the plain
+    network that plays that combination exactly as this one does.
+
+    >>> net = RulesInputNetwork.initial(4 + RULE_INPUTS, (3,), "sigmoid", np.random.default_rng(0))
+    >>> net.weights[-1][:] = 0.5
+    >>> x = np.random.default_rng(1).random((2, 4), dtype=np.float32)
+    >>> net.rules = BAN_COMBINATIONS[5]
+    >>> bool(np.allclose(net.predict(x), net.specialised(BAN_COMBINATIONS[5]).predict(x), atol=1e-6))
+    True
+    """
+
+    rules: Rules = BAN_COMBINATIONS[0]
+
+    def forward(self, x: np.ndarray) -> list[np.ndarray]:
+        columns = np.broadcast_to(rule_inputs(self.rules), (len(x), RULE_INPUTS))
+        return super().forward(np.hstack([x, columns]))
+
+    def specialised(self, rules: Rules) -> Network:
+        """The plain network playing ``rules`` as this one does (rule inputs folded into the biases)."""
+        first, rule_rows = self.weights[0][:-RULE_INPUTS], self.weights[0][-RULE_INPUTS:]
+        biases: list[np.ndarray] = [self.biases[0] + rule_inputs(rules) @ rule_rows, *self.biases[1:]]
+        return Network([first, *self.weights[1:]], biases, self.activation)
 
 
 class Adam:
@@ -579,6 +637,70 @@ def train(config: TrainingConfig, out: str, *, resume: bool = False, plot: str |
     return run
 
 
+def train_every_ban(config: TrainingConfig, folder: str, *, plot: str | None = None,
+                    progress: bool = True) -> TrainingRun:
+    """Train one :class:`RulesInputNetwork` on the six Ban-sugoroku
+    combinations (``config.games`` games each; ``config.rules`` is not used)
+    and write its six :meth:`~RulesInputNetwork.specialised` networks into
+    ``folder``, one file per combination named as the shipped ones
+    (``ban-arrival-multiplied.npz``, ...).
+
+    The combinations take turns segment by segment: segment ``k`` plays
+    ``BAN_COMBINATIONS[k % 6]`` on the dice of ``(seed, k)``, and trains only
+    on its own games (the buffer is emptied at its end), so every step knows
+    the rules its positions were played under. Every ``eval_every`` games of
+    each combination, each specialised network plays ``eval_games`` duplicate
+    pairs against ``"heuristic"`` (the curve's columns are the combinations'
+    short names). No checkpoint: the run is short (minutes).
+
+    >>> import tempfile
+    >>> config = TrainingConfig(rules=Rules(), games=20, seed=3, hidden=(8,), parallel=16, segment_games=20,
+    ...                         eval_every=0)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     run = train_every_ban(config, folder, progress=False)
+    ...     sorted(os.listdir(folder))[:2]
+    ['ban-arrival-immediate.npz', 'ban-arrival-multiplied.npz']
+    >>> run.games
+    120
+    """
+    if not os.path.isdir(folder):
+        raise InvalidTrainingError(f"out: {folder} is not a folder (a {EVERY_BAN} run writes six networks into one)")
+    if plot is not None:
+        _check_output(plot, "plot")
+    rng = np.random.default_rng(_derived_seed(config.seed, INIT_STREAM))
+    net = RulesInputNetwork.initial(encoding_size(config.encoding) + RULE_INPUTS, config.hidden, config.activation,
+                                    rng)
+    run = TrainingRun(config, net, Adam(net.parameters, config.rate))
+    learner = _Learner(net, run.adam, config)
+    rounds = config.games // config.segment_games
+    with tqdm(total=rounds * len(BAN_COMBINATIONS) * config.segment_games, unit="game", disable=not progress,
+              desc=f"TD({config.lam}) {EVERY_BAN}", dynamic_ncols=True) as bar:
+        for segment in range(rounds * len(BAN_COMBINATIONS)):
+            net.rules = BAN_COMBINATIONS[segment % len(BAN_COMBINATIONS)]
+            began = time.perf_counter()
+            _play_segment(net, learner, dataclasses.replace(config, rules=net.rules), segment, bar.update)
+            run.seconds += time.perf_counter() - began
+            run.games += config.segment_games
+            per_combination = run.games // len(BAN_COMBINATIONS)
+            if config.eval_every and run.games % (len(BAN_COMBINATIONS) * config.eval_every) == 0:
+                _add_shared_point(run, net, per_combination, learner.loss)
+                if plot is not None:
+                    plot_curve(run, plot, title=f"{EVERY_BAN}, rules as inputs")
+    for rules in BAN_COMBINATIONS:
+        path = os.path.join(folder, rules.short_name.replace("/", "-") + ".npz")
+        net.specialised(rules).evaluator(rules, config.encoding).save(path)
+    return run
+
+
+def _add_shared_point(run: TrainingRun, net: RulesInputNetwork, games: int, loss: float) -> None:
+    point: dict[str, Any] = {"games": games, "seconds": round(run.seconds, 1), "loss": loss}
+    for rules in BAN_COMBINATIONS:
+        player = net_policy(net.specialised(rules), rules, run.config.encoding)
+        score = duplicate_match(rules, player, "heuristic", run.config.eval_games, EVAL_SEED, progress=False)
+        point[rules.short_name] = [score.ppg, score.stderr]
+    run.curve.append(point)
+
+
 def _add_point(run: TrainingRun, loss: float = float("nan")) -> None:
     scores = _measure(run.net, run.config)
     point: dict[str, Any] = {"games": run.games, "seconds": round(run.seconds, 1), "loss": loss}
@@ -587,8 +709,8 @@ def _add_point(run: TrainingRun, loss: float = float("nan")) -> None:
 
 
 def _point_text(point: dict[str, Any]) -> str:
-    return " ".join(f"{name} {point[name][0]:+.3f}±{point[name][1]:.3f}" for name in ("pubeval", "heuristic")
-                    if name in point)
+    return " ".join(f"{name} {point[name][0]:+.3f}±{point[name][1]:.3f}" for name in point
+                    if name not in ("games", "seconds", "loss"))
 
 
 def _check_output(path: str, what: str) -> None:
@@ -597,8 +719,9 @@ def _check_output(path: str, what: str) -> None:
         raise InvalidTrainingError(f"{what}: folder {folder} does not exist")
 
 
-def plot_curve(run: TrainingRun, path: str) -> None:
-    """The learning curve (ppg ± 2 standard errors by training games), written atomically."""
+def plot_curve(run: TrainingRun, path: str, title: str | None = None) -> None:
+    """The learning curve (ppg ± 2 standard errors by training games), written atomically:
+    one line per opponent (a shared run: per combination, against ``"heuristic"``)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -606,15 +729,17 @@ def plot_curve(run: TrainingRun, path: str) -> None:
 
     figure, axes = plt.subplots(figsize=(7, 4))
     games = [point["games"] for point in run.curve]
-    for name in opponents(run.config.rules):
+    for name in [key for key in run.curve[0] if key not in ("games", "seconds", "loss")]:
         ppg = np.array([point[name][0] for point in run.curve])
         err = np.array([point[name][1] for point in run.curve])
-        axes.errorbar(games, ppg, yerr=2 * err, marker="o", capsize=3, label=f"against {name}")
+        axes.errorbar(games, ppg, yerr=2 * err, marker="o", capsize=3,
+                      label=f"{name} against heuristic" if "/" in name else f"against {name}")
     axes.axhline(0.0, color="grey", linewidth=0.8)
     axes.set_xlabel("training games")
     axes.set_ylabel("points per game (duplicate, ±2 s.e.)")
     config = run.config
-    axes.set_title(f"{config.rules.short_name}: {config.encoding}, hidden {config.hidden}, seed {config.seed}")
+    axes.set_title(f"{title or config.rules.short_name}: {config.encoding}, hidden {config.hidden}, "
+                   f"seed {config.seed}")
     axes.legend()
     figure.tight_layout()
     folder = os.path.dirname(os.path.abspath(path))
@@ -636,10 +761,14 @@ def plot_curve(run: TrainingRun, path: str) -> None:
 def _parser() -> argparse.ArgumentParser:
     defaults: dict[str, Any] = {field.name: field.default for field in dataclasses.fields(TrainingConfig)}
     parser = argparse.ArgumentParser(prog="python -m bansugoroku_fast.train", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rules", required=True, help="a rules label: backgammon, ban/arrival/multiplied, ...")
-    parser.add_argument("--games", type=int, required=True, help="games of self-play to train on")
+    parser.add_argument("--rules", required=True,
+                        help=f"a rules label: backgammon, ban/arrival/multiplied, ...; {EVERY_BAN}: one network "
+                             "for the six Ban-sugoroku combinations, the rules as inputs")
+    parser.add_argument("--games", type=int, required=True,
+                        help=f"games of self-play to train on ({EVERY_BAN}: per combination)")
     parser.add_argument("--seed", type=int, required=True)
-    parser.add_argument("--out", required=True, help="the network file to write (.npz)")
+    parser.add_argument("--out", required=True,
+                        help=f"the network file to write (.npz; {EVERY_BAN}: a folder for the six networks)")
     parser.add_argument("--hidden", type=int, nargs="+", default=list(defaults["hidden"]),
                         help="hidden layer sizes (one or two)")
     parser.add_argument("--activation", choices=ACTIVATIONS, default=defaults["activation"])
@@ -667,18 +796,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     """The command line; returns the exit status (2 for bad arguments)."""
     args = _parser().parse_args(argv)
     try:
+        every_ban = args.rules.strip() == EVERY_BAN
         config = TrainingConfig(
-            rules=Rules.parse(args.rules), games=args.games, seed=args.seed, hidden=tuple(args.hidden),
+            rules=BAN_COMBINATIONS[0] if every_ban else Rules.parse(args.rules), games=args.games, seed=args.seed,
+            hidden=tuple(args.hidden),
             activation=args.activation, encoding=args.encoding, lam=args.lam, rate=args.rate,
             rate_halving=args.rate_halving, minibatch=args.minibatch, update_size=args.update_size,
             parallel=args.parallel, segment_games=args.segment_games, eval_every=args.eval_every,
             eval_games=args.eval_games,
         )
-        run = train(config, args.out, resume=args.resume, plot=args.plot, progress=not args.quiet)
+        if every_ban and args.resume:
+            raise InvalidTrainingError(f"--resume: a {EVERY_BAN} run keeps no checkpoint; run it again")
+        if every_ban:
+            run = train_every_ban(config, args.out, plot=args.plot, progress=not args.quiet)
+        else:
+            run = train(config, args.out, resume=args.resume, plot=args.plot, progress=not args.quiet)
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    print(f"{run.games} games in {run.seconds:.0f} s; network written to {args.out}")
+    print(f"{run.games} games in {run.seconds:.0f} s; {'networks' if every_ban else 'network'} written to {args.out}")
     if run.curve:
         print(f"last point: {_point_text(run.curve[-1])}")
     return 0

@@ -90,11 +90,15 @@ def batch_calls(positions, dice, rules) -> dict[str, Callable[[], object]]:
 def single_calls(corpus, rules) -> dict[str, Callable[[], object]]:
     """The "single" :data:`CALLS`, each a loop over the items of
     ``corpus`` (one public call an item)."""
+    import bansugoroku_fast
     from bansugoroku_fast import legal_first_steps, legal_plays, outcome, shots
 
-    try:    # where the tree keeps it: moves (after the package's reshaping), api (before)
+    # Where the tree keeps it: moves (after the package's reshaping), api
+    # (before). Asked of the tree's files, not by trying the import: an
+    # editable install of another tree would answer for a missing module.
+    if (Path(bansugoroku_fast.__file__).parent / "moves.py").exists():
         from bansugoroku_fast.moves import legal_play_count
-    except ImportError:
+    else:
         from bansugoroku_fast.api import legal_play_count
 
     items = corpus.items()

@@ -1,6 +1,10 @@
 """Peer engines in the shape ``bansugoroku conformance check --engine`` takes.
 
-    bansugoroku conformance check --engine benchmarks.conformance_engines:gnubg_nn_engine --rules backgammon
+    python -m bansugoroku_fast conformance check \\
+        --engine benchmarks.conformance_engines:gnubg_nn_engine --rules backgammon
+
+(from the repository root: ``python -m`` puts it on the path, where the
+``bansugoroku`` script would not find ``benchmarks``)
 
 * :func:`gnubg_nn_engine`: GNU Backgammon's move generator (``pip install
   gnubg-nn``; backgammon only). Its board is ``anBoard[2][25]``: ``[1]`` the

@@ -13,7 +13,7 @@ items), called from two Python threads at once; one run of each a round,
 threads did in the time of one: twice the time alone over the slower
 thread's time beside the other (2.00x: the second thread cost the first
 nothing). The table gives each loop's median gain over the runs, the
-lowest, the runs under 1.8x (the two-thread target of issue 10), and
+lowest, the runs under 1.8x (the project's two-thread target), and
 where the time lost in those went: into running slower (the thread's CPU
 time beside the other above that alone) or off the CPU (wall clock above
 CPU time: the host ran other work on the vCPU, which this kernel's steal
@@ -44,7 +44,7 @@ from typing import NamedTuple
 from .c_programs import HERE, build_program
 from .timing import load_noted, progress_bar, script_parser
 
-#: The speed-up issue 10 asks of two threads.
+#: The speed-up the project asks of two threads.
 TARGET = 1.8
 
 

@@ -23,7 +23,7 @@ Measures (one core: ``threads=1``; all interleaved, median of the repeats):
   the loop's own cost is the yardstick). Skipped if gnubg-nn is absent
   (``pip install gnubg-nn``).
 
-Targets (issue "Lockstep games"): a numpy-only callable through GameBatch
+Targets: a numpy-only callable through GameBatch
 at least 5,000 games/s and at least 4x the gnubg-nn loop; the callable
 linear policy within 3x of the built-in one.
 """

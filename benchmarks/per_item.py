@@ -6,7 +6,7 @@
 ``call`` makes one batch call on the corpus of one rule set (one thread;
 ``out`` generates every field twice into the same ``out=`` buffers, the
 first call touching their pages), for callgrind to count with only the
-kernel entry point collected (``benchmarks/README.md``, issue 10 item 2)::
+kernel entry point collected (``benchmarks/README.md``, ``per_item``)::
 
     valgrind --tool=callgrind --collect-atstart=no \\
         '--toggle-collect=__pyx_pw_*_batch_*generate_batch' \\

@@ -1,4 +1,4 @@
-/* A plain C move generator: the yardstick of issue 10.
+/* A plain C move generator: the yardstick of benchmarks/speed.py.
  *
  * The legal plays of a (position, roll) as the distinct resulting positions
  * (docs/rules.md §2), written the straightforward way and independently of

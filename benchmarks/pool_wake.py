@@ -20,10 +20,9 @@ columns ``pool_wake.c`` prints (its docstring says what each is). The
 variants run in turn, each pattern ``--repeats`` times, and the table keeps
 the median of the repeats.
 
-``benchmarks/pool_doze.patch`` is an idea tried and dropped (pool threads
-that nap 20 us at a time for 20 ms before they sleep): ``git apply`` it,
-run this, ``git checkout src/bansugoroku_fast/bsf_pool.c``
-(benchmarks/README.md, "Issue 10, 2026-12-02 evening").
+The figures that ``bsf_pool.c``'s comments give come from this command;
+a pool thread that dozed between jobs, tried with it and dropped, is told
+in ``docs/performance/history.md``.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Time single ``legal_plays`` calls from Python against gnubg-nn's ``moves()``.
 
-Issue 10 item 3. On the same backgammon random-playout items (the corpus of
+On the same backgammon random-playout items (the corpus of
 ``benchmarks.corpus``), one run, the measures interleaved, best of
 ``--repeats``, ns per item:
 
@@ -30,7 +30,7 @@ from . import corpus as corpus_module
 from . import timing
 
 BACKGAMMON = Rules(variant="backgammon")
-#: Issue 10's target: ``legal_plays`` with ``len()`` and iteration at most
+#: The project's target: ``legal_plays`` with ``len()`` and iteration at most
 #: this times gnubg-nn's ``moves()`` with the same.
 TARGET = 0.6
 

@@ -1,4 +1,4 @@
-"""Issue 10's speed table: the batch kernels against a plain C move generator, in one run.
+"""The batch kernels against a plain C move generator, in one run.
 
     python -m benchmarks.speed [--size 50000] [--repeats 5] [--json FILE]
 
@@ -34,7 +34,7 @@ fresh output arrays, interleaved, best of the repeats (wall ns per item):
 Nothing is timed unless the plain generator and the kernels agree on every
 item (counts and child sets: ``yardstick.disagreement``). The table gives
 each figure's ratio to the C figure of the same run (for two threads, the
-speed-up over one thread in the same pattern) against the issue's targets,
+speed-up over one thread in the same pattern) against the project's targets,
 met or missed.
 """
 from __future__ import annotations
@@ -189,9 +189,10 @@ def measures(rules: Rules, size: int) -> Measures:
     return {row.name: calls[row.name] for row in ROWS}
 
 
-#: The C figures the issue quotes (its author's C, ns per item, another
-#: run): shown beside ours as an indication only, as this run's plain C
-#: generator is much slower (benchmarks/README.md says why).
+#: The C figures the project's first targets were set from (another
+#: author's C, ns per item, another run): shown beside ours as an indication
+#: only, as this run's plain C generator is much slower (benchmarks/README.md
+#: says why).
 ISSUE_C = {
     Rules().short_name: {"plain C count": 22.0, "plain C generate (children)": 235.0},
     Rules(variant="backgammon").short_name: {"plain C count": 58.0, "plain C generate (children)": 360.0},

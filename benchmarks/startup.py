@@ -1,4 +1,4 @@
-"""Issue 10 item 4: what asking for two threads gives a batch call, by its size.
+"""What asking for two threads gives a batch call, by its size.
 
     python -m benchmarks.startup [--repeats 15] [--sizes 1,100,1000,10000,50000] [--json FILE]
     python -m benchmarks.startup --between-passes [--repeats 15]
@@ -43,7 +43,7 @@ from unittest import mock
 
 import numpy as np
 
-from bansugoroku_fast import Rules, _batch, batch
+from bansugoroku_fast import Rules, _batch, _kernel, batch
 
 from .corpus import DEFAULT_VARIANTS, load_corpus
 from .timing import load_noted, progress_bar, script_parser, seconds_of
@@ -108,8 +108,8 @@ def between_passes(rules: Rules, repeats: int) -> list[float]:
         return call
 
     gaps = []
-    with mock.patch.object(batch._batch, "count_batch", timed_kernel("count_batch")), \
-            mock.patch.object(batch._batch, "generate_batch", timed_kernel("generate_batch")):
+    with mock.patch.object(_batch, "count_batch", timed_kernel("count_batch")), \
+            mock.patch.object(_batch, "generate_batch", timed_kernel("generate_batch")):
         for _ in range(repeats):
             two_thread_call_after_five_on_one(rules, corpus)
             gaps.append((marks["generate_batch called"] - marks["count_batch returned"]) * 1e6)
@@ -145,7 +145,7 @@ def between_parts(rules: Rules, repeats: int) -> dict[str, tuple[list[float], li
             return result
         return call
 
-    count_batch = batch._batch.count_batch
+    count_batch = _batch.count_batch
     sum_counts = cold_then_warm(PARTS[2], lambda counts: counts.sum(dtype=np.int64))
 
     def count_then_sum(*args: object, **keywords: object) -> object:
@@ -153,9 +153,9 @@ def between_parts(rules: Rules, repeats: int) -> dict[str, tuple[list[float], li
         sum_counts(args[4])     # the counts, as the call summed them before c0f053c
         return result
 
-    with mock.patch.object(batch._batch, "count_batch", count_then_sum), \
-            mock.patch.object(batch, "_output", cold_then_warm(PARTS[0], batch._output)), \
-            mock.patch.object(batch._batch, "play_offsets", cold_then_warm(PARTS[1], batch._batch.play_offsets)):
+    with mock.patch.object(_batch, "count_batch", count_then_sum), \
+            mock.patch.object(_kernel, "output_views", cold_then_warm(PARTS[0], _kernel.output_views)), \
+            mock.patch.object(_batch, "play_offsets", cold_then_warm(PARTS[1], _batch.play_offsets)):
         for _ in range(repeats):
             two_thread_call_after_five_on_one(rules, corpus)
     return times

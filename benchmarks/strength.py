@@ -5,7 +5,7 @@ quality of single moves as GNU Backgammon judges them.
     python -m benchmarks.strength match --rules backgammon --games 20000 net pubeval
     python -m benchmarks.strength match --rules ban/arrival/off --games 20000 net heuristic
     python -m benchmarks.strength match --rules backgammon --games 4000 net gnubg
-    python -m benchmarks.strength targets --games 20000          # every target of the issue, one table
+    python -m benchmarks.strength targets --games 20000          # every strength target, one table
     python -m benchmarks.strength quality --items 2000            # the move-quality table (backgammon)
 
 **Players**: ``"pubeval"``, ``"heuristic"``, ``"random"`` (the package's

@@ -36,7 +36,7 @@ from .engines import stream
 from .timing import interleaved_figures, report_each_default_variant
 
 ROLLS = np.array(oracle.ALL_ROLLS, dtype=np.int8)
-#: Issue 10's target: two threads at least this many times one thread's speed.
+#: The project's target: two threads at least this many times one thread's speed.
 TARGET = 1.8
 
 

@@ -1,6 +1,6 @@
 """``benchmarks/cores.py``, the probe of what a second busy thread leaves
 the first: its arithmetic on known runs, and its C program run once (the
-figures the README's two-thread account rests on).
+figures the performance guide's account of two threads rests on).
 
 The C program is compiled on the fly; that test is skipped where there is
 no C compiler or fewer than two CPUs.

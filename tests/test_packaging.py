@@ -119,25 +119,28 @@ def test_the_import_check_finds_an_import_through_the_package(code):
     assert len(found) == 1 and found[0].startswith("cli/probe.py:1: ")
 
 
-@source_tree.needs("README.md", "src")
-def test_the_readme_layout_names_what_the_tree_holds():
-    """README's Layout block: each folder it names exists, each kernel module
-    it names is in src/, and every kernel module in src/ is named."""
+@source_tree.needs("docs/guides/contributing.md", "src")
+def test_the_layout_names_what_the_tree_holds():
+    """The Layout block of docs/guides/contributing.md: each folder it names
+    exists, each kernel module it names is in src/, and every kernel module
+    in src/ is named."""
     root = PACKAGE.parent
-    readme = (root / "README.md").read_text(encoding="utf-8")
-    layout = readme.split("## Layout", 1)[1].split("```")[1]
+    guide = (root / "docs" / "guides" / "contributing.md").read_text(encoding="utf-8")
+    layout = guide.split("## Layout", 1)[1].split("```")[1]
     folders = re.findall(r"^(\S+)/\s", layout, re.M)
-    assert {"src", "bansugoroku_fast", "tests", "benchmarks"} <= set(folders)
+    assert {"src", "bansugoroku_fast", "tests", "benchmarks", "docs"} <= set(folders)
     assert [folder for folder in folders if not (root / folder).is_dir()] == []
     kernels = {path.stem for path in (root / "src" / "bansugoroku_fast").glob("_*.p[yx][xd]")}
     assert set(re.findall(r"\b(_[a-z][a-z0-9_]*)\b", layout)) == kernels
 
 
-@source_tree.needs("README.md", ".ci/run")
-def test_the_readme_set_up_commands_are_what_ci_runs():
-    """README's two set-up commands stand as they are in .ci/run."""
+@source_tree.needs("README.md", "docs/guides/contributing.md", ".ci/run")
+@pytest.mark.parametrize("page", ["README.md", "docs/guides/contributing.md"])
+def test_the_set_up_commands_are_what_ci_runs(page):
+    """The two set-up commands of the front page (and of the contributors'
+    guide, which repeats them) stand as they are in .ci/run."""
     root = PACKAGE.parent
-    set_up = (root / "README.md").read_text(encoding="utf-8").split("## Set-up", 1)[1].split("```")[1]
+    set_up = (root / page).read_text(encoding="utf-8").split("## Set-up", 1)[1].split("```")[1]
     commands = [line.split("#")[0].strip() for line in set_up.splitlines()[1:] if line.strip()]
     ci_lines = {line.strip() for line in (root / ".ci" / "run").read_text(encoding="utf-8").splitlines()}
     assert commands == ["pip install . && bansugoroku moves 6-5", "pip install -e '.[test,lint]' && python -m pytest"]

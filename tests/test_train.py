@@ -12,17 +12,22 @@ import pytest
 from bansugoroku_fast import Rules, play_games
 from bansugoroku_fast.errors import InvalidTrainingError
 from bansugoroku_fast.evaluators import NetEvaluator, evaluate
+from bansugoroku_fast.evaluators.encoding import encode_valid
 from bansugoroku_fast.evaluators.scoring import flip
 from bansugoroku_fast.strength import duplicate_match, points_of_seat
 from bansugoroku_fast.train import (
+    BAN_COMBINATIONS,
     Network,
+    RulesInputNetwork,
     TrainingConfig,
     TrainingRun,
     checkpoint_path,
     lambda_returns,
     main,
     net_policy,
+    rule_inputs,
     train,
+    train_every_ban,
 )
 
 TINY = dict(hidden=(8,), parallel=16, segment_games=20, eval_every=0, update_size=256, minibatch=32)
@@ -282,3 +287,58 @@ def test_the_names_net_and_net1_play_the_shipped_networks(rules):
     by_hand = play_games(rules, 1, policy=(EvaluatorPolicy(load_shipped(rules), ply=1), "net"), seed=4,
                          max_plies=6, on_long="truncate")
     assert np.array_equal(one_ply.after, by_hand.after)
+
+
+# --- one network for every Ban-sugoroku combination ---------------------------------------------
+
+
+def test_a_shared_run_writes_six_networks_that_play_as_the_shared_one(tmp_path: os.PathLike[str]) -> None:
+    """Each file is the shared network with its rule inputs set: the same
+    scores on that combination's positions, read back from disk."""
+    folder = str(tmp_path)
+    run = train_every_ban(tiny(games=20, rate=1e-4), folder, progress=False)
+    assert isinstance(run.net, RulesInputNetwork)
+    assert run.games == 20 * len(BAN_COMBINATIONS)
+    scores_by_rules = []
+    for rules in BAN_COMBINATIONS:
+        positions = play_games(rules, 2, seed=5).after[:50]
+        loaded = NetEvaluator.load(os.path.join(folder, rules.short_name.replace("/", "-") + ".npz"))
+        assert loaded.rules == rules
+        run.net.rules = rules
+        inputs = encode_valid(positions, run.config.encoding, rules)
+        np.testing.assert_allclose(loaded.forward(inputs), run.net.predict(inputs), atol=1e-5)
+        scores_by_rules.append(loaded.forward(encode_valid(positions[:1], run.config.encoding, rules)))
+    # The rule inputs reach the network: one position, six different scores.
+    assert len({tuple(np.round(s[0], 6)) for s in scores_by_rules}) == len(BAN_COMBINATIONS)
+
+
+def test_a_shared_run_depends_on_its_seed_alone(tmp_path: os.PathLike[str]) -> None:
+    runs = [train_every_ban(tiny(games=20, seed=seed, rate=1e-4), str(tmp_path), progress=False)
+            for seed in (4, 4, 5)]
+    assert same(parameters(runs[0]), parameters(runs[1]))
+    assert not same(parameters(runs[0]), parameters(runs[2]))
+
+
+def test_the_rule_inputs_fold_into_the_biases() -> None:
+    net = RulesInputNetwork.initial(6 + 3, (4, 3), "relu", np.random.default_rng(2))
+    net.weights[-1][:] = np.random.default_rng(3).normal(size=net.weights[-1].shape)
+    x = np.random.default_rng(4).random((5, 6), dtype=np.float32)
+    for rules in BAN_COMBINATIONS:
+        net.rules = rules
+        with_inputs = net.forward(x)[-1]
+        plain = Network.forward(net.specialised(rules), x)[-1]
+        np.testing.assert_allclose(plain, with_inputs, atol=1e-6)
+    assert rule_inputs(Rules()).tolist() == [0.0, 0.0, 0.0]
+    assert rule_inputs(Rules(finish="bear_off", closure="immediate")).tolist() == [1.0, 1.0, 0.0]
+
+
+def test_a_shared_run_refuses_a_file_for_out_and_resume(tmp_path: os.PathLike[str],
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    small = ["--rules", "ban/*", "--games", "20", "--segment-games", "20", "--seed", "1", "--quiet"]
+    assert main([*small, "--out", os.path.join(tmp_path, "net.npz")]) == 2
+    assert "is not a folder" in capsys.readouterr().err
+    assert main([*small, "--out", str(tmp_path), "--resume"]) == 2
+    assert "keeps no checkpoint" in capsys.readouterr().err
+    assert os.listdir(tmp_path) == []
+    assert main([*small, "--out", str(tmp_path)]) == 0
+    assert len(os.listdir(tmp_path)) == len(BAN_COMBINATIONS)

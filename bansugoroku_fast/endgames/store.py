@@ -205,7 +205,7 @@ def build(rules: object = None, *, cache: bool = False,
 
     ``progress(rows)`` is told of one-sided rows as they are done
     (:data:`ROWS_PER_KIND` in all, the two-sided table counting as the last
-    :data:`~bansugoroku_fast.endgames._kernel.TABLE_SMALL_POSITIONS`).
+    :data:`SMALL_POSITIONS`).
     """
     kind = kind_of(rules)
     one = _kernel.build_one_sided(kind.rule_code, kind.bears_off, progress=progress)

@@ -46,8 +46,8 @@ from ..play import Play
 from ..position import as_position
 from ..rules import ALL_ROLLS, Rules
 from .encoding import checked_positions
-from .network import OUTPUTS, NetEvaluator, as_threads
 from .nets import load_shipped
+from .network import OUTPUTS, NetEvaluator, as_threads
 from .scoring import Evaluator, check_evaluator, equity, evaluate_valid, flip, outcome_probabilities
 
 __all__ = ["DEFAULT_FILTER", "EvaluatorPolicy", "MoveFilter", "ROLL_WEIGHTS", "ScoredPlay", "ScoredPlays",

@@ -581,7 +581,7 @@ def rollout(position: object, rules: object = None, games: int = 1296, policy: o
     :data:`BLOCK` games and stop after the first block at which every
     figure's standard error is at most the target. ``on_long="truncate"``:
     a game not over after ``max_plies`` plies ends there, counted apart
-    (see :mod:`bansugoroku_fast.tallies`). The oracle takes one
+    (see :mod:`bansugoroku_fast.games.tallies`). The oracle takes one
     position (the package also a batch); ``threads`` and ``progress`` are
     accepted for the package's signature.
 
@@ -612,7 +612,7 @@ def rank_plays(position: PositionLike, dice: DiceLike, rules: object = None, gam
     order). Each play's games start from its position with the opponent to
     roll: its equity is minus that rollout's. ``on_long="truncate"``: a
     game not over after ``max_plies`` plies is left out (see
-    :func:`~bansugoroku_fast.tallies.rank`).
+    :func:`~bansugoroku_fast.games.tallies.rank`).
 
     >>> from bansugoroku_fast import Position
     >>> ranked = rank_plays(Position.initial(), (6, 5), "backgammon", games=2, policy="first")

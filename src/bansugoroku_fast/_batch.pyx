@@ -134,7 +134,7 @@ OUTPUT_ROW_BYTES = sizeof(Board) + 2 * MAX_STEPS + MAX_STEPS + MAX_STEPS
 # input far apart, and two threads counting 2.1 million items went from
 # 2.3x to 1.9-2.0x one thread, where neighbouring chunks (each thread's
 # reads bringing in the other's next lines) beat two separate processes
-# (benchmarks/README.md, "Thread scaling"). Enough chunks still that, items
+# (docs/performance/history.md, "Two threads"). Enough chunks still that, items
 # of unequal cost in any order, the threads end together (a "guided"
 # schedule, whose first chunks are half the batch, gave the same speed-up
 # and can leave one thread alone on the costly half).

@@ -2,7 +2,10 @@
 :mod:`bansugoroku_fast.train` (the commands, seeds and wall times are in
 ``docs/networks.md``): one ``.npz`` per rule combination, named after
 ``Rules.short_name`` with ``/`` as ``-`` (``backgammon.npz``,
-``ban-arrival-multiplied.npz``, ...).
+``ban-arrival-multiplied.npz``, ...). The six Ban-sugoroku files are one
+network trained on every combination with the rules as inputs
+(``python -m bansugoroku_fast.train --rules 'ban/*'``), each with its
+combination's rule inputs folded into its first biases.
 
 >>> from bansugoroku_fast import Rules
 >>> network_file(Rules(finish="bear_off", closure="off")).endswith("ban-bear_off-off.npz")

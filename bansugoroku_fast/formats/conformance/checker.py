@@ -44,7 +44,7 @@ class Disagreement:
 
     @property
     def size(self) -> tuple[int, int]:
-        """How small an example this is: results listed, then stones on the board."""
+        """How small an example this is (results listed, then stones on the board)."""
         position = Position.from_id(self.item.position_id)
         listed = len(self.item.results) if isinstance(self.item, CorpusItem) else self.item.nodes
         return listed + len(self.ids), int(position.array[:, 1:].sum())
