@@ -10,7 +10,7 @@ from gymnasium import spaces
 
 from ..checks import as_rules, as_side
 from ..errors import GameStateError, IllegalPlayError
-from ..games.policies import ResolvedPolicy
+from ..games.policies import CALLABLE, ResolvedPolicy
 from ..rules import Rules
 from .opponents import choose_play, opponent_of
 from .table import MAX_PLAYS, MAX_PLIES, Table
@@ -92,13 +92,17 @@ class BanSugorokuEnv(gym.Env[dict[str, Any], np.int64]):
         if table.is_over or self._forfeited:
             raise GameStateError("the episode has ended; call reset() before step()")
         try:
-            table.act(action)
+            finished = table.take(action)
         except IllegalPlayError:
             if self.illegal_action == "raise":
                 raise
             self._forfeited = True
             return self._observe(), -1.0, True, False, {**self._info(), "illegal_action": True}
-        self._play_opponent()
+        if finished >= 0 and self.opponent.code != CALLABLE:
+            table.play_on(finished, self.seat, self.opponent)  # the opponent's turns too, in the kernel
+        elif finished >= 0:
+            table.play(table.legal_plays()[finished])
+            self._play_opponent()
         reward = float(table.result.points(self.seat)) if table.result is not None else 0.0
         return self._observe(), reward, table.result is not None, table.truncated, self._info()
 

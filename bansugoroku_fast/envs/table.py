@@ -59,8 +59,9 @@ from .. import _kernel
 from ..checks import as_seed, positive_int
 from ..errors import GameStateError, IllegalPlayError
 from ..games.game_batch import roll_dice
+from ..games.policies import CALLABLE, ResolvedPolicy, policy_weights
 from ..moves import legal_plays, outcome
-from ..play import Play
+from ..play import Outcome, Play
 from ..position import Position
 from ..rules import Rules
 from ..turn import Turn
@@ -77,6 +78,7 @@ DICE_AHEAD = 64
 #: Longest dice-left vector: the four moves of a backgammon double.
 DICE_SLOTS = 4
 ACTION_KINDS = ("step", "play")
+_ROW_BYTES = 26  # one row of a board's bytes
 SEATS = (0, 1)
 
 
@@ -138,27 +140,51 @@ def dice_slots(dice: np.ndarray, rules: Rules) -> np.ndarray:
     return slots
 
 
-# Where a kernel play record keeps its steps (``_kernel.PLAY_RECORD``).
+# Where a kernel play record keeps its steps (``_kernel.PLAY_RECORD``):
+# ``(origin, target, die, hit)`` per step, from _STEPS_START on.
+_RECORD_BYTES = _kernel.PLAY_RECORD["bytes"]
+_BOARD_START = _kernel.PLAY_RECORD["board"]
+_BOARD_BYTES = _kernel.PLAY_RECORD["board_bytes"]
 _NSTEPS = _kernel.PLAY_RECORD["nsteps"]
 _STEP_BYTES = _kernel.PLAY_RECORD["step_bytes"]
 _STEPS_START = _kernel.PLAY_RECORD["steps"]
 _STEPS_END = _STEPS_START + DICE_SLOTS * _STEP_BYTES
+_DIE_FIELD = 2
 _SLOT_NUMBERS = np.arange(DICE_SLOTS)
+#: ``_ACTION_OF[origin, die]``: the ``"step"`` action (-1 for die 0).
+_ACTION_OF = np.full((26, 7), -1, dtype=np.int16)
+_ACTION_OF[1:, 1:] = 6 * np.arange(25)[:, None] + np.arange(6)
 
 
 def _records_of(plays: Sequence[Play]) -> np.ndarray:
     """``uint8[k, record bytes]``: the kernel's records of ``legal_plays`` output."""
-    layout = _kernel.PLAY_RECORD
     records: np.ndarray = np.frombuffer(plays.records, dtype=np.uint8)  # type: ignore[attr-defined]
-    return records.reshape(len(plays), layout["bytes"])
+    return records.reshape(len(plays), _RECORD_BYTES)
 
 
 def children_of(plays: Sequence[Play]) -> np.ndarray:
     """``int8[k, 2, 26]``: the board after each play of ``legal_plays`` output."""
-    layout = _kernel.PLAY_RECORD
-    boards = _records_of(plays)[:, layout["board"]:layout["board"] + layout["board_bytes"]]
+    boards = _records_of(plays)[:, _BOARD_START:_BOARD_START + _BOARD_BYTES]
     children: np.ndarray = np.ascontiguousarray(boards).view(np.int8).reshape(len(plays), 2, 26)
     return children
+
+
+def play_index(records: bytes, board: bytes) -> int:
+    """The index of the play whose board is ``board`` (52 bytes) among the
+    kernel's ``records`` of ``legal_plays`` output (one play per resulting
+    board), found without making a play.
+
+    >>> from bansugoroku_fast import Position, Rules
+    >>> plays = legal_plays(Position.initial(), (6, 5), Rules(variant="backgammon"))
+    >>> play_index(plays.records, plays[3].position.key)
+    3
+    """
+    at = records.find(board)
+    while at >= 0 and (at - _BOARD_START) % _RECORD_BYTES:  # a match across fields: look further
+        at = records.find(board, at + 1)
+    if at < 0:
+        raise AssertionError("the board is none of the plays'")
+    return (at - _BOARD_START) // _RECORD_BYTES
 
 
 class StepOrders:
@@ -176,15 +202,17 @@ class StepOrders:
 
     def __init__(self, plays: Sequence[Play]) -> None:
         records = _records_of(plays)
-        # (origin, target, die, hit) per step slot, as int16 in one conversion.
-        steps = records[:, _STEPS_START:_STEPS_END].astype(np.int16).reshape(len(plays), DICE_SLOTS, _STEP_BYTES)
         self.counts = records[:, _NSTEPS]
-        actions = 6 * steps[:, :, 0] + steps[:, :, 2] - 7  # step_action(origin, die)
+        origins = records[:, _STEPS_START:_STEPS_END:_STEP_BYTES]
+        dice = records[:, _STEPS_START + _DIE_FIELD:_STEPS_END:_STEP_BYTES]
+        actions = _ACTION_OF[origins, dice]
         actions[self.counts[:, None] <= _SLOT_NUMBERS] = -1  # the slots past a play's last step
         self.actions = actions
         self.plays = plays
+        self.records: bytes = plays.records  # type: ignore[attr-defined]  # (a deep copy makes plays a list)
         self.made: list[int] = []
-        self._rows = np.ones(len(plays), dtype=bool)  # the orders that start with the moves made
+        self._rows = np.arange(len(plays))  # the orders that start with the moves made, ascending
+        self._finished = -1  # the first of them with no more moves, once there is one
         self._mask: np.ndarray | None = None
 
     def mask(self) -> np.ndarray:
@@ -204,15 +232,25 @@ class StepOrders:
 
     def make(self, action: int) -> None:
         """Make the move ``action`` (one of :meth:`next_actions`)."""
-        self._rows &= self.actions[:, len(self.made)] == action
+        rows = self._rows[self.actions[self._rows, len(self.made)] == action]
         self.made.append(action)
+        ended = rows[self.counts[rows] == len(self.made)]
+        self._rows, self._finished = rows, int(ended[0]) if ended.size else -1
         self._mask = None
+
+    def finished_row(self) -> int:
+        """The row (of :attr:`plays`) of the play the moves made complete,
+        or -1 while moves remain."""
+        return self._finished
 
     def finished_play(self) -> Play | None:
         """The play the moves made complete, or None while moves remain."""
-        complete = self._rows & (self.counts == len(self.made))
-        first = int(complete.argmax())  # the first True, or 0 when there is none
-        return self.plays[first] if complete[first] else None
+        return self.plays[self._finished] if self._finished >= 0 else None
+
+    def finished_board(self) -> bytes:
+        """The board bytes after the play the moves made complete."""
+        start = self._finished * _RECORD_BYTES + _BOARD_START
+        return self.records[start:start + _BOARD_BYTES]
 
     def dice_made(self) -> list[int]:
         """The dice of the moves made, in order."""
@@ -237,6 +275,30 @@ class Result:
         return self.value if seat == self.winner else -self.value
 
 
+class _KernelGame:
+    """The game of a :class:`Table` as one row of the arrays that
+    ``_kernel.advance_batch`` (the vector environment's kernel) advances in
+    place, made once and reused."""
+
+    def __init__(self) -> None:
+        self.rows = np.zeros(1, dtype=np.int64)
+        self.choices = np.zeros(1, dtype=np.int64)
+        self.boards = np.zeros((1, 2, 26), dtype=np.int8)
+        self.dice = np.zeros((1, 2), dtype=np.int8)
+        self.plies = np.zeros(1, dtype=np.int64)
+        self.games = np.zeros(1, dtype=np.int64)
+        self.counts = np.zeros(1, dtype=np.int32)
+        self.winner = np.zeros(1, dtype=np.int8)
+        self.value = np.zeros(1, dtype=np.int8)
+        self.truncated = np.zeros(1, dtype=np.uint8)
+        self.opponent: ResolvedPolicy | None = None  # whose weights ``weights`` are
+        self.weights = np.zeros(0)
+
+
+#: ``max_plays`` for the kernel when the actions are single moves (no cap).
+_NO_PLAY_CAP = 2**31 - 1
+
+
 class Table:
     """The state of one game between seat 0 and seat 1, moved one action at a
     time (see the module docstring for the encodings)."""
@@ -256,11 +318,15 @@ class Table:
         self.dice: tuple[int, int] = (1, 1)
         self.result: Result | None = None
         self.truncated = False
-        self._plays: Sequence[Play] = ()
+        #: The mover's legal plays with :attr:`dice` (``len(legal_plays())``).
+        self.play_count = 0
+        self._plays: Sequence[Play] | None = ()  # None: not made yet (legal_plays makes them)
+        self._play_records = b""  # the kernel's records of _plays
         self._turn: Turn | None = None
         self._orders: StepOrders | None = None
         self._dice_block: tuple[int | None, int, int] = (None, -1, -1)  # (seed, game, first ply) of _dice_rolled
         self._dice_rolled: list[tuple[int, int]] = []
+        self._kernel_game: _KernelGame | None = None  # made by the first play_on
 
     # -- the game ------------------------------------------------------------------
 
@@ -299,16 +365,21 @@ class Table:
                 self.truncated = True
                 return
             self.dice = self._dice_of(self.ply)
-            self._plays = legal_plays(self.position, self.dice, self.rules)
-            self._turn = self._orders = None
-            if len(self._plays) > self.max_plays and self.actions == "play":
-                raise ValueError(
-                    f"game {self.game} (seed {self.seed}) ply {self.ply}: {len(self._plays)} legal plays "
-                    f"with {self.dice}, more than max_plays={self.max_plays}; raise max_plays"
-                )
-            if self._plays:
+            self._plays = None
+            self._new_roll(len(self.legal_plays()))
+            if self.play_count:
                 return
             self._next_ply(self.position)  # a pass
+
+    def _new_roll(self, count: int) -> None:
+        """The mover has rolled :attr:`dice`, with ``count`` legal plays."""
+        self.play_count = count
+        self._turn = self._orders = None
+        if count > self.max_plays and self.actions == "play":
+            raise ValueError(
+                f"game {self.game} (seed {self.seed}) ply {self.ply}: {count} legal plays "
+                f"with {self.dice}, more than max_plays={self.max_plays}; raise max_plays"
+            )
 
     def _dice_of(self, ply: int) -> tuple[int, int]:
         """The roll of ``ply``: the kernel rolls :data:`DICE_AHEAD` plies at a
@@ -330,12 +401,51 @@ class Table:
         """Finish the mover's turn with ``play`` (one of :meth:`legal_plays`)."""
         found = outcome(play.position, self.rules)
         if found is not None:
-            winner = self.seat if found.winner == 0 else 1 - self.seat
-            self.result = Result(winner, found.value, str(found.kind))
-            self.position = play.position
+            self._won(play.position, found)
             return
         self._next_ply(play.position)
         self._roll()
+
+    def _won(self, position: Position, found: Outcome) -> None:
+        """The mover's play has ended the game in ``position`` (its view)."""
+        winner = self.seat if found.winner == 0 else 1 - self.seat
+        self.result = Result(winner, found.value, str(found.kind))
+        self.position = position
+
+    def play_on(self, index: int, seat: int, opponent: ResolvedPolicy) -> None:
+        """Finish the mover's turn with play ``index`` of :meth:`legal_plays`,
+        then play the other seat's turns by the kernel policy ``opponent``
+        and every pass until ``seat`` has a roll with plays, or the game
+        ends or is truncated: what :meth:`play` and ``play(choose_play(opponent,
+        table))`` do, turn after turn, in one kernel call (the vector
+        environment's; the same dice and choices)."""
+        assert self.seed is not None and opponent.code != CALLABLE
+        game = self._kernel_game
+        if game is None:
+            game = self._kernel_game = _KernelGame()
+        if game.opponent is not opponent:
+            game.opponent, game.weights = opponent, policy_weights(opponent)
+        game.boards.reshape(-1)[:] = np.frombuffer(self.position.key, dtype=np.int8)
+        game.dice[0] = self.dice
+        game.plies[0], game.games[0], game.choices[0] = self.ply, self.game, index
+        game.winner[0] = game.value[0] = game.truncated[0] = game.counts[0] = 0
+        _kernel.advance_batch(game.rows, game.choices, game.boards, game.dice, game.plies, game.games, game.counts,
+                              game.winner, game.value, game.truncated, seat, opponent.code,
+                              game.weights, self.rules.code, self.seed, self.rules.is_backgammon,
+                              self.max_plies, self.max_plays if self.actions == "play" else _NO_PLAY_CAP)
+        self.position = Position._from_key(game.boards.tobytes())
+        self.ply = int(game.plies[0])
+        a, b = game.dice[0].tolist()
+        self.dice = (a, b)
+        if game.value[0]:  # the game is won (the board is the winner's view)
+            found = outcome(self.position, self.rules)
+            assert found is not None
+            self._won(self.position, found)
+        elif game.truncated[0]:
+            self.truncated = True
+        else:
+            self._plays = None  # made when asked for
+            self._new_roll(int(game.counts[0]))
 
     def info(self) -> dict[str, Any]:
         """The ``info`` of a step: which game of which seed, at which ply."""
@@ -343,13 +453,16 @@ class Table:
 
     def legal_plays(self) -> Sequence[Play]:
         """The mover's legal plays with :attr:`dice`, in ``legal_plays`` order."""
+        if self._plays is None:
+            self._plays = legal_plays(self.position, self.dice, self.rules)
+            self._play_records = self._plays.records
         return self._plays
 
     def children(self) -> np.ndarray:
         """``int8[k, 2, 26]``: the position after each of :meth:`legal_plays`
         (the mover's view), what ``generate_plays`` gives as ``children``,
         read from the plays' kernel records instead of a second search."""
-        return children_of(self._plays)
+        return children_of(self.legal_plays())
 
     # -- actions -------------------------------------------------------------------
 
@@ -380,13 +493,13 @@ class Table:
         if self.is_over:
             return []
         if self.actions == "play":
-            return list(range(len(self._plays)))
+            return list(range(self.play_count))
         return self.orders.next_actions().tolist()  # type: ignore[no-any-return]
 
     def action_mask(self) -> np.ndarray:
         """``int8[action_count]``: 1 for each legal action of the mover."""
         if self.actions == "play":
-            count = 0 if self.is_over else len(self._plays)
+            count = 0 if self.is_over else self.play_count
             row: np.ndarray = _mask_rows(self.action_count)[self.action_count - count].copy()  # no fancy index
             return row
         if self.is_over:
@@ -397,21 +510,31 @@ class Table:
     def act(self, action: object) -> None:
         """Take ``action`` for the mover; an illegal action raises
         :class:`IllegalPlayError` and leaves the game as it was."""
+        finished = self.take(action)
+        if finished >= 0:
+            self.play(self.legal_plays()[finished])
+
+    def take(self, action: object) -> int:
+        """Check ``action`` and, with single moves, make its move: the index
+        (in :meth:`legal_plays`) of the play that completes the mover's turn
+        (a whole play, or the moves made so far), not yet played
+        (:meth:`play`, :meth:`play_on`), or -1 while moves remain. An illegal
+        action raises :class:`IllegalPlayError` and changes nothing."""
         if self.is_over:
             raise GameStateError("the game is over; start a new one (reset)")
         index = self._action_index(action)
         if self.actions == "play":
-            if index >= len(self._plays):
+            if index >= self.play_count:
                 raise IllegalPlayError(self._illegal_message(index))
-            self.play(self._plays[index])
-            return
+            return index
         orders = self.orders
         if not orders.mask()[index]:
             raise IllegalPlayError(self._illegal_message(index))
         orders.make(index)
-        finished = orders.finished_play()
-        if finished is not None:
-            self.play(finished)
+        if orders.finished_row() < 0:
+            return -1
+        self.legal_plays()
+        return play_index(self._play_records, orders.finished_board())
 
     def _action_index(self, action: object) -> int:
         value = action.item() if isinstance(action, np.ndarray) and action.size == 1 else action
@@ -424,7 +547,7 @@ class Table:
     def _illegal_message(self, index: int) -> str:
         where = f"seat {self.seat} with {self.dice} (ply {self.ply})"
         if self.actions == "play":
-            return f"action {index} is not legal for {where}: there are {len(self._plays)} legal plays"
+            return f"action {index} is not legal for {where}: there are {self.play_count} legal plays"
         origin, die = step_of_action(index)
         legal = ", ".join(f"{step} (die {step.die})" for step in self.turn.legal_steps())
         return f"action {index} (from {origin} with a {die}) is not legal for {where}; legal: {legal}"
@@ -433,8 +556,10 @@ class Table:
 
     def board(self, seat: int) -> np.ndarray:
         """``int8[2, 26]``, the board seen by ``seat`` (row 0 = that seat)."""
-        array = self.position.array  # seen by the mover (the winner's last move, once won)
-        board: np.ndarray = np.array(array if seat == self.seat else array[::-1])
+        key = self.position.key  # seen by the mover (the winner's last move, once won)
+        if seat != self.seat:
+            key = key[_ROW_BYTES:] + key[:_ROW_BYTES]
+        board: np.ndarray = np.frombuffer(key, dtype=np.int8).reshape(2, 26).copy()
         return board
 
     def dice_left(self) -> tuple[int, ...]:
@@ -443,15 +568,14 @@ class Table:
             return ()
         a, b = self.dice  # checked ints: what dice_to_play says, without its checks
         left = [a] * self.rules.doubles_moves if a == b else [max(a, b), min(a, b)]
-        if self.actions == "step":
-            for die in self.orders.dice_made():
-                left.remove(die)
+        if self.actions == "step" and self._orders is not None:
+            for action in self._orders.made:
+                left.remove(action % 6 + 1)
         return tuple(left)
 
     def dice_vector(self, seat: int) -> np.ndarray:
         """``int8[4]``: the dice left to ``seat`` if it is to move (0 padding)."""
-        vector = np.zeros(DICE_SLOTS, dtype=np.int8)
-        if seat == self.seat:
-            left = self.dice_left()
-            vector[: len(left)] = left
-        return vector
+        if seat != self.seat:
+            return np.zeros(DICE_SLOTS, dtype=np.int8)
+        left = self.dice_left()
+        return np.array(left + (0,) * (DICE_SLOTS - len(left)), dtype=np.int8)
