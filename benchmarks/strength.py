@@ -46,8 +46,7 @@ from bansugoroku_fast import Candidates, GameBatch, Rules, generate_plays
 from bansugoroku_fast.batch import outcome
 from bansugoroku_fast.evaluators import EvaluatorPolicy, NetEvaluator, equity, outcome_probabilities
 from bansugoroku_fast.evaluators.nets import load_shipped
-from bansugoroku_fast.lockstep import choose
-from bansugoroku_fast.policies import resolve_policy
+from bansugoroku_fast.games.policies import choose, resolve_policy
 from bansugoroku_fast.strength import MatchScore, duplicate_match
 
 BACKGAMMON = Rules(variant="backgammon")

@@ -243,7 +243,7 @@ def test_a_move_picker_plays_the_same_games_as_its_policy() -> None:
 
     class Picker:
         def pick(self, wave: object) -> np.ndarray:
-            from bansugoroku_fast.choices import segment_argmax
+            from bansugoroku_fast.games.policies import segment_argmax
 
             return segment_argmax(scores(wave.children, wave.offsets), wave.offsets)  # type: ignore[attr-defined]
 
