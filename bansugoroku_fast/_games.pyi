@@ -22,6 +22,10 @@ PLY_FIELDS: Final[tuple[tuple[str, str, tuple[int, ...]], ...]]
 PLY_ROW_BYTES: Final[int]
 GAME_FIELDS: Final[tuple[tuple[str, str, tuple[int, ...]], ...]]
 GAME_ROW_BYTES: Final[int]
+#: The most units a hidden layer of a network playing in the game loop (POLICY_NET) may have.
+NET_MAX_HIDDEN: Final[int]
+#: Each seat's ``_net.Model`` where its code is POLICY_NET, else None.
+_Models: TypeAlias = tuple[object, object]
 
 def features_batch(positions: _Int8, code: int, out: npt.NDArray[np.float32]) -> None: ...
 def dice_batch(seed: int, games: _Int64, plies: _Int64, opening: bool, stratify: int, out: _Int8) -> None: ...
@@ -46,6 +50,7 @@ def rollout_batch(
     games: int,
     codes: _Int32,
     weights: _Float64,
+    models: _Models,
     code: int,
     seed: int,
     stratify: int,
@@ -63,6 +68,7 @@ def rollout_batch_to_tables(
     games: int,
     codes: _Int32,
     weights: _Float64,
+    models: _Models,
     code: int,
     seed: int,
     stratify: int,
@@ -88,6 +94,7 @@ def play_batch(
     stratify: int,
     codes: _Int32,
     weights: _Float64,
+    models: _Models,
     code: int,
     seed: int,
     max_plies: int,

@@ -779,13 +779,21 @@ def choose(code: int, weights: np.ndarray, parents: np.ndarray, offsets: np.ndar
     return choices.astype(np.int64)
 
 
+#: The most units a hidden layer of a network may have to play in the
+#: kernels' game loop (policy code ``NET``).
+NET_MAX_HIDDEN: int = _games.NET_MAX_HIDDEN
+NO_MODELS = (None, None)
+
+
 def play_games(start: np.ndarray, games: int, opening: bool, stratify: int, codes: np.ndarray,
                weights: np.ndarray, rules: Rules, seed: int, max_plies: int, threads: int,
-               on_long: str = "raise") -> tuple[np.ndarray, np.ndarray, np.ndarray, GameEnds]:
+               on_long: str = "raise", *, models: tuple[Any, Any] = NO_MODELS,
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, GameEnds]:
     """``games`` logged games from ``start``: positions, dice, after (every
-    ply) and the ends, checked."""
+    ply) and the ends, checked. ``models``: each seat's network
+    (:func:`net_model`) where its code is ``NET``, else None."""
     ends = GameEnds.empty(games)
-    positions, dice, after = _games.play_batch(start, games, opening, stratify, codes, weights, rules.code,
+    positions, dice, after = _games.play_batch(start, games, opening, stratify, codes, weights, models, rules.code,
                                                seed, max_plies, threads, *ends)
     ends.check(seed, max_plies, on_long=on_long)
     return positions, dice, after, ends
@@ -793,12 +801,13 @@ def play_games(start: np.ndarray, games: int, opening: bool, stratify: int, code
 
 def rollout_games(positions: np.ndarray, first_game: int, count: int, codes: np.ndarray, weights: np.ndarray,
                   rules: Rules, seed: int, stratify: int, max_plies: int, threads: int,
-                  on_long: str = "raise") -> GameEnds:
+                  on_long: str = "raise", *, models: tuple[Any, Any] = NO_MODELS) -> GameEnds:
     """The ends of games ``first_game .. first_game + count - 1`` from each
-    position (item ``i * count + j``), checked."""
+    position (item ``i * count + j``), checked; ``models`` as in
+    :func:`play_games`."""
     ends = GameEnds.empty(len(positions) * count)
-    _games.rollout_batch(positions, first_game, count, codes, weights, rules.code, seed, stratify, max_plies,
-                         threads, *ends)
+    _games.rollout_batch(positions, first_game, count, codes, weights, models, rules.code, seed, stratify,
+                         max_plies, threads, *ends)
     ends.check(seed, max_plies, first_game, per_position=count, on_long=on_long)
     return ends
 
@@ -806,8 +815,8 @@ def rollout_games(positions: np.ndarray, first_game: int, count: int, codes: np.
 def rollout_games_to_tables(positions: np.ndarray, first_game: int, count: int, codes: np.ndarray,
                             weights: np.ndarray, rules: Rules, seed: int, stratify: int, max_plies: int,
                             threads: int, on_long: str, bears_off: bool, gammons: bool, finish: np.ndarray,
-                            finish_mean: np.ndarray, first: np.ndarray,
-                            win: np.ndarray) -> tuple[GameEnds, np.ndarray]:
+                            finish_mean: np.ndarray, first: np.ndarray, win: np.ndarray, *,
+                            models: tuple[Any, Any] = NO_MODELS) -> tuple[GameEnds, np.ndarray]:
     """:func:`rollout_games`, each game stopped before the first ply whose
     position the endgame tables value (the arguments of :func:`race_lookup`):
     the ends (winner :data:`GAME_SETTLED` for a stopped game, its plies
@@ -815,7 +824,7 @@ def rollout_games_to_tables(positions: np.ndarray, first_game: int, count: int, 
     lose_gammon) where it stopped (the mover: seat ``plies % 2``), checked."""
     ends = GameEnds.empty(len(positions) * count)
     race = np.zeros((len(ends.winner), 3))
-    _games.rollout_batch_to_tables(positions, first_game, count, codes, weights, rules.code, seed, stratify,
+    _games.rollout_batch_to_tables(positions, first_game, count, codes, weights, models, rules.code, seed, stratify,
                                    max_plies, threads, bears_off, gammons, finish, finish_mean, first, win,
                                    *ends, race)
     ends.check(seed, max_plies, first_game, per_position=count, on_long=on_long)

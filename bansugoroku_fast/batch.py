@@ -275,7 +275,7 @@ def pip_counts(positions: BatchLike) -> np.ndarray:
 def features(positions: Any, rules: Any = None) -> np.ndarray:
     """``float32[N, F]``: the features of each position (row 0's side, then
     row 1's; names in :data:`~bansugoroku_fast.scoring.FEATURE_NAMES`,
-    definitions in ``oracle.games.side_features``). Every value is an integer.
+    definitions in ``oracle.features.side_features``). Every value is an integer.
 
     >>> from bansugoroku_fast import Position
     >>> from bansugoroku_fast.scoring import FEATURE_NAMES

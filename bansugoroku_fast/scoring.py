@@ -12,7 +12,7 @@ from __future__ import annotations
 
 #: The features of one side, in order; :data:`FEATURE_NAMES` lists them for
 #: row 0 (``own_``) then row 1 (``other_``). Each is an integer; see
-#: :mod:`bansugoroku_fast.oracle.games` (``side_features``) for the exact
+#: :mod:`bansugoroku_fast.oracle.features` (``side_features``) for the exact
 #: definitions.
 SIDE_FEATURES = (
     "pips",          # pip count: sum of point x stones, the bar counting 25

@@ -1,7 +1,8 @@
 """Evaluators: the kernels' forward pass against numpy's float32 matmul, and
 ``best_plays`` at 1 and 2 plies against GNU Backgammon's, in one run.
 
-    python -m benchmarks.evaluate [--positions 100000] [--repeats 5] [--items 40]
+    python -m benchmarks.evaluate [--positions 100000] [--repeats 5] [--items 40] [--games 2000]
+        [--parts forward,search,selfplay]
 
 Run it with one BLAS thread (``OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1``:
 the comparison is one core against one core).
@@ -31,6 +32,18 @@ does not depend on them) and the default move filter (the best 8 within
 d1, d2, n=1)`` and ``n=2`` on the same items (its own network, move
 filters and evaluation cache, which repeated positions hit). Skipped
 without gnubg-nn.
+
+**Self-play** (games per second, one thread, backgammon from the start,
+the same dice seed for every player): ``"heuristic"`` (the yardstick: the
+kernels' move generation with a cheap linear score), the shipped network
+at 0 ply (``"net"``) in the kernels' game loop, the same network played in
+lockstep through Python (a callable wrapping it: each wave scored by one
+call), and GNU Backgammon's 0-ply best move (``gnubg_nn.best_move(...,
+n=0)``) asked position by position from Python in lockstep waves (the
+driver of ``benchmarks.strength``'s ``gnubg`` player), on ``--games``
+games (a tenth for the two lockstep players, a twentieth for gnubg-nn).
+Targets: ``"net"`` at least 0.5x ``"heuristic"``'s games per second and
+at least 10x gnubg-nn's.
 """
 from __future__ import annotations
 
@@ -43,8 +56,9 @@ from datetime import date
 import numpy as np
 from tqdm import tqdm
 
-from bansugoroku_fast import Rules, play_games
-from bansugoroku_fast.evaluators import NetEvaluator, best_plays, encode
+from bansugoroku_fast import GameBatch, Rules, play_games
+from bansugoroku_fast.evaluators import EvaluatorPolicy, NetEvaluator, best_plays, encode
+from bansugoroku_fast.evaluators.nets import load_shipped
 
 from .timing import interleaved_figures
 
@@ -136,16 +150,65 @@ def search_figures(count: int) -> None:
         print(f"{ply:<6}{ours_ms:>12.1f}{gnubg}")
 
 
+def gnubg_games(count: int, seed: int) -> None:
+    """``count`` games of gnubg-nn's 0-ply best move against itself, in lockstep waves."""
+    from .strength import GnubgPlayer
+
+    picker = GnubgPlayer(plies=0)
+    batch = GameBatch(BACKGAMMON, count, seed=seed, record=False, threads=1)
+    while not batch.done:
+        wave = batch.candidates()
+        choices = np.full(batch.n, -1, dtype=np.int64)
+        active = wave.games >= 0
+        choices[active] = picker.pick(wave)[active]
+        batch.step(choices)
+
+
+def selfplay_figures(games: int) -> None:
+    """Games per second of self-play, one thread, each player on the same dice."""
+    net = EvaluatorPolicy(load_shipped(BACKGAMMON))
+
+    def in_python(children: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+        return net(children, offsets)  # a plain callable: played in lockstep
+
+    players: dict[str, tuple[int, Callable[[int], object]]] = {
+        "heuristic": (games, lambda n: play_games(BACKGAMMON, n, "heuristic", seed=1, threads=1)),
+        "net, in the kernels": (games, lambda n: play_games(BACKGAMMON, n, net, seed=1, threads=1)),
+        "net, in lockstep": (games // 10, lambda n: play_games(BACKGAMMON, n, in_python, seed=1, threads=1)),
+    }
+    try:
+        import gnubg_nn  # noqa: F401
+        players["gnubg-nn 0-ply"] = (max(2, games // 20), lambda n: gnubg_games(n, seed=1))
+    except ImportError:
+        pass
+    rates = {}
+    for name, (count, play) in players.items():
+        began = time.perf_counter()
+        play(count)
+        rates[name] = count / (time.perf_counter() - began)
+    print("\nself-play, backgammon, one thread (games per second; ratio to heuristic; net's ratio to it)")
+    for name, rate in rates.items():
+        net_ratio = rates["net, in the kernels"] / rate
+        print(f"  {name:<22}{rate:>10.1f}{rate / rates['heuristic']:>8.2f}x{net_ratio:>9.1f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=100_000)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--items", type=int, default=40)
+    parser.add_argument("--games", type=int, default=2000, help="self-play games of the fastest players")
+    parser.add_argument("--parts", default="forward,search,selfplay", help="which parts to run (comma-separated)")
     args = parser.parse_args()
+    parts = set(args.parts.split(","))
     threads = {name: os.environ.get(name) for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")}
     print(f"benchmarks.evaluate, {date.today()}, {os.cpu_count()} CPUs, BLAS threads {threads}")
-    forward_figures(args.positions, args.repeats)
-    search_figures(args.items)
+    if "forward" in parts:
+        forward_figures(args.positions, args.repeats)
+    if "search" in parts:
+        search_figures(args.items)
+    if "selfplay" in parts:
+        selfplay_figures(args.games)
 
 
 if __name__ == "__main__":

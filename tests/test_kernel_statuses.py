@@ -63,5 +63,6 @@ def test_a_game_too_long_is_a_status():
     codes = np.array([policy.code for policy in policies], dtype=np.int32)
     weights = np.stack([policy_weights(policy) for policy in policies])
     ends = [np.zeros(n, dtype=np.int8) for _ in range(3)] + [np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int8)]
-    _games.rollout_batch(Position.initial(RULES).array[None], 0, n, codes, weights, RULES.code, 1, 0, 3, 1, *ends)
+    _games.rollout_batch(Position.initial(RULES).array[None], 0, n, codes, weights, (None, None), RULES.code, 1, 0, 3,
+                         1, *ends)
     assert ends[-1].tolist() == [STATUS["too_long"]] * n

@@ -315,6 +315,21 @@ class EvaluatorPolicy:
         self.move_filter = _move_filter(move_filter)
         self.threads = as_threads(threads)
 
+    @property
+    def kernel_network(self) -> NetEvaluator | None:
+        """The network the kernels' game loop plays this policy by (a
+        NetEvaluator at 0 ply: ``play_games`` and ``rollout`` then run it
+        there, without coming back to Python), else None (played in
+        lockstep, this object called once per wave).
+
+        >>> net = NetEvaluator.random("backgammon", hidden=(8,))
+        >>> EvaluatorPolicy(net).kernel_network is net, EvaluatorPolicy(net, ply=1).kernel_network
+        (True, None)
+        """
+        if self.ply == 0 and isinstance(self.evaluator, NetEvaluator):
+            return self.evaluator
+        return None
+
     def __call__(self, children: np.ndarray, offsets: np.ndarray) -> np.ndarray:
         """``int64[N]``: the index of the best child of each game."""
         children = checked_positions(children, self.rules)

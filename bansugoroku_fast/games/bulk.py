@@ -53,7 +53,14 @@ from .game_batch import (
     settled_at_start,
     starting_array,
 )
-from .policies import NAMED_CALLABLES, ResolvedPolicy, has_callable, policy_arrays, resolve_policies
+from .policies import (
+    NAMED_CALLABLES,
+    ResolvedPolicy,
+    has_callable,
+    policy_arrays,
+    policy_models,
+    resolve_policies,
+)
 from .records import GameRecords
 from .tallies import GNUBG_FIGURES, KINDS, RankedPlay, RolloutResult, figure_values, rank, summarize
 
@@ -87,7 +94,7 @@ def play_games(rules: Any, games: int, policy: Any = "random", seed: int = 0, st
     rules, games, seed, max_plies, threads = run_arguments(rules, games, seed, max_plies, threads)
     on_long = as_on_long(on_long)
     threads = as_threads(threads)
-    policies = resolve_policies(policy, rules, callables=True)
+    policies = resolve_policies(policy, rules, callables=True, networks=True)
     start_array, opening = starting_array(start, rules)
     strata = as_stratify(stratify, opening)
     if has_callable(policies):
@@ -95,7 +102,7 @@ def play_games(rules: Any, games: int, policy: Any = "random", seed: int = 0, st
     codes, weights = policy_arrays(policies)
     positions, dice, after, ends = _kernel.play_games(
         np.ascontiguousarray(start_array), games, opening, strata, codes, weights, rules, seed, max_plies, threads,
-        on_long,
+        on_long, models=policy_models(policies, rules),
     )
     offsets = np.zeros(games + 1, dtype=np.int64)
     np.cumsum(ends.plies, out=offsets[1:])
@@ -183,6 +190,7 @@ def rollout_values(positions: np.ndarray, rules: Rules, games: int,
     kernels for kernel policies and a :class:`TableStop` (unless
     ``lockstep_only``), else in lockstep."""
     codes, weights = policy_arrays(policies)
+    models = policy_models(policies, rules)
     lockstep = has_callable(policies)
     n = len(positions)
     tally = _Tally(n, exact=settle is not None)
@@ -193,7 +201,7 @@ def rollout_values(positions: np.ndarray, rules: Rules, games: int,
             if settle is not None:
                 if isinstance(settle, TableStop) and not lockstep and not lockstep_only:
                     ends, shares = settle.kernel_games(positions, first_game + first, count, codes, weights, seed,
-                                                       stratify, max_plies, threads, on_long)
+                                                       stratify, max_plies, threads, on_long, models)
                 else:
                     ends, shares = rollout_to_tables(positions, first_game + first, count, policies, rules, seed,
                                                      stratify, max_plies, threads, settle, on_long)
@@ -209,7 +217,7 @@ def rollout_values(positions: np.ndarray, rules: Rules, games: int,
                                         max_plies, threads, on_long)
             else:
                 ends = _kernel.rollout_games(positions, first_game + first, count, codes, weights, rules, seed,
-                                             stratify, max_plies, threads, on_long)
+                                             stratify, max_plies, threads, on_long, models=models)
             tally.add(np.repeat(np.arange(n), count), ends)
             signed = np.where(ends.winner == 0, ends.value, -ends.value).astype(np.int8)
             values.append(signed.reshape(n, count))
@@ -244,7 +252,7 @@ class TableStop:
 
     def kernel_games(self, positions: np.ndarray, first_game: int, count: int, codes: np.ndarray,
                      weights: np.ndarray, seed: int, stratify: int, max_plies: int, threads: int,
-                     on_long: str) -> tuple[_kernel.GameEnds, np.ndarray]:
+                     on_long: str, models: tuple[Any, Any] = _kernel.NO_MODELS) -> tuple[_kernel.GameEnds, np.ndarray]:
         """The ends and ``shares[item, seat, value]`` of the kernels' games,
         as :func:`~bansugoroku_fast.games.game_batch.rollout_to_tables`
         gives them for games in lockstep."""
@@ -254,7 +262,8 @@ class TableStop:
         built = self.tables
         ends, race = _kernel.rollout_games_to_tables(
             positions, first_game, count, codes, weights, self.rules, seed, stratify, max_plies, threads, on_long,
-            self.kind.bears_off, self.kind.gammons, built.finish, built.finish_mean, built.first, built.win)
+            self.kind.bears_off, self.kind.gammons, built.finish, built.finish_mean, built.first, built.win,
+            models=models)
         shares = np.zeros((len(ends.winner), 2, 4))
         played = np.flatnonzero(ends.winner >= 0)
         shares[played, ends.winner[played], ends.value[played]] = 1.0
@@ -364,7 +373,7 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
     threads = as_threads(threads)
     strata = as_stratify(stratify)
     stop_at = as_stderr_target(stderr_target)
-    policies = resolve_policies(policy, rules, callables=True)
+    policies = resolve_policies(policy, rules, callables=True, networks=True)
     positions, single = rollout_positions(position, rules)
     if isinstance(first_game, bool) or not isinstance(first_game, (int, np.integer)) or first_game < 0:
         raise ValueError(f"first_game must be a non-negative integer, got {first_game!r}")
@@ -398,7 +407,7 @@ def rank_plays(position: Any, dice: Any, rules: Any = None, games: int = 1296,
     on_long = as_on_long(on_long)
     threads = as_threads(threads)
     strata = as_stratify(stratify)
-    policies = resolve_policies(policy, rules, callables=True)
+    policies = resolve_policies(policy, rules, callables=True, networks=True)
     settle = table_settle(rules) if as_endgames(endgames) else None
     plays = legal_plays(position, dice, rules)
     if not plays:

@@ -20,7 +20,13 @@ A policy is named, or a :class:`LinearPolicy` object:
   tables);
 * ``"net"`` and ``"net1"``: the network shipped for the rules, greedy at 0
   and 1 ply (:class:`~bansugoroku_fast.evaluators.EvaluatorPolicy`, a
-  callable played in lockstep; named in :data:`NAMED_ABOVE`);
+  callable; named in :data:`NAMED_ABOVE`);
+* a *network policy*: a policy object whose ``kernel_network`` attribute is
+  a network (an ``EvaluatorPolicy`` at 0 ply by a ``NetEvaluator``, as
+  ``"net"`` is): ``play_games`` and ``rollout`` play it in the kernels' own
+  game loop (code :data:`NET`: the play of greatest 0-ply equity, in
+  float32), the oracle by its float64 forward pass; elsewhere it is a
+  callable like any other;
 * ``"pubeval"`` (backgammon only): Tesauro's public evaluation function with
   its published weights (:data:`PUBEVAL_RACE_WEIGHTS`,
   :data:`PUBEVAL_CONTACT_WEIGHTS`);
@@ -81,6 +87,9 @@ from ..scoring import FEATURE_NAMES, HEURISTIC_WEIGHTS
 
 # Policy codes, as the kernels take them.
 RANDOM, FIRST, LINEAR, PUBEVAL = 0, 1, 2, 3
+#: A network policy played in the kernels' game loop (``ResolvedPolicy.function``
+#: is the policy object, whose ``kernel_network`` the kernels read).
+NET = 4
 #: A Python callable ``policy(children, offsets)``, played in lockstep
 #: (:class:`~bansugoroku_fast.games.GameBatch`), never by the kernels or the oracle.
 CALLABLE = -1
@@ -151,16 +160,42 @@ class LinearPolicy:
 
 class ResolvedPolicy(NamedTuple):
     """A policy as the engines run it: a code (``RANDOM``, ``FIRST``,
-    ``LINEAR``, ``PUBEVAL``) and, for ``LINEAR``, its weights."""
+    ``LINEAR``, ``PUBEVAL``, ``NET``) and, for ``LINEAR``, its weights."""
 
     code: int
     weights: tuple[float, ...]
-    function: Any = None  # the callable, for CALLABLE
+    function: Any = None  # the callable, for CALLABLE; the policy object, for NET
 
 
-def _resolve_one(policy: object, rules: Rules, where: str, callables: bool) -> ResolvedPolicy:
+def kernel_network(policy: object, rules: Rules) -> Any:
+    """The network the kernels' game loop may play ``policy`` by, or None:
+    the ``kernel_network`` attribute of a policy object (duck typing: a
+    network with ``rules``, ``layer_sizes`` and ``native_model()``, as a
+    ``NetEvaluator`` has), when it was trained for ``rules`` (``start``
+    aside) and its hidden layers fit the kernels (:data:`~bansugoroku_fast._kernel.NET_MAX_HIDDEN`).
+
+    >>> kernel_network(len, Rules()) is None
+    True
+    """
+    network = getattr(policy, "kernel_network", None)
+    if network is None or network.rules.short_name != rules.short_name:
+        return None
+    return network if max(network.layer_sizes[1:-1]) <= _kernel.NET_MAX_HIDDEN else None
+
+
+def policy_models(policies: tuple[ResolvedPolicy, ResolvedPolicy], rules: Rules) -> tuple[Any, Any]:
+    """Each seat's network as the kernels read it (``native_model()``)
+    where it plays ``NET``, else None."""
+    first, second = (kernel_network(policy.function, rules).native_model() if policy.code == NET else None
+                     for policy in policies)
+    return first, second
+
+
+def _resolve_one(policy: object, rules: Rules, where: str, callables: bool, networks: bool) -> ResolvedPolicy:
     if isinstance(policy, LinearPolicy):
         return ResolvedPolicy(LINEAR, policy.weights)
+    if networks and kernel_network(policy, rules) is not None:
+        return ResolvedPolicy(NET, (), policy)
     if callables and callable(policy):
         return ResolvedPolicy(CALLABLE, (), policy)
     if isinstance(policy, str):
@@ -169,10 +204,15 @@ def _resolve_one(policy: object, rules: Rules, where: str, callables: bool) -> R
                 raise InvalidPolicyError(f"{where}: {policy!r} (a callable, played in lockstep) is not accepted here")
             return ResolvedPolicy(CALLABLE, (), NAMED_CALLABLES[policy](rules))
         if policy in NAMED_ABOVE:
-            if not callables:
+            if not callables and not networks:
                 raise InvalidPolicyError(f"{where}: {policy!r} (a callable, played in lockstep) is not accepted here")
             module, factory = NAMED_ABOVE[policy].split(":")
-            return ResolvedPolicy(CALLABLE, (), getattr(importlib.import_module(module), factory)(rules))
+            made = getattr(importlib.import_module(module), factory)(rules)
+            if networks and kernel_network(made, rules) is not None:
+                return ResolvedPolicy(NET, (), made)
+            if not callables:
+                raise InvalidPolicyError(f"{where}: {policy!r} (a callable, played in lockstep) is not accepted here")
+            return ResolvedPolicy(CALLABLE, (), made)
         if policy == "heuristic":
             return ResolvedPolicy(LINEAR, HEURISTIC_WEIGHTS[rules.variant])
         if policy == "pubeval" and not rules.is_backgammon:
@@ -187,9 +227,9 @@ def _resolve_one(policy: object, rules: Rules, where: str, callables: bool) -> R
 
 
 def resolve_policy(policy: object, rules: object, where: str = "policy", *,
-                   callables: bool = False) -> ResolvedPolicy:
+                   callables: bool = False, networks: bool = False) -> ResolvedPolicy:
     """One policy (a pair is refused), for ``rules``; ``where`` names it in
-    errors; ``callables`` as in :func:`resolve_policies`.
+    errors; ``callables`` and ``networks`` as in :func:`resolve_policies`.
 
     >>> resolve_policy("first", "backgammon").code == NAMES["first"]
     True
@@ -198,24 +238,33 @@ def resolve_policy(policy: object, rules: object, where: str = "policy", *,
     ...
     bansugoroku_fast.errors.PolicyTypeError: opponent must be a policy name or a LinearPolicy, got tuple ...
     """
-    return _resolve_one(policy, as_rules(rules), where, callables)
+    return _resolve_one(policy, as_rules(rules), where, callables, networks)
 
 
-def resolve_policies(policy: object, rules: object, *,
-                     callables: bool = False) -> tuple[ResolvedPolicy, ResolvedPolicy]:
+def resolve_policies(policy: object, rules: object, *, callables: bool = False,
+                     networks: bool = False) -> tuple[ResolvedPolicy, ResolvedPolicy]:
     """``(seat 0's, seat 1's)`` policy from one policy or a pair of them;
     ``callables``: also accept Python callables ``policy(children, offsets)``
     (the package's ``play_games`` and ``rollout`` play them in lockstep; the
-    oracle does not)."""
+    oracle does not); ``networks``: a network policy (see the module, and
+    :func:`kernel_network`) resolves to ``NET``, which the kernels' game
+    loop and the oracle play (without it, it is a callable like any other).
+
+    >>> from bansugoroku_fast.evaluators import EvaluatorPolicy, NetEvaluator
+    >>> policy = EvaluatorPolicy(NetEvaluator.random("backgammon", hidden=(8,)))
+    >>> [resolve_policies(policy, "backgammon", callables=True, networks=networks)[0].code
+    ...  for networks in (False, True)] == [CALLABLE, NET]
+    True
+    """
     rules = as_rules(rules)
     if isinstance(policy, (tuple, list)):
         if len(policy) != 2:
             raise InvalidPolicyError(
                 f"a policy pair has one policy per seat (2), got {len(policy)}: {policy!r}"
             )
-        return (_resolve_one(policy[0], rules, "policy of seat 0", callables),
-                _resolve_one(policy[1], rules, "policy of seat 1", callables))
-    one = _resolve_one(policy, rules, "policy", callables)
+        return (_resolve_one(policy[0], rules, "policy of seat 0", callables, networks),
+                _resolve_one(policy[1], rules, "policy of seat 1", callables, networks))
+    one = _resolve_one(policy, rules, "policy", callables, networks)
     return one, one
 
 
@@ -384,8 +433,9 @@ def choose(policy: ResolvedPolicy, parents: np.ndarray, offsets: np.ndarray, chi
     ``plies[i]`` of game ``games[i]``: a callable once for the whole wave, a
     kernel policy by ``choose_batch`` (``"random"`` draws from the choice
     stream of ``(seed, game, ply)``, as in ``play_games``)."""
-    if policy.code == CALLABLE:
+    if policy.code in (CALLABLE, NET):    # a network policy in lockstep: the policy object chooses
         return call_policy(policy.function, offsets, children, games)
+
     def int64(values: np.ndarray) -> np.ndarray:
         return np.ascontiguousarray(values, dtype=np.int64)
 

@@ -16,11 +16,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..checks import as_dice, as_rules
 from ..position import Position, as_position
 from ..rules import ALL_ROLLS, Rules
-from .games import features
+from .features import features
 from .moves import legal_plays, outcome
 
 __all__ = ["PlainNetwork", "encode", "equity", "evaluate", "flip", "one_ply_values", "rank_plays"]
@@ -69,6 +70,19 @@ class PlainNetwork:
     biases: Sequence[Sequence[float]]
     encoding: str
     activation: str
+
+    @classmethod
+    def of(cls, network: Any) -> PlainNetwork:
+        """The plain twin of a network with numpy arrays ``weights`` and
+        ``biases`` and names ``encoding`` and ``activation`` (a
+        ``NetEvaluator``): the same numbers as Python floats.
+
+        >>> from bansugoroku_fast.evaluators import NetEvaluator
+        >>> PlainNetwork.of(NetEvaluator.random(hidden=(3,))).biases[0]
+        [0.0, 0.0, 0.0]
+        """
+        return cls([w.tolist() for w in network.weights], [b.tolist() for b in network.biases],
+                   network.encoding, network.activation)
 
     def forward(self, units: Sequence[float]) -> Probabilities:
         """The five outputs for ``units``, made consistent: clipped to

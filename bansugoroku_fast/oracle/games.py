@@ -1,5 +1,6 @@
-"""Whole games written for reading: the counter-based dice, the features, the
-policies, :func:`play_games`, :func:`rollout` and :func:`rank_plays`.
+"""Whole games written for reading: the counter-based dice, the policies,
+:func:`play_games`, :func:`rollout` and :func:`rank_plays` (the features the
+policies read are in :mod:`~bansugoroku_fast.oracle.features`).
 
 The kernel-backed functions of :mod:`bansugoroku_fast.games` play exactly
 the same games for the same arguments (the differential tests compare them
@@ -60,7 +61,6 @@ from ..checks import (
     BLOCK,
     MAX_PLIES,
     as_on_long,
-    as_rules,
     as_stderr_target,
     as_stratify,
     check_position_for_rules,
@@ -70,9 +70,11 @@ from ..errors import GameTooLongError
 from ..games.policies import (
     FIRST,
     LINEAR,
+    NET,
     PUBEVAL,
     RANDOM,
     ResolvedPolicy,
+    kernel_network,
     resolve_policies,
 )
 from ..games.tallies import GNUBG_FIGURES, KINDS, RankedPlay, RolloutResult, rank, summarize
@@ -83,7 +85,9 @@ from ..rules import Rules
 from ..scoring import PUBEVAL_CONTACT_WEIGHTS, PUBEVAL_RACE_WEIGHTS, PUBEVAL_WIN_SCORE
 from ..typing import DiceLike, PositionLike
 from .endgames import two_sided_table
-from .moves import legal_plays, outcome, side_win
+from .evaluators import PlainNetwork, equity, evaluate
+from .features import board_features
+from .moves import legal_plays, outcome
 
 MASK64 = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
@@ -135,102 +139,6 @@ def roll(seed: int, game: int, ply: int, *, opening: bool = False, stratify: int
     if opening and ply == 0:
         return OPENING_ROLLS[below(value, len(OPENING_ROLLS))]
     return _roll_of_index(below(value, 36))
-
-
-# --- features -------------------------------------------------------------------
-
-
-def _made(row: Sequence[int], point: int) -> bool:
-    return row[point] >= 2
-
-
-def _longest_prime(row: Sequence[int]) -> int:
-    longest = run = 0
-    for point in range(1, 25):
-        run = run + 1 if _made(row, point) else 0
-        longest = max(longest, run)
-    return longest
-
-
-def _reach(a: int, b: int, rules: Rules) -> set[int]:
-    """Distances a roll can carry one stone, ignoring blocks."""
-    if a == b:
-        return {a * k for k in range(1, rules.doubles_moves + 1)}
-    return {a, b, a + b}
-
-
-def _exposure(own: Sequence[int], other: Sequence[int], rules: Rules) -> int:
-    """Rolls (of the 36) on which ``other`` could hit a blot of ``own`` if no
-    point were blocked: a stone of ``other`` on its place ``q`` (25 = bar)
-    reaches ``own``'s point ``p`` after ``q + p - 25`` pips."""
-    distances = {
-        q + p - 25
-        for p in range(1, 25) if own[p] == 1
-        for q in range(1, 26) if other[q] > 0 and q + p - 25 >= 1
-    }
-    if not distances:
-        return 0
-    return sum(
-        1 for a in range(1, 7) for b in range(1, 7) if _reach(a, b, rules) & distances
-    )
-
-
-def side_features(own: Sequence[int], other: Sequence[int], rules: Rules) -> list[int]:
-    """The features of one side (``own``, against ``other``), in
-    :data:`~bansugoroku_fast.games.policies.SIDE_FEATURES` order; every one an int:
-
-    * ``pips``: sum of point x stones over points 1..24, the bar counting 25;
-    * ``off``, ``bar``: stones borne off, on the bar;
-    * ``home``: stones on points 1..6; ``back``: stones on 19..24 or the bar;
-    * ``blots``: points (1..24) with exactly one stone; ``points``: with two
-      or more; ``home_points``: points 1..6 with two or more; ``prime``: the
-      longest run of consecutive points with two or more; ``anchors``: points
-      19..24 with two or more;
-    * ``exposure``: rolls of the 36 on which ``other`` could hit one of these
-      blots if no point were blocked (bar stones included, entering first is
-      ignored; a double moves ``doubles_moves`` times);
-    * ``stacking``: stones beyond three on a point, over points 1..24;
-    * ``closure``: 1 if each of points 1..6 holds two or more while ``other``
-      has a stone on the bar, else 0;
-    * ``won``: the value of this side's win in the position, 0 if none.
-    """
-    points = range(1, 25)
-    win = side_win(own, other, rules)
-    closure = other[BAR] >= 1 and all(_made(own, p) for p in range(1, 7))
-    return [
-        sum(p * own[p] for p in range(1, 26)),
-        own[OFF],
-        own[BAR],
-        sum(own[1:7]),
-        sum(own[19:26]),
-        sum(1 for p in points if own[p] == 1),
-        sum(1 for p in points if _made(own, p)),
-        sum(1 for p in range(1, 7) if _made(own, p)),
-        _longest_prime(own),
-        sum(1 for p in range(19, 25) if _made(own, p)),
-        _exposure(own, other, rules),
-        sum(max(own[p] - 3, 0) for p in points),
-        int(closure),
-        win.value if win else 0,
-    ]
-
-
-def _board_features(board: Sequence[Sequence[int]], rules: Rules) -> list[int]:
-    return side_features(board[0], board[1], rules) + side_features(board[1], board[0], rules)
-
-
-def features(position: object, rules: object = None) -> list[float]:
-    """The feature vector of one position: row 0's side features, then row
-    1's (names in :data:`~bansugoroku_fast.games.policies.FEATURE_NAMES`).
-
-    >>> from bansugoroku_fast import Position
-    >>> values = features(Position.initial(), "backgammon")
-    >>> values[:4], values[6:9]
-    ([167.0, 0.0, 0.0, 5.0], [4.0, 1.0, 1.0])
-    """
-    position = as_position(position)
-    rules = as_rules(rules)
-    return [float(value) for value in _board_features(position.rows, rules)]
 
 
 # --- the policies --------------------------------------------------------------------
@@ -293,6 +201,24 @@ def _best(scores: Sequence[float]) -> int:
     return best
 
 
+def resolved(policy: object, rules: Rules) -> tuple[ResolvedPolicy, ResolvedPolicy]:
+    """The two seats' policies (see :mod:`bansugoroku_fast.games.policies`):
+    the named ones, ``LinearPolicy`` and network policies (an
+    ``EvaluatorPolicy`` at 0 ply by a ``NetEvaluator``, or ``"net"``): the
+    play of greatest 0-ply equity by the network's float64 forward pass
+    (:class:`~bansugoroku_fast.oracle.evaluators.PlainNetwork`, held in
+    ``function``; a finished child worth its outcome), the first on a tie.
+    The kernels choose in float32: where two plays' equities are within
+    about 1e-5 they may take the other one."""
+    def plain(one: ResolvedPolicy) -> ResolvedPolicy:
+        if one.code != NET:
+            return one
+        return ResolvedPolicy(NET, (), PlainNetwork.of(kernel_network(one.function, rules)))
+
+    first, second = resolve_policies(policy, rules, networks=True)
+    return plain(first), plain(second)
+
+
 def choose(policy: ResolvedPolicy, board: Sequence[Sequence[int]], plays: Sequence[Play],
            rules: Rules, seed: int, game: int, ply: int) -> int:
     """The index (in ``legal_plays`` order) of the play ``policy`` picks."""
@@ -302,10 +228,12 @@ def choose(policy: ResolvedPolicy, board: Sequence[Sequence[int]], plays: Sequen
         return 0
     children = [play.position.rows for play in plays]
     if policy.code == LINEAR:
-        return _best([linear_score(policy.weights, _board_features(child, rules)) for child in children])
+        return _best([linear_score(policy.weights, board_features(child, rules)) for child in children])
     if policy.code == PUBEVAL:
         race = is_race(board)
         return _best([pubeval_score(child, race) for child in children])
+    if policy.code == NET:   # policy.function: the PlainNetwork (see resolved)
+        return _best([equity(evaluate(play.position, rules, policy.function)) for play in plays])
     raise AssertionError(f"unknown policy code {policy.code}")
 
 
@@ -426,7 +354,7 @@ def play_games(rules: object, games: int, policy: object = "random", seed: int =
     """
     rules, games, seed, max_plies, _ = run_arguments(rules, games, seed, max_plies, threads)
     on_long = as_on_long(on_long)
-    policies = resolve_policies(policy, rules)
+    policies = resolved(policy, rules)
     position, opening = _start(start, rules)
     strata = as_stratify(stratify, opening)
     records = GameRecords([0], [], [], [], [], [], [], [])
@@ -596,7 +524,7 @@ def rollout(position: object, rules: object = None, games: int = 1296, policy: o
     check_position_for_rules(position, rules)
     tables = TableValues(rules, table_stones) if endgames else None
     return _signed_values(
-        position, rules, games, resolve_policies(policy, rules), seed, as_stratify(stratify), max_plies,
+        position, rules, games, resolved(policy, rules), seed, as_stratify(stratify), max_plies,
         as_stderr_target(stderr_target), on_long, tables,
     ).summary(rules)
 
@@ -622,7 +550,7 @@ def rank_plays(position: PositionLike, dice: DiceLike, rules: object = None, gam
     rules, games, seed, max_plies, _ = run_arguments(rules, games, seed, max_plies, threads)
     on_long = as_on_long(on_long)
     strata = as_stratify(stratify)
-    policies = resolve_policies(policy, rules)
+    policies = resolved(policy, rules)
     plays = legal_plays(position, dice, rules)
     tables = TableValues(rules, table_stones) if endgames else None
     values = []

@@ -12,6 +12,7 @@ from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.string cimport memcpy
 
 from ._board cimport Board, RuleSet
+from ._net cimport bsf_net
 from ._queries cimport outcome_of
 from ._search cimport Leaf, MODE_PLAYS, Search, run_turn
 
@@ -24,6 +25,7 @@ cdef enum:
     POLICY_FIRST = 1
     POLICY_LINEAR = 2
     POLICY_PUBEVAL = 3
+    POLICY_NET = 4          # greedy at 0 ply by a network (Policy.net)
     POLICY_OUTSIDE = -1     # chosen by the caller (policies.CALLABLE): the kernel stops there
     DICE_STREAM = 0
     CHOICE_STREAM = 1
@@ -86,6 +88,7 @@ cdef inline void roll_dice(uint64_t key, int64_t game, int64_t ply, bint opening
 cdef struct Policy:
     int code
     double weights[FEATURES]   # POLICY_LINEAR only
+    const bsf_net* net         # POLICY_NET only (its Model kept alive by the caller)
 
 
 # ``count`` positions in ``legal_plays`` order: child k is at

@@ -28,6 +28,7 @@ from ._board cimport (
     Scan, home_closed, popcount, row_eq, row_gt, rules_from_code, scan_board,
 )
 from ._pool cimport BSF_POOL_MOST_THREADS, bsf_job, job_threads, run_job
+from ._net cimport BSF_NET_MAX_HIDDEN, Model, bsf_net, bsf_net_child_equity, bsf_net_sums, model_of
 from ._queries cimport outcome_of
 from ._tables cimport RaceTables, race_figures
 from ._search cimport (
@@ -111,7 +112,7 @@ cdef void side_features(const signed char* own, const signed char* other, RuleSe
                         int won, int* out) noexcept nogil:
     """The SIDE_FEATURES integers of ``own`` against ``other`` (``won``: the
     value of ``own``'s win, 0 if none), in the oracle's order
-    (``oracle.games.side_features`` defines each). Counts of points come
+    (``oracle.features.side_features`` defines each). Counts of points come
     from bit masks of the row (bit p = point p)."""
     cdef uint32_t blots = row_eq(own, 1) & POINT_BITS
     cdef uint32_t made = row_gt(own, 1) & POINT_BITS
@@ -208,6 +209,50 @@ cdef double pubeval_score(const Board* board, bint race) noexcept nogil:
     return score
 
 
+# --- a network's choice ---------------------------------------------------------------
+
+#: The most units a hidden layer of a network that plays in the game loop
+#: (POLICY_NET) may have: its scratch lives on the stack.
+NET_MAX_HIDDEN = BSF_NET_MAX_HIDDEN
+
+
+cdef int net_choice(const bsf_net* net, const Board* parent, const Children* children,
+                    RuleSet rules) noexcept nogil:
+    """The index of the child of greatest 0-ply equity by ``net`` (the
+    first on a tie), a finished child worth its outcome's signed value:
+    what ``_net.net_best_child`` chooses, each child's first layer made
+    from its parent's sums (``bsf_net_child_equity``)."""
+    cdef float sums[BSF_NET_MAX_HIDDEN]
+    cdef float scratch[2 * BSF_NET_MAX_HIDDEN]
+    cdef int parent_features[FEATURES]
+    cdef int child_features[FEATURES]
+    cdef const int* parent_values = NULL
+    cdef const int* child_values = NULL
+    cdef const Board* child
+    cdef int k, best = 0, winner, value
+    cdef double score, best_score = 0.0
+    if net.features:
+        board_features(parent, rules, parent_features)
+        parent_values, child_values = parent_features, child_features
+    bsf_net_sums(net, parent.me, <const int32_t*> parent_values, sums)
+    for k in range(children.count):
+        child = child_at(children, k)
+        if net.features:        # the features hold each side's win ("won")
+            board_features(child, rules, child_features)
+            winner = 0 if child_features[SIDE_FEATURES - 1] else (1 if child_features[FEATURES - 1] else -1)
+            value = child_features[SIDE_FEATURES - 1] + child_features[FEATURES - 1]
+        elif outcome_of(child, rules, &winner, &value) < 0:
+            winner = -1
+        if winner >= 0:
+            score = value if winner == 0 else -value
+        else:
+            score = bsf_net_child_equity(net, parent.me, <const int32_t*> parent_values, sums, child.me,
+                                         <const int32_t*> child_values, scratch)
+        if k == 0 or score > best_score:
+            best, best_score = k, score
+    return best
+
+
 # --- choosing a play (Policy, Children: _games.pxd) ------------------------------
 
 
@@ -222,6 +267,8 @@ cdef int choose_play(const Policy* policy, const Board* parent, const Children* 
         return <int> below(ply_word(key, ply, CHOICE_STREAM), <uint64_t> children.count)
     if policy.code == POLICY_FIRST or children.count == 1:
         return 0
+    if policy.code == POLICY_NET:
+        return net_choice(policy.net, parent, children, rules)
     if policy.code == POLICY_PUBEVAL:
         race = is_race(parent)
     for k in range(children.count):
@@ -387,21 +434,41 @@ cdef int play_game(Search* s, const Board* start, const Policy* policies, uint64
 
 cdef int load_policy(int code, const double* weights, Py_ssize_t count, Policy* policy) except -1:
     """``policy`` = policy ``code`` with the ``count`` values of ``weights``
-    (at most FEATURES, read by POLICY_LINEAR; the missing ones 0)."""
+    (at most FEATURES, read by POLICY_LINEAR; the missing ones 0). A
+    network's policy (POLICY_NET) comes with its Model: ``load_policies``."""
     cdef Py_ssize_t i
     if count > FEATURES:
         raise ValueError(f"weights: {count} values, more than the {FEATURES} features")
+    if code == POLICY_NET:
+        raise ValueError("a network's policy needs its Model (models=)")
     policy.code = code
+    policy.net = NULL
     for i in range(FEATURES):
         policy.weights[i] = weights[i] if i < count else 0.0
     return 0
 
 
-cdef int load_policies(const int32_t[::1] codes, const double[:, ::1] weights, Policy* policies) except -1:
-    """The policies of seats 0 and 1 (row ``seat`` of ``codes``, ``weights``)."""
+cdef int load_policies(const int32_t[::1] codes, const double[:, ::1] weights, tuple models,
+                       Policy* policies) except -1:
+    """The policies of seats 0 and 1 (row ``seat`` of ``codes``, ``weights``
+    and ``models``: a seat playing POLICY_NET has its ``_net.Model`` there,
+    the others None; the caller keeps the Models alive while games run)."""
     cdef int seat
+    cdef Model model
+    if len(models) != 2:
+        raise ValueError(f"models: one per seat (2), got {len(models)}")
     for seat in range(2):
-        load_policy(codes[seat], &weights[seat, 0] if weights.shape[1] else NULL, weights.shape[1], &policies[seat])
+        if codes[seat] != POLICY_NET:
+            load_policy(codes[seat], &weights[seat, 0] if weights.shape[1] else NULL, weights.shape[1],
+                        &policies[seat])
+            continue
+        if not isinstance(models[seat], Model):
+            raise TypeError(f"models[{seat}]: a network's policy needs a _net.Model, got {models[seat]!r}")
+        model = models[seat]
+        if model.net.hidden1 > BSF_NET_MAX_HIDDEN or model.net.hidden2 > BSF_NET_MAX_HIDDEN:
+            raise ValueError(f"models[{seat}]: hidden layers of at most {BSF_NET_MAX_HIDDEN} units play in games")
+        policies[seat].code = POLICY_NET
+        policies[seat].net = model_of(model)
     return 0
 
 
@@ -541,13 +608,13 @@ cdef struct GameBatch:
 
 cdef int start_game_batch(GameBatch* batch, Search** searches, int threads, const Board* positions,
                           int64_t per_position, int64_t first_game, bint opening, const int32_t[::1] codes,
-                          const double[:, ::1] weights, Policy* policies, int code, uint64_t seed, int stratify,
+                          const double[:, ::1] weights, tuple models, Policy* policies, int code, uint64_t seed, int stratify,
                           int64_t max_plies, int8_t[::1] winner, int8_t[::1] value, int8_t[::1] kind,
                           int32_t[::1] plies, int8_t[::1] status) except -1:
     """Fill ``batch`` for ``threads`` threads (``job_threads``; ``searches``:
     room for one a slot; ``policies``: room for the two seats' policies; the
     arrays: one entry an item, at least one), no log kept."""
-    load_policies(codes, weights, policies)
+    load_policies(codes, weights, models, policies)
     memset(searches, 0, threads * sizeof(Search*))
     batch.searches, batch.threads = searches, threads
     batch.rules, batch.policies, batch.seed = rules_from_code(code), policies, seed
@@ -600,12 +667,13 @@ cdef void run_games(GameBatch* batch, int64_t items) noexcept nogil:
 @cython.boundscheck(False)
 @cython.wraparound(False)
 def rollout_batch(const signed char[:, :, ::1] positions, int64_t first_game, int64_t games,
-                  const int32_t[::1] codes, const double[:, ::1] weights, int code, uint64_t seed,
+                  const int32_t[::1] codes, const double[:, ::1] weights, tuple models, int code, uint64_t seed,
                   int stratify, int64_t max_plies, int threads, int8_t[::1] winner,
                   int8_t[::1] value, int8_t[::1] kind, int32_t[::1] plies, int8_t[::1] status):
     """Item ``i * games + j`` = game ``first_game + j`` from position i
     (seat 0 = its row 0, to roll): its winning seat, value, kind, plies and
-    Status, no plies logged."""
+    Status, no plies logged. ``models``: each seat's ``_net.Model`` where
+    ``codes`` says POLICY_NET, else None."""
     cdef Policy policies[2]
     cdef Search* searches[BSF_POOL_MOST_THREADS]
     cdef GameBatch batch
@@ -613,8 +681,8 @@ def rollout_batch(const signed char[:, :, ::1] positions, int64_t first_game, in
     if items == 0:
         return
     start_game_batch(&batch, searches, job_threads(threads), <const Board*> &positions[0, 0, 0], games, first_game,
-                     False, codes, weights, policies, code, seed, stratify, max_plies, winner, value, kind, plies,
-                     status)
+                     False, codes, weights, models, policies, code, seed, stratify, max_plies, winner, value, kind,
+                     plies, status)
     with nogil:
         run_games(&batch, items)
 
@@ -622,8 +690,8 @@ def rollout_batch(const signed char[:, :, ::1] positions, int64_t first_game, in
 @cython.boundscheck(False)
 @cython.wraparound(False)
 def rollout_batch_to_tables(const signed char[:, :, ::1] positions, int64_t first_game, int64_t games,
-                            const int32_t[::1] codes, const double[:, ::1] weights, int code, uint64_t seed,
-                            int stratify, int64_t max_plies, int threads, bint bears_off, bint gammons,
+                            const int32_t[::1] codes, const double[:, ::1] weights, tuple models, int code,
+                            uint64_t seed, int stratify, int64_t max_plies, int threads, bint bears_off, bint gammons,
                             const double[:, ::1] finish, const double[::1] finish_mean,
                             const double[:, ::1] first, const double[:, ::1] win_table,
                             int8_t[::1] winner, int8_t[::1] value, int8_t[::1] kind, int32_t[::1] plies,
@@ -648,8 +716,8 @@ def rollout_batch_to_tables(const signed char[:, :, ::1] positions, int64_t firs
     tables.turns = <int> finish.shape[1]
     tables.bears_off = bears_off
     start_game_batch(&batch, searches, job_threads(threads), <const Board*> &positions[0, 0, 0], games, first_game,
-                     False, codes, weights, policies, code, seed, stratify, max_plies, winner, value, kind, plies,
-                     status)
+                     False, codes, weights, models, policies, code, seed, stratify, max_plies, winner, value, kind,
+                     plies, status)
     batch.tables, batch.race = &tables, &race[0, 0]
     with nogil:
         run_games(&batch, items)
@@ -664,7 +732,7 @@ cdef void _free_all(void* a, void* b, void* c) noexcept nogil:
 @cython.boundscheck(False)
 @cython.wraparound(False)
 def play_batch(const signed char[:, ::1] start, int64_t games, bint opening, int stratify,
-               const int32_t[::1] codes, const double[:, ::1] weights, int code, uint64_t seed,
+               const int32_t[::1] codes, const double[:, ::1] weights, tuple models, int code, uint64_t seed,
                int64_t max_plies, int threads, int8_t[::1] winner, int8_t[::1] value,
                int8_t[::1] kind, int32_t[::1] plies, int8_t[::1] status):
     """Games 0 .. games - 1 from ``start``, every ply logged: returns
@@ -690,7 +758,7 @@ def play_batch(const signed char[:, ::1] start, int64_t games, bint opening, int
         raise MemoryError("out of memory while playing games")
     try:
         start_game_batch(&batch, searches, threads, <const Board*> &start[0, 0], games, 0, opening, codes, weights,
-                         policies, code, seed, stratify, max_plies, winner, value, kind, plies, status)
+                         models, policies, code, seed, stratify, max_plies, winner, value, kind, plies, status)
     except BaseException:
         _free_all(logs, first_ply, thread_of)
         raise

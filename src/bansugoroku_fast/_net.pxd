@@ -15,6 +15,12 @@ score children: a :c:type:`bsf_net` (built in Python by
   (``sizeof(Board)`` for an array of boards, ``sizeof(Leaf)`` to read a
   search's leaves in place, whose Board comes first).
 
+A game kernel choosing among the children of one position scores them
+from the position's first layer's sums (``bsf_net_sums``, once a roll) with
+``bsf_net_child_equity`` (a child differs from its parent in a few places:
+see ``bsf_net.h``); networks with hidden layers of at most
+``BSF_NET_MAX_HIDDEN`` units, whose scratch fits on the stack.
+
 ``features`` are the 28 integer ``features()`` of each position (what
 ``_games.board_features`` writes) when the network reads them
 (``net.features == 28``), else NULL.
@@ -46,6 +52,12 @@ cdef extern from "bsf_net.h":
                                const int32_t* features, int64_t start, int64_t stop, float* out,
                                float* scratch) noexcept nogil
     double bsf_net_equity(const float* probabilities) noexcept nogil
+    enum: BSF_NET_MAX_HIDDEN
+    void bsf_net_sums(const bsf_net* net, const signed char* board, const int32_t* features,
+                      float* sums) noexcept nogil
+    double bsf_net_child_equity(const bsf_net* net, const signed char* parent, const int32_t* parent_features,
+                                const float* parent_sums, const signed char* child, const int32_t* child_features,
+                                float* scratch) noexcept nogil
 
 cdef class Model:
     cdef bsf_net net
