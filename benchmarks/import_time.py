@@ -16,7 +16,7 @@ difference, since a user's install has none (imported at start-up by
 The children run with bytecode caching on (``PYTHONDONTWRITEBYTECODE`` left
 out of their environment) after one warm-up import, as an installed package
 runs (pip compiles its ``.pyc`` files at install): without it every import
-compiles the package's sources again, about 15-20 ms here.
+would compile the package's sources again, which no installed package does.
 
     python -m benchmarks.import_time [--runs 15]
 """
