@@ -243,10 +243,6 @@ class StepOrders:
         or -1 while moves remain."""
         return self._finished
 
-    def finished_play(self) -> Play | None:
-        """The play the moves made complete, or None while moves remain."""
-        return self.plays[self._finished] if self._finished >= 0 else None
-
     def finished_board(self) -> bytes:
         """The board bytes after the play the moves made complete."""
         start = self._finished * _RECORD_BYTES + _BOARD_START
@@ -321,7 +317,7 @@ class Table:
         #: The mover's legal plays with :attr:`dice` (``len(legal_plays())``).
         self.play_count = 0
         self._plays: Sequence[Play] | None = ()  # None: not made yet (legal_plays makes them)
-        self._play_records = b""  # the kernel's records of _plays
+        self._play_records = b""  # the kernel's records of _plays (kept: a deep copy makes _plays a list)
         self._turn: Turn | None = None
         self._orders: StepOrders | None = None
         self._dice_block: tuple[int | None, int, int] = (None, -1, -1)  # (seed, game, first ply) of _dice_rolled
