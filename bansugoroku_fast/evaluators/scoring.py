@@ -37,7 +37,7 @@ from .encoding import checked_positions
 from .network import OUTPUTS, NetEvaluator, as_threads, consistent
 
 __all__ = ["ORDER_TOLERANCE", "OUTCOME_NAMES", "Evaluator", "check_output", "equity", "evaluate", "flip",
-           "outcome_probabilities"]
+           "outcome_probabilities", "result_shares"]
 
 #: A Python evaluator: ``int8[N, 2, 26]`` positions -> ``float[N, 5]``.
 Evaluator = NetEvaluator | Callable[[np.ndarray], Any]
@@ -86,6 +86,22 @@ def outcome_probabilities(winner: np.ndarray, value: np.ndarray) -> np.ndarray:
     out = np.zeros((len(won), OUTPUTS), dtype=np.float32)
     out[:, :3] = slots & won
     out[:, 3:] = slots[:, 1:] & ~won
+    return out
+
+
+def result_shares(probabilities: np.ndarray) -> np.ndarray:
+    """``float64[..., 2, 4]``: the chance of each ``[row, value]`` result
+    (column 0 unused), a rollout's tally layout, from five cumulative
+    probabilities of row 0 (``[..., 5]``): exactly one result happens, so
+    the shares sum to 1 and P(win) is row 0's three shares.
+
+    >>> result_shares(np.array([0.75, 0.5, 0.25, 0.125, 0.0])).tolist()
+    [[0.0, 0.25, 0.25, 0.25], [0.0, 0.125, 0.125, 0.0]]
+    """
+    p = np.asarray(probabilities, dtype=np.float64)
+    out = np.zeros(p.shape[:-1] + (2, 4))
+    out[..., 0, 1], out[..., 0, 2], out[..., 0, 3] = p[..., 0] - p[..., 1], p[..., 1] - p[..., 2], p[..., 2]
+    out[..., 1, 1], out[..., 1, 2], out[..., 1, 3] = 1 - p[..., 0] - p[..., 3], p[..., 3] - p[..., 4], p[..., 4]
     return out
 
 

@@ -48,9 +48,10 @@ from ..rules import ALL_ROLLS, Rules
 from .encoding import checked_positions
 from .nets import load_shipped
 from .network import OUTPUTS, NetEvaluator, as_threads
-from .scoring import Evaluator, check_evaluator, equity, evaluate_valid, flip, outcome_probabilities
+from .scoring import Evaluator, check_evaluator, equity, evaluate_valid, flip, outcome_probabilities, result_shares
 
-__all__ = ["DEFAULT_FILTER", "EvaluatorPolicy", "MoveFilter", "ROLL_WEIGHTS", "ScoredPlay", "ScoredPlays",
+__all__ = ["DEFAULT_FILTER", "EvaluatorPolicy", "MoveFilter", "ROLL_WEIGHTS", "RolloutJudge", "ScoredPlay",
+           "ScoredPlays",
            "best_plays", "best_plays_batch", "net1_policy", "net_policy", "ply_values"]
 
 #: The 21 rolls (:data:`~bansugoroku_fast.rules.ALL_ROLLS` order) and their weights out of 36.
@@ -284,6 +285,65 @@ def best_plays(position: Any, dice: Any, rules: Any, evaluator: Evaluator, ply: 
             for i in order.tolist()]
 
 
+# --- judging a rollout's games ----------------------------------------------------------------
+
+
+class RolloutJudge:
+    """What a rollout played by an :class:`EvaluatorPolicy` asks of its
+    evaluator (at 0 ply, whatever the policy's ply), for boards seen by the
+    side to roll (row 0), as ``float64[N, 2, 4]`` result shares, row 0 =
+    that side (:func:`~.scoring.result_shares`):
+
+    * :meth:`value`: where a truncated rollout stops a game, its value;
+    * :meth:`luck`: the luck of a roll, GNU Backgammon's variance
+      reduction: the value after the best play of the roll (by 0-ply
+      equity; the position itself when the roll has no play) minus its
+      mean over the 21 rolls (weights 1/36 and 2/36). Its mean over the
+      rolls is 0, so subtracting every roll's luck from a game's result
+      leaves the rollout's expected figures as they are and takes out the
+      dice's share of their spread.
+
+    >>> from bansugoroku_fast import Position
+    >>> judge = RolloutJudge(NetEvaluator.random("backgammon", hidden=(8,)), as_rules("backgammon"))
+    >>> boards = Position.initial().array[None]
+    >>> luck = np.stack([judge.luck(boards, np.array([roll], np.int8))[0] for roll in ROLL_DICE])
+    >>> bool(abs(np.einsum("r,rsv->sv", ROLL_WEIGHTS, luck)).max() < 1e-12)    # no luck on average
+    True
+    """
+
+    def __init__(self, evaluator: Evaluator, rules: Rules, threads: int = 1) -> None:
+        check_evaluator(evaluator, rules)
+        self.evaluator, self.rules, self.threads = evaluator, rules, threads
+
+    def value(self, boards: np.ndarray) -> np.ndarray:
+        """Each board's result shares for the side to roll."""
+        theirs = _scores(swap_sides(boards), self.rules, self.evaluator, self.threads)  # the side that moved
+        shares: np.ndarray = result_shares(flip(theirs))
+        return shares
+
+    def luck(self, boards: np.ndarray, dice: np.ndarray) -> np.ndarray:
+        """The luck of rolling ``dice[i]`` (``int8[N, 2]``) on ``boards[i]``."""
+        replies = best_replies(swap_sides(boards), self.rules, self.evaluator, self.threads)
+        values = result_shares(_scores(replies, self.rules, self.evaluator, self.threads))
+        values = values.reshape(len(boards), len(ROLL_DICE), 2, 4)
+        mean = np.einsum("r,krsv->ksv", ROLL_WEIGHTS, values) / ROLL_WEIGHTS.sum()
+        luck: np.ndarray = values[np.arange(len(boards)), roll_index(dice)] - mean
+        return luck
+
+
+def roll_index(dice: np.ndarray) -> np.ndarray:
+    """``int64[N]``: the index in :data:`ROLL_DICE` of each roll (either order).
+
+    >>> roll_index(np.array([[6, 6], [1, 2], [2, 1], [1, 1]])).tolist()
+    [0, 19, 19, 20]
+    """
+    high, low = np.max(dice, axis=1).astype(np.int64), np.min(dice, axis=1).astype(np.int64)
+    # ROLL_DICE lists (high, low) by high falling, then low falling: 6-high rolls first
+    before = (6 - high) * (6 + 1 + high) // 2
+    index: np.ndarray = before + (high - low)
+    return index
+
+
 # --- a policy -------------------------------------------------------------------------------------
 
 
@@ -339,6 +399,12 @@ class EvaluatorPolicy:
         scored = score_children(offsets, children, self.rules, self.evaluator, self.ply, self.move_filter,
                                 self.threads)
         return scored.best()
+
+    def rollout_judge(self, rules: Rules, threads: int = 1) -> RolloutJudge:
+        """The :class:`RolloutJudge` of this policy's evaluator, for a
+        rollout of ``rules`` (a rules mismatch is refused here, before any
+        game)."""
+        return RolloutJudge(self.evaluator, rules, threads)
 
     def __repr__(self) -> str:
         return f"EvaluatorPolicy({self.evaluator!r}, ply={self.ply})"

@@ -36,18 +36,22 @@ from ..checks import (
     as_stderr_target,
     as_stratify,
     as_threads,
+    positive_int,
     run_arguments,
 )
 from ..endgames.races import TablePolicy, race_batch
 from ..endgames.store import kind_of, tables
+from ..errors import PolicyTypeError
 from ..moves import legal_plays
 from ..position import Position, as_position
 from ..rules import Rules
 from ..scoring import FEATURE_NAMES
 from .game_batch import (
     SETTLED,
+    Judging,
     Settle,
     play_lockstep,
+    rollout_judged,
     rollout_lockstep,
     rollout_to_tables,
     settled_at_start,
@@ -182,27 +186,36 @@ def rollout_values(positions: np.ndarray, rules: Rules, games: int,
                     policies: tuple[ResolvedPolicy, ResolvedPolicy], seed: int, stratify: int,
                     max_plies: int, threads: int, stop_at: float | None, progress: bool,
                     first_game: int = 0, on_long: str = "raise",
-                    settle: Settle | None = None, *, lockstep_only: bool = False) -> tuple[_Tally, np.ndarray]:
+                    settle: Settle | None = None, *, lockstep_only: bool = False,
+                    judging: Judging | None = None) -> tuple[_Tally, np.ndarray]:
     """Tallies and seat 0's signed value of every game ``[position, game]``
     (checked arguments; a truncated game's value is 0, and ``tally.cut``
     marks it). ``settle``: stop each game at the first position it values
     (the endgame tables), its value then the expected one (floats): in the
     kernels for kernel policies and a :class:`TableStop` (unless
-    ``lockstep_only``), else in lockstep."""
+    ``lockstep_only``), else in lockstep. ``judging``: games truncated and
+    their luck taken out (:func:`rollout_judged`, in lockstep). Games whose
+    values are floats are tallied in blocks of :data:`BLOCK`, so that the
+    sums add up in the same order however the games are split."""
     codes, weights = policy_arrays(policies)
     models = policy_models(policies, rules)
     lockstep = has_callable(policies)
     n = len(positions)
-    tally = _Tally(n, exact=settle is not None)
+    exact = settle is not None or judging is not None
+    tally = _Tally(n, exact=exact)
     values, cuts = [], []
     with tqdm(total=games * n, disable=not progress, unit="game", leave=False) as bar:
-        for first, stop in _blocks(games, stop_at is not None or progress):
+        for first, stop in _blocks(games, stop_at is not None or progress or exact):
             count = stop - first
-            if settle is not None:
-                if isinstance(settle, TableStop) and not lockstep and not lockstep_only:
+            if exact:
+                if judging is not None:
+                    ends, shares = rollout_judged(positions, first_game + first, count, policies, rules, seed,
+                                                  stratify, max_plies, threads, judging, settle, on_long)
+                elif isinstance(settle, TableStop) and not lockstep and not lockstep_only:
                     ends, shares = settle.kernel_games(positions, first_game + first, count, codes, weights, seed,
                                                        stratify, max_plies, threads, on_long, models)
                 else:
+                    assert settle is not None
                     ends, shares = rollout_to_tables(positions, first_game + first, count, policies, rules, seed,
                                                      stratify, max_plies, threads, settle, on_long)
                 tally.add_shares(count, ends, shares)
@@ -289,6 +302,26 @@ def as_endgames(endgames: object) -> bool:
     return bool(endgames)
 
 
+def as_judging(policies: tuple[ResolvedPolicy, ResolvedPolicy], rules: Rules, truncate: object,
+               variance_reduction: object, threads: int) -> Judging | None:
+    """``truncate`` and ``variance_reduction`` checked, with the judge of
+    seat 0's policy (an evaluator policy's ``rollout_judge``), or None for a
+    plain rollout."""
+    if truncate is not None:
+        truncate = positive_int(truncate, "truncate")
+    if not isinstance(variance_reduction, (bool, np.bool_)):
+        raise TypeError(f"variance_reduction must be True or False, got {variance_reduction!r}")
+    if truncate is None and not variance_reduction:
+        return None
+    judge_of = getattr(policies[0].function, "rollout_judge", None)
+    if judge_of is None:
+        raise PolicyTypeError(
+            "truncate and variance_reduction value positions with the policy's evaluator: seat 0's policy must be "
+            "an EvaluatorPolicy (or 'net', 'net1')"
+        )
+    return Judging(judge_of(rules, threads), truncate, bool(variance_reduction))
+
+
 def stacked(results: list[RolloutResult]) -> RolloutResult:
     """One result whose fields gain a leading axis over ``results`` (the
     values of the ``gnubg`` dicts too)."""
@@ -335,7 +368,8 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
             seed: int = 0, threads: int | None = None, progress: bool = False, *,
             stratify: int | None = None, stderr_target: float | None = None,
             max_plies: int = MAX_PLIES, first_game: int = 0, on_long: str = "raise",
-            endgames: bool = False) -> RolloutResult:
+            endgames: bool = False, truncate: int | None = None,
+            variance_reduction: bool = False) -> RolloutResult:
     """Play ``games`` games from ``position`` (seat 0 = row 0, to roll) and
     tally them (see :class:`~bansugoroku_fast.games.tallies.RolloutResult`).
 
@@ -362,6 +396,18 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
     then holds expected counts, floats; ``settled`` says how many games
     stopped so); up to that ply every game is the played-out rollout's.
 
+    With an evaluator policy (:class:`~bansugoroku_fast.evaluators.EvaluatorPolicy`,
+    ``"net"``, ``"net1"``; seat 0's evaluator judges):
+    ``truncate=plies`` stops each game after that many plies (or earlier,
+    at its end or the tables) and counts the evaluator's chances of each
+    result there (0-ply; counted in ``settled``);
+    ``variance_reduction=True`` subtracts each roll's luck from its
+    game's result, as GNU Backgammon does (see
+    :class:`~bansugoroku_fast.evaluators.search.RolloutJudge`): the
+    figures keep their expected values and their standard errors shrink.
+    Both play in lockstep, over every waiting game at once; game ``g``
+    is the played-out rollout's game ``g`` up to its stop.
+
     >>> from bansugoroku_fast import Position
     >>> batch = np.stack([Position.initial().array] * 2)
     >>> result = rollout(batch, "backgammon", games=36, policy="first", stratify=36)
@@ -378,8 +424,9 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
     if isinstance(first_game, bool) or not isinstance(first_game, (int, np.integer)) or first_game < 0:
         raise ValueError(f"first_game must be a non-negative integer, got {first_game!r}")
     settle = table_settle(rules) if as_endgames(endgames) else None
+    judging = as_judging(policies, rules, truncate, variance_reduction, threads)
     tally, _ = rollout_values(positions, rules, games, policies, seed, strata, max_plies, threads,
-                               stop_at, progress, int(first_game), on_long, settle)
+                               stop_at, progress, int(first_game), on_long, settle, judging=judging)
     result = stacked(tally.results(rules.is_backgammon))
     return unstacked(result) if single else result
 
@@ -387,7 +434,8 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
 def rank_plays(position: Any, dice: Any, rules: Any = None, games: int = 1296,
                policy: Any = "random", seed: int = 0, threads: int | None = None,
                progress: bool = False, *, stratify: int | None = None,
-               max_plies: int = MAX_PLIES, on_long: str = "raise", endgames: bool = False) -> list[RankedPlay]:
+               max_plies: int = MAX_PLIES, on_long: str = "raise", endgames: bool = False,
+               truncate: int | None = None, variance_reduction: bool = False) -> list[RankedPlay]:
     """Roll out every legal play of ``dice`` in ``position`` with duplicate
     dice (game ``g`` after every play sees the same rolls) and return them
     best first: greatest equity for the side that plays, ties in
@@ -396,7 +444,9 @@ def rank_plays(position: Any, dice: Any, rules: Any = None, games: int = 1296,
     after ``max_plies`` plies is left out (see
     :func:`~bansugoroku_fast.games.tallies.rank`) instead of raising.
     ``endgames=True``: games stop at the exact endgame tables, as in
-    :func:`rollout` (each game's value then the expected one).
+    :func:`rollout` (each game's value then the expected one);
+    ``truncate`` and ``variance_reduction`` as in :func:`rollout` (the
+    duplicate dice then pair each game's luck-adjusted values).
 
     >>> from bansugoroku_fast import Position
     >>> ranked = rank_plays(Position.initial(), (6, 5), "backgammon", games=100, policy="random")
@@ -409,12 +459,13 @@ def rank_plays(position: Any, dice: Any, rules: Any = None, games: int = 1296,
     strata = as_stratify(stratify)
     policies = resolve_policies(policy, rules, callables=True, networks=True)
     settle = table_settle(rules) if as_endgames(endgames) else None
+    judging = as_judging(policies, rules, truncate, variance_reduction, threads)
     plays = legal_plays(position, dice, rules)
     if not plays:
         return []
     children = np.stack([play.position.swapped().array for play in plays])
     tally, values = rollout_values(children, rules, games, policies, seed, strata, max_plies, threads,
-                                   None, progress, on_long=on_long, settle=settle)
+                                   None, progress, on_long=on_long, settle=settle, judging=judging)
     mover_values = [[None if cut else -value for value, cut in zip(row, cuts)]  # None: truncated
                     for row, cuts in zip(values.tolist(), tally.cut.tolist())]
     return rank(plays, mover_values)

@@ -17,7 +17,7 @@ returns.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
@@ -269,6 +269,9 @@ class GameBatch:
         """Roll for each slot's mover; a roll without a legal play is a pass
         (recorded), and the other side rolls, until every slot has a play."""
         while slots.size:
+            slots = self._stop_before_roll(slots)
+            if not slots.size:
+                break
             too_long = self._plies[slots] >= self.max_plies
             if too_long.any():
                 if self.on_long == "raise":
@@ -289,6 +292,11 @@ class GameBatch:
                 self._plies[passing] += 1
                 self._boards[passing] = self._boards[passing][:, ::-1]
             slots = passing
+
+    def _stop_before_roll(self, slots: np.ndarray) -> np.ndarray:
+        """The slots of ``slots`` whose games go on to roll (a rollout's
+        games may stop here: :class:`JudgedBatch`)."""
+        return slots
 
     def _roll(self, slots: np.ndarray) -> None:
         """The dice of each slot's game at its ply."""
@@ -512,3 +520,121 @@ def _stop_at_tables(batch: GameBatch, settle: Settle, shares: np.ndarray) -> Non
     values[mover_is_seat_1] = values[mover_is_seat_1][:, ::-1]
     shares[stop] = values
     batch._settle(stop)
+
+
+# --- rollouts judged by an evaluator -------------------------------------------------------
+
+
+class Judge(Protocol):
+    """What values a rollout's positions (an evaluator policy's
+    ``rollout_judge``): both take boards seen by the side to roll
+    (``int8[N, 2, 26]``) and give ``float64[N, 2, 4]`` shares, row 0 =
+    that side (the layout of :data:`Settle`'s)."""
+
+    def value(self, boards: np.ndarray) -> np.ndarray:
+        """Each board's chances of each (row, value) result."""
+
+    def luck(self, boards: np.ndarray, dice: np.ndarray) -> np.ndarray:
+        """The luck of rolling ``dice`` there: the value after the best
+        play of that roll minus the mean over the 21 rolls."""
+
+
+class Judging(NamedTuple):
+    """How a rollout uses its :class:`Judge`: ``truncate`` (None or a
+    number of plies: each game stops there, valued by the judge) and
+    ``variance_reduction`` (each roll's luck is subtracted from the game's
+    result)."""
+
+    judge: Judge
+    truncate: int | None
+    variance_reduction: bool
+
+
+class JudgedBatch(GameBatch):
+    """A rollout's games (as :func:`rollout_lockstep` plays them) stopped
+    and adjusted before each roll: at the tables (``settle``), after
+    ``judging.truncate`` plies (valued by the judge), and with
+    ``judging.variance_reduction`` every roll's luck summed by seat in
+    ``luck`` (passes too: a roll without a play is luck as well).
+    ``shares[slot, seat, value]`` holds a stopped game's value."""
+
+    judging: Judging
+    settle: Settle | None
+    shares: np.ndarray
+    luck: np.ndarray
+
+    @classmethod
+    def of_items(cls, rules: Rules, starts: np.ndarray, games: np.ndarray, seed: int, *, stratify: int,
+                 max_plies: int, threads: int | None, on_long: str, judging: Judging,
+                 settle: Settle | None) -> JudgedBatch:
+        batch = cls.__new__(cls)
+        batch.judging, batch.settle = judging, settle
+        batch.shares = np.zeros((len(starts), 2, 4))
+        batch.luck = np.zeros((len(starts), 2, 4))
+        batch._setup(rules, np.array(starts, dtype=np.int8), np.array(games, dtype=np.int64), seed,
+                     opening=False, stratify=stratify, restart=False, record=False, max_plies=max_plies,
+                     threads=threads, on_long=on_long)
+        return batch
+
+    def _stop_before_roll(self, slots: np.ndarray) -> np.ndarray:
+        if self.settle is not None and slots.size:
+            in_table, values = self.settle(np.ascontiguousarray(self._boards[slots]))
+            slots = self._stop(slots, in_table, values[in_table])
+        truncate = self.judging.truncate
+        if truncate is not None and slots.size:
+            due = self._plies[slots] >= truncate
+            if due.any():
+                slots = self._stop(slots, due, self.judging.judge.value(np.ascontiguousarray(self._boards[slots[due]])))
+        return slots
+
+    def _stop(self, slots: np.ndarray, stop: np.ndarray, values: np.ndarray) -> np.ndarray:
+        """End the games of ``slots[stop]``, worth ``values`` (row 0 = the
+        side to roll), and return the other slots."""
+        ended = slots[stop]
+        if ended.size:
+            self.shares[ended] = _by_seat(values, self._plies[ended])
+            self._end(ended, np.full(len(ended), SETTLED, np.int8), np.zeros(len(ended), np.int8),
+                      np.full(len(ended), -1, np.int8))
+        remaining: np.ndarray = slots[~stop]
+        return remaining
+
+    def _roll(self, slots: np.ndarray) -> None:
+        super()._roll(slots)
+        if self.judging.variance_reduction and slots.size:
+            luck = self.judging.judge.luck(np.ascontiguousarray(self._boards[slots]), self._dice[slots])
+            self.luck[slots] += _by_seat(luck, self._plies[slots])
+
+
+def _by_seat(values: np.ndarray, plies: np.ndarray) -> np.ndarray:
+    """``values[item, row, value]`` of the side to roll at ``plies`` put in
+    seat order (seat 0 rolls at even plies)."""
+    out = np.array(values, dtype=np.float64)
+    seat_1 = plies % 2 == 1
+    out[seat_1] = out[seat_1][:, ::-1]
+    return out
+
+
+def rollout_judged(positions: np.ndarray, first_game: int, count: int,
+                   policies: tuple[ResolvedPolicy, ResolvedPolicy], rules: Rules, seed: int, stratify: int,
+                   max_plies: int, threads: int | None, judging: Judging, settle: Settle | None,
+                   on_long: str = "raise") -> tuple[_kernel.GameEnds, np.ndarray]:
+    """:func:`rollout_to_tables` with a :class:`Judging`: the ends (a game
+    stopped at the tables or at ``truncate`` plies has winner
+    :data:`SETTLED`) and ``shares[item, seat, value]``, each game's result
+    (its luck subtracted with ``variance_reduction``; zeros for a game cut
+    off at ``max_plies``). Up to its stop, game ``g`` is the very game
+    ``g`` of the played-out rollout."""
+    starts = np.repeat(positions, count, axis=0)
+    games = np.tile(np.arange(first_game, first_game + count, dtype=np.int64), len(positions))
+    batch = JudgedBatch.of_items(rules, starts, games, seed, stratify=stratify, max_plies=max_plies,
+                                 threads=threads, on_long=on_long, judging=judging, settle=settle)
+    _play_out(batch, policies)
+    slots, _, winner, value, kind, plies = batch._ends()
+    shares = batch.shares - batch.luck
+    played = winner >= 0
+    shares[slots[played], winner[played], value[played]] += 1.0
+    shares[slots[winner == -1]] = 0.0
+    order = np.argsort(slots)
+    ends = _kernel.GameEnds(winner[order], value[order], kind[order], plies[order].astype(np.int32),
+                            np.zeros(len(order), dtype=np.int8))
+    return ends, shares

@@ -24,7 +24,8 @@ from ..rules import ALL_ROLLS, Rules
 from .features import features
 from .moves import legal_plays, outcome
 
-__all__ = ["PlainNetwork", "encode", "equity", "evaluate", "flip", "one_ply_values", "rank_plays"]
+__all__ = ["PlainNetwork", "best_value", "encode", "equity", "evaluate", "flip", "luck", "one_ply_values",
+           "rank_plays", "result_shares", "standing_value"]
 
 #: Each side feature's divisor (pips, off, bar, home, back, blots, points,
 #: home points, prime, anchors, exposure, stacking, closure, won), twice.
@@ -128,28 +129,68 @@ def evaluate(position: object, rules: object, network: PlainNetwork) -> Probabil
     return 0.0, 0.0, 0.0, slots[1], slots[2]
 
 
+def best_value(position: Position, dice: tuple[int, int], rules: Rules, network: PlainNetwork) -> Probabilities:
+    """The value, for row 0 (to play ``dice``), of its play with the
+    greatest 0-ply equity (the first such play in ``legal_plays`` order),
+    or of the position itself when the roll passes."""
+    best = evaluate(position, rules, network)    # a pass
+    best_equity = None
+    for play in legal_plays(position, dice, rules):
+        value = evaluate(play.position, rules, network)
+        if best_equity is None or equity(value) > best_equity:
+            best, best_equity = value, equity(value)
+    return best
+
+
+def _weight(dice: tuple[int, int]) -> float:
+    """A roll's chance out of 36."""
+    return 1.0 if dice[0] == dice[1] else 2.0
+
+
 def one_ply_values(position: Position, rules: Rules, network: PlainNetwork) -> Probabilities:
     """The 1-ply value of ``position`` (row 0 has just moved): over each of
     the other side's 21 rolls (a double weighs 1/36, the others 2/36), its
-    reply with the greatest 0-ply equity (the first such reply in
-    ``legal_plays`` order; the position itself when the roll passes),
-    flipped to row 0's side and averaged. A finished position: its outcome."""
+    :func:`best_value` flipped to row 0's side and averaged. A finished
+    position: its outcome."""
     if outcome(position, rules) is not None:
         return evaluate(position, rules, network)
     theirs = position.swapped()
     total = [0.0] * 5
     for dice in ALL_ROLLS:
-        weight = 1.0 if dice[0] == dice[1] else 2.0
-        best = evaluate(theirs, rules, network)    # a pass
-        best_equity = None
-        for play in legal_plays(theirs, dice, rules):
-            value = evaluate(play.position, rules, network)
-            if best_equity is None or equity(value) > best_equity:
-                best, best_equity = value, equity(value)
-        for k, p in enumerate(flip(best)):
-            total[k] += weight * p
+        for k, p in enumerate(flip(best_value(theirs, dice, rules, network))):
+            total[k] += _weight(dice) * p
     win, win2, win3, lose2, lose3 = (t / 36 for t in total)
     return win, win2, win3, lose2, lose3
+
+
+Shares = list[list[float]]
+
+
+def result_shares(p: Sequence[float]) -> Shares:
+    """``[row][value]``: the chance of each result (row 0 wins or loses,
+    worth 1..3; column 0 unused) from row 0's five cumulative probabilities."""
+    win, win2, win3, lose2, lose3 = p
+    return [[0.0, win - win2, win2 - win3, win3], [0.0, 1 - win - lose2, lose2 - lose3, lose3]]
+
+
+def standing_value(position: Position, rules: Rules, network: PlainNetwork) -> Shares:
+    """The result shares of ``position`` for row 0, to roll: the 0-ply
+    value of the side that has just moved (row 1), flipped."""
+    return result_shares(flip(evaluate(position.swapped(), rules, network)))
+
+
+def luck(position: Position, dice: tuple[int, int], rules: Rules, network: PlainNetwork) -> Shares:
+    """The luck of row 0 rolling ``dice`` (GNU Backgammon's variance
+    reduction): the result shares of its :func:`best_value` for that roll
+    minus their mean over the 21 rolls."""
+    mean = [[0.0] * 4, [0.0] * 4]
+    for roll in ALL_ROLLS:
+        shares = result_shares(best_value(position, roll, rules, network))
+        for row in (0, 1):
+            for value in range(4):
+                mean[row][value] += _weight(roll) * shares[row][value] / 36
+    actual = result_shares(best_value(position, (max(dice), min(dice)), rules, network))
+    return [[actual[row][value] - mean[row][value] for value in range(4)] for row in (0, 1)]
 
 
 def rank_plays(position: object, dice: object, rules: object, network: PlainNetwork,

@@ -64,9 +64,10 @@ from ..checks import (
     as_stderr_target,
     as_stratify,
     check_position_for_rules,
+    positive_int,
     run_arguments,
 )
-from ..errors import GameTooLongError
+from ..errors import GameTooLongError, PolicyTypeError
 from ..games.policies import (
     FIRST,
     LINEAR,
@@ -85,7 +86,7 @@ from ..rules import Rules
 from ..scoring import PUBEVAL_CONTACT_WEIGHTS, PUBEVAL_RACE_WEIGHTS, PUBEVAL_WIN_SCORE
 from ..typing import DiceLike, PositionLike
 from .endgames import two_sided_table
-from .evaluators import PlainNetwork, equity, evaluate
+from .evaluators import PlainNetwork, Shares, equity, evaluate, luck, standing_value
 from .features import board_features
 from .moves import legal_plays, outcome
 
@@ -280,36 +281,56 @@ class _Game(NamedTuple):
     value: int
     kind: int
     shares: list[list[float]] | None = None  # [seat][value]: the exact chances where it stopped
+    luck: list[list[float]] | None = None    # [seat][value]: the luck of its rolls (variance reduction)
 
     @property
     def truncated(self) -> bool:
         return self.winner == -1
 
 
+class Judging(NamedTuple):
+    """A rollout judged by ``network`` (0 ply): games stop after
+    ``truncate`` plies (None: never), valued by it; with
+    ``variance_reduction`` each roll's luck is kept, to be subtracted."""
+
+    network: PlainNetwork
+    truncate: int | None
+    variance_reduction: bool
+
+
 def _play_one(start: Position, rules: Rules, policies: tuple[ResolvedPolicy, ResolvedPolicy],
               seed: int, game: int, *, opening: bool, stratify: int, max_plies: int,
-              keep: bool, on_long: str = "raise", tables: TableValues | None = None) -> _Game:
+              keep: bool, on_long: str = "raise", tables: TableValues | None = None,
+              judging: Judging | None = None) -> _Game:
     """Game ``game`` from ``start`` (seat 0 to move); ``keep``: record its
     plies. Not over after ``max_plies`` plies: GameTooLongError, or with
     ``on_long="truncate"`` the game ends there, winner and kind -1, value 0.
-    ``tables``: the game stops before the first ply whose position they
-    value (winner -2, its exact chances in ``shares``)."""
+    Before each roll, ``tables``: the game stops at a position they value
+    (winner -2, its exact chances in ``shares``); then ``judging``: after
+    ``truncate`` plies it stops (winner -2, the network's chances in
+    ``shares``); every roll's luck summed by seat in ``luck``."""
     position = start
     ended = outcome(position, rules)
     records: list[Any] = []
     ply = 0
     if ended is not None:  # over before it starts: row 0 is seat 0
         return _Game(records, 0, ended.winner, ended.value, KINDS.index(ended.kind))
+    total_luck = [[0.0] * 4, [0.0] * 4] if judging is not None and judging.variance_reduction else None
     while True:
         seat = ply % 2
         chances = tables.chances(position) if tables is not None else None
+        if chances is None and judging is not None and judging.truncate is not None and ply >= judging.truncate:
+            chances = standing_value(position, rules, judging.network)
         if chances is not None:  # row 0 of the chances is the side to roll, ``seat``
-            return _Game(records, ply, -2, 0, -1, chances if seat == 0 else chances[::-1])
+            return _Game(records, ply, -2, 0, -1, _by_seat(chances, seat), total_luck)
         if ply == max_plies:
             if on_long == "truncate":
                 return _Game(records, ply, -1, 0, -1)
             raise GameTooLongError.of_game(f"game {game}", seed, max_plies)
         dice = roll(seed, game, ply, opening=opening, stratify=stratify)
+        if total_luck is not None and judging is not None:
+            rolled = _by_seat(luck(position, dice, rules, judging.network), seat)
+            total_luck = [[a + b for a, b in zip(mine, more)] for mine, more in zip(total_luck, rolled)]
         board = [list(row) for row in position.rows]
         plays = legal_plays(position, dice, rules)
         after = position
@@ -321,8 +342,13 @@ def _play_one(start: Position, rules: Rules, policies: tuple[ResolvedPolicy, Res
         ended = outcome(after, rules)
         if ended is not None:  # ``after`` is seen by the mover: its row 0 is ``seat``
             winner = seat if ended.winner == 0 else 1 - seat
-            return _Game(records, ply, winner, ended.value, KINDS.index(ended.kind))
+            return _Game(records, ply, winner, ended.value, KINDS.index(ended.kind), luck=total_luck)
         position = after.swapped()
+
+
+def _by_seat(shares: Shares, seat: int) -> Shares:
+    """Shares whose row 0 is the side to roll, ``seat``, in seat order."""
+    return shares if seat == 0 else shares[::-1]
 
 
 def _start(start: object, rules: Rules) -> tuple[Position, bool]:
@@ -452,6 +478,8 @@ class _Tallies:
             self.kind_counts[played.winner][played.kind] += 1
         else:
             self.settled += 1
+        if played.luck is not None:
+            shares = [[share - luck for share, luck in zip(row, lucks)] for row, lucks in zip(shares, played.luck)]
         won, lost = shares
         figures = [won[1] + won[2] + won[3], won[2] + won[3], won[3], lost[1] + lost[2] + lost[3],
                    lost[2] + lost[3], lost[3], sum(v * (won[v] - lost[v]) for v in range(4))]
@@ -474,14 +502,16 @@ class _Tallies:
 def _signed_values(position: Position, rules: Rules, games: int,
                    policies: tuple[ResolvedPolicy, ResolvedPolicy], seed: int, stratify: int,
                    max_plies: int, stop_at: float | None, on_long: str = "raise",
-                   tables: TableValues | None = None) -> _Tallies:
+                   tables: TableValues | None = None, judging: Judging | None = None) -> _Tallies:
     """The games played and their tallies; with ``stop_at``, blocks of
     :data:`BLOCK` games until every figure's standard error is at most
-    ``stop_at`` (or ``games`` are played); ``tables``: games stop there."""
-    tallies = _Tallies(exact=tables is not None)
+    ``stop_at`` (or ``games`` are played); ``tables``: games stop there;
+    ``judging``: games judged by a network (see :func:`_play_one`)."""
+    tallies = _Tallies(exact=tables is not None or judging is not None)
     for game in range(games):
         tallies.add(_play_one(position, rules, policies, seed, game, opening=False, stratify=stratify,
-                              max_plies=max_plies, keep=False, on_long=on_long, tables=tables))
+                              max_plies=max_plies, keep=False, on_long=on_long, tables=tables,
+                              judging=judging))
         block_done = (game + 1) % BLOCK == 0
         if (stop_at is not None and block_done and game + 1 < games
                 and tallies.summary(rules).largest_stderr() <= stop_at):
@@ -493,7 +523,7 @@ def rollout(position: object, rules: object = None, games: int = 1296, policy: o
             seed: int = 0, threads: int | None = None, progress: bool = False, *,
             stratify: int | None = None, stderr_target: float | None = None,
             max_plies: int = MAX_PLIES, on_long: str = "raise", endgames: bool = False,
-            table_stones: int = 3) -> RolloutResult:
+            table_stones: int = 3, truncate: int | None = None, variance_reduction: bool = False) -> RolloutResult:
     """Play ``games`` games from ``position`` (seat 0 = row 0, to roll) and
     tally them (see :class:`~bansugoroku_fast.games.tallies.RolloutResult`).
     ``endgames=True``: each game stops at the first position the oracle's
@@ -501,6 +531,11 @@ def rollout(position: object, rules: object = None, games: int = 1296, policy: o
     stones a side on the table's points) and counts its exact chances; the
     package's ``rollout`` stops at every table position, so the two agree
     where every table race the games reach is that small.
+    ``truncate`` and ``variance_reduction`` (seat 0's policy a network at
+    0 ply): each game stops after ``truncate`` plies, valued by the
+    network's float64 forward pass (:func:`~.evaluators.standing_value`),
+    and each roll's :func:`~.evaluators.luck` is subtracted from its
+    game's result; the truncation is checked after the tables' stop.
 
     Game ``g`` is game ``g`` of ``play_games(rules, games, policy, seed,
     start=position, stratify=stratify)``; ``stratify=36`` (or ``1296``) deals
@@ -523,10 +558,25 @@ def rollout(position: object, rules: object = None, games: int = 1296, policy: o
     position = as_position(position)
     check_position_for_rules(position, rules)
     tables = TableValues(rules, table_stones) if endgames else None
+    policies = resolved(policy, rules)
     return _signed_values(
-        position, rules, games, resolved(policy, rules), seed, as_stratify(stratify), max_plies,
-        as_stderr_target(stderr_target), on_long, tables,
+        position, rules, games, policies, seed, as_stratify(stratify), max_plies,
+        as_stderr_target(stderr_target), on_long, tables, _judging(policies, truncate, variance_reduction),
     ).summary(rules)
+
+
+def _judging(policies: tuple[ResolvedPolicy, ResolvedPolicy], truncate: object,
+             variance_reduction: object) -> Judging | None:
+    """The rollout's :class:`Judging` by seat 0's network, or None."""
+    if truncate is not None:
+        truncate = positive_int(truncate, "truncate")
+    if not isinstance(variance_reduction, bool):
+        raise TypeError(f"variance_reduction must be True or False, got {variance_reduction!r}")
+    if truncate is None and not variance_reduction:
+        return None
+    if policies[0].code != NET:
+        raise PolicyTypeError("truncate and variance_reduction need seat 0's policy to be a network at 0 ply")
+    return Judging(policies[0].function, truncate, variance_reduction)
 
 
 def rank_plays(position: PositionLike, dice: DiceLike, rules: object = None, games: int = 1296,
