@@ -28,10 +28,11 @@ dask.array<count_plays, shape=(5,), dtype=int32, chunksize=(2,), chunktype=numpy
 """
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
-from typing import Any, NamedTuple
+from typing import Any
 
 import dask
 import dask.array as da
@@ -46,7 +47,7 @@ from .checks import BLOCK, MAX_PLIES, as_dice, as_rules, as_stratify, positive_i
 from .errors import InvalidDiceError, InvalidPositionError
 from .games import bulk
 from .games.policies import resolve_policies
-from .games.tallies import RolloutResult, summarize
+from .games.tallies import RolloutResult
 from .rules import Rules
 
 #: Positions per rollout task (a chunk of positions plays one block of games).
@@ -172,35 +173,32 @@ def pip_counts(positions: Any) -> da.Array:
 # --- rollouts ------------------------------------------------------------------------
 
 
-class _Tallies(NamedTuple):
-    """What one task found for its ``n`` positions, and what adds up across
-    blocks of games: ``counts int64[n, 2, 4]``, ``kind_counts int64[n, 2,
-    K]``, ``plies int64[n]``."""
-
-    counts: np.ndarray
-    kind_counts: np.ndarray
-    plies: np.ndarray
-
-
 def _play_block(starts: np.ndarray, rules: Rules, block: int, policy: Any, seed: int, first_game: int,
-                stratify: int | None, max_plies: int) -> _Tallies:
-    """Games ``first_game .. first_game + block - 1`` from each of ``starts``."""
-    result = bulk.rollout(starts, rules, games=block, policy=policy, seed=seed, threads=1,
-                           first_game=first_game, stratify=stratify, max_plies=max_plies)
-    plies = np.rint(np.asarray(result.mean_plies, dtype=np.float64) * block).astype(np.int64)
-    return _Tallies(np.asarray(result.counts, dtype=np.int64), np.asarray(result.kind_counts, dtype=np.int64),
-                    plies)
+                stratify: int | None, max_plies: int, endgames: bool, truncate: int | None,
+                variance_reduction: bool) -> bulk.RolloutTally:
+    """The tallies of games ``first_game .. first_game + block - 1`` from each of ``starts``."""
+    policies = resolve_policies(policy, rules, callables=True, networks=True)
+    settle = bulk.table_settle(rules) if endgames else None
+    judging = bulk.as_judging(policies, rules, truncate, variance_reduction, 1)
+    tally, _ = bulk.rollout_values(starts, rules, block, policies, seed, as_stratify(stratify), max_plies, 1,
+                                   None, False, first_game, settle=settle, judging=judging)
+    return tally
 
 
-def _block_size(block: object, game_count: int) -> int:
+def _block_size(block: object, game_count: int, exact: bool = False) -> int:
     """Games per task: ``block``, which must divide ``game_count``; by
-    default 1,296 when it divides the count, else all the games."""
+    default 1,296 when it divides the count, else all the games. ``exact``
+    (games valued in floats, summed per 1,296 games): a block must also be
+    a multiple of 1,296 games, or all of them."""
     if block is None:
         return BLOCK if game_count % BLOCK == 0 else game_count
     size = positive_int(block, "block")
     if game_count % size:
         raise ValueError(f"games={game_count} does not split into blocks of {size} games; "
                          f"choose a block that divides it")
+    if exact and size % BLOCK and size != game_count:
+        raise ValueError(f"block={size}: with endgames, truncate or variance_reduction a block must be a multiple "
+                         f"of {BLOCK} games (or all {game_count}), so that its sums add up as one run's")
     return size
 
 
@@ -210,25 +208,29 @@ def _checked_client(client: object) -> Client | None:
     return client
 
 
-def _summed(parts: Sequence[_Tallies], chunks: int, blocks: int, backgammon: bool) -> list[RolloutResult]:
-    """One result per position: the tallies of its chunk's blocks added up."""
+def _summed(parts: Sequence[bulk.RolloutTally], chunks: int, blocks: int,
+            backgammon: bool) -> list[RolloutResult]:
+    """One result per position: the tallies of its chunk's blocks added up
+    in the order of their games (as one local run adds them)."""
     results = []
     for chunk in range(chunks):
         mine = parts[chunk * blocks:(chunk + 1) * blocks]
-        counts, kind_counts, plies = (np.sum(column, axis=0) for column in zip(*mine))
-        results += [
-            summarize(counts[i].tolist(), kind_counts[i].tolist(), plies=int(plies[i]), backgammon=backgammon)
-            for i in range(len(plies))
-        ]
+        tally = copy.deepcopy(mine[0])
+        for more in mine[1:]:
+            tally.add_tally(more)
+        results += tally.results(backgammon)
     return results
 
 
 def rollout(positions: Any, rules: Any, games: int, policy: Any = "random", seed: int = 0,
             client: Client | None = None, *, block: int | None = None, stratify: int | None = None,
-            max_plies: int = MAX_PLIES, progress: bool = False) -> RolloutResult:
+            max_plies: int = MAX_PLIES, progress: bool = False, endgames: bool = False,
+            truncate: int | None = None, variance_reduction: bool = False) -> RolloutResult:
     """:func:`bansugoroku_fast.rollout` on Dask: the same arguments, the same
     result, bit for bit (``stderr_target`` excepted: its stopping rule is
-    sequential).
+    sequential). With ``endgames``, ``truncate`` or ``variance_reduction``
+    the games' values are floats, added per 1,296 games: ``block`` is then
+    a multiple of 1,296 (or all the games).
 
     Tasks are (up to :data:`POSITIONS_PER_TASK` positions) x (``block``
     games); ``block`` must divide ``games`` (by default 1,296 games when it
@@ -246,15 +248,18 @@ def rollout(positions: Any, rules: Any, games: int, policy: Any = "random", seed
     (True, True)
     """
     rules, game_count, seed, max_plies, _ = run_arguments(rules, games, seed, max_plies, None)
-    size = _block_size(block, game_count)
     as_stratify(stratify)
-    resolve_policies(policy, rules)
+    endgames = bulk.as_endgames(endgames)
+    judging = bulk.as_judging(resolve_policies(policy, rules, callables=True, networks=True), rules, truncate,
+                              variance_reduction, 1)
+    size = _block_size(block, game_count, endgames or judging is not None)
     client = _checked_client(client)
     starts, single = bulk.rollout_positions(positions, rules)
     chunks = [starts[i:i + POSITIONS_PER_TASK] for i in range(0, len(starts), POSITIONS_PER_TASK)]
     firsts = range(0, game_count, size)
     play = dask.delayed(_play_block, pure=True)
-    tasks = [play(chunk, rules, size, policy, seed, first, stratify, max_plies) for chunk in chunks for first in firsts]
+    tasks = [play(chunk, rules, size, policy, seed, first, stratify, max_plies, endgames, truncate, variance_reduction)
+             for chunk in chunks for first in firsts]
     if client is None:
         with ProgressBar() if progress else nullcontext():
             parts = dask.compute(*tasks)

@@ -117,15 +117,18 @@ def play_games(rules: Any, games: int, policy: Any = "random", seed: int = 0, st
 # --- rollouts -------------------------------------------------------------------------
 
 
-class _Tally:
+class RolloutTally:
     """Running tallies of a rollout of ``n`` positions (a truncated game
     counted apart: see :mod:`bansugoroku_fast.games.tallies`); ``exact``:
-    games may stop at the endgame tables, so ``counts`` sums probabilities
-    and ``squares`` the squares of each game's figures."""
+    games may stop at the endgame tables (or be judged), so ``counts`` sums
+    probabilities and ``squares`` the squares of each game's figures.
+    Floats do not add associatively, so those two sums are kept per block
+    of games (``block_sums``) and added in block order: the same blocks give
+    the same figures, bit for bit, however runs split them."""
 
     def __init__(self, n: int, exact: bool = False):
         self.exact = exact
-        self.counts = np.zeros((n, 2, 4), dtype=np.float64 if exact else np.int64)
+        self.counts: np.ndarray = np.zeros((n, 2, 4), dtype=np.float64 if exact else np.int64)
         self.squares = np.zeros((n, len(GNUBG_FIGURES)))
         self.kind_counts = np.zeros((n, 2, len(KINDS)), dtype=np.int64)
         self.plies = np.zeros(n, dtype=np.int64)
@@ -133,6 +136,7 @@ class _Tally:
         self.truncated = np.zeros(n, dtype=np.int64)
         self.settled = np.zeros(n, dtype=np.int64)
         self.cut = np.zeros((n, 0), dtype=bool)  # [position, game]: truncated (set by rollout_values)
+        self.block_sums: list[tuple[np.ndarray, np.ndarray]] = []  # exact: (counts, squares) per block
 
     def add_shares(self, count: int, ends: _kernel.GameEnds, shares: np.ndarray) -> None:
         """Tally ``count`` games a position (item ``i * count + j``) that may
@@ -140,15 +144,32 @@ class _Tally:
         :func:`rollout_to_tables`; a truncated game's are 0)."""
         n = len(self.plies)
         cut = (ends.winner == -1).reshape(n, count)
-        self.counts += shares.reshape(n, count, 2, 4).sum(axis=1)
         squares = (figure_values(shares) ** 2).reshape(n, count, -1)
-        self.squares += np.where(cut[:, :, None], 0.0, squares).sum(axis=1)
+        self.block_sums.append((shares.reshape(n, count, 2, 4).sum(axis=1),
+                                np.where(cut[:, :, None], 0.0, squares).sum(axis=1)))
+        self._sum_blocks()
         played = np.flatnonzero(ends.winner >= 0)
         np.add.at(self.kind_counts, (played // count, ends.winner[played], ends.kind[played]), 1)
         self.plies += ends.plies.reshape(n, count).sum(axis=1)
         self.games += count
         self.truncated += cut.sum(axis=1)
         self.settled += (ends.winner == SETTLED).reshape(n, count).sum(axis=1)
+
+    def _sum_blocks(self) -> None:
+        self.counts, self.squares = np.zeros_like(self.counts), np.zeros_like(self.squares)
+        for counts, squares in self.block_sums:
+            self.counts += counts
+            self.squares += squares
+
+    def add_tally(self, other: RolloutTally) -> None:
+        """Add the tallies of the next games of the same positions."""
+        for name in ("kind_counts", "plies", "games", "truncated", "settled"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        if self.exact:
+            self.block_sums += other.block_sums
+            self._sum_blocks()
+        else:
+            self.counts += other.counts
 
     def add(self, item_position: np.ndarray, ends: _kernel.GameEnds) -> None:
         done = ~ends.truncated
@@ -187,7 +208,7 @@ def rollout_values(positions: np.ndarray, rules: Rules, games: int,
                     max_plies: int, threads: int, stop_at: float | None, progress: bool,
                     first_game: int = 0, on_long: str = "raise",
                     settle: Settle | None = None, *, lockstep_only: bool = False,
-                    judging: Judging | None = None) -> tuple[_Tally, np.ndarray]:
+                    judging: Judging | None = None) -> tuple[RolloutTally, np.ndarray]:
     """Tallies and seat 0's signed value of every game ``[position, game]``
     (checked arguments; a truncated game's value is 0, and ``tally.cut``
     marks it). ``settle``: stop each game at the first position it values
@@ -202,7 +223,7 @@ def rollout_values(positions: np.ndarray, rules: Rules, games: int,
     lockstep = has_callable(policies)
     n = len(positions)
     exact = settle is not None or judging is not None
-    tally = _Tally(n, exact=exact)
+    tally = RolloutTally(n, exact=exact)
     values, cuts = [], []
     with tqdm(total=games * n, disable=not progress, unit="game", leave=False) as bar:
         for first, stop in _blocks(games, stop_at is not None or progress or exact):
@@ -242,7 +263,7 @@ def rollout_values(positions: np.ndarray, rules: Rules, games: int,
     return tally, np.concatenate(values, axis=1)
 
 
-def _reached(tally: _Tally, rules: Rules, stop_at: float | None, stop: int, games: int) -> bool:
+def _reached(tally: RolloutTally, rules: Rules, stop_at: float | None, stop: int, games: int) -> bool:
     """Whether a rollout with a ``stderr_target`` may stop after game ``stop``."""
     if stop_at is None or stop >= games:
         return False
