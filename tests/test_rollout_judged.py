@@ -152,7 +152,7 @@ def test_a_policy_without_an_evaluator_is_refused(policy):
     for call in (rollout, oracle.rollout):
         if call is oracle.rollout and callable(policy):
             continue
-        with pytest.raises(PolicyTypeError, match="EvaluatorPolicy|network"):
+        with pytest.raises(PolicyTypeError, match=r"EvaluatorPolicy|network"):
             call(Position.initial(), BACKGAMMON, games=4, policy=policy, variance_reduction=True)
 
 
