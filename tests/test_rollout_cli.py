@@ -133,3 +133,38 @@ def test_the_json_says_what_produced_it_and_reproduces_itself(capsys):
     command = shlex.split(produced["command"])
     assert command[:2] == ["bansugoroku", "rollout"]
     assert json.loads(run(capsys, *command[1:])) == figures  # the same games, the same figures
+
+
+def test_a_truncated_variance_reduced_rollout_equals_the_api_and_reproduces_itself(capsys):
+    import shlex
+
+    figures = json.loads(run(capsys, "rollout", "--rules", "backgammon", "--games", "72", "--policy", "net",
+                             "--seed", "4", "--truncate", "5", "--variance-reduction", "--json"))
+    expected = rollout(Position.initial(), "backgammon", 72, "net", seed=4, truncate=5, variance_reduction=True)
+    assert figures["counts"] == expected.counts.tolist() and figures["equity"] == expected.equity
+    assert figures["settled"] == 72 and figures["produced_by"]["truncate"] == 5
+    assert set(figures["outcomes"]["side_to_move"]) == {"wins"}    # no kinds: no game was played to its end
+    command = shlex.split(figures["produced_by"]["command"])
+    assert json.loads(run(capsys, *command[1:])) == figures
+
+
+def test_the_table_says_how_many_games_were_valued_where_they_stopped(capsys):
+    out = run(capsys, "rollout", "--rules", "backgammon", "--games", "36", "--policy", "net", "--truncate", "3",
+              "--no-progress")
+    assert "policy net, seed 0, --truncate 3" in out.splitlines()[0]
+    assert "games stopped early and valued by their chances: 36" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--policy", "heuristic", "--variance-reduction"], "seat 0's policy must be an EvaluatorPolicy"),
+    (["--policy", "net", "--truncate", "0"], "truncate must be 1 or more, got 0"),
+])
+def test_judged_rollouts_refuse_bad_input_in_one_line(capsys, argv, message):
+    assert message in fails(capsys, "rollout", "--rules", "backgammon", "--games", "4", *argv)
+
+
+def test_hint_ranks_by_variance_reduced_rollouts(capsys):
+    out = run(capsys, "hint", "4HPwATDgc/ABMA", "3-1", "--rules", "backgammon", "--policy", "net", "--games", "36",
+              "--truncate", "4", "--variance-reduction", "--no-progress")
+    assert "(policy net, seed 0 --truncate 4 --variance-reduction)" in out.splitlines()[0]
+    assert out.splitlines()[1].split()[:2] == ["1.", "8/5"]

@@ -6,7 +6,7 @@ import contextlib
 import os
 import tempfile
 from collections.abc import Callable
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 from .. import errors
 from ..position import Position
@@ -60,6 +60,30 @@ def add_rules_argument(parser: argparse.ArgumentParser) -> None:
 
 def add_position_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--position", metavar="ID", help=POSITION_HELP)
+
+
+def add_rollout_options(parser: argparse.ArgumentParser) -> None:
+    """``--endgames``, ``--truncate`` and ``--variance-reduction``: how a
+    rollout's games stop and are valued (see ``rollout``)."""
+    parser.add_argument("--endgames", action="store_true",
+                        help="stop each game at the exact endgame tables and count its exact chances")
+    parser.add_argument("--truncate", metavar="PLIES",
+                        type=whole_number("truncate", 1, out_of_range="truncate must be 1 or more, got {}"),
+                        help="stop each game after PLIES plies, valued by the policy's network (net, net1)")
+    parser.add_argument("--variance-reduction", action="store_true",
+                        help="take each roll's luck, judged by the policy's network (net, net1), out of its "
+                             "game's result")
+
+
+def rollout_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments of :func:`add_rollout_options`' flags."""
+    return {"endgames": args.endgames, "truncate": args.truncate, "variance_reduction": args.variance_reduction}
+
+
+def rollout_flags(args: argparse.Namespace) -> list[str]:
+    """The flags that ask for the same options again."""
+    return ((["--endgames"] if args.endgames else []) + (["--truncate", str(args.truncate)] if args.truncate else [])
+            + (["--variance-reduction"] if args.variance_reduction else []))
 
 
 def whole_number(name: str, low: int, high: int | None = None, *, out_of_range: str) -> Callable[[str], int]:

@@ -18,7 +18,17 @@ from ..checks import as_dice, as_rules, check_position_for_rules
 from ..games.bulk import rank_plays
 from ..games.policies import resolve_policies
 from ..turn import dice_text
-from .common import Commands, add_rules_argument, plays_count, position_arg, rules_name, whole_number
+from .common import (
+    Commands,
+    add_rollout_options,
+    add_rules_argument,
+    plays_count,
+    position_arg,
+    rollout_flags,
+    rollout_options,
+    rules_name,
+    whole_number,
+)
 from .rollout import policy_argument
 
 DESCRIPTION = (
@@ -35,13 +45,14 @@ def add_parser(commands: Commands) -> None:
     hint.add_argument("dice", help="the roll, e.g. 6-5")
     add_rules_argument(hint)
     hint.add_argument("--policy", default="random",
-                      help="the policy that plays the games out: random, first, heuristic, pubeval, or a pair "
-                           "'heuristic,random' (default random)")
+                      help="the policy that plays the games out: random, first, heuristic, pubeval, race, net, "
+                           "net1, or a pair 'heuristic,random' (default random)")
     hint.add_argument("--games", type=whole_number("games", 1, out_of_range="games: expected a positive whole "
                                                    "number, got {}"), default=1296, metavar="N",
                       help="games per play (default 1296)")
     hint.add_argument("--seed", type=whole_number("seed", 0, 2**64 - 1, out_of_range="seed must be in 0 .. "
                                                   "2**64 - 1, got {}"), default=0, metavar="S")
+    add_rollout_options(hint)
     hint.add_argument("--no-progress", action="store_true", help="no progress bar")
     hint.set_defaults(run=run_hint)
 
@@ -53,14 +64,16 @@ def run_hint(args: argparse.Namespace) -> int:
     check_position_for_rules(position, rules)
     dice = as_dice(args.dice)
     policy = policy_argument(args.policy)
-    resolve_policies(policy, rules)  # an unknown policy is refused before any game is played
+    resolve_policies(policy, rules, callables=True, networks=True)  # refused before any game is played
     progress = not args.no_progress and sys.stderr.isatty()
-    ranked = rank_plays(position, dice, rules, games=args.games, policy=policy, seed=args.seed, progress=progress)
+    ranked = rank_plays(position, dice, rules, games=args.games, policy=policy, seed=args.seed, progress=progress,
+                        **rollout_options(args))
     if not ranked:
         print(f"No legal play for {dice_text(dice)}, {rules_name(rules)} rules: the turn passes (or the game is over).")
         return 0
     print(f"{plays_count(len(ranked))} for {dice_text(dice)}, {rules_name(rules)} rules, ranked by "
-          f"{args.games:,} games each (policy {args.policy}, seed {args.seed}); equity for the side to move:")
+          f"{args.games:,} games each (policy {args.policy}, seed {args.seed}"
+          + "".join(f" {flag}" for flag in rollout_flags(args)) + "); equity for the side to move:")
     best = ranked[0].equity
     width = max(len(str(entry.play)) for entry in ranked)
     for rank, entry in enumerate(ranked, start=1):

@@ -23,16 +23,19 @@ from typing import Any
 import numpy as np
 
 from ..checks import MAX_PLIES, as_output_file, as_rules, as_stratify, as_threads
-from ..games.bulk import rollout_positions, rollout_values
+from ..games.bulk import as_judging, rollout_positions, rollout_values, table_settle
 from ..games.policies import resolve_policies
-from ..games.tallies import KINDS, RolloutResult, summarize
+from ..games.tallies import KINDS, RolloutResult
 from ..version import __version__
 from .common import (
     SIDE_NAMES,
     Commands,
     add_position_argument,
+    add_rollout_options,
     add_rules_argument,
     position_arg,
+    rollout_flags,
+    rollout_options,
     rules_name,
     whole_number,
     write_atomically,
@@ -48,12 +51,14 @@ def add_parser(commands: Commands) -> None:
     rollout.add_argument("--games", type=_positive("games"), default=1296, metavar="N",
                          help="games to play (default 1296)")
     rollout.add_argument("--policy", default="random",
-                         help="random, first, heuristic, pubeval, or a pair for the two sides: 'heuristic,random'")
+                         help="random, first, heuristic, pubeval, race, net, net1, or a pair for the two sides: "
+                              "'heuristic,random'")
     rollout.add_argument("--seed", type=_SEED, default=0, metavar="S")
     rollout.add_argument("--threads", type=_positive("threads"), metavar="T",
                          help="threads (default: every core)")
     rollout.add_argument("--stratify", nargs="?", const=36, type=int, choices=(36, 1296),
                          help="deal the first roll (36) or first two rolls (1296) evenly")
+    add_rollout_options(rollout)
     rollout.add_argument("--json", action="store_true", help="print the figures as JSON")
     rollout.add_argument("--plot", metavar="FILE.png", help="draw the outcomes and the running equity")
     rollout.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -85,9 +90,11 @@ def _kinds_of(rules: Any) -> list[int]:
     return [index for index, kind in enumerate(KINDS) if kind.value in names]
 
 
-def _rate(count: int, games: int) -> dict[str, float]:
+def _rate(count: float, games: int, stderr: float | None = None) -> dict[str, float]:
+    """A share of the games with its 95% interval (binomial, or from a
+    standard error where games were valued by their chances)."""
     rate = count / games
-    margin = Z95 * (rate * (1 - rate) / games) ** 0.5
+    margin = Z95 * (stderr if stderr is not None else (rate * (1 - rate) / games) ** 0.5)
     return {"rate": rate, "low": max(rate - margin, 0.0), "high": min(rate + margin, 1.0)}
 
 
@@ -95,15 +102,18 @@ def figures(result: RolloutResult, rules: Any, stratify: int = 0) -> dict[str, A
     """The machine-readable figures of one rollout (what ``--json`` prints)."""
     games = int(result.games)
     kinds = np.asarray(result.kind_counts)
+    counts = np.asarray(result.counts)
+    valued = int(result.settled) > 0 or counts.dtype.kind == "f"    # games valued by their chances
     sides = {}
     for seat, side in enumerate(("side_to_move", "opponent")):
-        sides[side] = {"wins": _rate(int(kinds[seat].sum()), games)}
-        for kind in _kinds_of(rules):
+        stderr = float(result.win_stderr) if valued else None
+        sides[side] = {"wins": _rate(float(counts[seat, 1:].sum()), games, stderr)}
+        for kind in [] if valued else _kinds_of(rules):     # kinds: of games played to their end
             sides[side][KINDS[kind].value] = _rate(int(kinds[seat, kind]), games)
     output: dict[str, Any] = {
-        "rules": rules.short_name, "games": games, "stratify": stratify, "counts": np.asarray(result.counts).tolist(),
+        "rules": rules.short_name, "games": games, "stratify": stratify, "counts": counts.tolist(),
         "outcomes": sides, "equity": float(result.equity), "stderr": float(result.stderr),
-        "mean_plies": float(result.mean_plies),
+        "mean_plies": float(result.mean_plies), "settled": int(result.settled),
     }
     if result.gnubg is not None and result.gnubg_stderr is not None:
         errors = result.gnubg_stderr
@@ -122,6 +132,8 @@ def _print_table(output: dict[str, Any], title: str) -> None:
     print(f"equity (side to move, cubeless): {output['equity']:+.4f} +- {output['stderr']:.4f} (standard error"
           + (", the plain formula: conservative for a stratified rollout)" if output["stratify"] else ")"))
     print(f"mean plies per game: {output['mean_plies']:.1f}")
+    if output["settled"]:
+        print(f"games stopped early and valued by their chances: {output['settled']:,}")
 
 
 def _matplotlib() -> Any:
@@ -153,7 +165,10 @@ def _plot(values: np.ndarray, path: str, title: str) -> None:
     stderr = np.sqrt(np.maximum(squares - running**2, 0) / np.maximum(games - 1, 1))
     figure, (outcomes, estimate) = plt.subplots(1, 2, figsize=(11, 4))
     signed = np.arange(-3, 4)
-    outcomes.bar(signed, [(values == v).mean() for v in signed], color="tab:blue")
+    if np.array_equal(values, np.rint(values)):
+        outcomes.bar(signed, [(values == v).mean() for v in signed], color="tab:blue")
+    else:    # games valued where they stopped: any value
+        outcomes.hist(values, bins=60, weights=np.full(len(values), 1 / len(values)), color="tab:blue")
     outcomes.set(xlabel="value for the side to move", ylabel="share of games", title="outcomes")
     estimate.plot(games, running, color="tab:blue", label="equity")
     estimate.fill_between(games, running - Z95 * stderr, running + Z95 * stderr, alpha=0.3, label="95% interval")
@@ -174,26 +189,29 @@ def provenance(position_id: str, rules: Any, args: argparse.Namespace, strata: i
     if strata:
         command += ["--stratify", str(strata)]
     return {"position_id": position_id, "rules": rules.label, "policy": args.policy, "games": args.games,
-            "seed": args.seed, "stratify": strata, "max_plies": MAX_PLIES, "version": __version__,
-            "command": shlex.join(command)}
+            "seed": args.seed, "stratify": strata, "max_plies": MAX_PLIES, **rollout_options(args),
+            "version": __version__, "command": shlex.join(command + rollout_flags(args))}
 
 
 def run_rollout(args: argparse.Namespace) -> int:
     """Roll out the position and print the figures."""
     rules = as_rules(args.rules)
     position = position_arg(args.position)
-    policies = resolve_policies(policy_argument(args.policy), rules)
+    policies = resolve_policies(policy_argument(args.policy), rules, callables=True, networks=True)
+    threads = as_threads(args.threads)
+    judging = as_judging(policies, rules, args.truncate, args.variance_reduction, threads)
+    settle = table_settle(rules) if args.endgames else None
     plot = plot_target(args.plot) if args.plot else None
     positions, _ = rollout_positions(position, rules)
     progress = not args.no_progress and sys.stderr.isatty()
     strata = as_stratify(args.stratify)
     tally, values = rollout_values(positions, rules, args.games, policies, args.seed, strata, MAX_PLIES,
-                                    as_threads(args.threads), None, progress)
-    result = summarize(tally.counts[0].tolist(), tally.kind_counts[0].tolist(),
-                       plies=int(tally.plies[0]), backgammon=rules.is_backgammon)
+                                    threads, None, progress, settle=settle, judging=judging)
+    result = tally.results(rules.is_backgammon)[0]
     output = figures(result, rules, strata)
     title = (f"Rollout of {position.id}, {rules_name(rules)} rules: {args.games:,} games, "
-             f"policy {args.policy}, seed {args.seed}" + (f", stratified {args.stratify}" if args.stratify else ""))
+             f"policy {args.policy}, seed {args.seed}" + (f", stratified {args.stratify}" if args.stratify else "")
+             + (f", {shlex.join(rollout_flags(args))}" if rollout_flags(args) else ""))
     if args.json:
         print(json.dumps({"produced_by": provenance(position.id, rules, args, strata), **output}, indent=2))
     else:
