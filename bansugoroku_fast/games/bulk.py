@@ -424,7 +424,7 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
     result there (0-ply; counted in ``settled``);
     ``variance_reduction=True`` subtracts each roll's luck from its
     game's result, as GNU Backgammon does (see
-    :class:`~bansugoroku_fast.evaluators.search.RolloutJudge`): the
+    :class:`~bansugoroku_fast.evaluators.RolloutJudge`): the
     figures keep their expected values and their standard errors shrink.
     Both play in lockstep, over every waiting game at once; game ``g``
     is the played-out rollout's game ``g`` up to its stop.
