@@ -160,3 +160,21 @@ def test_an_evaluator_of_other_rules_is_refused_before_any_game():
     policy = EvaluatorPolicy(NetEvaluator.random(BACKGAMMON, hidden=(8,)))
     with pytest.raises(InvalidEvaluatorError, match="plays backgammon, not ban"):
         rollout(Position.initial(BAN), BAN, games=4, policy=policy, truncate=3)
+
+
+def test_a_python_evaluator_judges_as_the_same_network_does():
+    net = NetEvaluator.random(BAN, hidden=(8,), seed=2)
+    start = _midgame(BAN)
+    kwargs = dict(games=36, seed=6, truncate=4, variance_reduction=True, stratify=36)
+    by_net = rollout(start, BAN, policy=EvaluatorPolicy(net), **kwargs)
+    by_callable = rollout(start, BAN, policy=EvaluatorPolicy(lambda positions: net(positions), rules=BAN), **kwargs)
+    np.testing.assert_allclose(np.asarray(by_callable.counts), np.asarray(by_net.counts), atol=1e-9)
+    assert by_callable.stderr == pytest.approx(by_net.stderr, abs=1e-9)
+
+
+def test_a_one_ply_policy_plays_the_same_games_with_its_luck_judged_at_0_ply():
+    start = _midgame(BACKGAMMON, 30)
+    played = rollout(start, BACKGAMMON, games=12, policy="net1", seed=3, max_plies=6, on_long="truncate")
+    judged = rollout(start, BACKGAMMON, games=12, policy="net1", seed=3, truncate=6, variance_reduction=True)
+    assert np.array_equal(played.kind_counts, judged.kind_counts)    # the games that ended within 6 plies
+    assert judged.settled == played.truncated
