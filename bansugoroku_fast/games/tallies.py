@@ -70,9 +70,12 @@ class RolloutResult:
       the rollout), ``truncated`` ones included;
     * ``truncated``: games cut off unfinished at ``max_plies``
       (``on_long="truncate"``): in no tally and no figure below;
-    * ``settled``: games stopped at the exact endgame tables
-      (``endgames=True``; ``counts`` then holds expected counts, floats,
-      and ``kind_counts`` the games played to their end only);
+    * ``settled``: games stopped before their end and valued by their
+      chances there: at the exact endgame tables (``endgames=True``) or
+      by the evaluator after ``truncate`` plies (``counts`` then holds
+      expected counts, floats, and ``kind_counts`` the games played to
+      their end only; with ``variance_reduction`` the counts are
+      luck-adjusted, floats too);
     * ``equity``: seat 0's mean signed value, and its ``stderr``;
     * ``win_probability``: the share of games seat 0 won, and ``win_stderr``;
     * ``mean_plies``: plies per game played (passes included);
