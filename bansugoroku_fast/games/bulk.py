@@ -51,7 +51,6 @@ from .game_batch import (
     Judging,
     Settle,
     play_lockstep,
-    rollout_judged,
     rollout_lockstep,
     rollout_to_tables,
     settled_at_start,
@@ -122,9 +121,10 @@ class RolloutTally:
     counted apart: see :mod:`bansugoroku_fast.games.tallies`); ``exact``:
     games may stop at the endgame tables (or be judged), so ``counts`` sums
     probabilities and ``squares`` the squares of each game's figures.
-    Floats do not add associatively, so those two sums are kept per block
-    of games (``block_sums``) and added in block order: the same blocks give
-    the same figures, bit for bit, however runs split them."""
+    Floats do not add associatively, so those two sums are also kept per
+    block of games (``block_sums``), for :meth:`add_tally` to add another
+    run's blocks one by one: the same blocks give the same figures, bit for
+    bit, however runs split them."""
 
     def __init__(self, n: int, exact: bool = False):
         self.exact = exact
@@ -145,9 +145,7 @@ class RolloutTally:
         n = len(self.plies)
         cut = (ends.winner == -1).reshape(n, count)
         squares = (figure_values(shares) ** 2).reshape(n, count, -1)
-        self.block_sums.append((shares.reshape(n, count, 2, 4).sum(axis=1),
-                                np.where(cut[:, :, None], 0.0, squares).sum(axis=1)))
-        self._sum_blocks()
+        self._add_block(shares.reshape(n, count, 2, 4).sum(axis=1), np.where(cut[:, :, None], 0.0, squares).sum(axis=1))
         played = np.flatnonzero(ends.winner >= 0)
         np.add.at(self.kind_counts, (played // count, ends.winner[played], ends.kind[played]), 1)
         self.plies += ends.plies.reshape(n, count).sum(axis=1)
@@ -155,21 +153,20 @@ class RolloutTally:
         self.truncated += cut.sum(axis=1)
         self.settled += (ends.winner == SETTLED).reshape(n, count).sum(axis=1)
 
-    def _sum_blocks(self) -> None:
-        self.counts, self.squares = np.zeros_like(self.counts), np.zeros_like(self.squares)
-        for counts, squares in self.block_sums:
-            self.counts += counts
-            self.squares += squares
+    def _add_block(self, counts: np.ndarray, squares: np.ndarray) -> None:
+        self.block_sums.append((counts, squares))
+        self.counts += counts
+        self.squares += squares
 
     def add_tally(self, other: RolloutTally) -> None:
-        """Add the tallies of the next games of the same positions."""
+        """Add the tallies of the next games of the same positions (block
+        by block where they are floats: the sums a single run makes)."""
         for name in ("kind_counts", "plies", "games", "truncated", "settled"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
-        if self.exact:
-            self.block_sums += other.block_sums
-            self._sum_blocks()
-        else:
+        if not self.exact:
             self.counts += other.counts
+        for counts, squares in other.block_sums:
+            self._add_block(counts, squares)
 
     def add(self, item_position: np.ndarray, ends: _kernel.GameEnds) -> None:
         done = ~ends.truncated
@@ -215,7 +212,7 @@ def rollout_values(positions: np.ndarray, rules: Rules, games: int,
     (the endgame tables), its value then the expected one (floats): in the
     kernels for kernel policies and a :class:`TableStop` (unless
     ``lockstep_only``), else in lockstep. ``judging``: games truncated and
-    their luck taken out (:func:`rollout_judged`, in lockstep). Games whose
+    their luck taken out (:func:`rollout_to_tables`, in lockstep). Games whose
     values are floats are tallied in blocks of :data:`BLOCK`, so that the
     sums add up in the same order however the games are split."""
     codes, weights = policy_arrays(policies)
@@ -229,16 +226,12 @@ def rollout_values(positions: np.ndarray, rules: Rules, games: int,
         for first, stop in _blocks(games, stop_at is not None or progress or exact):
             count = stop - first
             if exact:
-                if judging is not None:
-                    ends, shares = rollout_judged(positions, first_game + first, count, policies, rules, seed,
-                                                  stratify, max_plies, threads, judging, settle, on_long)
-                elif isinstance(settle, TableStop) and not lockstep and not lockstep_only:
+                if judging is None and isinstance(settle, TableStop) and not lockstep and not lockstep_only:
                     ends, shares = settle.kernel_games(positions, first_game + first, count, codes, weights, seed,
                                                        stratify, max_plies, threads, on_long, models)
                 else:
-                    assert settle is not None
                     ends, shares = rollout_to_tables(positions, first_game + first, count, policies, rules, seed,
-                                                     stratify, max_plies, threads, settle, on_long)
+                                                     stratify, max_plies, threads, settle, on_long, judging)
                 tally.add_shares(count, ends, shares)
                 values.append(figure_values(shares)[:, -1].reshape(n, count))
                 cuts.append((ends.winner == -1).reshape(n, count))

@@ -253,18 +253,6 @@ class GameBatch:
         self._plies[slots] = 0
         self._boards[slots] = self._start_array
 
-    def _settle(self, slots: np.ndarray) -> None:
-        """End the waiting games of ``slots`` where they stand (valued
-        elsewhere: the endgame tables), winner -2, and drop their plays."""
-        self._end(slots, np.full(len(slots), -2, np.int8), np.zeros(len(slots), np.int8),
-                  np.full(len(slots), -1, np.int8))
-        wave = self._candidates  # the others' plays stay: no new search
-        offsets = np.zeros(self.n + 1, dtype=np.int64)
-        np.cumsum(np.where(self._running, np.diff(wave.offsets), 0), out=offsets[1:])
-        _, children = _subwave(wave.offsets, wave.children, np.flatnonzero(self._running))
-        self._candidates = Candidates(offsets, children, wave.positions, wave.dice, self._games.copy(),
-                                      wave.plies)
-
     def _roll_until_a_play(self, slots: np.ndarray) -> None:
         """Roll for each slot's mover; a roll without a legal play is a pass
         (recorded), and the other side rolls, until every slot has a play."""
@@ -295,7 +283,7 @@ class GameBatch:
 
     def _stop_before_roll(self, slots: np.ndarray) -> np.ndarray:
         """The slots of ``slots`` whose games go on to roll (a rollout's
-        games may stop here: :class:`JudgedBatch`)."""
+        games may stop here: :class:`StoppedBatch`)."""
         return slots
 
     def _roll(self, slots: np.ndarray) -> None:
@@ -462,39 +450,6 @@ SETTLED = -2
 Settle = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
 
 
-def rollout_to_tables(positions: np.ndarray, first_game: int, count: int,
-                      policies: tuple[ResolvedPolicy, ResolvedPolicy], rules: Rules, seed: int, stratify: int,
-                      max_plies: int, threads: int | None, settle: Settle,
-                      on_long: str = "raise") -> tuple[_kernel.GameEnds, np.ndarray]:
-    """:func:`rollout_lockstep`'s games, each stopped before the first ply
-    at which ``settle`` values its position exactly (ply 0 if the start
-    is): the ends (``winner`` :data:`SETTLED` for a stopped game, its
-    ``plies`` those played before it stopped) and ``shares[item, seat,
-    value]``, each game's result (a one-hot for a game played to its end,
-    zeros for a truncated one). Up to the stop, game ``g`` is the very game
-    ``g`` of the played-out rollout (same dice, same choices)."""
-    in_table, values = settle(positions)
-    if in_table.all():  # every game stops at ply 0: no dice, no search
-        return settled_at_start(values, count)
-    starts = np.repeat(positions, count, axis=0)
-    games = np.tile(np.arange(first_game, first_game + count, dtype=np.int64), len(positions))
-    batch = GameBatch._of_items(rules, starts, games, seed, stratify=stratify, record=False,
-                                max_plies=max_plies, threads=threads, on_long=on_long)
-    shares = np.zeros((batch.n, 2, 4))
-    while True:
-        _stop_at_tables(batch, settle, shares)
-        if batch.done:
-            break
-        _step_once(batch, policies)
-    slots, _, winner, value, kind, plies = batch._ends()
-    played = winner >= 0
-    shares[slots[played], winner[played], value[played]] = 1.0
-    order = np.argsort(slots)
-    ends = _kernel.GameEnds(winner[order], value[order], kind[order], plies[order].astype(np.int32),
-                            np.zeros(len(order), dtype=np.int8))
-    return ends, shares
-
-
 def settled_at_start(values: np.ndarray, count: int) -> tuple[_kernel.GameEnds, np.ndarray]:
     """The ends and shares of ``count`` games a position, every one stopped
     at ply 0 by the tables (``values``: each position's chances, row 0 =
@@ -503,23 +458,6 @@ def settled_at_start(values: np.ndarray, count: int) -> tuple[_kernel.GameEnds, 
     ends = _kernel.GameEnds(np.full(items, SETTLED, np.int8), np.zeros(items, np.int8), np.full(items, -1, np.int8),
                             np.zeros(items, np.int32), np.zeros(items, np.int8))
     return ends, np.repeat(values, count, axis=0)
-
-
-def _stop_at_tables(batch: GameBatch, settle: Settle, shares: np.ndarray) -> None:
-    """End every waiting game whose position ``settle`` values, its exact
-    chances into ``shares`` (by seat: seat 0 moves at even plies)."""
-    running = np.flatnonzero(batch._running)
-    if not running.size:
-        return
-    in_table, values = settle(np.ascontiguousarray(batch._boards[running]))
-    stop = running[in_table]
-    if not stop.size:
-        return
-    values = values[in_table]
-    mover_is_seat_1 = batch._plies[stop] % 2 == 1
-    values[mover_is_seat_1] = values[mover_is_seat_1][:, ::-1]
-    shares[stop] = values
-    batch._settle(stop)
 
 
 # --- rollouts judged by an evaluator -------------------------------------------------------
@@ -550,7 +488,7 @@ class Judging(NamedTuple):
     variance_reduction: bool
 
 
-class JudgedBatch(GameBatch):
+class StoppedBatch(GameBatch):
     """A rollout's games (as :func:`rollout_lockstep` plays them) stopped
     and adjusted before each roll: at the tables (``settle``), after
     ``judging.truncate`` plies (valued by the judge), and with
@@ -558,15 +496,15 @@ class JudgedBatch(GameBatch):
     ``luck`` (passes too: a roll without a play is luck as well).
     ``shares[slot, seat, value]`` holds a stopped game's value."""
 
-    judging: Judging
+    judging: Judging | None
     settle: Settle | None
     shares: np.ndarray
     luck: np.ndarray
 
     @classmethod
     def of_items(cls, rules: Rules, starts: np.ndarray, games: np.ndarray, seed: int, *, stratify: int,
-                 max_plies: int, threads: int | None, on_long: str, judging: Judging,
-                 settle: Settle | None) -> JudgedBatch:
+                 max_plies: int, threads: int | None, on_long: str, judging: Judging | None,
+                 settle: Settle | None) -> StoppedBatch:
         batch = cls.__new__(cls)
         batch.judging, batch.settle = judging, settle
         batch.shares = np.zeros((len(starts), 2, 4))
@@ -580,9 +518,8 @@ class JudgedBatch(GameBatch):
         if self.settle is not None and slots.size:
             in_table, values = self.settle(np.ascontiguousarray(self._boards[slots]))
             slots = self._stop(slots, in_table, values[in_table])
-        truncate = self.judging.truncate
-        if truncate is not None and slots.size:
-            due = self._plies[slots] >= truncate
+        if self.judging is not None and self.judging.truncate is not None and slots.size:
+            due = self._plies[slots] >= self.judging.truncate
             if due.any():
                 slots = self._stop(slots, due, self.judging.judge.value(np.ascontiguousarray(self._boards[slots[due]])))
         return slots
@@ -600,7 +537,7 @@ class JudgedBatch(GameBatch):
 
     def _roll(self, slots: np.ndarray) -> None:
         super()._roll(slots)
-        if self.judging.variance_reduction and slots.size:
+        if self.judging is not None and self.judging.variance_reduction and slots.size:
             luck = self.judging.judge.luck(np.ascontiguousarray(self._boards[slots]), self._dice[slots])
             self.luck[slots] += _by_seat(luck, self._plies[slots])
 
@@ -614,20 +551,24 @@ def _by_seat(values: np.ndarray, plies: np.ndarray) -> np.ndarray:
     return out
 
 
-def rollout_judged(positions: np.ndarray, first_game: int, count: int,
-                   policies: tuple[ResolvedPolicy, ResolvedPolicy], rules: Rules, seed: int, stratify: int,
-                   max_plies: int, threads: int | None, judging: Judging, settle: Settle | None,
-                   on_long: str = "raise") -> tuple[_kernel.GameEnds, np.ndarray]:
-    """:func:`rollout_to_tables` with a :class:`Judging`: the ends (a game
-    stopped at the tables or at ``truncate`` plies has winner
-    :data:`SETTLED`) and ``shares[item, seat, value]``, each game's result
-    (its luck subtracted with ``variance_reduction``; zeros for a game cut
-    off at ``max_plies``). Up to its stop, game ``g`` is the very game
-    ``g`` of the played-out rollout."""
+def rollout_to_tables(positions: np.ndarray, first_game: int, count: int,
+                      policies: tuple[ResolvedPolicy, ResolvedPolicy], rules: Rules, seed: int, stratify: int,
+                      max_plies: int, threads: int | None, settle: Settle | None,
+                      on_long: str = "raise", judging: Judging | None = None) -> tuple[_kernel.GameEnds, np.ndarray]:
+    """:func:`rollout_lockstep`'s games, each stopped before the first roll
+    at a position that ``settle`` values exactly (ply 0 if the start is)
+    or, with ``judging``, after ``judging.truncate`` plies: the ends
+    (``winner`` :data:`SETTLED` for a stopped game, its ``plies`` those
+    played before it stopped) and ``shares[item, seat, value]``, each
+    game's result (a one-hot for a game played to its end, the chances
+    where it stopped, zeros for one cut off at ``max_plies``; with
+    ``judging.variance_reduction`` its luck subtracted). Up to its stop,
+    game ``g`` is the very game ``g`` of the played-out rollout (same dice,
+    same choices)."""
     starts = np.repeat(positions, count, axis=0)
     games = np.tile(np.arange(first_game, first_game + count, dtype=np.int64), len(positions))
-    batch = JudgedBatch.of_items(rules, starts, games, seed, stratify=stratify, max_plies=max_plies,
-                                 threads=threads, on_long=on_long, judging=judging, settle=settle)
+    batch = StoppedBatch.of_items(rules, starts, games, seed, stratify=stratify, max_plies=max_plies,
+                                  threads=threads, on_long=on_long, judging=judging, settle=settle)
     _play_out(batch, policies)
     slots, _, winner, value, kind, plies = batch._ends()
     shares = batch.shares - batch.luck
