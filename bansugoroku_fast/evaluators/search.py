@@ -143,19 +143,27 @@ def swap_sides(positions: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(positions[:, ::-1, :])
 
 
-def best_replies(positions: np.ndarray, rules: Rules, evaluator: Evaluator, threads: int = 1) -> np.ndarray:
-    """``int8[K * 21, 2, 26]``: for each unfinished position (seen by the
-    side that has just moved) and each roll of :data:`ROLL_DICE` of the
-    other side, the position its best reply by 0-ply equity reaches, seen
-    by that other side (the position itself, swapped, when the roll passes)."""
+def best_replies(positions: np.ndarray, rules: Rules, evaluator: Evaluator,
+                 threads: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """For each unfinished position (seen by the side that has just moved)
+    and each roll of :data:`ROLL_DICE` of the other side: ``int8[K * 21, 2,
+    26]``, the position its best reply by 0-ply equity reaches, seen by that
+    other side (the position itself, swapped, when the roll passes), and
+    ``float64[K * 21, 5]``, that position's 0-ply value (scored once: the
+    replies' values are among their children's)."""
     parents = np.repeat(swap_sides(positions), len(ROLL_DICE), axis=0)
     dice = np.tile(ROLL_DICE, (len(positions), 1))
     plays = generate_plays(parents, dice, rules, threads=threads, fields=("children",))
-    choices = segment_argmax(equity(_scores(plays.children, rules, evaluator, threads)), plays.offsets)
+    scores = _scores(plays.children, rules, evaluator, threads)
+    choices = segment_argmax(equity(scores), plays.offsets)
     replies: np.ndarray = parents.copy()
+    values = np.empty((len(parents), OUTPUTS))
     moved = choices >= 0
-    replies[moved] = plays.children[plays.offsets[:-1][moved] + choices[moved]]
-    return replies
+    chosen = plays.offsets[:-1][moved] + choices[moved]
+    replies[moved] = plays.children[chosen]
+    values[moved] = scores[chosen]
+    values[~moved] = _scores(parents[~moved], rules, evaluator, threads)
+    return replies, values
 
 
 def ply_values(positions: np.ndarray, rules: Rules, evaluator: Evaluator, ply: int, threads: int = 1) -> np.ndarray:
@@ -170,8 +178,9 @@ def ply_values(positions: np.ndarray, rules: Rules, evaluator: Evaluator, ply: i
     live = np.flatnonzero(~over)
     for start in range(0, len(live), CHUNK):
         items = live[start:start + CHUNK]
-        replies = best_replies(positions[items], rules, evaluator, threads)
-        theirs = ply_values(replies, rules, evaluator, ply - 1, threads)
+        replies, theirs = best_replies(positions[items], rules, evaluator, threads)
+        if ply > 1:
+            theirs = ply_values(replies, rules, evaluator, ply - 1, threads)
         ours = flip(theirs).reshape(len(items), len(ROLL_DICE), OUTPUTS)
         out[items] = np.einsum("kro,r->ko", ours, ROLL_WEIGHTS) / ROLL_WEIGHTS.sum()
     return out
@@ -323,9 +332,8 @@ class RolloutJudge:
 
     def luck(self, boards: np.ndarray, dice: np.ndarray) -> np.ndarray:
         """The luck of rolling ``dice[i]`` (``int8[N, 2]``) on ``boards[i]``."""
-        replies = best_replies(swap_sides(boards), self.rules, self.evaluator, self.threads)
-        values = result_shares(_scores(replies, self.rules, self.evaluator, self.threads))
-        values = values.reshape(len(boards), len(ROLL_DICE), 2, 4)
+        _, replies = best_replies(swap_sides(boards), self.rules, self.evaluator, self.threads)
+        values = result_shares(replies).reshape(len(boards), len(ROLL_DICE), 2, 4)
         mean = np.einsum("r,krsv->ksv", ROLL_WEIGHTS, values) / ROLL_WEIGHTS.sum()
         luck: np.ndarray = values[np.arange(len(boards)), roll_index(dice)] - mean
         return luck
