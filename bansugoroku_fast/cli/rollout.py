@@ -103,7 +103,7 @@ def figures(result: RolloutResult, rules: Any, stratify: int = 0) -> dict[str, A
     games = int(result.games)
     kinds = np.asarray(result.kind_counts)
     counts = np.asarray(result.counts)
-    valued = int(result.settled) > 0 or counts.dtype.kind == "f"    # games valued by their chances
+    valued = counts.dtype.kind == "f"    # games valued by their chances (endgames, truncate, variance reduction)
     sides = {}
     for seat, side in enumerate(("side_to_move", "opponent")):
         stderr = float(result.win_stderr) if valued else None
