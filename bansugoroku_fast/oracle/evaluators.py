@@ -133,13 +133,12 @@ def best_value(position: Position, dice: tuple[int, int], rules: Rules, network:
     """The value, for row 0 (to play ``dice``), of its play with the
     greatest 0-ply equity (the first such play in ``legal_plays`` order),
     or of the position itself when the roll passes."""
-    best = evaluate(position, rules, network)    # a pass
-    best_equity = None
+    best, best_equity = None, 0.0
     for play in legal_plays(position, dice, rules):
         value = evaluate(play.position, rules, network)
-        if best_equity is None or equity(value) > best_equity:
+        if best is None or equity(value) > best_equity:
             best, best_equity = value, equity(value)
-    return best
+    return best if best is not None else evaluate(position, rules, network)    # a pass: the position itself
 
 
 def _weight(dice: tuple[int, int]) -> float:
