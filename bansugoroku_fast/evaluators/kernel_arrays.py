@@ -24,13 +24,15 @@ __all__ = ["best_children", "forward", "model"]
 def model(weights: Sequence[np.ndarray], biases: Sequence[np.ndarray], encoding: str, activation: str) -> Any:
     """The kernels' model (``_kernel.net_model``) of a checked network (see ``bsf_net.h`` for the
     arrays): the first layer's weight rows regrouped by point and
-    threshold, pre-scaled, the turn units folded into the bias."""
+    threshold (summed and one by one), pre-scaled, the turn units folded
+    into the bias."""
     first = np.asarray(weights[0], dtype=np.float32)
     hidden1 = first.shape[1]
     rows = first[:2 * ROW_UNITS].reshape(2, ROW_UNITS, hidden1)
     points = rows[:, :96].reshape(2, 24, 4, hidden1)
     arrays = {
         "point_rows": np.cumsum(points[:, :, :3], axis=2, dtype=np.float32),
+        "threshold_rows": np.ascontiguousarray(points[:, :, :3]),
         "excess_rows": points[:, :, 3] / np.float32(2),
         "bar_rows": rows[:, 96] / np.float32(2),
         "off_rows": rows[:, 97] / np.float32(15),

@@ -36,6 +36,7 @@ cdef extern from "bsf_net.h":
         int relu
         int features
         const float* point_rows
+        const float* threshold_rows
         const float* excess_rows
         const float* bar_rows
         const float* off_rows

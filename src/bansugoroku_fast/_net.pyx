@@ -24,8 +24,8 @@ cdef enum:
     CHILD_CHUNK = 64    # children net_best_child scores in one batch loop
 
 #: The order of the prepared arrays a Model takes.
-ARRAYS = ("point_rows", "excess_rows", "bar_rows", "off_rows", "feature_rows", "bias1", "weights2", "bias2",
-          "out_weights", "out_bias")
+ARRAYS = ("point_rows", "threshold_rows", "excess_rows", "bar_rows", "off_rows", "feature_rows", "bias1",
+          "weights2", "bias2", "out_weights", "out_bias")
 
 
 cdef const float* _floats(object array):
@@ -50,6 +50,7 @@ cdef class Model:
         self.net.relu = relu
         self.net.features = features
         self.net.point_rows = _floats(self.arrays["point_rows"])
+        self.net.threshold_rows = _floats(self.arrays["threshold_rows"])
         self.net.excess_rows = _floats(self.arrays["excess_rows"])
         self.net.bar_rows = _floats(self.arrays["bar_rows"])
         self.net.off_rows = _floats(self.arrays["off_rows"])

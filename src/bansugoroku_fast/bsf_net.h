@@ -38,6 +38,7 @@ typedef struct {
     int relu;                    /* hidden activation: 1 ReLU, 0 sigmoid */
     int features;                /* integer features read per position (0 or 28) */
     const float* point_rows;     /* [2][24][3][hidden1]: rows of n >= 1, n >= 2, n >= 3 summed */
+    const float* threshold_rows; /* [2][24][3][hidden1]: the rows of n >= 1, n >= 2, n >= 3 one by one */
     const float* excess_rows;    /* [2][24][hidden1]: the fourth unit's row / 2 */
     const float* bar_rows;       /* [2][hidden1]: the bar unit's row / 2 */
     const float* off_rows;       /* [2][hidden1]: the borne-off unit's row / 15 */
@@ -342,8 +343,11 @@ BSF_NET_INLINE void bsf_net_after_first(const bsf_net* net, float* h1, float* ou
         last = h2;
         units = net->hidden2;
     }
-    bsf_net_outputs(net, last, units, out);
-    bsf_net_activate(out, BSF_NET_OUTPUTS, 0);
+    /* the five sums padded to eight, so that their sigmoids are one vector */
+    float sums[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    bsf_net_outputs(net, last, units, sums);
+    bsf_net_activate(sums, 8, 0);
+    memcpy(out, sums, sizeof(float) * BSF_NET_OUTPUTS);
     bsf_net_consistent(out);
 }
 
@@ -378,9 +382,9 @@ static inline double bsf_net_equity(const float* p) {
    places (the points its stones left and reached, a hit stone's point and
    the bar, the borne-off count) and on some of the features, so its first
    layer's sums are the parent's (bsf_net_sums, once a roll) plus, for each
-   changed place, the rows of the child's count minus those of the parent's,
-   plus each changed feature's difference times its row: about fifteen rows
-   where a position from scratch takes about forty. Only the float32
+   changed place, the rows of the thresholds its count crossed (usually
+   one), plus each changed feature's difference times its row: about ten
+   rows where a position from scratch takes about forty. Only the float32
    rounding differs from a pass from scratch. */
 
 #define BSF_NET_MAX_CHANGES (4 * 52 + 64)
@@ -391,24 +395,31 @@ static void bsf_net_sums(const bsf_net* net, const signed char* board, const int
     bsf_net_first_layer(net, board, features, sums);
 }
 
-/* The rows of n stones on place p (0 = off, 1..24, 25 = bar) of a row,
-   each with its coefficient times sign: at most two; their count. */
-BSF_NET_INLINE int bsf_net_place_rows(const bsf_net* net, int row, int place, int n, float sign,
-                                      const float** rows, float* coefficients) {
+/* The rows that take a place (0 = off, 1..24, 25 = bar) of a row from
+   ``before`` to ``after`` stones, with their coefficients, appended at
+   rows + terms; the new count of terms. Branch-free: every candidate row is
+   written and counted only when it applies. A point's three thresholds
+   each add their row (+1 reached, -1 left) where the two counts lie on
+   either side of it, and the fourth unit its row times the change of the
+   stones beyond three: one row for a point gaining or losing one stone. */
+BSF_NET_INLINE int bsf_net_place_change(const bsf_net* net, int row, int place, int before, int after,
+                                        const float** rows, float* coefficients, int terms) {
     const int64_t n1 = net->hidden1;
-    if (n == 0) return 0;
     if (place == 25 || place == 0) {
-        rows[0] = (place == 25 ? net->bar_rows : net->off_rows) + row * n1;
-        coefficients[0] = sign * (float) n;
-        return 1;
+        rows[terms] = (place == 25 ? net->bar_rows : net->off_rows) + row * n1;
+        coefficients[terms] = (float) (after - before);
+        return terms + 1;
     }
     int64_t point = (int64_t) row * BSF_NET_POINTS + place - 1;
-    rows[0] = net->point_rows + (point * 3 + (n < 3 ? n : 3) - 1) * n1;
-    coefficients[0] = sign;
-    if (n <= 3) return 1;
-    rows[1] = net->excess_rows + point * n1;
-    coefficients[1] = sign * (float) (n - 3);
-    return 2;
+    for (int t = 0; t < 3; t++) {    /* threshold t: more than t stones */
+        rows[terms] = net->threshold_rows + (point * 3 + t) * n1;
+        coefficients[terms] = after > t ? 1.0f : -1.0f;
+        terms += (before > t) != (after > t);
+    }
+    int excess = (after > 3 ? after - 3 : 0) - (before > 3 ? before - 3 : 0);
+    rows[terms] = net->excess_rows + point * n1;
+    coefficients[terms] = (float) excess;
+    return terms + (excess != 0);
 }
 
 /* Bit i (0..51) set where the 52-byte boards a and b differ. */
@@ -486,14 +497,13 @@ static double bsf_net_child_equity(const bsf_net* net, const signed char* parent
     int terms = 0;
     for (uint64_t changed = bsf_net_changed(parent, child); changed; changed &= changed - 1) {
         int at = BSF_NET_CTZ64(changed), row = at >= 26, place = at - 26 * row;
-        terms += bsf_net_place_rows(net, row, place, child[at], 1.0f, rows + terms, coefficients + terms);
-        terms += bsf_net_place_rows(net, row, place, parent[at], -1.0f, rows + terms, coefficients + terms);
+        terms = bsf_net_place_change(net, row, place, parent[at], child[at], rows, coefficients, terms);
     }
-    for (int f = 0; f < net->features && f < 64; f++) {
-        if (child_features[f] != parent_features[f]) {
-            rows[terms] = net->feature_rows + (int64_t) f * net->hidden1;
-            coefficients[terms++] = (float) (child_features[f] - parent_features[f]);
-        }
+    for (int f = 0; f < net->features && f < 64; f++) {    /* branch-free: a changed feature keeps its slot */
+        int32_t change = child_features[f] - parent_features[f];
+        rows[terms] = net->feature_rows + (int64_t) f * net->hidden1;
+        coefficients[terms] = (float) change;
+        terms += change != 0;
     }
     bsf_net_sums_from(scratch, parent_sums, rows, coefficients, terms, net->hidden1);
     bsf_net_after_first(net, scratch, out, scratch);
