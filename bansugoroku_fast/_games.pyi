@@ -29,6 +29,16 @@ _Models: TypeAlias = tuple[object, object]
 
 def features_batch(positions: _Int8, code: int, out: npt.NDArray[np.float32]) -> None: ...
 def dice_batch(seed: int, games: _Int64, plies: _Int64, opening: bool, stratify: int, out: _Int8) -> None: ...
+def best_replies_batch(
+    model: object,
+    parents: _Int8,
+    dice: _Int8,
+    code: int,
+    threads: int,
+    replies: _Int8,
+    values: npt.NDArray[np.float32],
+    status: _Int8,
+) -> None: ...
 def choose_batch(
     policy_code: int,
     weights: _Float64,

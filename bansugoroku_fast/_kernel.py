@@ -986,6 +986,23 @@ def net_forward(model: Any, positions: np.ndarray, features: np.ndarray, threads
     return out
 
 
+def net_best_replies(model: Any, parents: np.ndarray, dice: np.ndarray, code: int,
+                     threads: int) -> tuple[np.ndarray, np.ndarray]:
+    """For each parent (row 0 to play, a game going on under the rules of
+    ``code``) and each roll of ``dice`` (``int8[R, 2]``): ``int8[N * R, 2,
+    26]``, the play the network picks at 0 ply (the game loop's choice; the
+    parent on a pass), seen by its mover, and ``float32[N * R, 5]``, its
+    five probabilities (a finished game's exact ones); or MemoryError."""
+    count = len(parents) * len(dice)
+    replies = np.empty((count, 2, 26), dtype=np.int8)
+    values = np.empty((count, 5), dtype=np.float32)
+    status = np.empty(len(parents), dtype=np.int8)
+    _games.best_replies_batch(model, parents, dice, code, threads, replies, values, status)
+    if (status != GAME_OK).any():
+        raise MemoryError("out of memory while searching the replies")
+    return replies, values
+
+
 def net_best_children(model: Any, children: np.ndarray, offsets: np.ndarray, code: int,
                       features: np.ndarray) -> np.ndarray:
     """``int64[N]``: the child of greatest 0-ply equity in each segment

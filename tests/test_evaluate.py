@@ -41,6 +41,11 @@ def game_positions(rules: Rules, count: int, seed: int) -> np.ndarray:
     return np.ascontiguousarray(after[np.sort(chosen)])
 
 
+def oracle_unfinished(positions: np.ndarray, rules: Rules) -> np.ndarray:
+    """``bool[N]``: the positions whose game goes on, by the oracle."""
+    return np.array([oracle.outcome(Position(p), rules) is None for p in positions])
+
+
 NETS = [
     pytest.param(dict(hidden=(12,), activation="sigmoid", encoding="raw198"), id="raw-12-sigmoid"),
     pytest.param(dict(hidden=(10, 6), activation="relu", encoding="raw198"), id="raw-10-6-relu"),
@@ -142,6 +147,57 @@ def test_kernel_best_child_hook_matches_the_oracle(rules):
             assert chosen[i] == equities.index(ranked[0])
             compared += 1
     assert compared > 100
+
+
+@pytest.mark.parametrize("rules", rules_params(ALL_RULES))
+def test_kernel_best_replies_match_the_oracle(rules):
+    # each reply the kernels pick for the other side's 21 rolls is the oracle's best play by
+    # 0-ply equity (where its best two differ by more than 1e-4), valued within 1e-5
+    from bansugoroku_fast.evaluators import kernel_arrays
+    from bansugoroku_fast.evaluators.search import ROLL_DICE, swap_sides
+
+    net = NetEvaluator.random(rules, hidden=(10,), encoding="raw198+features", seed=13)
+    twin = plain_network(net)
+    positions = game_positions(rules, 40, seed=14)
+    positions = positions[oracle_unfinished(positions, rules)][:10]
+    parents = swap_sides(positions)
+    replies, values = kernel_arrays.best_replies(net.native_model(), parents, ROLL_DICE, rules.code, 1)
+    on_two = kernel_arrays.best_replies(net.native_model(), parents, ROLL_DICE, rules.code, 2)
+    assert np.array_equal(on_two[0], replies) and np.array_equal(on_two[1], values)
+    compared = 0
+    for i, parent in enumerate(parents):
+        for r, roll in enumerate(ROLL_DICE.tolist()):
+            reply, value = replies[21 * i + r], values[21 * i + r]
+            plays = oracle.legal_plays(Position(parent), tuple(roll), rules)
+            np.testing.assert_allclose(value, plain.evaluate(Position(reply), rules, twin), atol=1e-5)
+            if not plays:
+                assert np.array_equal(reply, parent)
+                continue
+            equities = sorted((plain.equity(plain.evaluate(p.position, rules, twin)) for p in plays), reverse=True)
+            if len(equities) == 1 or equities[0] - equities[1] > 1e-4:
+                best = plain.best_value(Position(parent), tuple(roll), rules, twin)
+                np.testing.assert_allclose(value, best, atol=1e-5)
+                compared += 1
+    assert compared > 100
+
+
+def test_kernel_best_replies_pass_and_finish():
+    # the other side on the bar against a closed board passes every roll; a last bear-off wins
+    from bansugoroku_fast.evaluators import kernel_arrays
+    from bansugoroku_fast.evaluators.search import ROLL_DICE, swap_sides
+
+    net = NetEvaluator.random(BACKGAMMON, hidden=(8,), seed=15)
+    closed = board(mover={1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 3, 13: 2}, opponent_at={20: 12, 19: 2},
+                   opponent_bar=1).array
+    last = board(mover={1: 1, 13: 13}, opponent_at={24: 1}, mover_off=1, opponent_off=14).array
+    parents = swap_sides(np.stack([closed, last]))
+    replies, values = kernel_arrays.best_replies(net.native_model(), parents, ROLL_DICE, BACKGAMMON.code, 1)
+    assert (replies[:21] == parents[0]).all()
+    np.testing.assert_array_equal(values[:21], np.repeat(net(parents[:1]), 21, axis=0))
+    # the other side's last stone, on its 1-point, goes off with any roll: a single win (this side has
+    # borne one off)
+    np.testing.assert_array_equal(values[21:], [[1, 0, 0, 0, 0]] * 21)
+    assert (replies[21:, 0, 0] == 15).all()
 
 
 @source_tree.needs("src/bansugoroku_fast")

@@ -18,7 +18,7 @@ import numpy as np
 from .. import _kernel
 from .encoding import FEATURE_SCALES, RAW_INPUTS, ROW_UNITS, TURN_UNITS
 
-__all__ = ["best_children", "forward", "model"]
+__all__ = ["best_children", "best_replies", "forward", "model"]
 
 
 def model(weights: Sequence[np.ndarray], biases: Sequence[np.ndarray], encoding: str, activation: str) -> Any:
@@ -71,3 +71,12 @@ def best_children(net_model: Any, children: np.ndarray, offsets: np.ndarray, cod
     rows = children.reshape(len(children), -1)    # a board per row (52 bytes, or wider rows holding one first)
     return _kernel.net_best_children(net_model, rows, np.ascontiguousarray(offsets, dtype=np.int64), code,
                                      _features(net_model, features, len(children)))
+
+
+def best_replies(net_model: Any, parents: np.ndarray, dice: np.ndarray, code: int,
+                 threads: int) -> tuple[np.ndarray, np.ndarray]:
+    """For each checked parent (row 0 to play, a game going on) and each
+    roll of ``dice`` (``int8[R, 2]``): ``int8[N * R, 2, 26]``, the play
+    the kernels' ``"net"`` policy picks (the parent on a pass), and
+    ``float32[N * R, 5]``, its five probabilities."""
+    return _kernel.net_best_replies(net_model, parents, np.ascontiguousarray(dice, dtype=np.int8), code, threads)

@@ -45,6 +45,7 @@ from ..moves import legal_plays
 from ..play import Play
 from ..position import as_position
 from ..rules import ALL_ROLLS, Rules
+from . import kernel_arrays
 from .encoding import checked_positions
 from .nets import load_shipped
 from .network import OUTPUTS, NetEvaluator, as_threads
@@ -150,7 +151,14 @@ def best_replies(positions: np.ndarray, rules: Rules, evaluator: Evaluator,
     26]``, the position its best reply by 0-ply equity reaches, seen by that
     other side (the position itself, swapped, when the roll passes), and
     ``float64[K * 21, 5]``, that position's 0-ply value (scored once: the
-    replies' values are among their children's)."""
+    replies' values are among their children's). A NetEvaluator runs it in
+    the kernels: each reply chosen as the game loop's ``"net"`` policy
+    chooses (from its parent's first-layer sums; only float32 rounding
+    differs), then scored from scratch, as :func:`evaluate` scores it."""
+    if isinstance(evaluator, NetEvaluator):
+        chosen, chosen_scores = kernel_arrays.best_replies(evaluator.native_model(), swap_sides(positions),
+                                                           ROLL_DICE, rules.code, threads)
+        return chosen, chosen_scores.astype(np.float64)
     parents = np.repeat(swap_sides(positions), len(ROLL_DICE), axis=0)
     dice = np.tile(ROLL_DICE, (len(positions), 1))
     plays = generate_plays(parents, dice, rules, threads=threads, fields=("children",))

@@ -28,7 +28,9 @@ from ._board cimport (
     Scan, home_closed, popcount, row_eq, row_gt, rules_from_code, scan_board,
 )
 from ._pool cimport BSF_POOL_MOST_THREADS, bsf_job, job_threads, run_job
-from ._net cimport BSF_NET_MAX_HIDDEN, Model, bsf_net, bsf_net_child_equity, bsf_net_sums, model_of
+from ._net cimport (
+    BSF_NET_MAX_HIDDEN, Model, bsf_net, bsf_net_child_equity, bsf_net_forward, bsf_net_sums, model_of,
+)
 from ._queries cimport outcome_of
 from ._tables cimport RaceTables, race_figures
 from ._search cimport (
@@ -721,6 +723,105 @@ def rollout_batch_to_tables(const signed char[:, :, ::1] positions, int64_t firs
     batch.tables, batch.race = &tables, &race[0, 0]
     with nogil:
         run_games(&batch, items)
+
+
+# --- the best replies by a network (a search's level, a rollout's luck) ---------------------------
+
+
+# What the threads of best_replies_batch share.
+cdef struct Replies:
+    Search** searches               # slot k's search (``slot_search``)
+    RuleSet rules
+    const bsf_net* net
+    const Board* parents
+    const signed char* dice         # rolls x 2
+    int rolls
+    Board* replies                  # parents x rolls
+    float* values                   # parents x rolls x 5
+    int8_t* status                  # parents
+
+
+cdef void board_probabilities(const bsf_net* net, const Board* board, RuleSet rules, float* out) noexcept nogil:
+    """``out[5]``: ``board``'s five probabilities for row 0 (the side that
+    has just moved): a finished game's exact ones, else the network's,
+    computed from scratch (what ``NetEvaluator.score_valid`` gives)."""
+    cdef float scratch[2 * BSF_NET_MAX_HIDDEN]
+    cdef int values[FEATURES]
+    cdef int winner, value, k
+    if outcome_of(board, rules, &winner, &value) >= 0 and winner >= 0:
+        for k in range(5):
+            out[k] = 0.0
+        if winner == 0:
+            out[0], out[1], out[2] = 1.0, value >= 2, value >= 3
+        else:
+            out[3], out[4] = value >= 2, value >= 3
+        return
+    if net.features:
+        board_features(board, rules, values)
+    bsf_net_forward(net, board.me, <const int32_t*> values if net.features else NULL, out, scratch)
+
+
+cdef void reply_items(void* task, int slot, int64_t start, int64_t stop) noexcept nogil:
+    """Parents ``start .. stop - 1`` of the Replies ``task``: for each roll,
+    the play ``net_choice`` picks (the parent itself on a pass) and its
+    probabilities."""
+    cdef Replies* t = <Replies*> task
+    cdef Search* s = slot_search(t.searches, slot, t.rules, True)
+    cdef const Board* parent
+    cdef Board* reply
+    cdef Children children
+    cdef int64_t item, at
+    cdef int roll, count
+    for item in range(start, stop):
+        t.status[item] = STATUS_OK if s != NULL else STATUS_NO_MEMORY
+        parent = t.parents + item
+        for roll in range(t.rolls if s != NULL else 0):
+            at = item * t.rolls + roll
+            reply = t.replies + at
+            count = run_turn(s, parent, t.dice[2 * roll], t.dice[2 * roll + 1], MODE_PLAYS)
+            if count < 0:
+                t.status[item] = STATUS_NO_MEMORY
+                break
+            if count == 0:
+                memcpy(reply, parent, sizeof(Board))
+            else:
+                children = found_children(s, count)
+                memcpy(reply, child_at(&children, net_choice(t.net, parent, &children, t.rules)), sizeof(Board))
+            board_probabilities(t.net, reply, t.rules, t.values + 5 * at)
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def best_replies_batch(Model model, const signed char[:, :, ::1] parents, const signed char[:, ::1] dice, int code,
+                       int threads, signed char[:, :, ::1] replies, float[:, ::1] values, int8_t[::1] status):
+    """For parent i (row 0 to play, a game going on) and roll r (``dice[r]``):
+    ``replies[i * R + r]`` = the play the network picks at 0 ply, as the
+    game loop's ``"net"`` policy does (``net_choice``; the parent itself
+    when the roll has no play), seen by its mover, and ``values[i * R +
+    r]`` its five probabilities (``board_probabilities``); ``status[i]``
+    STATUS_OK or STATUS_NO_MEMORY. On ``threads`` threads of the pool: the
+    same results on any count."""
+    cdef int64_t n = parents.shape[0], rolls = dice.shape[0]
+    if (dice.shape[1] != 2 or replies.shape[0] != n * rolls or values.shape[0] != n * rolls
+            or values.shape[1] != 5 or status.shape[0] != n):
+        raise ValueError("parents, dice, replies, values and status disagree in shape")
+    if model.net.hidden1 > BSF_NET_MAX_HIDDEN or model.net.hidden2 > BSF_NET_MAX_HIDDEN:
+        raise ValueError(f"a network with more than {BSF_NET_MAX_HIDDEN} units in a layer cannot play in the kernels")
+    if n == 0 or rolls == 0:
+        return
+    cdef Search* searches[BSF_POOL_MOST_THREADS]
+    cdef Replies task
+    cdef bsf_job job
+    job.threads = job_threads(threads)
+    memset(searches, 0, job.threads * sizeof(Search*))
+    task.searches, task.rules, task.net = searches, rules_from_code(code), model_of(model)
+    task.parents, task.dice, task.rolls = <const Board*> &parents[0, 0, 0], &dice[0, 0], <int> rolls
+    task.replies, task.values, task.status = <Board*> &replies[0, 0, 0], &values[0, 0], &status[0]
+    job.run, job.task, job.items, job.chunk = reply_items, &task, n, CHUNK
+    job.followed = False
+    with nogil:
+        run_job(&job)
+        free_slot_searches(searches, job.threads)
 
 
 cdef void _free_all(void* a, void* b, void* c) noexcept nogil:
