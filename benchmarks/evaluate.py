@@ -190,6 +190,35 @@ def selfplay_figures(games: int) -> None:
     for name, rate in rates.items():
         net_ratio = rates["net, in the kernels"] / rate
         print(f"  {name:<22}{rate:>10.1f}{rate / rates['heuristic']:>8.2f}x{net_ratio:>9.1f}x")
+    child_costs(games, net)
+
+
+def child_costs(games: int, net: EvaluatorPolicy) -> None:
+    """What a game's time goes to, per child a player scores (a roll with
+    two plays or more): the shipped network against ``"heuristic"``, the
+    move generation alone (``"first"`` scores nothing) and an 8-unit
+    network without the features (random weights: only the cost per child
+    counts), and the budget a child has in a ``"net"`` game for ``"net"``
+    to reach 0.5x ``"heuristic"``'s games per second."""
+    from bansugoroku_fast import count_plays
+
+    tiny = EvaluatorPolicy(NetEvaluator.random(BACKGAMMON, hidden=(8,), encoding="raw198", seed=3))
+    players = {"heuristic": "heuristic", "net (226-128)": net, "first (no scoring)": "first",
+               "net 198-8 (random)": tiny}
+    costs = {}
+    for name, policy in players.items():
+        count = games if name != "net 198-8 (random)" else max(1, games // 10)
+        began = time.perf_counter()
+        records = play_games(BACKGAMMON, count, policy, seed=1, threads=1)
+        seconds = time.perf_counter() - began
+        plays = count_plays(records.positions, records.dice, BACKGAMMON, threads=1)
+        children = int(plays[plays >= 2].sum()) or len(records.positions)
+        costs[name] = (children / count, seconds * 1e9 / children, count / seconds)
+    budget = 2 * 1e9 / costs["heuristic"][2] / costs["net (226-128)"][0]
+    print("\nper child scored, one thread (children scored a game; ns of game time a child)")
+    for name, (per_game, ns, _) in costs.items():
+        print(f"  {name:<22}{per_game:>10.0f}{ns:>10.0f}")
+    print(f"  budget of a net game's child for 0.5x heuristic: {budget:.0f} ns")
 
 
 def main() -> None:

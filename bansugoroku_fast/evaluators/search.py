@@ -19,8 +19,10 @@ A play's value at ``n`` plies is the value of the position it reaches.
 Backgammon's: the best 8 within 0.16 of the best equity) to ``ply`` plies;
 the plays filtered out keep their 0-ply figures and rank after the others.
 
-Everything runs on numpy batches: one :func:`~bansugoroku_fast.generate_plays`
-call gives every reply of every position of a level over all 21 rolls, one
+Each level runs as one batch. With a :class:`NetEvaluator` the kernels
+search every position's replies over the 21 rolls and pick each as the
+game loop's ``"net"`` policy does; with a Python evaluator one
+:func:`~bansugoroku_fast.generate_plays` call gives every reply, one
 evaluator call scores them, and :func:`~bansugoroku_fast.segment_argmax`
 picks the replies.
 

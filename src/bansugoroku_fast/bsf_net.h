@@ -309,12 +309,19 @@ BSF_NET_INLINE void bsf_net_dense(float* restrict out, const float* restrict bia
 BSF_NET_INLINE void bsf_net_outputs(const bsf_net* net, const float* last, int units, float* out) {
     int j = 0;
 #if defined(__GNUC__)
-    bsf_net_v8 sums[BSF_NET_OUTPUTS] = {{0}};
+    /* five named accumulators: an array of them would live on the stack */
+    const bsf_net_v8 zero = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    bsf_net_v8 s0 = zero, s1 = zero, s2 = zero, s3 = zero, s4 = zero;
+    const float* w = net->out_weights;
     for (; j + 8 <= units; j += 8) {
         bsf_net_v8 h = *(const bsf_net_v8*) (last + j);
-        for (int k = 0; k < BSF_NET_OUTPUTS; k++)
-            sums[k] += h * *(const bsf_net_v8*) (net->out_weights + (int64_t) k * units + j);
+        s0 += h * *(const bsf_net_v8*) (w + j);
+        s1 += h * *(const bsf_net_v8*) (w + (int64_t) units + j);
+        s2 += h * *(const bsf_net_v8*) (w + (int64_t) 2 * units + j);
+        s3 += h * *(const bsf_net_v8*) (w + (int64_t) 3 * units + j);
+        s4 += h * *(const bsf_net_v8*) (w + (int64_t) 4 * units + j);
     }
+    bsf_net_v8 sums[BSF_NET_OUTPUTS] = {s0, s1, s2, s3, s4};
     for (int k = 0; k < BSF_NET_OUTPUTS; k++)
         out[k] = ((sums[k][0] + sums[k][1]) + (sums[k][2] + sums[k][3]))
                + ((sums[k][4] + sums[k][5]) + (sums[k][6] + sums[k][7]));
