@@ -169,8 +169,10 @@ def test_a_python_evaluator_judges_as_the_same_network_does():
     kwargs = dict(games=36, seed=6, truncate=4, variance_reduction=True, stratify=36)
     by_net = rollout(start, BAN, policy=EvaluatorPolicy(net), **kwargs)
     by_callable = rollout(start, BAN, policy=EvaluatorPolicy(lambda positions: net(positions), rules=BAN), **kwargs)
-    np.testing.assert_allclose(np.asarray(by_callable.counts), np.asarray(by_net.counts), atol=1e-9)
-    assert by_callable.stderr == pytest.approx(by_net.stderr, abs=1e-9)
+    # the kernels value a reply from its parent's first-layer sums, the callable from scratch: float32 rounding apart
+    np.testing.assert_allclose(np.asarray(by_callable.counts), np.asarray(by_net.counts), atol=1e-5)
+    assert by_callable.stderr == pytest.approx(by_net.stderr, abs=1e-5)
+    assert np.array_equal(by_callable.kind_counts, by_net.kind_counts)
 
 
 def test_a_one_ply_policy_plays_the_same_games_with_its_luck_judged_at_0_ply():

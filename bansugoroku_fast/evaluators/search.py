@@ -155,8 +155,8 @@ def best_replies(positions: np.ndarray, rules: Rules, evaluator: Evaluator,
     ``float64[K * 21, 5]``, that position's 0-ply value (scored once: the
     replies' values are among their children's). A NetEvaluator runs it in
     the kernels: each reply chosen as the game loop's ``"net"`` policy
-    chooses (from its parent's first-layer sums; only float32 rounding
-    differs), then scored from scratch, as :func:`evaluate` scores it."""
+    chooses, and valued as it was chosen, from its parent's first-layer
+    sums (only float32 rounding differs from :func:`evaluate`)."""
     if isinstance(evaluator, NetEvaluator):
         chosen, chosen_scores = kernel_arrays.best_replies(evaluator.native_model(), swap_sides(positions),
                                                            ROLL_DICE, rules.code, threads)

@@ -218,25 +218,43 @@ cdef double pubeval_score(const Board* board, bint race) noexcept nogil:
 NET_MAX_HIDDEN = BSF_NET_MAX_HIDDEN
 
 
-cdef int net_choice(const bsf_net* net, const Board* parent, const Children* children,
-                    RuleSet rules) noexcept nogil:
+# A network's view of a parent, made once for all its children: its first
+# layer's sums and, when the network reads them, its features.
+cdef struct NetParent:
+    const Board* board
+    float sums[BSF_NET_MAX_HIDDEN]
+    int features[FEATURES]
+
+
+cdef void net_parent(const bsf_net* net, const Board* board, RuleSet rules, NetParent* parent) noexcept nogil:
+    parent.board = board
+    if net.features:
+        board_features(board, rules, parent.features)
+    bsf_net_sums(net, board.me, <const int32_t*> parent.features if net.features else NULL, parent.sums)
+
+
+cdef void outcome_probabilities(int winner, int value, float* out) noexcept nogil:
+    """``out[5]``: a finished game's five probabilities for row 0 (the
+    oracle's ``evaluate``: a win worth ``value`` fills the slots up to it)."""
+    out[0], out[1], out[2] = winner == 0, winner == 0 and value >= 2, winner == 0 and value >= 3
+    out[3], out[4] = winner == 1 and value >= 2, winner == 1 and value >= 3
+
+
+cdef int net_choice_of(const bsf_net* net, const NetParent* parent, const Children* children, RuleSet rules,
+                       float* best_probabilities) noexcept nogil:
     """The index of the child of greatest 0-ply equity by ``net`` (the
     first on a tie), a finished child worth its outcome's signed value:
     what ``_net.net_best_child`` chooses, each child's first layer made
-    from its parent's sums (``bsf_net_child_equity``)."""
-    cdef float sums[BSF_NET_MAX_HIDDEN]
+    from its parent's sums (``bsf_net_child_equity``). The chosen child's
+    five probabilities go to ``best_probabilities`` (NULL: not wanted)."""
     cdef float scratch[2 * BSF_NET_MAX_HIDDEN]
-    cdef int parent_features[FEATURES]
+    cdef float probabilities[5]
     cdef int child_features[FEATURES]
-    cdef const int* parent_values = NULL
-    cdef const int* child_values = NULL
+    cdef const int* child_values = child_features if net.features else NULL
+    cdef const int* parent_values = parent.features if net.features else NULL
     cdef const Board* child
     cdef int k, best = 0, winner, value
     cdef double score, best_score = 0.0
-    if net.features:
-        board_features(parent, rules, parent_features)
-        parent_values, child_values = parent_features, child_features
-    bsf_net_sums(net, parent.me, <const int32_t*> parent_values, sums)
     for k in range(children.count):
         child = child_at(children, k)
         if net.features:        # the features hold each side's win ("won")
@@ -247,12 +265,23 @@ cdef int net_choice(const bsf_net* net, const Board* parent, const Children* chi
             winner = -1
         if winner >= 0:
             score = value if winner == 0 else -value
+            outcome_probabilities(winner, value, probabilities)
         else:
-            score = bsf_net_child_equity(net, parent.me, <const int32_t*> parent_values, sums, child.me,
-                                         <const int32_t*> child_values, scratch)
+            score = bsf_net_child_equity(net, parent.board.me, <const int32_t*> parent_values, parent.sums,
+                                         child.me, <const int32_t*> child_values, scratch, probabilities)
         if k == 0 or score > best_score:
             best, best_score = k, score
+            if best_probabilities != NULL:
+                memcpy(best_probabilities, probabilities, sizeof(probabilities))
     return best
+
+
+cdef int net_choice(const bsf_net* net, const Board* parent, const Children* children,
+                    RuleSet rules) noexcept nogil:
+    """``net_choice_of`` for a parent seen once."""
+    cdef NetParent prepared
+    net_parent(net, parent, rules, &prepared)
+    return net_choice_of(net, &prepared, children, rules, NULL)
 
 
 # --- choosing a play (Policy, Children: _games.pxd) ------------------------------
@@ -747,14 +776,9 @@ cdef void board_probabilities(const bsf_net* net, const Board* board, RuleSet ru
     computed from scratch (what ``NetEvaluator.score_valid`` gives)."""
     cdef float scratch[2 * BSF_NET_MAX_HIDDEN]
     cdef int values[FEATURES]
-    cdef int winner, value, k
+    cdef int winner, value
     if outcome_of(board, rules, &winner, &value) >= 0 and winner >= 0:
-        for k in range(5):
-            out[k] = 0.0
-        if winner == 0:
-            out[0], out[1], out[2] = 1.0, value >= 2, value >= 3
-        else:
-            out[3], out[4] = value >= 2, value >= 3
+        outcome_probabilities(winner, value, out)
         return
     if net.features:
         board_features(board, rules, values)
@@ -762,32 +786,35 @@ cdef void board_probabilities(const bsf_net* net, const Board* board, RuleSet ru
 
 
 cdef void reply_items(void* task, int slot, int64_t start, int64_t stop) noexcept nogil:
-    """Parents ``start .. stop - 1`` of the Replies ``task``: for each roll,
-    the play ``net_choice`` picks (the parent itself on a pass) and its
-    probabilities."""
+    """Parents ``start .. stop - 1`` of the Replies ``task``, each seen by
+    the network once: for each roll, the play ``net_choice_of`` picks and
+    the probabilities it scored it with (the parent itself on a pass,
+    scored from scratch)."""
     cdef Replies* t = <Replies*> task
     cdef Search* s = slot_search(t.searches, slot, t.rules, True)
-    cdef const Board* parent
+    cdef NetParent parent
     cdef Board* reply
     cdef Children children
     cdef int64_t item, at
     cdef int roll, count
     for item in range(start, stop):
         t.status[item] = STATUS_OK if s != NULL else STATUS_NO_MEMORY
-        parent = t.parents + item
+        if s != NULL:
+            net_parent(t.net, t.parents + item, t.rules, &parent)
         for roll in range(t.rolls if s != NULL else 0):
             at = item * t.rolls + roll
             reply = t.replies + at
-            count = run_turn(s, parent, t.dice[2 * roll], t.dice[2 * roll + 1], MODE_PLAYS)
+            count = run_turn(s, parent.board, t.dice[2 * roll], t.dice[2 * roll + 1], MODE_PLAYS)
             if count < 0:
                 t.status[item] = STATUS_NO_MEMORY
                 break
             if count == 0:
-                memcpy(reply, parent, sizeof(Board))
+                memcpy(reply, parent.board, sizeof(Board))
+                board_probabilities(t.net, reply, t.rules, t.values + 5 * at)
             else:
                 children = found_children(s, count)
-                memcpy(reply, child_at(&children, net_choice(t.net, parent, &children, t.rules)), sizeof(Board))
-            board_probabilities(t.net, reply, t.rules, t.values + 5 * at)
+                memcpy(reply, child_at(&children, net_choice_of(t.net, &parent, &children, t.rules,
+                                                                t.values + 5 * at)), sizeof(Board))
 
 
 @cython.boundscheck(False)
@@ -796,9 +823,10 @@ def best_replies_batch(Model model, const signed char[:, :, ::1] parents, const 
                        int threads, signed char[:, :, ::1] replies, float[:, ::1] values, int8_t[::1] status):
     """For parent i (row 0 to play, a game going on) and roll r (``dice[r]``):
     ``replies[i * R + r]`` = the play the network picks at 0 ply, as the
-    game loop's ``"net"`` policy does (``net_choice``; the parent itself
+    game loop's ``"net"`` policy does (``net_choice_of``; the parent itself
     when the roll has no play), seen by its mover, and ``values[i * R +
-    r]`` its five probabilities (``board_probabilities``); ``status[i]``
+    r]`` its five probabilities (from its parent's sums, as it was chosen;
+    a pass: ``board_probabilities``); ``status[i]``
     STATUS_OK or STATUS_NO_MEMORY. On ``threads`` threads of the pool: the
     same results on any count."""
     cdef int64_t n = parents.shape[0], rolls = dice.shape[0]

@@ -58,7 +58,7 @@ cdef extern from "bsf_net.h":
                       float* sums) noexcept nogil
     double bsf_net_child_equity(const bsf_net* net, const signed char* parent, const int32_t* parent_features,
                                 const float* parent_sums, const signed char* child, const int32_t* child_features,
-                                float* scratch) noexcept nogil
+                                float* scratch, float* out) noexcept nogil
 
 cdef class Model:
     cdef bsf_net net

@@ -492,15 +492,15 @@ BSF_NET_INLINE void bsf_net_sums_from(float* restrict h, const float* restrict b
 }
 
 /* The equity of a child of the position ``parent`` whose first layer's
-   sums are ``parent_sums`` (bsf_net_sums); the features of each (or NULL
-   when the network reads none); scratch holds bsf_net_scratch floats. */
+   sums are ``parent_sums`` (bsf_net_sums), its five consistent
+   probabilities in out[5]; the features of each (or NULL when the network
+   reads none); scratch holds bsf_net_scratch floats. */
 BSF_NET_CLONES
 static double bsf_net_child_equity(const bsf_net* net, const signed char* parent, const int32_t* parent_features,
                                    const float* parent_sums, const signed char* child,
-                                   const int32_t* child_features, float* scratch) {
+                                   const int32_t* child_features, float* scratch, float* out) {
     const float* rows[BSF_NET_MAX_CHANGES];
     float coefficients[BSF_NET_MAX_CHANGES];
-    float out[BSF_NET_OUTPUTS];
     int terms = 0;
     for (uint64_t changed = bsf_net_changed(parent, child); changed; changed &= changed - 1) {
         int at = BSF_NET_CTZ64(changed), row = at >= 26, place = at - 26 * row;
