@@ -782,6 +782,13 @@ def choose(code: int, weights: np.ndarray, parents: np.ndarray, offsets: np.ndar
 #: The most units a hidden layer of a network may have to play in the
 #: kernels' game loop (policy code ``NET``).
 NET_MAX_HIDDEN: int = _games.NET_MAX_HIDDEN
+
+
+def net_fits(layer_sizes: Sequence[int]) -> bool:
+    """Whether a network of ``layer_sizes`` (inputs, hidden layers,
+    outputs) can choose plays in the kernels (game loop, best replies):
+    every hidden layer within :data:`NET_MAX_HIDDEN` units."""
+    return max(layer_sizes[1:-1]) <= NET_MAX_HIDDEN
 NO_MODELS = (None, None)
 
 

@@ -212,7 +212,7 @@ def child_costs(games: int, net: EvaluatorPolicy) -> None:
         records = play_games(BACKGAMMON, count, policy, seed=1, threads=1)
         seconds = time.perf_counter() - began
         plays = count_plays(records.positions, records.dice, BACKGAMMON, threads=1)
-        children = int(plays[plays >= 2].sum()) or len(records.positions)
+        children = int(plays[plays >= 2].sum())
         costs[name] = (children / count, seconds * 1e9 / children, count / seconds)
     budget = 2 * 1e9 / costs["heuristic"][2] / costs["net (226-128)"][0]
     print("\nper child scored, one thread (children scored a game; ns of game time a child)")

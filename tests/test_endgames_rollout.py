@@ -12,7 +12,7 @@ from bansugoroku_fast.cli import main
 from bansugoroku_fast.endgames import race, race_batch, race_play
 from bansugoroku_fast.errors import InvalidPolicyError
 from bansugoroku_fast.games.bulk import rollout_values, table_settle
-from bansugoroku_fast.games.game_batch import SETTLED, rollout_to_tables
+from bansugoroku_fast.games.game_batch import SETTLED, rollout_stopped
 from bansugoroku_fast.games.policies import policy_arrays, resolve_policies
 from bansugoroku_fast.games.tallies import GNUBG_FIGURES, figure_values
 from bansugoroku_fast.rules import Rules
@@ -56,7 +56,7 @@ def test_games_are_the_played_out_games_up_to_the_first_table_position(rules, po
     rules = Rules.parse(rules)
     games, seed = 60, 7
     records = play_games(rules, games, policy, seed, start=position)
-    ends, shares = rollout_to_tables(position.array[None], 0, games, resolve_policies(policy, rules), rules, seed,
+    ends, shares = rollout_stopped(position.array[None], 0, games, resolve_policies(policy, rules), rules, seed,
                                      0, 10_000, 1, settle_by(rules))
     figures = race_batch(records.positions, rules, outside="nan")
     chances = figures.value_probabilities()
@@ -92,7 +92,7 @@ def test_the_kernels_stop_where_the_lockstep_games_stop(rules, position, policy)
     positions = np.stack([position.array, OUTSIDE.array if rules.is_backgammon else position.array])
     codes, weights = policy_arrays(policies)
     ends, shares = stop.kernel_games(positions, 3, 50, codes, weights, 9, 36, 10_000, 2, "raise")
-    twin_ends, twin_shares = rollout_to_tables(positions, 3, 50, policies, rules, 9, 36, 10_000, 1, stop)
+    twin_ends, twin_shares = rollout_stopped(positions, 3, 50, policies, rules, 9, 36, 10_000, 1, stop)
     for field in ("winner", "value", "plies"):
         np.testing.assert_array_equal(getattr(ends, field), getattr(twin_ends, field))
     np.testing.assert_array_equal(shares, twin_shares)
@@ -107,7 +107,7 @@ def test_figures_are_the_means_and_standard_errors_of_the_games_values():
     (numpy's mean and sample standard deviation over sqrt(n))."""
     games, seed = 200, 3
     result = rollout(LATE_CONTACT, "backgammon", games=games, policy="random", seed=seed, endgames=True)
-    _, shares = rollout_to_tables(LATE_CONTACT.array[None], 0, games, resolve_policies("random", BACKGAMMON),
+    _, shares = rollout_stopped(LATE_CONTACT.array[None], 0, games, resolve_policies("random", BACKGAMMON),
                                   BACKGAMMON, seed, 0, 10_000, 1, settle_by(BACKGAMMON))
     values = figure_values(shares)
     for k, name in enumerate(GNUBG_FIGURES):

@@ -306,6 +306,19 @@ def test_one_ply_matches_the_brute_force(case):
         assert str(ranked[0].play) == expected[0][0]
 
 
+def test_a_network_too_wide_for_the_kernels_is_searched_in_numpy():
+    # hidden layers beyond NET_MAX_HIDDEN do not fit the kernels' scratch: its 1-ply search takes the
+    # numpy path, the very one the same network called from Python takes
+    from bansugoroku_fast._kernel import NET_MAX_HIDDEN
+
+    position, dice, rules = small_cases()[0]
+    wide = NetEvaluator.random(rules, hidden=(NET_MAX_HIDDEN + 1,), seed=7)
+    ranked = best_plays(position, dice, rules, wide, ply=1, move_filter=None)
+    called = best_plays(position, dice, rules, lambda positions: wide(positions), ply=1, move_filter=None)
+    assert [str(r.play) for r in ranked] == [str(r.play) for r in called]
+    assert [r.probabilities for r in ranked] == [r.probabilities for r in called]
+
+
 def test_two_ply_with_a_filter_keeps_the_best_and_ranks_them_first():
     position, dice, rules = small_cases()[0]
     net = NetEvaluator.random(rules, hidden=(6,), seed=5)

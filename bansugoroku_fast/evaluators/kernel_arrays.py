@@ -18,7 +18,7 @@ import numpy as np
 from .. import _kernel
 from .encoding import FEATURE_SCALES, RAW_INPUTS, ROW_UNITS, TURN_UNITS
 
-__all__ = ["best_children", "best_replies", "forward", "model"]
+__all__ = ["best_children", "best_replies", "fits", "forward", "model"]
 
 
 def model(weights: Sequence[np.ndarray], biases: Sequence[np.ndarray], encoding: str, activation: str) -> Any:
@@ -80,3 +80,14 @@ def best_replies(net_model: Any, parents: np.ndarray, dice: np.ndarray, code: in
     the kernels' ``"net"`` policy picks (the parent on a pass), and
     ``float32[N * R, 5]``, its five probabilities."""
     return _kernel.net_best_replies(net_model, parents, np.ascontiguousarray(dice, dtype=np.int8), code, threads)
+
+
+def fits(layer_sizes: Sequence[int]) -> bool:
+    """Whether a network of ``layer_sizes`` can choose plays in the kernels
+    (:func:`best_replies`, the game loop): hidden layers small enough for
+    their scratch on the stack.
+
+    >>> fits((226, 128, 5)), fits((198, 5000, 5))
+    (True, False)
+    """
+    return _kernel.net_fits(layer_sizes)

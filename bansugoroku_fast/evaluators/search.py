@@ -153,11 +153,12 @@ def best_replies(positions: np.ndarray, rules: Rules, evaluator: Evaluator,
     26]``, the position its best reply by 0-ply equity reaches, seen by that
     other side (the position itself, swapped, when the roll passes), and
     ``float64[K * 21, 5]``, that position's 0-ply value (scored once: the
-    replies' values are among their children's). A NetEvaluator runs it in
-    the kernels: each reply chosen as the game loop's ``"net"`` policy
-    chooses, and valued as it was chosen, from its parent's first-layer
-    sums (only float32 rounding differs from :func:`evaluate`)."""
-    if isinstance(evaluator, NetEvaluator):
+    replies' values are among their children's). A NetEvaluator whose
+    hidden layers fit the kernels runs it there: each reply chosen as the
+    game loop's ``"net"`` policy chooses, and valued as it was chosen, from
+    its parent's first-layer sums (only float32 rounding differs from
+    :func:`evaluate`)."""
+    if isinstance(evaluator, NetEvaluator) and kernel_arrays.fits(evaluator.layer_sizes):
         chosen, chosen_scores = kernel_arrays.best_replies(evaluator.native_model(), swap_sides(positions),
                                                            ROLL_DICE, rules.code, threads)
         return chosen, chosen_scores.astype(np.float64)

@@ -52,7 +52,7 @@ from .game_batch import (
     Settle,
     play_lockstep,
     rollout_lockstep,
-    rollout_to_tables,
+    rollout_stopped,
     settled_at_start,
     starting_array,
 )
@@ -140,8 +140,8 @@ class RolloutTally:
 
     def add_shares(self, count: int, ends: _kernel.GameEnds, shares: np.ndarray) -> None:
         """Tally ``count`` games a position (item ``i * count + j``) that may
-        have stopped at the tables (``shares``: each game's result, see
-        :func:`rollout_to_tables`; a truncated game's are 0)."""
+        have stopped at the tables or been judged (``shares``: each game's
+        result, see :func:`rollout_stopped`; a truncated game's are 0)."""
         n = len(self.plies)
         cut = (ends.winner == -1).reshape(n, count)
         squares = (figure_values(shares) ** 2).reshape(n, count, -1)
@@ -212,7 +212,7 @@ def rollout_values(positions: np.ndarray, rules: Rules, games: int,
     (the endgame tables), its value then the expected one (floats): in the
     kernels for kernel policies and a :class:`TableStop` (unless
     ``lockstep_only``), else in lockstep. ``judging``: games truncated and
-    their luck taken out (:func:`rollout_to_tables`, in lockstep). Games whose
+    their luck taken out (:func:`rollout_stopped`, in lockstep). Games whose
     values are floats are tallied in blocks of :data:`BLOCK`, so that the
     sums add up in the same order however the games are split."""
     codes, weights = policy_arrays(policies)
@@ -230,7 +230,7 @@ def rollout_values(positions: np.ndarray, rules: Rules, games: int,
                     ends, shares = settle.kernel_games(positions, first_game + first, count, codes, weights, seed,
                                                        stratify, max_plies, threads, on_long, models)
                 else:
-                    ends, shares = rollout_to_tables(positions, first_game + first, count, policies, rules, seed,
+                    ends, shares = rollout_stopped(positions, first_game + first, count, policies, rules, seed,
                                                      stratify, max_plies, threads, settle, on_long, judging)
                 tally.add_shares(count, ends, shares)
                 values.append(figure_values(shares)[:, -1].reshape(n, count))
@@ -281,7 +281,7 @@ class TableStop:
                      weights: np.ndarray, seed: int, stratify: int, max_plies: int, threads: int,
                      on_long: str, models: tuple[Any, Any] = _kernel.NO_MODELS) -> tuple[_kernel.GameEnds, np.ndarray]:
         """The ends and ``shares[item, seat, value]`` of the kernels' games,
-        as :func:`~bansugoroku_fast.games.game_batch.rollout_to_tables`
+        as :func:`~bansugoroku_fast.games.game_batch.rollout_stopped`
         gives them for games in lockstep."""
         in_table, values = self(positions)
         if in_table.all():  # every game stops at ply 0

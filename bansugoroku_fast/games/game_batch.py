@@ -439,8 +439,9 @@ def rollout_lockstep(positions: np.ndarray, first_game: int, count: int,
                             np.zeros(len(order), dtype=np.int8))
 
 
-#: The ``winner`` of a game that :func:`rollout_to_tables` stopped at the
-#: endgame tables (its result is a probability vector, not a seat).
+#: The ``winner`` of a game that :func:`rollout_stopped` stopped at the
+#: endgame tables or after its ``truncate`` plies (its result is a
+#: probability vector, not a seat).
 SETTLED = -2
 
 #: ``settle(boards) -> (in_table, shares)``: for boards seen by the side to
@@ -551,7 +552,7 @@ def _by_seat(values: np.ndarray, plies: np.ndarray) -> np.ndarray:
     return out
 
 
-def rollout_to_tables(positions: np.ndarray, first_game: int, count: int,
+def rollout_stopped(positions: np.ndarray, first_game: int, count: int,
                       policies: tuple[ResolvedPolicy, ResolvedPolicy], rules: Rules, seed: int, stratify: int,
                       max_plies: int, threads: int | None, settle: Settle | None,
                       on_long: str = "raise", judging: Judging | None = None) -> tuple[_kernel.GameEnds, np.ndarray]:

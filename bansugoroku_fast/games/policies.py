@@ -180,7 +180,7 @@ def kernel_network(policy: object, rules: Rules) -> Any:
     network = getattr(policy, "kernel_network", None)
     if network is None or network.rules.short_name != rules.short_name:
         return None
-    return network if max(network.layer_sizes[1:-1]) <= _kernel.NET_MAX_HIDDEN else None
+    return network if _kernel.net_fits(network.layer_sizes) else None
 
 
 def policy_models(policies: tuple[ResolvedPolicy, ResolvedPolicy], rules: Rules) -> tuple[Any, Any]:

@@ -770,16 +770,12 @@ cdef struct Replies:
     int8_t* status                  # parents
 
 
-cdef void board_probabilities(const bsf_net* net, const Board* board, RuleSet rules, float* out) noexcept nogil:
-    """``out[5]``: ``board``'s five probabilities for row 0 (the side that
-    has just moved): a finished game's exact ones, else the network's,
-    computed from scratch (what ``NetEvaluator.score_valid`` gives)."""
+cdef void net_probabilities(const bsf_net* net, const Board* board, RuleSet rules, float* out) noexcept nogil:
+    """``out[5]``: the network's five probabilities for row 0 of a game
+    going on, computed from scratch (what ``NetEvaluator.score_valid``
+    gives)."""
     cdef float scratch[2 * BSF_NET_MAX_HIDDEN]
     cdef int values[FEATURES]
-    cdef int winner, value
-    if outcome_of(board, rules, &winner, &value) >= 0 and winner >= 0:
-        outcome_probabilities(winner, value, out)
-        return
     if net.features:
         board_features(board, rules, values)
     bsf_net_forward(net, board.me, <const int32_t*> values if net.features else NULL, out, scratch)
@@ -789,7 +785,7 @@ cdef void reply_items(void* task, int slot, int64_t start, int64_t stop) noexcep
     """Parents ``start .. stop - 1`` of the Replies ``task``, each seen by
     the network once: for each roll, the play ``net_choice_of`` picks and
     the probabilities it scored it with (the parent itself on a pass,
-    scored from scratch)."""
+    scored from scratch: a game going on)."""
     cdef Replies* t = <Replies*> task
     cdef Search* s = slot_search(t.searches, slot, t.rules, True)
     cdef NetParent parent
@@ -810,7 +806,7 @@ cdef void reply_items(void* task, int slot, int64_t start, int64_t stop) noexcep
                 break
             if count == 0:
                 memcpy(reply, parent.board, sizeof(Board))
-                board_probabilities(t.net, reply, t.rules, t.values + 5 * at)
+                net_probabilities(t.net, reply, t.rules, t.values + 5 * at)
             else:
                 children = found_children(s, count)
                 memcpy(reply, child_at(&children, net_choice_of(t.net, &parent, &children, t.rules,
@@ -826,7 +822,7 @@ def best_replies_batch(Model model, const signed char[:, :, ::1] parents, const 
     game loop's ``"net"`` policy does (``net_choice_of``; the parent itself
     when the roll has no play), seen by its mover, and ``values[i * R +
     r]`` its five probabilities (from its parent's sums, as it was chosen;
-    a pass: ``board_probabilities``); ``status[i]``
+    a pass: ``net_probabilities``); ``status[i]``
     STATUS_OK or STATUS_NO_MEMORY. On ``threads`` threads of the pool: the
     same results on any count."""
     cdef int64_t n = parents.shape[0], rolls = dice.shape[0]
