@@ -24,6 +24,7 @@ GAME_FIELDS: Final[tuple[tuple[str, str, tuple[int, ...]], ...]]
 GAME_ROW_BYTES: Final[int]
 #: The most units a hidden layer of a network playing in the game loop (POLICY_NET) may have.
 NET_MAX_HIDDEN: Final[int]
+NET_SIDE_FEATURES: Final[tuple[str, ...]]
 #: Each seat's ``_net.Model`` where its code is POLICY_NET, else None.
 _Models: TypeAlias = tuple[object, object]
 

@@ -782,6 +782,9 @@ def choose(code: int, weights: np.ndarray, parents: np.ndarray, offsets: np.ndar
 #: The most units a hidden layer of a network may have to play in the
 #: kernels' game loop (policy code ``NET``).
 NET_MAX_HIDDEN: int = _games.NET_MAX_HIDDEN
+#: The side features a network reads in the kernels; the others are folded
+#: into the board's rows (``evaluators.kernel_arrays.model``).
+NET_SIDE_FEATURES: tuple[str, ...] = _games.NET_SIDE_FEATURES
 
 
 def net_fits(layer_sizes: Sequence[int]) -> bool:
@@ -979,10 +982,12 @@ def race_lookup(positions: np.ndarray, bears_off: bool, gammons: bool, finish: n
 # prepares a network's arrays and checks the arguments before they come here.
 
 
-def net_model(arrays: dict[str, np.ndarray], hidden1: int, hidden2: int, relu: bool, features: int) -> Any:
+def net_model(arrays: dict[str, np.ndarray], hidden1: int, hidden2: int, relu: bool, features: int,
+              feature_mask: int) -> Any:
     """The kernels' model of a network whose arrays are laid out as
-    ``bsf_net.h`` reads them."""
-    return _net.Model(arrays, hidden1, hidden2, relu, features)
+    ``bsf_net.h`` reads them (``feature_mask``: bit ``f`` set where
+    feature ``f``'s row is read)."""
+    return _net.Model(arrays, hidden1, hidden2, relu, features, feature_mask)
 
 
 def net_forward(model: Any, positions: np.ndarray, features: np.ndarray, threads: int) -> np.ndarray:

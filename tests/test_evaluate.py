@@ -217,8 +217,15 @@ def test_the_baseline_and_avx2_builds_of_the_forward_pass_agree_bit_for_bit(tmp_
                         str(Path(__file__).with_name("net_builds.c")), "-o", str(program), "-lm"],
                        check=True, capture_output=True, text=True)
         outputs.append(subprocess.run([str(program)], check=True, capture_output=True, text=True).stdout)
-    values = [float.fromhex(line) for line in outputs[0].split()]
-    assert len(values) == 5 * 500 * 5 and all(0 <= v <= 1 for v in values)
+    values = np.array([float.fromhex(line) for line in outputs[0].split()])
+    children = 12 * len(range(0, 500 - 12, 7))       # net_builds.c: a parent every 7 boards, 12 children each
+    runs = values.reshape(7, 5 * 500 + 6 * children)
+    scratch, child = runs[:, :5 * 500], runs[:, 5 * 500:].reshape(7, children, 6)
+    assert ((scratch >= 0) & (scratch <= 1)).all() and ((child[..., :5] >= 0) & (child[..., :5] <= 1)).all()
+    p = child[..., :5]
+    np.testing.assert_allclose(child[..., 5], 2 * p[..., 0] - 1 + p[..., 1] - p[..., 3] + p[..., 2] - p[..., 4],
+                               atol=1e-12)
+    assert (p[..., 1] <= p[..., 0]).all() and (p[..., 4] <= p[..., 3]).all()      # made consistent
     assert all(output == outputs[0] for output in outputs)
 
 

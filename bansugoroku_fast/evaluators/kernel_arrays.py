@@ -11,33 +11,103 @@ and the calls. Arguments come checked.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from .. import _kernel
+from ..scoring import SIDE_FEATURES
 from .encoding import FEATURE_SCALES, RAW_INPUTS, ROW_UNITS, TURN_UNITS
 
 __all__ = ["best_children", "best_replies", "fits", "forward", "model"]
 
 
+class _Linear(NamedTuple):
+    """A side feature linear in the raw encoding's units of the board: its
+    value is the sum of these weights over the side's stones (``stones``
+    per stone on point p = 1..24, ``made`` per point of two or more,
+    ``blot`` per point of exactly one, ``excess`` per stone beyond three
+    on a point, ``bar`` and ``off`` per stone there)."""
+    stones: np.ndarray = np.zeros(24)
+    made: np.ndarray = np.zeros(24)
+    blot: np.ndarray = np.zeros(24)
+    excess: float = 0.0
+    bar: float = 0.0
+    off: float = 0.0
+
+
+_POINTS = np.arange(1, 25, dtype=np.float64)
+_HOME = (_POINTS <= 6).astype(np.float64)
+_BACK = (_POINTS >= 19).astype(np.float64)
+
+#: The side features folded into the board's rows, as linear functions of
+#: the board (their definitions: ``oracle.features.side_features``; the tests
+#: hold the kernels' scores to the oracle's). The kernels compute the others
+#: (``_kernel.NET_SIDE_FEATURES``).
+LINEAR_SIDE_FEATURES: dict[str, _Linear] = {
+    "pips": _Linear(stones=_POINTS, bar=25.0),
+    "off": _Linear(off=1.0),
+    "bar": _Linear(bar=1.0),
+    "home": _Linear(stones=_HOME),
+    "back": _Linear(stones=_BACK, bar=1.0),
+    "blots": _Linear(blot=np.ones(24)),
+    "points": _Linear(made=np.ones(24)),
+    "home_points": _Linear(made=_HOME),
+    "anchors": _Linear(made=_BACK),
+    "stacking": _Linear(excess=1.0),
+}
+assert sorted([*LINEAR_SIDE_FEATURES, *_kernel.NET_SIDE_FEATURES]) == sorted(SIDE_FEATURES)
+
+
+def _fold(points: np.ndarray, bar: np.ndarray, off: np.ndarray, feature_rows: np.ndarray) -> None:
+    """Adds the row of each linear feature (per unit of it, in
+    ``feature_rows``) to the board's rows, in place, and zeroes it:
+    ``points[side, p - 1]`` holds the rows of the thresholds n >= 1, 2, 3
+    and the row per stone beyond three, ``bar`` and ``off`` the rows per
+    stone. A point of n stones passes min(n, 3) thresholds and has
+    max(n - 3, 0) stones beyond, so n counts on all four; a blot passes
+    the first threshold and not the second; a made point passes the second."""
+    for side in range(2):
+        for index, name in enumerate(SIDE_FEATURES):
+            linear = LINEAR_SIDE_FEATURES.get(name)
+            if linear is None or len(SIDE_FEATURES) * side + index >= len(feature_rows):
+                continue
+            row = feature_rows[len(SIDE_FEATURES) * side + index].copy()
+            stones = linear.stones[:, None] * row
+            points[side, :, 0] += stones + linear.blot[:, None] * row
+            points[side, :, 1] += stones + (linear.made - linear.blot)[:, None] * row
+            points[side, :, 2] += stones
+            points[side, :, 3] += stones + linear.excess * row
+            bar[side] += linear.bar * row
+            off[side] += linear.off * row
+            feature_rows[len(SIDE_FEATURES) * side + index] = 0.0
+
+
 def model(weights: Sequence[np.ndarray], biases: Sequence[np.ndarray], encoding: str, activation: str) -> Any:
     """The kernels' model (``_kernel.net_model``) of a checked network (see ``bsf_net.h`` for the
     arrays): the first layer's weight rows regrouped by point and
-    threshold (summed and one by one), pre-scaled, the turn units folded
-    into the bias."""
-    first = np.asarray(weights[0], dtype=np.float32)
+    threshold (summed and one by one), pre-scaled per stone, the turn units
+    folded into the bias and the features linear in the board
+    (:data:`LINEAR_SIDE_FEATURES`) into the board's rows, so that the
+    kernels read only the others."""
+    first = np.asarray(weights[0], dtype=np.float64)
     hidden1 = first.shape[1]
     rows = first[:2 * ROW_UNITS].reshape(2, ROW_UNITS, hidden1)
-    points = rows[:, :96].reshape(2, 24, 4, hidden1)
+    points = rows[:, :96].reshape(2, 24, 4, hidden1).copy()
+    points[:, :, 3] /= 2                     # the fourth unit is (n - 3) / 2
+    bar, off = rows[:, 96] / 2, rows[:, 97] / 15
+    feature_rows = first[RAW_INPUTS:] / np.array(FEATURE_SCALES)[:len(first) - RAW_INPUTS, None]
+    _fold(points, bar, off, feature_rows)
+    read = [SIDE_FEATURES.index(name) + len(SIDE_FEATURES) * side
+            for side in range(2) for name in _kernel.NET_SIDE_FEATURES]
+    thresholds = points[:, :, :3].astype(np.float32)
     arrays = {
-        "point_rows": np.cumsum(points[:, :, :3], axis=2, dtype=np.float32),
-        "threshold_rows": np.ascontiguousarray(points[:, :, :3]),
-        "excess_rows": points[:, :, 3] / np.float32(2),
-        "bar_rows": rows[:, 96] / np.float32(2),
-        "off_rows": rows[:, 97] / np.float32(15),
-        "feature_rows": first[RAW_INPUTS:] / np.array(FEATURE_SCALES, dtype=np.float32)[:len(first) - RAW_INPUTS,
-                                                                                        None],
+        "point_rows": np.cumsum(thresholds, axis=2, dtype=np.float32),
+        "threshold_rows": thresholds,
+        "excess_rows": points[:, :, 3],
+        "bar_rows": bar,
+        "off_rows": off,
+        "feature_rows": feature_rows,
         "bias1": biases[0] + np.asarray(TURN_UNITS, dtype=np.float32) @ first[2 * ROW_UNITS:RAW_INPUTS],
         "weights2": weights[1] if len(weights) == 3 else np.zeros(0, dtype=np.float32),
         "bias2": biases[1] if len(weights) == 3 else np.zeros(0, dtype=np.float32),
@@ -45,7 +115,9 @@ def model(weights: Sequence[np.ndarray], biases: Sequence[np.ndarray], encoding:
         "out_bias": biases[-1],
     }
     hidden2 = weights[1].shape[1] if len(weights) == 3 else 0
-    return _kernel.net_model(arrays, hidden1, hidden2, activation == "relu", len(first) - RAW_INPUTS)
+    features = len(first) - RAW_INPUTS
+    mask = sum(1 << f for f in read if f < features)
+    return _kernel.net_model(arrays, hidden1, hidden2, activation == "relu", features, mask)
 
 
 def _features(net_model: Any, features: np.ndarray | None, count: int) -> np.ndarray:

@@ -29,7 +29,7 @@ from ._board cimport (
 )
 from ._pool cimport BSF_POOL_MOST_THREADS, bsf_job, job_threads, run_job
 from ._net cimport (
-    BSF_NET_MAX_HIDDEN, Model, bsf_net, bsf_net_child_equity, bsf_net_forward, bsf_net_sums, model_of,
+    BSF_NET_MAX_HIDDEN, Model, bsf_net, bsf_net_child_sums, bsf_net_finish, bsf_net_forward, bsf_net_sums, model_of,
 )
 from ._queries cimport outcome_of
 from ._tables cimport RaceTables, race_figures
@@ -110,6 +110,15 @@ cdef enum:
     BACK_BITS = 0x3F << 19      # points 19..24
 
 
+cdef inline int _longest_run(uint32_t bits) noexcept nogil:
+    """The longest run of consecutive set bits."""
+    cdef int length = 0
+    while bits:                 # each round shortens every run by one
+        bits &= bits << 1
+        length += 1
+    return length
+
+
 cdef void side_features(const signed char* own, const signed char* other, RuleSet rules,
                         int won, int* out) noexcept nogil:
     """The SIDE_FEATURES integers of ``own`` against ``other`` (``won``: the
@@ -120,13 +129,9 @@ cdef void side_features(const signed char* own, const signed char* other, RuleSe
     cdef uint32_t made = row_gt(own, 1) & POINT_BITS
     cdef uint32_t heavy = row_gt(own, 3) & POINT_BITS
     cdef uint32_t other_places = row_gt(other, 0) & (POINT_BITS | (1u << BAR))
-    cdef uint32_t run = made
-    cdef int p, pips = 0, stacking = 0, prime = 0
+    cdef int p, pips = 0, stacking = 0
     for p in range(1, 26):
         pips += p * own[p]
-    while run:                  # each round shortens every run of made points by one
-        run &= run << 1
-        prime += 1
     while heavy:
         p = lowest_bit(heavy)
         heavy &= heavy - 1
@@ -139,7 +144,7 @@ cdef void side_features(const signed char* own, const signed char* other, RuleSe
     out[5] = popcount(blots)
     out[6] = popcount(made)
     out[7] = popcount(made & HOME_BITS)
-    out[8] = prime
+    out[8] = _longest_run(made)
     out[9] = popcount(made & BACK_BITS)
     out[10] = _exposure(blots, other_places, rules.doubles_moves)
     out[11] = stacking
@@ -153,6 +158,40 @@ cdef inline void board_features(const Board* board, RuleSet rules, int* out) noe
     outcome_of(board, rules, &winner, &value)
     side_features(board.me, board.opp, rules, value if winner == 0 else 0, out)
     side_features(board.opp, board.me, rules, value if winner == 1 else 0, out + SIDE_FEATURES)
+
+
+#: The side features a network reads in the kernels (``net_features``
+#: computes them): every other one is linear in the raw encoding's units of
+#: the board and is folded into the board's rows instead
+#: (``evaluators.kernel_arrays.model``).
+NET_SIDE_FEATURES = ("prime", "exposure", "closure", "won")
+
+cdef enum:
+    PRIME = 8                   # their places in side_features' order
+    EXPOSURE = 10
+    CLOSURE = 12
+    WON = 13
+
+
+cdef inline void side_net_features(const signed char* own, const signed char* other, RuleSet rules, int won,
+                                   int* out) noexcept nogil:
+    """The NET_SIDE_FEATURES of ``own`` against ``other`` at their places
+    in ``side_features``' order (the same values)."""
+    out[PRIME] = _longest_run(row_gt(own, 1) & POINT_BITS)
+    out[EXPOSURE] = _exposure(row_eq(own, 1) & POINT_BITS, row_gt(other, 0) & (POINT_BITS | (1u << BAR)),
+                              rules.doubles_moves)
+    out[CLOSURE] = home_closed(own, other)
+    out[WON] = won
+
+
+cdef void net_features(const Board* board, RuleSet rules, int* out) noexcept nogil:
+    """The NET_SIDE_FEATURES of row me, then of row opp, at their places
+    in ``board_features``' order; the other places are left as they are
+    (the board must be valid)."""
+    cdef int winner, value
+    outcome_of(board, rules, &winner, &value)
+    side_net_features(board.me, board.opp, rules, value if winner == 0 else 0, out)
+    side_net_features(board.opp, board.me, rules, value if winner == 1 else 0, out + SIDE_FEATURES)
 
 
 cdef double linear_score(const double* weights, const Board* board, RuleSet rules) noexcept nogil:
@@ -219,7 +258,8 @@ NET_MAX_HIDDEN = BSF_NET_MAX_HIDDEN
 
 
 # A network's view of a parent, made once for all its children: its first
-# layer's sums and, when the network reads them, its features.
+# layer's sums and, when the network reads them, its features (those
+# net_features writes).
 cdef struct NetParent:
     const Board* board
     float sums[BSF_NET_MAX_HIDDEN]
@@ -229,7 +269,7 @@ cdef struct NetParent:
 cdef void net_parent(const bsf_net* net, const Board* board, RuleSet rules, NetParent* parent) noexcept nogil:
     parent.board = board
     if net.features:
-        board_features(board, rules, parent.features)
+        net_features(board, rules, parent.features)
     bsf_net_sums(net, board.me, <const int32_t*> parent.features if net.features else NULL, parent.sums)
 
 
@@ -240,39 +280,66 @@ cdef void outcome_probabilities(int winner, int value, float* out) noexcept nogi
     out[3], out[4] = winner == 1 and value >= 2, winner == 1 and value >= 3
 
 
+cdef enum:
+    NET_CHUNK = 64              # children a pass of bsf_net_finish takes (a multiple of eight)
+
+
 cdef int net_choice_of(const bsf_net* net, const NetParent* parent, const Children* children, RuleSet rules,
                        float* best_probabilities) noexcept nogil:
     """The index of the child of greatest 0-ply equity by ``net`` (the
     first on a tie), a finished child worth its outcome's signed value:
     what ``_net.net_best_child`` chooses, each child's first layer made
-    from its parent's sums (``bsf_net_child_equity``). The chosen child's
-    five probabilities go to ``best_probabilities`` (NULL: not wanted)."""
+    from its parent's sums. The children go NET_CHUNK at a time: the output
+    sums of each (``bsf_net_child_sums``), then their probabilities and
+    equities together (``bsf_net_finish``). The chosen child's five
+    probabilities go to ``best_probabilities`` (NULL: not wanted)."""
     cdef float scratch[2 * BSF_NET_MAX_HIDDEN]
-    cdef float probabilities[5]
+    cdef float row[8]
+    cdef float sums[5 * NET_CHUNK]          # output k of the chunk's child i at k * NET_CHUNK + i
+    cdef double equities[NET_CHUNK]
+    cdef int winners[NET_CHUNK]
+    cdef int values[NET_CHUNK]
     cdef int child_features[FEATURES]
     cdef const int* child_values = child_features if net.features else NULL
-    cdef const int* parent_values = parent.features if net.features else NULL
+    cdef const int* parent_values = <const int*> parent.features if net.features else NULL
     cdef const Board* child
-    cdef int k, best = 0, winner, value
+    cdef int start = 0, count, i, k, best = 0, winner, value
     cdef double score, best_score = 0.0
-    for k in range(children.count):
-        child = child_at(children, k)
-        if net.features:        # the features hold each side's win ("won")
-            board_features(child, rules, child_features)
-            winner = 0 if child_features[SIDE_FEATURES - 1] else (1 if child_features[FEATURES - 1] else -1)
-            value = child_features[SIDE_FEATURES - 1] + child_features[FEATURES - 1]
-        elif outcome_of(child, rules, &winner, &value) < 0:
-            winner = -1
-        if winner >= 0:
-            score = value if winner == 0 else -value
-            outcome_probabilities(winner, value, probabilities)
-        else:
-            score = bsf_net_child_equity(net, parent.board.me, <const int32_t*> parent_values, parent.sums,
-                                         child.me, <const int32_t*> child_values, scratch, probabilities)
-        if k == 0 or score > best_score:
-            best, best_score = k, score
-            if best_probabilities != NULL:
-                memcpy(best_probabilities, probabilities, sizeof(probabilities))
+    while start < children.count:
+        count = min(<int> NET_CHUNK, children.count - start)
+        for i in range(count):
+            child = child_at(children, start + i)
+            if net.features:        # the features hold each side's win ("won")
+                net_features(child, rules, child_features)
+                winner = 0 if child_features[WON] else (1 if child_features[SIDE_FEATURES + WON] else -1)
+                value = child_features[WON] + child_features[SIDE_FEATURES + WON]
+            elif outcome_of(child, rules, &winner, &value) < 0:
+                winner = -1
+            winners[i], values[i] = winner, value
+            if winner >= 0:         # scored exactly below
+                memset(row, 0, sizeof(row))
+            else:
+                bsf_net_child_sums(net, parent.board.me, <const int32_t*> parent_values, parent.sums, child.me,
+                                   <const int32_t*> child_values, scratch, row)
+            for k in range(5):
+                sums[k * NET_CHUNK + i] = row[k]
+        for i in range(count, (count + 7) & ~7):    # finite lanes up to the vector's end
+            for k in range(5):
+                sums[k * NET_CHUNK + i] = 0.0
+        bsf_net_finish(sums, NET_CHUNK, count, equities)
+        for i in range(count):
+            winner, value = winners[i], values[i]
+            score = equities[i] if winner < 0 else (value if winner == 0 else -value)
+            if start + i == 0 or score > best_score:
+                best, best_score = start + i, score
+                if best_probabilities == NULL:
+                    continue
+                if winner >= 0:
+                    outcome_probabilities(winner, value, best_probabilities)
+                else:
+                    for k in range(5):
+                        best_probabilities[k] = sums[k * NET_CHUNK + i]
+        start += count
     return best
 
 
@@ -777,7 +844,7 @@ cdef void net_probabilities(const bsf_net* net, const Board* board, RuleSet rule
     cdef float scratch[2 * BSF_NET_MAX_HIDDEN]
     cdef int values[FEATURES]
     if net.features:
-        board_features(board, rules, values)
+        net_features(board, rules, values)
     bsf_net_forward(net, board.me, <const int32_t*> values if net.features else NULL, out, scratch)
 
 

@@ -16,16 +16,18 @@ score children: a :c:type:`bsf_net` (built in Python by
   search's leaves in place, whose Board comes first).
 
 A game kernel choosing among the children of one position scores them
-from the position's first layer's sums (``bsf_net_sums``, once a roll) with
-``bsf_net_child_equity`` (a child differs from its parent in a few places:
-see ``bsf_net.h``); networks with hidden layers of at most
-``BSF_NET_MAX_HIDDEN`` units, whose scratch fits on the stack.
+from the position's first layer's sums (``bsf_net_sums``, once a roll):
+``bsf_net_child_sums`` gives each child's output sums (a child differs
+from its parent in a few places: see ``bsf_net.h``), ``bsf_net_finish``
+their probabilities and equities, many children at once; networks with
+hidden layers of at most ``BSF_NET_MAX_HIDDEN`` units, whose scratch fits
+on the stack.
 
-``features`` are the 28 integer ``features()`` of each position (what
-``_games.board_features`` writes) when the network reads them
-(``net.features == 28``), else NULL.
+``features`` are the 28 integer ``features()`` of each position when the
+network reads them (``net.features == 28``), else NULL; only those of
+``net.feature_mask`` are read (``_games.net_features`` writes them).
 """
-from libc.stdint cimport int32_t, int64_t
+from libc.stdint cimport int32_t, int64_t, uint64_t
 
 from ._board cimport Board, RuleSet
 
@@ -35,6 +37,7 @@ cdef extern from "bsf_net.h":
         int hidden2
         int relu
         int features
+        uint64_t feature_mask
         const float* point_rows
         const float* threshold_rows
         const float* excess_rows
@@ -56,9 +59,11 @@ cdef extern from "bsf_net.h":
     enum: BSF_NET_MAX_HIDDEN
     void bsf_net_sums(const bsf_net* net, const signed char* board, const int32_t* features,
                       float* sums) noexcept nogil
-    double bsf_net_child_equity(const bsf_net* net, const signed char* parent, const int32_t* parent_features,
-                                const float* parent_sums, const signed char* child, const int32_t* child_features,
-                                float* scratch, float* out) noexcept nogil
+    void bsf_net_prepare(bsf_net* net) noexcept nogil
+    void bsf_net_child_sums(const bsf_net* net, const signed char* parent, const int32_t* parent_features,
+                            const float* parent_sums, const signed char* child, const int32_t* child_features,
+                            float* scratch, float* sums8) noexcept nogil
+    void bsf_net_finish(float* sums, int64_t stride, int n, double* equities) noexcept nogil
 
 cdef class Model:
     cdef bsf_net net

@@ -10,7 +10,7 @@ The Python layer (``bansugoroku_fast/evaluators/_native.py``) checks and
 prepares every argument; the loops here trust them.
 """
 cimport cython
-from libc.stdint cimport int32_t, int64_t
+from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 import numpy as np
@@ -37,9 +37,10 @@ cdef const float* _floats(object array):
 cdef class Model:
     """A network's arrays as the kernels read them (see ``bsf_net.h``):
     ``arrays`` maps each name of :data:`ARRAYS` to a C-contiguous float32
-    array (kept alive here)."""
+    array (kept alive here); ``feature_mask``: bit ``f`` set where feature
+    ``f``'s row is read (the others are folded into the board's rows)."""
 
-    def __init__(self, dict arrays, int hidden1, int hidden2, bint relu, int features):
+    def __init__(self, dict arrays, int hidden1, int hidden2, bint relu, int features, uint64_t feature_mask):
         self.arrays = {name: np.ascontiguousarray(arrays[name], dtype=np.float32) for name in ARRAYS}
         # a non-empty buffer behind every pointer, even an unused one
         for name, array in self.arrays.items():
@@ -49,6 +50,7 @@ cdef class Model:
         self.net.hidden2 = hidden2
         self.net.relu = relu
         self.net.features = features
+        self.net.feature_mask = feature_mask if features else 0
         self.net.point_rows = _floats(self.arrays["point_rows"])
         self.net.threshold_rows = _floats(self.arrays["threshold_rows"])
         self.net.excess_rows = _floats(self.arrays["excess_rows"])
@@ -60,6 +62,7 @@ cdef class Model:
         self.net.bias2 = _floats(self.arrays["bias2"])
         self.net.out_weights = _floats(self.arrays["out_weights"])
         self.net.out_bias = _floats(self.arrays["out_bias"])
+        bsf_net_prepare(&self.net)
 
     @property
     def features(self):

@@ -14,8 +14,11 @@
    borne-off units have their rows scaled in advance too, the constant turn
    units are folded into the bias, and a "raw198+features" network reads
    the features as integers with its rows divided by their scales in
-   advance. A position is about 20 row additions of H floats where the
-   dense product is 198 multiply-adds per unit. The hidden activations
+   advance; features linear in these units (pips, counts of stones, blots
+   and made points, ...) are folded into the board's rows by the model
+   (bansugoroku_fast.evaluators.kernel_arrays), so only the others
+   (feature_mask) are read. A position is about 20 row additions of H
+   floats where the dense product is 198 multiply-adds per unit. The hidden activations
    (a polynomial exp, branch-free) and the remaining dense layers are
    plain loops over H that the compiler vectorises; on GCC for x86-64 the
    batch entry point is compiled twice (target_clones: AVX2 and the
@@ -36,7 +39,8 @@ typedef struct {
     int hidden1;                 /* units of the first hidden layer */
     int hidden2;                 /* units of the second, 0 with one hidden layer */
     int relu;                    /* hidden activation: 1 ReLU, 0 sigmoid */
-    int features;                /* integer features read per position (0 or 28) */
+    int features;                /* integer features given per position (0 or 28) */
+    uint64_t feature_mask;       /* bit f set: feature f's row is added (the others are folded, their rows 0) */
     const float* point_rows;     /* [2][24][3][hidden1]: rows of n >= 1, n >= 2, n >= 3 summed */
     const float* threshold_rows; /* [2][24][3][hidden1]: the rows of n >= 1, n >= 2, n >= 3 one by one */
     const float* excess_rows;    /* [2][24][hidden1]: the fourth unit's row / 2 */
@@ -48,7 +52,28 @@ typedef struct {
     const float* bias2;          /* [hidden2] */
     const float* out_weights;    /* [5][last hidden]: transposed, a dot product per output */
     const float* out_bias;       /* [5] */
+    /* made by bsf_net_prepare from the arrays above: */
+    const float* step_rows[52][4]; /* byte at of a board going from n to n + 1 stones, n = 0, 1, 2, >= 3: its row */
+    float out_bias8[8];          /* out_bias, then three zeros */
 } bsf_net;
+
+/* Fills the fields made from the arrays (call once the arrays are set). A
+   point's step from n to n + 1 stones adds the row of threshold n (n < 3)
+   or the fourth unit's row (per stone); the bar and borne-off counts add
+   their rows per stone at any count. */
+static inline void bsf_net_prepare(bsf_net* net) {
+    const int64_t n1 = net->hidden1;
+    for (int at = 0; at < 52; at++) {
+        int row = at >= 26, place = at - 26 * row;
+        for (int n = 0; n < 4; n++) {
+            if (place == 0) net->step_rows[at][n] = net->off_rows + row * n1;
+            else if (place == 25) net->step_rows[at][n] = net->bar_rows + row * n1;
+            else if (n < 3) net->step_rows[at][n] = net->threshold_rows + (((int64_t) row * BSF_NET_POINTS + place - 1) * 3 + n) * n1;
+            else net->step_rows[at][n] = net->excess_rows + ((int64_t) row * BSF_NET_POINTS + place - 1) * n1;
+        }
+    }
+    for (int k = 0; k < 8; k++) net->out_bias8[k] = k < BSF_NET_OUTPUTS ? net->out_bias[k] : 0.0f;
+}
 
 /* Floats of scratch one position needs: both hidden layers. */
 static inline int64_t bsf_net_scratch(const bsf_net* net) {
@@ -130,15 +155,95 @@ BSF_NET_INLINE float bsf_net_relu(float x) {
     return in.value;
 }
 
+#if defined(__GNUC__)
+/* Vectors of eight floats and of eight int32 (two SSE2 registers each in
+   the baseline build), loaded from and stored to any 4-byte-aligned
+   address; four doubles. Functions take and give them through pointers
+   (inlined, the values stay in registers): a vector passed by value would
+   draw GCC's note on the AVX calling convention from builds without AVX. */
+typedef float bsf_net_v8 __attribute__((vector_size(32), aligned(4)));
+typedef int32_t bsf_net_i8 __attribute__((vector_size(32), aligned(4)));
+typedef double bsf_net_d4 __attribute__((vector_size(32), aligned(8)));
+
+/* mask ? a : b lane by lane (mask: a vector comparison's all ones or zeros). */
+#define BSF_NET_PICK(mask, a, b) ((bsf_net_v8) ((((bsf_net_i8) (a)) & (mask)) | (((bsf_net_i8) (b)) & ~(mask))))
+/* x in every lane */
+#define BSF_NET_SPLAT(x) ((bsf_net_v8) {(x), (x), (x), (x), (x), (x), (x), (x)})
+
+/* bsf_net_sigmoid of eight floats, in place: the same operations in the
+   same order, so the same results to the bit, kept vectorised wherever it
+   is inlined. */
+BSF_NET_INLINE void bsf_net_sigmoid8(bsf_net_v8* x) {
+    const bsf_net_i8 cap = {0x42AE0000, 0x42AE0000, 0x42AE0000, 0x42AE0000,
+                            0x42AE0000, 0x42AE0000, 0x42AE0000, 0x42AE0000};
+    bsf_net_i8 bits = (bsf_net_i8) *x;
+    bsf_net_i8 size = bits & 0x7FFFFFFF;
+    bsf_net_i8 below = size < cap;
+    size = (size & below) | (cap & ~below);
+    bsf_net_v8 t = -(bsf_net_v8) size;
+    bsf_net_v8 rounded = t * 1.44269504088896341f + 12582912.0f;
+    bsf_net_v8 n = rounded - 12582912.0f;
+    bsf_net_v8 r = t - n * 0.693359375f;
+    r = r - n * -2.12194440e-4f;
+    bsf_net_v8 y = BSF_NET_SPLAT(1.9875691500e-4f);
+    y = y * r + 1.3981999507e-3f;
+    y = y * r + 8.3334519073e-3f;
+    y = y * r + 4.1665795894e-2f;
+    y = y * r + 1.6666665459e-1f;
+    y = y * r + 5.0000001201e-1f;
+    y = y * (r * r) + r + 1.0f;
+    bsf_net_v8 scale = (bsf_net_v8) ((((bsf_net_i8) rounded) - 0x4B400000 + 127) << 23);
+    bsf_net_v8 e = y * scale;
+    bsf_net_v8 positive = 1.0f / (1.0f + e);
+    bsf_net_v8 negative = e * positive;
+    *x = BSF_NET_PICK(bits >> 31, negative, positive);    /* the sign bit: all ones for x < 0 */
+}
+
+/* Sums of neighbours, as haddps: [a0+a1, a2+a3, b0+b1, b2+b3, a4+a5, a6+a7, b4+b5, b6+b7]. */
+typedef int32_t bsf_net_lanes __attribute__((vector_size(32)));
+#define BSF_NET_HADD(a, b)                                                                    \
+    (__builtin_shuffle((a), (b), (bsf_net_lanes) {0, 2, 8, 10, 4, 6, 12, 14})               \
+     + __builtin_shuffle((a), (b), (bsf_net_lanes) {1, 3, 9, 11, 5, 7, 13, 15}))
+
+/* *out = [the sum of o[0], ..., of o[4], 0, 0, 0], each the lanes' ((x0 +
+   x1) + (x2 + x3)) + ((x4 + x5) + (x6 + x7)): one vector, no store. */
+BSF_NET_INLINE void bsf_net_reduce5(const bsf_net_v8* o, bsf_net_v8* out) {
+    const bsf_net_v8 zero = BSF_NET_SPLAT(0.0f);
+    bsf_net_v8 first = BSF_NET_HADD(BSF_NET_HADD(o[0], o[1]), BSF_NET_HADD(o[2], o[3]));
+    bsf_net_v8 last = BSF_NET_HADD(BSF_NET_HADD(o[4], zero), zero);
+    *out = __builtin_shuffle(first, last, (bsf_net_lanes) {0, 1, 2, 3, 8, 9, 10, 11})
+         + __builtin_shuffle(first, last, (bsf_net_lanes) {4, 5, 6, 7, 12, 13, 14, 15});
+}
+
+/* bsf_net_relu of eight floats, in place. */
+BSF_NET_INLINE void bsf_net_relu8(bsf_net_v8* x) {
+    bsf_net_i8 bits = (bsf_net_i8) *x;
+    *x = (bsf_net_v8) (bits & ~(bits >> 31));
+}
+#endif
+
 BSF_NET_INLINE void bsf_net_activate(float* restrict h, int n, int relu) {
+    int j = 0;
     if (relu) {
-        for (int j = 0; j < n; j++) h[j] = bsf_net_relu(h[j]);
-    } else {
-        for (int j = 0; j < n; j++) h[j] = bsf_net_sigmoid(h[j]);
+        for (; j < n; j++) h[j] = bsf_net_relu(h[j]);
+        return;
     }
+#if defined(__GNUC__)
+    for (; j + 8 <= n; j += 8) bsf_net_sigmoid8((bsf_net_v8*) (h + j));
+#endif
+    for (; j < n; j++) h[j] = bsf_net_sigmoid(h[j]);
 }
 
 #define BSF_NET_CTZ(x) bsf_ctz32(x)
+#if defined(__GNUC__)
+#define BSF_NET_CTZ64(x) __builtin_ctzll(x)
+#else
+BSF_NET_INLINE int BSF_NET_CTZ64(uint64_t x) {    /* x != 0 */
+    int n = 0;
+    while (!(x & 1u)) { x >>= 1; n++; }
+    return n;
+}
+#endif
 
 /* Bit p (1..24) set where a row (26 bytes: 0 = off, 1..24 = points,
    25 = bar) holds more than k stones on point p: two overlapping 16-byte
@@ -170,10 +275,6 @@ BSF_NET_INLINE uint32_t bsf_net_row_above(const signed char* row, int k) {
 #define BSF_NET_MAX_TERMS (2 * BSF_NET_POINTS + 4 + 64)
 
 #if defined(__GNUC__)
-/* Eight floats in a vector register (two SSE2 registers in the baseline
-   build), loaded from and stored to any 4-byte-aligned address. */
-typedef float bsf_net_v8 __attribute__((vector_size(32), aligned(4)));
-
 BSF_NET_INLINE void bsf_net_block(float* restrict h, const float* restrict bias, const float* const* plain,
                                   int plains, const float* const* scaled, const float* counts, int scales,
                                   int offset) {
@@ -239,7 +340,8 @@ BSF_NET_INLINE void bsf_net_first_layer(const bsf_net* net, const signed char* b
             counts[scales++] = (float) stones[0];
         }
     }
-    for (int f = 0; f < net->features && f < 64; f++) {
+    for (uint64_t mask = net->feature_mask; mask; mask &= mask - 1) {
+        int f = BSF_NET_CTZ64(mask);
         if (features[f]) {
             scaled[scales] = net->feature_rows + (int64_t) f * n1;
             counts[scales++] = (float) features[f];
@@ -303,14 +405,15 @@ BSF_NET_INLINE void bsf_net_dense(float* restrict out, const float* restrict bia
     }
 }
 
-/* The output layer's five sums: dot products of the last hidden layer
-   with the transposed weights, eight partial sums per output in a vector
-   register, added up at the end. */
-BSF_NET_INLINE void bsf_net_outputs(const bsf_net* net, const float* last, int units, float* out) {
+/* The output layer's five sums (then three zeros) into sums8: dot
+   products of the last hidden layer with the transposed weights, eight
+   partial sums per output in a vector register, added up at the end. */
+BSF_NET_INLINE void bsf_net_outputs(const bsf_net* net, const float* last, int units, float* sums8) {
     int j = 0;
+    float out[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
 #if defined(__GNUC__)
     /* five named accumulators: an array of them would live on the stack */
-    const bsf_net_v8 zero = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    const bsf_net_v8 zero = BSF_NET_SPLAT(0.0f);
     bsf_net_v8 s0 = zero, s1 = zero, s2 = zero, s3 = zero, s4 = zero;
     const float* w = net->out_weights;
     for (; j + 8 <= units; j += 8) {
@@ -321,25 +424,23 @@ BSF_NET_INLINE void bsf_net_outputs(const bsf_net* net, const float* last, int u
         s3 += h * *(const bsf_net_v8*) (w + (int64_t) 3 * units + j);
         s4 += h * *(const bsf_net_v8*) (w + (int64_t) 4 * units + j);
     }
-    bsf_net_v8 sums[BSF_NET_OUTPUTS] = {s0, s1, s2, s3, s4};
-    for (int k = 0; k < BSF_NET_OUTPUTS; k++)
-        out[k] = ((sums[k][0] + sums[k][1]) + (sums[k][2] + sums[k][3]))
-               + ((sums[k][4] + sums[k][5]) + (sums[k][6] + sums[k][7]));
-#else
-    for (int k = 0; k < BSF_NET_OUTPUTS; k++) out[k] = 0.0f;
+    const bsf_net_v8 accumulators[BSF_NET_OUTPUTS] = {s0, s1, s2, s3, s4};
+    bsf_net_reduce5(accumulators, (bsf_net_v8*) out);
 #endif
     for (int k = 0; k < BSF_NET_OUTPUTS; k++) {
         const float* w = net->out_weights + (int64_t) k * units;
         float sum = out[k];
         for (int i = j; i < units; i++) sum += last[i] * w[i];
-        out[k] = sum + net->out_bias[k];
+        sums8[k] = sum + net->out_bias[k];
     }
+    sums8[5] = sums8[6] = sums8[7] = 0.0f;
 }
 
-/* The layers after the first: h1 holds the first layer's sums (made its
-   activations in place); out[5] (consistent); scratch + hidden1 holds the
-   second hidden layer. */
-BSF_NET_INLINE void bsf_net_after_first(const bsf_net* net, float* h1, float* out, float* scratch) {
+/* The layers after the first up to the output layer's sums: h1 holds the
+   first layer's sums (made its activations in place); sums8 gets the five
+   output sums, then three zeros; scratch + hidden1 holds the second hidden
+   layer. */
+BSF_NET_INLINE void bsf_net_hidden_outputs(const bsf_net* net, float* h1, float* scratch, float* sums8) {
     bsf_net_activate(h1, net->hidden1, net->relu);
     const float* last = h1;
     int units = net->hidden1;
@@ -350,9 +451,14 @@ BSF_NET_INLINE void bsf_net_after_first(const bsf_net* net, float* h1, float* ou
         last = h2;
         units = net->hidden2;
     }
-    /* the five sums padded to eight, so that their sigmoids are one vector */
-    float sums[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-    bsf_net_outputs(net, last, units, sums);
+    bsf_net_outputs(net, last, units, sums8);
+}
+
+/* The layers after the first: h1 holds the first layer's sums; out[5]
+   (consistent); scratch + hidden1 holds the second hidden layer. */
+BSF_NET_INLINE void bsf_net_after_first(const bsf_net* net, float* h1, float* out, float* scratch) {
+    float sums[8];    /* the five sums padded to eight: their sigmoids are one vector */
+    bsf_net_hidden_outputs(net, h1, scratch, sums);
     bsf_net_activate(sums, 8, 0);
     memcpy(out, sums, sizeof(float) * BSF_NET_OUTPUTS);
     bsf_net_consistent(out);
@@ -389,10 +495,18 @@ static inline double bsf_net_equity(const float* p) {
    places (the points its stones left and reached, a hit stone's point and
    the bar, the borne-off count) and on some of the features, so its first
    layer's sums are the parent's (bsf_net_sums, once a roll) plus, for each
-   changed place, the rows of the thresholds its count crossed (usually
-   one), plus each changed feature's difference times its row: about ten
-   rows where a position from scratch takes about forty. Only the float32
-   rounding differs from a pass from scratch. */
+   changed place, the rows of the steps its count took (one row for a
+   place gaining or losing one stone: step_rows), plus each changed read
+   feature's difference times its row: about six rows where a position from
+   scratch takes about forty. Only the float32 rounding differs from a pass
+   from scratch.
+
+   The children of a parent go in two passes: bsf_net_child_sums gives each
+   one's five output sums, then bsf_net_finish makes the probabilities and
+   equities of many children, eight to a vector, so that the long chain of
+   each child's output sigmoids overlaps the others' instead of stalling
+   each child. With one hidden layer of a multiple of eight units, the
+   hidden layer never leaves the registers (bsf_net_fused_sums). */
 
 #define BSF_NET_MAX_CHANGES (4 * 52 + 64)
 
@@ -403,12 +517,13 @@ static void bsf_net_sums(const bsf_net* net, const signed char* board, const int
 }
 
 /* The rows that take a place (0 = off, 1..24, 25 = bar) of a row from
-   ``before`` to ``after`` stones, with their coefficients, appended at
-   rows + terms; the new count of terms. Branch-free: every candidate row is
-   written and counted only when it applies. A point's three thresholds
-   each add their row (+1 reached, -1 left) where the two counts lie on
-   either side of it, and the fourth unit its row times the change of the
-   stones beyond three: one row for a point gaining or losing one stone. */
+   ``before`` to ``after`` stones (any counts), with their coefficients,
+   appended at rows + terms; the new count of terms. Branch-free: every
+   candidate row is written and counted only when it applies. The bar and
+   borne-off counts add their rows times the change. A point's three
+   thresholds each add their row (+1 reached, -1 left) where the two counts
+   lie on either side of it, and the fourth unit its row times the change
+   of the stones beyond three. */
 BSF_NET_INLINE int bsf_net_place_change(const bsf_net* net, int row, int place, int before, int after,
                                         const float** rows, float* coefficients, int terms) {
     const int64_t n1 = net->hidden1;
@@ -419,9 +534,10 @@ BSF_NET_INLINE int bsf_net_place_change(const bsf_net* net, int row, int place, 
     }
     int64_t point = (int64_t) row * BSF_NET_POINTS + place - 1;
     for (int t = 0; t < 3; t++) {    /* threshold t: more than t stones */
+        int crossed = (after > t) - (before > t);
         rows[terms] = net->threshold_rows + (point * 3 + t) * n1;
-        coefficients[terms] = after > t ? 1.0f : -1.0f;
-        terms += (before > t) != (after > t);
+        coefficients[terms] = (float) crossed;
+        terms += crossed != 0;
     }
     int excess = (after > 3 ? after - 3 : 0) - (before > 3 ? before - 3 : 0);
     rows[terms] = net->excess_rows + point * n1;
@@ -446,13 +562,44 @@ BSF_NET_INLINE uint64_t bsf_net_changed(const signed char* a, const signed char*
 #endif
 }
 
+/* The rows and coefficients that make a child's first layer's sums from
+   its parent's (boards and their features, NULL when the network reads
+   none), written from rows[0]; their count. */
+BSF_NET_INLINE int bsf_net_child_terms(const bsf_net* net, const signed char* parent,
+                                       const int32_t* parent_features, const signed char* child,
+                                       const int32_t* child_features, const float** rows, float* coefficients) {
+    int terms = 0;
+    for (uint64_t changed = bsf_net_changed(parent, child); changed; changed &= changed - 1) {
+        int at = BSF_NET_CTZ64(changed), before = parent[at], after = child[at], change = after - before;
+        if (change == 1 || change == -1) {    /* the usual case: one step, one row */
+            int low = before < after ? before : after;
+            rows[terms] = net->step_rows[at][low < 3 ? low : 3];
+            coefficients[terms++] = (float) change;
+        } else {
+            int row = at >= 26;
+            terms = bsf_net_place_change(net, row, at - 26 * row, before, after, rows, coefficients, terms);
+        }
+    }
+    for (uint64_t mask = net->feature_mask; mask; mask &= mask - 1) {    /* a changed feature keeps its slot */
+        int f = BSF_NET_CTZ64(mask);
+        int32_t change = child_features[f] - parent_features[f];
+        rows[terms] = net->feature_rows + (int64_t) f * net->hidden1;
+        coefficients[terms] = (float) change;
+        terms += change != 0;
+    }
+    return terms;
+}
+
 #if defined(__GNUC__)
-#define BSF_NET_CTZ64(x) __builtin_ctzll(x)
-#else
-BSF_NET_INLINE int BSF_NET_CTZ64(uint64_t x) {    /* x != 0 */
-    int n = 0;
-    while (!(x & 1u)) { x >>= 1; n++; }
-    return n;
+/* s[0 .. vectors - 1] (eight units each, from unit offset) += the sum of
+   coefficients[t] times rows[t]. */
+BSF_NET_INLINE void bsf_net_accumulate(bsf_net_v8* s, int vectors, const float* const* rows,
+                                       const float* coefficients, int terms, int offset) {
+    for (int t = 0; t < terms; t++) {
+        const float* row = rows[t] + offset;
+        bsf_net_v8 coefficient = BSF_NET_SPLAT(coefficients[t]);
+        for (int v = 0; v < vectors; v++) s[v] += coefficient * *(const bsf_net_v8*) (row + 8 * v);
+    }
 }
 #endif
 
@@ -462,27 +609,16 @@ BSF_NET_INLINE void bsf_net_sums_from(float* restrict h, const float* restrict b
                                       const float* coefficients, int terms, int n) {
     int offset = 0;
 #if defined(__GNUC__)
-    for (; offset + BSF_NET_BLOCK <= n; offset += BSF_NET_BLOCK) {
-        bsf_net_v8 s0 = *(const bsf_net_v8*) (base + offset), s1 = *(const bsf_net_v8*) (base + offset + 8);
-        bsf_net_v8 s2 = *(const bsf_net_v8*) (base + offset + 16), s3 = *(const bsf_net_v8*) (base + offset + 24);
-        for (int t = 0; t < terms; t++) {
-            const float* row = rows[t] + offset;
-            float c = coefficients[t];
-            bsf_net_v8 count = {c, c, c, c, c, c, c, c};
-            s0 += count * *(const bsf_net_v8*) row;
-            s1 += count * *(const bsf_net_v8*) (row + 8);
-            s2 += count * *(const bsf_net_v8*) (row + 16);
-            s3 += count * *(const bsf_net_v8*) (row + 24);
+    for (; offset + 8 <= n; offset += BSF_NET_BLOCK) {
+        int vectors = n - offset < BSF_NET_BLOCK ? (n - offset) / 8 : BSF_NET_BLOCK / 8;
+        bsf_net_v8 s[BSF_NET_BLOCK / 8];
+        for (int v = 0; v < vectors; v++) s[v] = *(const bsf_net_v8*) (base + offset + 8 * v);
+        bsf_net_accumulate(s, vectors, rows, coefficients, terms, offset);
+        for (int v = 0; v < vectors; v++) *(bsf_net_v8*) (h + offset + 8 * v) = s[v];
+        if (vectors < BSF_NET_BLOCK / 8) {    /* the last units, fewer than eight, below */
+            offset += 8 * vectors;
+            break;
         }
-        *(bsf_net_v8*) (h + offset) = s0;
-        *(bsf_net_v8*) (h + offset + 8) = s1;
-        *(bsf_net_v8*) (h + offset + 16) = s2;
-        *(bsf_net_v8*) (h + offset + 24) = s3;
-    }
-    for (; offset + 8 <= n; offset += 8) {
-        bsf_net_v8 sum = *(const bsf_net_v8*) (base + offset);
-        for (int t = 0; t < terms; t++) sum += coefficients[t] * *(const bsf_net_v8*) (rows[t] + offset);
-        *(bsf_net_v8*) (h + offset) = sum;
     }
 #endif
     if (offset < n) {
@@ -491,30 +627,116 @@ BSF_NET_INLINE void bsf_net_sums_from(float* restrict h, const float* restrict b
     }
 }
 
-/* The equity of a child of the position ``parent`` whose first layer's
-   sums are ``parent_sums`` (bsf_net_sums), its five consistent
-   probabilities in out[5]; the features of each (or NULL when the network
-   reads none); scratch holds bsf_net_scratch floats. */
+#ifndef BSF_NET_FUSED_BLOCK
+#define BSF_NET_FUSED_BLOCK 64
+#endif
+#if defined(__GNUC__)
+/* One hidden layer of a multiple of eight units: the five output sums
+   (then three zeros) into sums8 of the hidden layer base + the sum of
+   coefficients[t] * rows[t] (relu: ReLU units, else sigmoid; a constant
+   where this is inlined). The hidden layer never leaves the registers:
+   each block of units goes from its sums through its activation into the
+   five output accumulators. The same operations in the same order as
+   bsf_net_sums_from, bsf_net_activate and bsf_net_outputs: the same
+   results to the bit. */
+BSF_NET_INLINE void bsf_net_fused_sums(const bsf_net* net, int relu, const float* restrict base,
+                                       const float* const* rows, const float* coefficients, int terms,
+                                       float* sums8) {
+    const int n = net->hidden1;
+    const float* w = net->out_weights;
+    const bsf_net_v8 zero = BSF_NET_SPLAT(0.0f);
+    bsf_net_v8 o0 = zero, o1 = zero, o2 = zero, o3 = zero, o4 = zero;
+    for (int offset = 0; offset < n; offset += BSF_NET_FUSED_BLOCK) {
+        int vectors = n - offset < BSF_NET_FUSED_BLOCK ? (n - offset) / 8 : BSF_NET_FUSED_BLOCK / 8;
+        bsf_net_v8 s[BSF_NET_FUSED_BLOCK / 8];
+        for (int v = 0; v < vectors; v++) s[v] = *(const bsf_net_v8*) (base + offset + 8 * v);
+        bsf_net_accumulate(s, vectors, rows, coefficients, terms, offset);
+        for (int v = 0; v < vectors; v++) {
+            bsf_net_v8 h = s[v];
+            if (relu)
+                bsf_net_relu8(&h);
+            else
+                bsf_net_sigmoid8(&h);
+            int j = offset + 8 * v;
+            o0 += h * *(const bsf_net_v8*) (w + j);
+            o1 += h * *(const bsf_net_v8*) (w + (int64_t) n + j);
+            o2 += h * *(const bsf_net_v8*) (w + (int64_t) 2 * n + j);
+            o3 += h * *(const bsf_net_v8*) (w + (int64_t) 3 * n + j);
+            o4 += h * *(const bsf_net_v8*) (w + (int64_t) 4 * n + j);
+        }
+    }
+    const bsf_net_v8 accumulators[BSF_NET_OUTPUTS] = {o0, o1, o2, o3, o4};
+    bsf_net_v8 sums;
+    bsf_net_reduce5(accumulators, &sums);
+    *(bsf_net_v8*) sums8 = sums + *(const bsf_net_v8*) net->out_bias8;
+}
+#endif
+
+/* A child's five output sums (then three zeros) into sums8, from its
+   parent's first layer's sums (bsf_net_sums); the features of each (or
+   NULL when the network reads none); scratch holds bsf_net_scratch floats.
+   bsf_net_finish makes them probabilities. */
 BSF_NET_CLONES
-static double bsf_net_child_equity(const bsf_net* net, const signed char* parent, const int32_t* parent_features,
-                                   const float* parent_sums, const signed char* child,
-                                   const int32_t* child_features, float* scratch, float* out) {
+static void bsf_net_child_sums(const bsf_net* net, const signed char* parent, const int32_t* parent_features,
+                               const float* parent_sums, const signed char* child, const int32_t* child_features,
+                               float* scratch, float* sums8) {
     const float* rows[BSF_NET_MAX_CHANGES];
     float coefficients[BSF_NET_MAX_CHANGES];
-    int terms = 0;
-    for (uint64_t changed = bsf_net_changed(parent, child); changed; changed &= changed - 1) {
-        int at = BSF_NET_CTZ64(changed), row = at >= 26, place = at - 26 * row;
-        terms = bsf_net_place_change(net, row, place, parent[at], child[at], rows, coefficients, terms);
+    int terms = bsf_net_child_terms(net, parent, parent_features, child, child_features, rows, coefficients);
+#if defined(__GNUC__)
+    if (!net->hidden2 && net->hidden1 % 8 == 0) {
+        if (net->relu)
+            bsf_net_fused_sums(net, 1, parent_sums, rows, coefficients, terms, sums8);
+        else
+            bsf_net_fused_sums(net, 0, parent_sums, rows, coefficients, terms, sums8);
+        return;
     }
-    for (int f = 0; f < net->features && f < 64; f++) {    /* branch-free: a changed feature keeps its slot */
-        int32_t change = child_features[f] - parent_features[f];
-        rows[terms] = net->feature_rows + (int64_t) f * net->hidden1;
-        coefficients[terms] = (float) change;
-        terms += change != 0;
-    }
+#endif
     bsf_net_sums_from(scratch, parent_sums, rows, coefficients, terms, net->hidden1);
-    bsf_net_after_first(net, scratch, out, scratch);
-    return bsf_net_equity(out);
+    bsf_net_hidden_outputs(net, scratch, scratch, sums8);
+}
+
+/* The probabilities and equities of n children from their output sums:
+   sums[k * stride + i] holds output k of child i, with stride a multiple
+   of eight and the lanes from n up to it finite (zeros, say). Each child's
+   five probabilities are made in place, as bsf_net_after_first makes them
+   (the same results to the bit), and its equity (bsf_net_equity) written
+   to equities[i]: eight children to a vector. */
+BSF_NET_CLONES
+static void bsf_net_finish(float* sums, int64_t stride, int n, double* equities) {
+#if defined(__GNUC__)
+    const bsf_net_v8 zero = BSF_NET_SPLAT(0.0f), one = BSF_NET_SPLAT(1.0f);
+    for (int i = 0; i < n; i += 8) {
+        bsf_net_v8 p[BSF_NET_OUTPUTS];
+        for (int k = 0; k < BSF_NET_OUTPUTS; k++) {    /* bsf_net_consistent, lane by lane */
+            bsf_net_v8 x = *(const bsf_net_v8*) (sums + k * stride + i);
+            bsf_net_sigmoid8(&x);
+            x = BSF_NET_PICK(x < zero, zero, x);
+            p[k] = BSF_NET_PICK(x > one, one, x);
+        }
+        p[1] = BSF_NET_PICK(p[1] > p[0], p[0], p[1]);
+        p[2] = BSF_NET_PICK(p[2] > p[1], p[1], p[2]);
+        bsf_net_v8 rest = one - p[0];
+        p[3] = BSF_NET_PICK(p[3] > rest, rest, p[3]);
+        p[4] = BSF_NET_PICK(p[4] > p[3], p[3], p[4]);
+        for (int k = 0; k < BSF_NET_OUTPUTS; k++) *(bsf_net_v8*) (sums + k * stride + i) = p[k];
+        for (int half = 0; half < 8; half += 4) {    /* bsf_net_equity, in doubles */
+            bsf_net_d4 d[BSF_NET_OUTPUTS];
+            for (int k = 0; k < BSF_NET_OUTPUTS; k++)
+                d[k] = (bsf_net_d4) {p[k][half], p[k][half + 1], p[k][half + 2], p[k][half + 3]};
+            bsf_net_d4 equity = 2.0 * d[0] - 1.0 + d[1] - d[3] + d[2] - d[4];
+            for (int j = 0; j < 4 && i + half + j < n; j++) equities[i + half + j] = equity[j];
+        }
+    }
+#else
+    for (int i = 0; i < n; i++) {
+        float p[BSF_NET_OUTPUTS];
+        for (int k = 0; k < BSF_NET_OUTPUTS; k++) p[k] = bsf_net_sigmoid(sums[k * stride + i]);
+        bsf_net_consistent(p);
+        for (int k = 0; k < BSF_NET_OUTPUTS; k++) sums[k * stride + i] = p[k];
+        equities[i] = bsf_net_equity(p);
+    }
+#endif
 }
 
 #endif
