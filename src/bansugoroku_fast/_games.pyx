@@ -91,17 +91,26 @@ cdef inline int _exposure(uint32_t blots, uint32_t other_places, int doubles_mov
     stone on its place q (bit q, 25 = bar) reaches our point p (bit p) after
     q + p - 25 pips."""
     cdef uint32_t distances = 0
-    cdef uint64_t rolls = 0
-    cdef int point, distance
+    cdef int point
     while blots:
         point = lowest_bit(blots)
         blots &= blots - 1
         distances |= other_places >> (25 - point)
+    return _count_rolls(_hitting_rolls(distances, doubles_moves))
+
+
+cdef inline uint64_t _hitting_rolls(uint32_t distances, int doubles_moves) noexcept nogil:
+    """The rolls (bits of HITTING) that carry a stone one of the
+    ``distances`` (bit d: d pips; bit 0 ignored), blocks ignored."""
+    cdef uint64_t rolls = 0
     distances &= ~1u
     while distances:
-        distance = lowest_bit(distances)
+        rolls |= HITTING[doubles_moves][lowest_bit(distances)]
         distances &= distances - 1
-        rolls |= HITTING[doubles_moves][distance]
+    return rolls
+
+
+cdef inline int _count_rolls(uint64_t rolls) noexcept nogil:
     return popcount(<uint32_t> rolls) + popcount(<uint32_t> (rolls >> 32))
 
 
@@ -259,18 +268,60 @@ NET_MAX_HIDDEN = BSF_NET_MAX_HIDDEN
 
 # A network's view of a parent, made once for all its children: its first
 # layer's sums and, when the network reads them, its features (those
-# net_features writes).
+# net_features writes) and what its children's features start from
+# (net_child_features).
 cdef struct NetParent:
     const Board* board
     float sums[BSF_NET_MAX_HIDDEN]
     int features[FEATURES]
+    uint32_t opp_places         # row opp's points and bar (bits)
+    uint32_t opp_made           # row opp's made points (bits)
+    uint32_t known              # bit p set where hits[p] is filled
+    uint64_t hits[25]           # hits[p]: the rolls on which row opp would hit a blot of row me on point p
 
 
 cdef void net_parent(const bsf_net* net, const Board* board, RuleSet rules, NetParent* parent) noexcept nogil:
     parent.board = board
     if net.features:
         net_features(board, rules, parent.features)
+        parent.opp_places = row_gt(board.opp, 0) & (POINT_BITS | (1u << BAR))
+        parent.opp_made = row_gt(board.opp, 1) & POINT_BITS
+        parent.known = 0
     bsf_net_sums(net, board.me, <const int32_t*> parent.features if net.features else NULL, parent.sums)
+
+
+cdef void net_child_features(NetParent* parent, const Board* child, RuleSet rules, int* out) noexcept nogil:
+    """``net_features`` of a play of ``parent`` (the same values), from
+    what the parent's children share: row opp moves only when hit, so its
+    made points (and prime) are the parent's, and while its places are the
+    parent's, the rolls hitting each of row me's blots are the parent's
+    ``hits`` (filled at the first child that needs one)."""
+    cdef int winner, value, point
+    cdef uint32_t blots = row_eq(child.me, 1) & POINT_BITS
+    cdef uint32_t opp_places = row_gt(child.opp, 0) & (POINT_BITS | (1u << BAR))
+    cdef uint32_t opp_made = row_gt(child.opp, 1) & POINT_BITS
+    cdef uint64_t rolls = 0
+    outcome_of(child, rules, &winner, &value)
+    out[PRIME] = _longest_run(row_gt(child.me, 1) & POINT_BITS)
+    if opp_places == parent.opp_places:
+        while blots:
+            point = lowest_bit(blots)
+            blots &= blots - 1
+            if not (parent.known >> point) & 1:
+                parent.hits[point] = _hitting_rolls(opp_places >> (25 - point), rules.doubles_moves)
+                parent.known |= 1u << point
+            rolls |= parent.hits[point]
+        out[EXPOSURE] = _count_rolls(rolls)
+    else:
+        out[EXPOSURE] = _exposure(blots, opp_places, rules.doubles_moves)
+    out[CLOSURE] = home_closed(child.me, child.opp)
+    out[WON] = value if winner == 0 else 0
+    out[SIDE_FEATURES + PRIME] = (parent.features[SIDE_FEATURES + PRIME] if opp_made == parent.opp_made
+                                  else _longest_run(opp_made))
+    out[SIDE_FEATURES + EXPOSURE] = _exposure(row_eq(child.opp, 1) & POINT_BITS,
+                                              row_gt(child.me, 0) & (POINT_BITS | (1u << BAR)), rules.doubles_moves)
+    out[SIDE_FEATURES + CLOSURE] = home_closed(child.opp, child.me)
+    out[SIDE_FEATURES + WON] = value if winner == 1 else 0
 
 
 cdef void outcome_probabilities(int winner, int value, float* out) noexcept nogil:
@@ -284,7 +335,7 @@ cdef enum:
     NET_CHUNK = 64              # children a pass of bsf_net_finish takes (a multiple of eight)
 
 
-cdef int net_choice_of(const bsf_net* net, const NetParent* parent, const Children* children, RuleSet rules,
+cdef int net_choice_of(const bsf_net* net, NetParent* parent, const Children* children, RuleSet rules,
                        float* best_probabilities) noexcept nogil:
     """The index of the child of greatest 0-ply equity by ``net`` (the
     first on a tie), a finished child worth its outcome's signed value:
@@ -310,7 +361,7 @@ cdef int net_choice_of(const bsf_net* net, const NetParent* parent, const Childr
         for i in range(count):
             child = child_at(children, start + i)
             if net.features:        # the features hold each side's win ("won")
-                net_features(child, rules, child_features)
+                net_child_features(parent, child, rules, child_features)
                 winner = 0 if child_features[WON] else (1 if child_features[SIDE_FEATURES + WON] else -1)
                 value = child_features[WON] + child_features[SIDE_FEATURES + WON]
             elif outcome_of(child, rules, &winner, &value) < 0:
