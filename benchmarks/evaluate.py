@@ -52,6 +52,7 @@ import os
 import time
 from collections.abc import Callable
 from datetime import date
+from typing import Any
 
 import numpy as np
 from tqdm import tqdm
@@ -193,6 +194,12 @@ def selfplay_figures(games: int) -> None:
     child_costs(games, net)
 
 
+def shape(net: Any) -> str:
+    """A network's layer sizes and hidden activation, as ``"226-64 relu"``."""
+    sizes = [net.weights[0].shape[0], *(w.shape[1] for w in net.weights[:-1])]
+    return "-".join(str(size) for size in sizes) + f" {net.activation}"
+
+
 def child_costs(games: int, net: EvaluatorPolicy) -> None:
     """What a game's time goes to, per child a player scores (a roll with
     two plays or more): the shipped network against ``"heuristic"``, the
@@ -203,7 +210,8 @@ def child_costs(games: int, net: EvaluatorPolicy) -> None:
     from bansugoroku_fast import count_plays
 
     tiny = EvaluatorPolicy(NetEvaluator.random(BACKGAMMON, hidden=(8,), encoding="raw198", seed=3))
-    players = {"heuristic": "heuristic", "net (226-128)": net, "first (no scoring)": "first",
+    shipped = f"net ({shape(net.evaluator)})"
+    players = {"heuristic": "heuristic", shipped: net, "first (no scoring)": "first",
                "net 198-8 (random)": tiny}
     costs = {}
     for name, policy in players.items():
@@ -214,7 +222,7 @@ def child_costs(games: int, net: EvaluatorPolicy) -> None:
         plays = count_plays(records.positions, records.dice, BACKGAMMON, threads=1)
         children = int(plays[plays >= 2].sum())
         costs[name] = (children / count, seconds * 1e9 / children, count / seconds)
-    budget = 2 * 1e9 / costs["heuristic"][2] / costs["net (226-128)"][0]
+    budget = 2 * 1e9 / costs["heuristic"][2] / costs[shipped][0]
     print("\nper child scored, one thread (children scored a game; ns of game time a child)")
     for name, (per_game, ns, _) in costs.items():
         print(f"  {name:<22}{per_game:>10.0f}{ns:>10.0f}")

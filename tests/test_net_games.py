@@ -89,7 +89,7 @@ def test_games_by_a_network_match_the_oracle(rules, shape):
 
 
 def test_games_by_the_shipped_network_match_the_oracle():
-    # "net": the trained backgammon network (226-128, sigmoid), two whole games in float64 against float32
+    # "net": the trained backgammon network (226-128, ReLU), two whole games in float64 against float32
     rules = BACKGAMMON
     kernel = play_games(rules, 2, policy="net", seed=3)
     expected = oracle.play_games(rules, 2, policy="net", seed=3)
