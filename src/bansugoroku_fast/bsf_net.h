@@ -121,23 +121,32 @@ BSF_NET_INLINE void bsf_net_axpy(float* restrict h, float a, const float* restri
    of x's sign bit. */
 typedef union { float value; int32_t bits; } bsf_net_bits;
 
+/* The exp(t) of t <= 0 (t = -|x|, capped) but for its factor 2^n:
+   declares ``rounded`` (n in its low mantissa bits) and ``y`` (the
+   polynomial of the remainder), of type T: a float or a vector of floats,
+   the same operations for both. */
+#define BSF_NET_EXP_PARTS(T, t, rounded, y)                          \
+    T rounded = (t) * 1.44269504088896341f + 12582912.0f;            \
+    T y;                                                             \
+    {                                                                \
+        T n_ = rounded - 12582912.0f;                                \
+        T r_ = (t) - n_ * 0.693359375f;                              \
+        r_ = r_ - n_ * -2.12194440e-4f;                              \
+        y = r_ * 1.9875691500e-4f + 1.3981999507e-3f;                \
+        y = y * r_ + 8.3334519073e-3f;                               \
+        y = y * r_ + 4.1665795894e-2f;                               \
+        y = y * r_ + 1.6666665459e-1f;                               \
+        y = y * r_ + 5.0000001201e-1f;                               \
+        y = y * (r_ * r_) + r_ + 1.0f;                               \
+    }
+
 BSF_NET_INLINE float bsf_net_sigmoid(float x) {
     bsf_net_bits in, size, rounded, scale, positive, negative, out;
     in.value = x;
     size.bits = in.bits & 0x7FFFFFFF;
     size.bits = size.bits < 0x42AE0000 ? size.bits : 0x42AE0000;     /* 87.0f */
-    float t = -size.value;
-    rounded.value = t * 1.44269504088896341f + 12582912.0f;
-    float n = rounded.value - 12582912.0f;
-    float r = t - n * 0.693359375f;
-    r = r - n * -2.12194440e-4f;
-    float y = 1.9875691500e-4f;
-    y = y * r + 1.3981999507e-3f;
-    y = y * r + 8.3334519073e-3f;
-    y = y * r + 4.1665795894e-2f;
-    y = y * r + 1.6666665459e-1f;
-    y = y * r + 5.0000001201e-1f;
-    y = y * (r * r) + r + 1.0f;
+    BSF_NET_EXP_PARTS(float, -size.value, rounded_value, y)
+    rounded.value = rounded_value;
     scale.bits = (rounded.bits - 0x4B400000 + 127) << 23;
     float e = y * scale.value;
     positive.value = 1.0f / (1.0f + e);
@@ -180,18 +189,7 @@ BSF_NET_INLINE void bsf_net_sigmoid8(bsf_net_v8* x) {
     bsf_net_i8 size = bits & 0x7FFFFFFF;
     bsf_net_i8 below = size < cap;
     size = (size & below) | (cap & ~below);
-    bsf_net_v8 t = -(bsf_net_v8) size;
-    bsf_net_v8 rounded = t * 1.44269504088896341f + 12582912.0f;
-    bsf_net_v8 n = rounded - 12582912.0f;
-    bsf_net_v8 r = t - n * 0.693359375f;
-    r = r - n * -2.12194440e-4f;
-    bsf_net_v8 y = BSF_NET_SPLAT(1.9875691500e-4f);
-    y = y * r + 1.3981999507e-3f;
-    y = y * r + 8.3334519073e-3f;
-    y = y * r + 4.1665795894e-2f;
-    y = y * r + 1.6666665459e-1f;
-    y = y * r + 5.0000001201e-1f;
-    y = y * (r * r) + r + 1.0f;
+    BSF_NET_EXP_PARTS(bsf_net_v8, -(bsf_net_v8) size, rounded, y)
     bsf_net_v8 scale = (bsf_net_v8) ((((bsf_net_i8) rounded) - 0x4B400000 + 127) << 23);
     bsf_net_v8 e = y * scale;
     bsf_net_v8 positive = 1.0f / (1.0f + e);
@@ -213,6 +211,13 @@ BSF_NET_INLINE void bsf_net_reduce5(const bsf_net_v8* o, bsf_net_v8* out) {
     bsf_net_v8 last = BSF_NET_HADD(BSF_NET_HADD(o[4], zero), zero);
     *out = __builtin_shuffle(first, last, (bsf_net_lanes) {0, 1, 2, 3, 8, 9, 10, 11})
          + __builtin_shuffle(first, last, (bsf_net_lanes) {4, 5, 6, 7, 12, 13, 14, 15});
+}
+
+/* o[k] += h times output k's weights at units j .. j + 7, k = 0 .. 4
+   (out_weights: [5][units]). */
+BSF_NET_INLINE void bsf_net_output_step(bsf_net_v8* o, const bsf_net_v8* h, const float* out_weights, int64_t units,
+                                        int j) {
+    for (int k = 0; k < 5; k++) o[k] += *h * *(const bsf_net_v8*) (out_weights + k * units + j);
 }
 
 /* bsf_net_relu of eight floats, in place. */
@@ -412,19 +417,10 @@ BSF_NET_INLINE void bsf_net_outputs(const bsf_net* net, const float* last, int u
     int j = 0;
     float out[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
 #if defined(__GNUC__)
-    /* five named accumulators: an array of them would live on the stack */
     const bsf_net_v8 zero = BSF_NET_SPLAT(0.0f);
-    bsf_net_v8 s0 = zero, s1 = zero, s2 = zero, s3 = zero, s4 = zero;
-    const float* w = net->out_weights;
-    for (; j + 8 <= units; j += 8) {
-        bsf_net_v8 h = *(const bsf_net_v8*) (last + j);
-        s0 += h * *(const bsf_net_v8*) (w + j);
-        s1 += h * *(const bsf_net_v8*) (w + (int64_t) units + j);
-        s2 += h * *(const bsf_net_v8*) (w + (int64_t) 2 * units + j);
-        s3 += h * *(const bsf_net_v8*) (w + (int64_t) 3 * units + j);
-        s4 += h * *(const bsf_net_v8*) (w + (int64_t) 4 * units + j);
-    }
-    const bsf_net_v8 accumulators[BSF_NET_OUTPUTS] = {s0, s1, s2, s3, s4};
+    bsf_net_v8 accumulators[BSF_NET_OUTPUTS] = {zero, zero, zero, zero, zero};
+    for (; j + 8 <= units; j += 8)
+        bsf_net_output_step(accumulators, (const bsf_net_v8*) (last + j), net->out_weights, units, j);
     bsf_net_reduce5(accumulators, (bsf_net_v8*) out);
 #endif
     for (int k = 0; k < BSF_NET_OUTPUTS; k++) {
@@ -643,9 +639,8 @@ BSF_NET_INLINE void bsf_net_fused_sums(const bsf_net* net, int relu, const float
                                        const float* const* rows, const float* coefficients, int terms,
                                        float* sums8) {
     const int n = net->hidden1;
-    const float* w = net->out_weights;
     const bsf_net_v8 zero = BSF_NET_SPLAT(0.0f);
-    bsf_net_v8 o0 = zero, o1 = zero, o2 = zero, o3 = zero, o4 = zero;
+    bsf_net_v8 accumulators[BSF_NET_OUTPUTS] = {zero, zero, zero, zero, zero};
     for (int offset = 0; offset < n; offset += BSF_NET_FUSED_BLOCK) {
         int vectors = n - offset < BSF_NET_FUSED_BLOCK ? (n - offset) / 8 : BSF_NET_FUSED_BLOCK / 8;
         bsf_net_v8 s[BSF_NET_FUSED_BLOCK / 8];
@@ -657,15 +652,9 @@ BSF_NET_INLINE void bsf_net_fused_sums(const bsf_net* net, int relu, const float
                 bsf_net_relu8(&h);
             else
                 bsf_net_sigmoid8(&h);
-            int j = offset + 8 * v;
-            o0 += h * *(const bsf_net_v8*) (w + j);
-            o1 += h * *(const bsf_net_v8*) (w + (int64_t) n + j);
-            o2 += h * *(const bsf_net_v8*) (w + (int64_t) 2 * n + j);
-            o3 += h * *(const bsf_net_v8*) (w + (int64_t) 3 * n + j);
-            o4 += h * *(const bsf_net_v8*) (w + (int64_t) 4 * n + j);
+            bsf_net_output_step(accumulators, &h, net->out_weights, n, offset + 8 * v);
         }
     }
-    const bsf_net_v8 accumulators[BSF_NET_OUTPUTS] = {o0, o1, o2, o3, o4};
     bsf_net_v8 sums;
     bsf_net_reduce5(accumulators, &sums);
     *(bsf_net_v8*) sums8 = sums + *(const bsf_net_v8*) net->out_bias8;
