@@ -635,26 +635,37 @@ BSF_NET_INLINE void bsf_net_sums_from(float* restrict h, const float* restrict b
    five output accumulators. The same operations in the same order as
    bsf_net_sums_from, bsf_net_activate and bsf_net_outputs: the same
    results to the bit. */
+/* The units offset .. offset + 8 * vectors - 1 of bsf_net_fused_sums into
+   its five output accumulators; inlined with a constant count of vectors,
+   the block's sums stay in registers. */
+BSF_NET_INLINE void bsf_net_fused_block(const bsf_net* net, int relu, const float* restrict base,
+                                        const float* const* rows, const float* coefficients, int terms,
+                                        int offset, int vectors, bsf_net_v8* accumulators) {
+    bsf_net_v8 s[BSF_NET_FUSED_BLOCK / 8];
+    for (int v = 0; v < vectors; v++) s[v] = *(const bsf_net_v8*) (base + offset + 8 * v);
+    bsf_net_accumulate(s, vectors, rows, coefficients, terms, offset);
+    for (int v = 0; v < vectors; v++) {
+        bsf_net_v8 h = s[v];
+        if (relu)
+            bsf_net_relu8(&h);
+        else
+            bsf_net_sigmoid8(&h);
+        bsf_net_output_step(accumulators, &h, net->out_weights, net->hidden1, offset + 8 * v);
+    }
+}
+
 BSF_NET_INLINE void bsf_net_fused_sums(const bsf_net* net, int relu, const float* restrict base,
                                        const float* const* rows, const float* coefficients, int terms,
                                        float* sums8) {
     const int n = net->hidden1;
     const bsf_net_v8 zero = BSF_NET_SPLAT(0.0f);
     bsf_net_v8 accumulators[BSF_NET_OUTPUTS] = {zero, zero, zero, zero, zero};
-    for (int offset = 0; offset < n; offset += BSF_NET_FUSED_BLOCK) {
-        int vectors = n - offset < BSF_NET_FUSED_BLOCK ? (n - offset) / 8 : BSF_NET_FUSED_BLOCK / 8;
-        bsf_net_v8 s[BSF_NET_FUSED_BLOCK / 8];
-        for (int v = 0; v < vectors; v++) s[v] = *(const bsf_net_v8*) (base + offset + 8 * v);
-        bsf_net_accumulate(s, vectors, rows, coefficients, terms, offset);
-        for (int v = 0; v < vectors; v++) {
-            bsf_net_v8 h = s[v];
-            if (relu)
-                bsf_net_relu8(&h);
-            else
-                bsf_net_sigmoid8(&h);
-            bsf_net_output_step(accumulators, &h, net->out_weights, n, offset + 8 * v);
-        }
-    }
+    int offset = 0;
+    for (; offset + BSF_NET_FUSED_BLOCK <= n; offset += BSF_NET_FUSED_BLOCK)    /* whole blocks: unrolled */
+        bsf_net_fused_block(net, relu, base, rows, coefficients, terms, offset, BSF_NET_FUSED_BLOCK / 8,
+                            accumulators);
+    if (offset < n)
+        bsf_net_fused_block(net, relu, base, rows, coefficients, terms, offset, (n - offset) / 8, accumulators);
     bsf_net_v8 sums;
     bsf_net_reduce5(accumulators, &sums);
     *(bsf_net_v8*) sums8 = sums + *(const bsf_net_v8*) net->out_bias8;
