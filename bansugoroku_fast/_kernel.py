@@ -983,11 +983,17 @@ def race_lookup(positions: np.ndarray, bears_off: bool, gammons: bool, finish: n
 
 
 def net_model(arrays: dict[str, np.ndarray], hidden1: int, hidden2: int, relu: bool, features: int,
-              feature_mask: int) -> Any:
+              feature_mask: int, exact: bool = False) -> Any:
     """The kernels' model of a network whose arrays are laid out as
     ``bsf_net.h`` reads them (``feature_mask``: bit ``f`` set where
-    feature ``f``'s row is read)."""
-    return _net.Model(arrays, hidden1, hidden2, relu, features, feature_mask)
+    feature ``f``'s row is read; ``exact``: ``arrays`` also holds the int16
+    arrays of an exact network)."""
+    return _net.Model(arrays, hidden1, hidden2, relu, features, feature_mask, exact)
+
+
+#: The scales of an exact network's integers (``bsf_net.h``): its first
+#: layer's arrays in units of 1 / EXACT_FIRST, its output weights of 1 / EXACT_OUT.
+EXACT_FIRST, EXACT_OUT = 256, 1024
 
 
 def net_forward(model: Any, positions: np.ndarray, features: np.ndarray, threads: int) -> np.ndarray:

@@ -7,13 +7,17 @@ import numpy.typing as npt
 from typing_extensions import disjoint_base
 
 ARRAYS: Final[tuple[str, ...]]
+ROWS: Final[tuple[str, ...]]
+EXACT_ARRAYS: Final[tuple[str, ...]]
 
 @disjoint_base
 class Model:
     def __init__(self, arrays: dict[str, npt.NDArray[np.float32]], hidden1: int, hidden2: int, relu: bool,
-                 features: int, feature_mask: int) -> None: ...
+                 features: int, feature_mask: int, exact: bool = False) -> None: ...
     @property
     def features(self) -> int: ...
+    @property
+    def exact(self) -> bool: ...
 
 def forward_batch(model: Model, positions: npt.NDArray[np.int8], features: npt.NDArray[np.int32],
                   out: npt.NDArray[np.float32], threads: int = 1) -> None: ...

@@ -3,8 +3,9 @@
    the same in every build) scores pseudo-random boards with and without
    features, one and two hidden layers, sigmoid and ReLU, from scratch
    (bsf_net_forward_range) and as children of other boards
-   (bsf_net_child_sums, bsf_net_finish); each output is printed as hex
-   floats, so that two builds can be compared bit for bit. */
+   (bsf_net_child_sums, bsf_net_finish), and exact networks (weights on
+   their integer grid, children in 16-bit integers); each output is
+   printed as hex floats, so that two builds can be compared bit for bit. */
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -27,17 +28,19 @@ enum { BOARDS = 500, CHILDREN = 12 };
 
 static void children(const bsf_net* net, const signed char* boards, const int32_t* values) {
     float* sums = malloc(sizeof(float) * (size_t) bsf_net_scratch(net));
+    int16_t* sums16 = malloc(sizeof(int16_t) * (size_t) net->hidden1);
     float* scratch = malloc(sizeof(float) * (size_t) bsf_net_scratch(net));
     float outputs[5 * 16], row[8];
     double equities[CHILDREN];
     for (int parent = 0; parent + CHILDREN < BOARDS; parent += 7) {
         const int32_t* parent_values = net->features ? values + 28 * parent : NULL;
         bsf_net_sums(net, boards + 52 * parent, parent_values, sums);
+        if (net->exact) bsf_net_exact_sums(net, sums, sums16);
         for (int i = 0; i < 16; i++) {
             int child = parent + 1 + i;
             if (i < CHILDREN)
-                bsf_net_child_sums(net, boards + 52 * parent, parent_values, sums, boards + 52 * child,
-                                   net->features ? values + 28 * child : NULL, scratch, row);
+                bsf_net_child_sums(net, boards + 52 * parent, parent_values, sums, net->exact ? sums16 : NULL,
+                                   boards + 52 * child, net->features ? values + 28 * child : NULL, scratch, row);
             for (int k = 0; k < 5; k++) outputs[16 * k + i] = i < CHILDREN ? row[k] : 0.0f;
         }
         bsf_net_finish(outputs, 16, CHILDREN, equities);
@@ -47,10 +50,47 @@ static void children(const bsf_net* net, const signed char* boards, const int32_
         }
     }
     free(sums);
+    free(sums16);
     free(scratch);
 }
 
-static void run(int hidden1, int hidden2, int relu, int features, uint64_t feature_mask) {
+/* An exact network's arrays: its rows (thresholds, fourth units, bar,
+   borne off, features: one array) integers in [-64, 64) in units of 2^-8,
+   its output weights in [-2048, 2048) in units of 2^-10, so that every sum
+   stays well within int16. */
+static void exact_arrays(bsf_net* net) {
+    const int64_t n1 = net->hidden1, points = 2 * 24 * 3 * n1;
+    const int64_t count = points + 2 * 24 * n1 + 4 * n1 + (int64_t) net->features * n1;
+    float* rows = malloc(sizeof(float) * (size_t) count);
+    int16_t* rows16 = malloc(sizeof(int16_t) * (size_t) count);
+    for (int64_t i = 0; i < count; i++) {
+        rows16[i] = (int16_t) (uniform() * 64);
+        rows[i] = rows16[i] / BSF_NET_EXACT_FIRST;
+    }
+    float* point_rows = malloc(sizeof(float) * (size_t) points);    /* thresholds summed */
+    for (int64_t i = 0; i < points; i++) point_rows[i] = rows[i] + (i / n1 % 3 > 0 ? point_rows[i - n1] : 0.0f);
+    int16_t* out16 = malloc(sizeof(int16_t) * (size_t) (5 * n1));
+    float* out_weights = malloc(sizeof(float) * (size_t) (5 * n1));
+    for (int64_t i = 0; i < 5 * n1; i++) {
+        out16[i] = (int16_t) (uniform() * 2048);
+        out_weights[i] = out16[i] / BSF_NET_EXACT_OUT;
+    }
+    float* bias1 = malloc(sizeof(float) * (size_t) n1);
+    for (int64_t j = 0; j < n1; j++) bias1[j] = (float) (int) (uniform() * 256) / BSF_NET_EXACT_FIRST;
+    net->point_rows = point_rows;
+    net->threshold_rows = rows;
+    net->excess_rows = rows + points;
+    net->bar_rows = net->excess_rows + 2 * 24 * n1;
+    net->off_rows = net->bar_rows + 2 * n1;
+    net->feature_rows = net->off_rows + 2 * n1;
+    net->bias1 = bias1;
+    net->out_weights = out_weights;
+    net->exact = 1;
+    net->rows16 = rows16;
+    net->out16 = out16;
+}
+
+static void run(int hidden1, int hidden2, int relu, int features, uint64_t feature_mask, int exact) {
     bsf_net net = {hidden1, hidden2, relu, features, feature_mask};
     int last = hidden2 ? hidden2 : hidden1;
     net.point_rows = floats(2 * 24 * 3 * hidden1, 0.3);
@@ -64,6 +104,7 @@ static void run(int hidden1, int hidden2, int relu, int features, uint64_t featu
     net.bias2 = floats(hidden2, 0.3);
     net.out_weights = floats(5 * last, 0.5);
     net.out_bias = floats(5, 0.5);
+    if (exact) exact_arrays(&net);
     bsf_net_prepare(&net);
     signed char* boards = calloc(BOARDS, 52);
     int32_t* values = calloc(BOARDS * 28, sizeof(int32_t));
@@ -81,12 +122,14 @@ static void run(int hidden1, int hidden2, int relu, int features, uint64_t featu
 }
 
 int main(void) {
-    run(8, 0, 0, 0, 0);
-    run(80, 0, 0, 0, 0);
-    run(45, 0, 1, 28, 0xFFFFFFF);
-    run(64, 37, 0, 28, 0xA505A05);
-    run(128, 64, 1, 0, 0);
-    run(128, 0, 1, 28, 0x3500D40);
-    run(72, 0, 0, 28, 0xFFFFFFF);
+    run(8, 0, 0, 0, 0, 0);
+    run(80, 0, 0, 0, 0, 0);
+    run(45, 0, 1, 28, 0xFFFFFFF, 0);
+    run(64, 37, 0, 28, 0xA505A05, 0);
+    run(128, 64, 1, 0, 0, 0);
+    run(128, 0, 1, 28, 0x3500D40, 0);
+    run(72, 0, 0, 28, 0xFFFFFFF, 0);
+    run(144, 0, 1, 28, 0x3500D40, 1);    /* exact: a whole block and 16 units */
+    run(32, 0, 1, 0, 0, 1);
     return 0;
 }

@@ -23,7 +23,22 @@ NETS = [
     pytest.param(dict(hidden=(8,), encoding="raw198+features", activation="sigmoid"), id="features-8-sigmoid"),
     pytest.param(dict(hidden=(9,), encoding="raw198", activation="sigmoid"), id="raw-9-sigmoid"),
     pytest.param(dict(hidden=(6, 5), encoding="raw198+features", activation="relu"), id="features-6-5-relu"),
+    # exact networks (rounded: their children scored in 16-bit integers), a whole block and one of 16 left over
+    pytest.param(dict(hidden=(32,), encoding="raw198+features", activation="relu", rounded=True),
+                 id="features-32-relu-exact"),
+    pytest.param(dict(hidden=(144,), encoding="raw198", activation="relu", rounded=True), id="raw-144-relu-exact"),
 ]
+
+
+def network(rules, seed, shape):
+    """A random network of ``shape`` (``rounded``: made exact)."""
+    shape = dict(shape)
+    rounded = shape.pop("rounded", False)
+    net = NetEvaluator.random(rules, seed=seed, **shape)
+    if rounded:
+        net = net.rounded()
+        assert net.exact
+    return net
 SOME_RULES = [BACKGAMMON, BAN_ARRIVAL[0], BAN_BEAR_OFF[2]]
 
 
@@ -80,7 +95,7 @@ def compare_games(kernel, expected, rules, twin):
 @pytest.mark.parametrize("shape", NETS)
 @pytest.mark.parametrize("rules", rules_params(SOME_RULES))
 def test_games_by_a_network_match_the_oracle(rules, shape):
-    net = NetEvaluator.random(rules, seed=5, **shape)
+    net = network(rules, 5, shape)
     policy = NotInPython(net)
     kernel = play_games(rules, 4, policy=policy, seed=11, max_plies=MAX_PLIES, on_long="truncate")
     expected = oracle.play_games(rules, 4, policy=policy, seed=11, max_plies=MAX_PLIES, on_long="truncate")

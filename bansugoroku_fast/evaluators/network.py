@@ -134,6 +134,30 @@ class NetEvaluator:
         biases = [np.zeros(m, dtype=np.float32) for m in sizes[1:]]
         return cls(weights, biases, encoding=encoding, rules=rules, activation=activation)
 
+    def rounded(self) -> NetEvaluator:
+        """This network with its weights rounded so that the kernels can
+        score its children exactly in 16-bit integers (:attr:`exact`): each
+        first-layer weight to a multiple of its input's scale / 256, each
+        output weight to a multiple of 1 / 1024. The scores move by about
+        a thousandth; a network trained in floats plays as well rounded
+        (``docs/networks.md`` measures it).
+
+        >>> net = NetEvaluator.random("backgammon", hidden=(16,), activation="relu", seed=0)
+        >>> net.exact, net.rounded().exact
+        (False, True)
+        """
+        weights, biases = kernel_arrays.rounded_layers(self._weights, self._biases)
+        return type(self)(weights, biases, encoding=self._encoding, rules=self._rules, activation=self._activation)
+
+    @property
+    def exact(self) -> bool:
+        """Whether the kernels score this network's children in 16-bit
+        integers, sixteen units to a vector, with the same sums as floats
+        (``bsf_net.h``): one hidden layer of ReLU units, a multiple of 16,
+        weights as :meth:`rounded` makes them and first-layer sums that
+        stay within 16 bits on every position."""
+        return bool(self.native_model().exact)
+
     @classmethod
     def load(cls, path: str | os.PathLike[str], rules: Any = None) -> NetEvaluator:
         """The network saved at ``path``; with ``rules``, also check that it

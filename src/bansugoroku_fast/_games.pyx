@@ -17,7 +17,7 @@ contract (lengths, a policy's weights). What this module shares with
 its inline parts defined, in ``_games.pxd``.
 """
 cimport cython
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, realloc
 from libc.string cimport memcpy, memset
 
@@ -29,7 +29,8 @@ from ._board cimport (
 )
 from ._pool cimport BSF_POOL_MOST_THREADS, bsf_job, job_threads, run_job
 from ._net cimport (
-    BSF_NET_MAX_HIDDEN, Model, bsf_net, bsf_net_child_sums, bsf_net_finish, bsf_net_forward, bsf_net_sums, model_of,
+    BSF_NET_MAX_HIDDEN, Model, bsf_net, bsf_net_child_sums, bsf_net_exact_sums, bsf_net_finish, bsf_net_forward,
+    bsf_net_sums, model_of,
 )
 from ._queries cimport outcome_of
 from ._tables cimport RaceTables, race_figures
@@ -273,6 +274,7 @@ NET_MAX_HIDDEN = BSF_NET_MAX_HIDDEN
 cdef struct NetParent:
     const Board* board
     float sums[BSF_NET_MAX_HIDDEN]
+    int16_t sums16[BSF_NET_MAX_HIDDEN]  # an exact network's sums as integers (bsf_net_exact_sums)
     int features[FEATURES]
     uint32_t opp_places         # row opp's points and bar (bits)
     uint32_t opp_made           # row opp's made points (bits)
@@ -288,6 +290,8 @@ cdef void net_parent(const bsf_net* net, const Board* board, RuleSet rules, NetP
         parent.opp_made = row_gt(board.opp, 1) & POINT_BITS
         parent.known = 0
     bsf_net_sums(net, board.me, <const int32_t*> parent.features if net.features else NULL, parent.sums)
+    if net.exact:
+        bsf_net_exact_sums(net, parent.sums, parent.sums16)
 
 
 cdef void net_child_features(NetParent* parent, const Board* child, RuleSet rules, int* out) noexcept nogil:
@@ -370,8 +374,8 @@ cdef int net_choice_of(const bsf_net* net, NetParent* parent, const Children* ch
             if winner >= 0:         # scored exactly below
                 memset(row, 0, sizeof(row))
             else:
-                bsf_net_child_sums(net, parent.board.me, <const int32_t*> parent_values, parent.sums, child.me,
-                                   <const int32_t*> child_values, scratch, row)
+                bsf_net_child_sums(net, parent.board.me, <const int32_t*> parent_values, parent.sums, parent.sums16,
+                                   child.me, <const int32_t*> child_values, scratch, row)
             for k in range(5):
                 sums[k * NET_CHUNK + i] = row[k]
         for i in range(count, (count + 7) & ~7):    # finite lanes up to the vector's end

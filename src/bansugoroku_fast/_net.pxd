@@ -27,7 +27,7 @@ on the stack.
 network reads them (``net.features == 28``), else NULL; only those of
 ``net.feature_mask`` are read (``_games.net_features`` writes them).
 """
-from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t
 
 from ._board cimport Board, RuleSet
 
@@ -49,6 +49,9 @@ cdef extern from "bsf_net.h":
         const float* bias2
         const float* out_weights
         const float* out_bias
+        int exact
+        const int16_t* rows16
+        const int16_t* out16
     int64_t bsf_net_scratch(const bsf_net* net) noexcept nogil
     void bsf_net_forward(const bsf_net* net, const signed char* board, const int32_t* features,
                          float* out, float* scratch) noexcept nogil
@@ -60,9 +63,10 @@ cdef extern from "bsf_net.h":
     void bsf_net_sums(const bsf_net* net, const signed char* board, const int32_t* features,
                       float* sums) noexcept nogil
     void bsf_net_prepare(bsf_net* net) noexcept nogil
+    void bsf_net_exact_sums(const bsf_net* net, const float* sums, int16_t* sums16) noexcept nogil
     void bsf_net_child_sums(const bsf_net* net, const signed char* parent, const int32_t* parent_features,
-                            const float* parent_sums, const signed char* child, const int32_t* child_features,
-                            float* scratch, float* sums8) noexcept nogil
+                            const float* parent_sums, const int16_t* parent_sums16, const signed char* child,
+                            const int32_t* child_features, float* scratch, float* sums8) noexcept nogil
     void bsf_net_finish(float* sums, int64_t stride, int n, double* equities) noexcept nogil
 
 cdef class Model:

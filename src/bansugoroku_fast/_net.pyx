@@ -10,7 +10,7 @@ The Python layer (``bansugoroku_fast/evaluators/_native.py``) checks and
 prepares every argument; the loops here trust them.
 """
 cimport cython
-from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 import numpy as np
@@ -26,6 +26,11 @@ cdef enum:
 #: The order of the prepared arrays a Model takes.
 ARRAYS = ("point_rows", "threshold_rows", "excess_rows", "bar_rows", "off_rows", "feature_rows", "bias1",
           "weights2", "bias2", "out_weights", "out_bias")
+#: The first layer's rows a child's sums add, in the order of their one array.
+ROWS = ("threshold_rows", "excess_rows", "bar_rows", "off_rows", "feature_rows")
+#: An exact network's int16 arrays (``bsf_net.exact``): the rows of :data:`ROWS`, then the output weights.
+EXACT_ARRAYS = ("threshold16", "excess16", "bar16", "off16", "feature16", "out16")
+assert len(ROWS) == 5 and EXACT_ARRAYS[5] == "out16"
 
 
 cdef const float* _floats(object array):
@@ -33,14 +38,24 @@ cdef const float* _floats(object array):
     return &view[0] if view.shape[0] else NULL
 
 
+cdef const int16_t* _int16s(object array):
+    cdef const int16_t[::1] view = array.reshape(-1)
+    return &view[0]
+
+
 @cython.auto_pickle(False)    # pointers into its own arrays: no pickling
 cdef class Model:
     """A network's arrays as the kernels read them (see ``bsf_net.h``):
     ``arrays`` maps each name of :data:`ARRAYS` to a C-contiguous float32
     array (kept alive here); ``feature_mask``: bit ``f`` set where feature
-    ``f``'s row is read (the others are folded into the board's rows)."""
+    ``f``'s row is read (the others are folded into the board's rows);
+    ``exact``: whether ``arrays`` also holds the int16 arrays of
+    :data:`EXACT_ARRAYS` (an exact network, as ``bsf_net.h`` defines it).
+    The arrays of :data:`ROWS` go into one array, and an exact network's
+    int16 rows into another of the same layout."""
 
-    def __init__(self, dict arrays, int hidden1, int hidden2, bint relu, int features, uint64_t feature_mask):
+    def __init__(self, dict arrays, int hidden1, int hidden2, bint relu, int features, uint64_t feature_mask,
+                 bint exact=False):
         self.arrays = {name: np.ascontiguousarray(arrays[name], dtype=np.float32) for name in ARRAYS}
         # a non-empty buffer behind every pointer, even an unused one
         for name, array in self.arrays.items():
@@ -52,21 +67,36 @@ cdef class Model:
         self.net.features = features
         self.net.feature_mask = feature_mask if features else 0
         self.net.point_rows = _floats(self.arrays["point_rows"])
-        self.net.threshold_rows = _floats(self.arrays["threshold_rows"])
-        self.net.excess_rows = _floats(self.arrays["excess_rows"])
-        self.net.bar_rows = _floats(self.arrays["bar_rows"])
-        self.net.off_rows = _floats(self.arrays["off_rows"])
-        self.net.feature_rows = _floats(self.arrays["feature_rows"])
+        cdef list sizes = np.cumsum([0, *(self.arrays[name].size for name in ROWS)]).tolist()
+        self.arrays["rows"] = np.concatenate([self.arrays[name].reshape(-1) for name in ROWS])
+        cdef const float* rows = _floats(self.arrays["rows"])
+        self.net.threshold_rows = rows + <Py_ssize_t> sizes[0]
+        self.net.excess_rows = rows + <Py_ssize_t> sizes[1]
+        self.net.bar_rows = rows + <Py_ssize_t> sizes[2]
+        self.net.off_rows = rows + <Py_ssize_t> sizes[3]
+        self.net.feature_rows = rows + <Py_ssize_t> sizes[4]
         self.net.bias1 = _floats(self.arrays["bias1"])
         self.net.weights2 = _floats(self.arrays["weights2"])
         self.net.bias2 = _floats(self.arrays["bias2"])
         self.net.out_weights = _floats(self.arrays["out_weights"])
         self.net.out_bias = _floats(self.arrays["out_bias"])
+        if exact:    # the int16 rows at the float rows' indices (an empty array's one zero included)
+            exact_rows = [np.ascontiguousarray(arrays[name], dtype=np.int16).reshape(-1) for name in EXACT_ARRAYS[:5]]
+            self.arrays["rows16"] = np.concatenate(
+                [array if array.size else np.zeros(1, dtype=np.int16) for array in exact_rows])
+            self.arrays["out16"] = np.ascontiguousarray(arrays["out16"], dtype=np.int16)
+            self.net.rows16 = _int16s(self.arrays["rows16"])
+            self.net.out16 = _int16s(self.arrays["out16"])
+        self.net.exact = exact
         bsf_net_prepare(&self.net)
 
     @property
     def features(self):
         return self.net.features
+
+    @property
+    def exact(self):
+        return bool(self.net.exact)
 
 
 cdef int _check(Model model) except -1:

@@ -35,6 +35,12 @@
 #define BSF_NET_POINTS 24
 #define BSF_NET_MAX_HIDDEN 4096
 
+/* Exact networks (bsf_net.exact): their first layer's arrays are integers
+   in units of 1 / BSF_NET_EXACT_FIRST, their output weights in units of
+   1 / BSF_NET_EXACT_OUT. */
+#define BSF_NET_EXACT_FIRST 256.0f
+#define BSF_NET_EXACT_OUT 1024.0f
+
 typedef struct {
     int hidden1;                 /* units of the first hidden layer */
     int hidden2;                 /* units of the second, 0 with one hidden layer */
@@ -42,6 +48,9 @@ typedef struct {
     int features;                /* integer features given per position (0 or 28) */
     uint64_t feature_mask;       /* bit f set: feature f's row is added (the others are folded, their rows 0) */
     const float* point_rows;     /* [2][24][3][hidden1]: rows of n >= 1, n >= 2, n >= 3 summed */
+    /* an exact network's threshold_rows, excess_rows, bar_rows, off_rows
+       and feature_rows lie in that order in one array, so that its int16
+       copy, rows16, has each row at the same index (Model makes them so) */
     const float* threshold_rows; /* [2][24][3][hidden1]: the rows of n >= 1, n >= 2, n >= 3 one by one */
     const float* excess_rows;    /* [2][24][hidden1]: the fourth unit's row / 2 */
     const float* bar_rows;       /* [2][hidden1]: the bar unit's row / 2 */
@@ -55,6 +64,22 @@ typedef struct {
     /* made by bsf_net_prepare from the arrays above: */
     const float* step_rows[52][4]; /* byte at of a board going from n to n + 1 stones, n = 0, 1, 2, >= 3: its row */
     float out_bias8[8];          /* out_bias, then three zeros */
+    /* An exact network (exact = 1): one hidden layer of ReLU units, a
+       multiple of sixteen, whose first layer's arrays times
+       BSF_NET_EXACT_FIRST are integers, as are its output weights times
+       BSF_NET_EXACT_OUT, and whose first layer's sums lie within int16 on
+       every position (evaluators/kernel_arrays.py checks all of it). Its
+       children's sums are made in 16-bit integers, sixteen units to a
+       vector: the same values as the float sums, but for float32's
+       rounding of the weights. */
+    int exact;
+    const int16_t* rows16;       /* the rows from threshold_rows to feature_rows's end, times the scale */
+    const int16_t* out16;        /* [5][hidden1]: out_weights times BSF_NET_EXACT_OUT */
+    /* made by bsf_net_prepare for an exact network: */
+    const int16_t* step16[52][4]; /* step_rows's rows in rows16 */
+    int read_features;           /* the features of feature_mask: how many, */
+    int read_slots[64];          /* their slots, */
+    const int16_t* read_rows16[64]; /* and their rows in rows16 */
 } bsf_net;
 
 /* Fills the fields made from the arrays (call once the arrays are set). A
@@ -73,6 +98,15 @@ static inline void bsf_net_prepare(bsf_net* net) {
         }
     }
     for (int k = 0; k < 8; k++) net->out_bias8[k] = k < BSF_NET_OUTPUTS ? net->out_bias[k] : 0.0f;
+    if (!net->exact) return;
+    for (int at = 0; at < 52; at++)
+        for (int n = 0; n < 4; n++) net->step16[at][n] = net->rows16 + (net->step_rows[at][n] - net->threshold_rows);
+    net->read_features = 0;
+    for (int f = 0; f < 64; f++) {
+        if (!((net->feature_mask >> f) & 1)) continue;
+        net->read_slots[net->read_features] = f;
+        net->read_rows16[net->read_features++] = net->rows16 + (net->feature_rows - net->threshold_rows) + f * n1;
+    }
 }
 
 /* Floats of scratch one position needs: both hidden layers. */
@@ -502,7 +536,10 @@ static inline double bsf_net_equity(const float* p) {
    equities of many children, eight to a vector, so that the long chain of
    each child's output sigmoids overlaps the others' instead of stalling
    each child. With one hidden layer of a multiple of eight units, the
-   hidden layer never leaves the registers (bsf_net_fused_sums). */
+   hidden layer never leaves the registers (bsf_net_fused_sums). An exact
+   network's children are summed in 16-bit integers instead, sixteen units
+   to a vector (bsf_net_exact_child): half the bytes of rows to read and
+   twice the units an instruction. */
 
 #define BSF_NET_MAX_CHANGES (4 * 52 + 64)
 
@@ -672,14 +709,158 @@ BSF_NET_INLINE void bsf_net_fused_sums(const bsf_net* net, int relu, const float
 }
 #endif
 
+/* An exact network's first layer's sums (bsf_net_sums) as the integers
+   they are in units of 1 / BSF_NET_EXACT_FIRST, rounded to the nearest
+   (adding 1.5 * 2^23 leaves it in the low bits). */
+BSF_NET_CLONES
+static void bsf_net_exact_sums(const bsf_net* net, const float* sums, int16_t* sums16) {
+    for (int j = 0; j < net->hidden1; j++) {
+        float shifted = sums[j] * BSF_NET_EXACT_FIRST + 12582912.0f;
+        int32_t bits;
+        memcpy(&bits, &shifted, sizeof bits);
+        sums16[j] = (int16_t) (bits - 0x4B400000);
+    }
+}
+
+/* Units of an exact network's block: sixteen to a vector, eight vectors. */
+#define BSF_NET_EXACT_BLOCK 128
+
+/* An exact network's terms of a child: rows of rows16 and what each is
+   multiplied by. */
+typedef struct {
+    const int16_t* rows[BSF_NET_MAX_CHANGES];
+    int16_t coefficients[BSF_NET_MAX_CHANGES];
+    int count;
+} bsf_net_exact_terms;
+
+/* Appends row times change to terms (branch-free: kept unless change is 0). */
+BSF_NET_INLINE void bsf_net_exact_term(bsf_net_exact_terms* terms, const int16_t* row, int change) {
+    terms->rows[terms->count] = row;
+    terms->coefficients[terms->count] = (int16_t) change;
+    terms->count += change != 0;
+}
+
+/* An exact network's terms that make a child's first layer's sums from
+   its parent's: bsf_net_child_terms over rows16 (the same rows). */
+BSF_NET_INLINE void bsf_net_exact_child_terms(const bsf_net* net, const signed char* parent,
+                                              const int32_t* parent_features, const signed char* child,
+                                              const int32_t* child_features, bsf_net_exact_terms* terms) {
+    terms->count = 0;
+    for (uint64_t changed = bsf_net_changed(parent, child); changed; changed &= changed - 1) {
+        int at = BSF_NET_CTZ64(changed), before = parent[at], after = child[at], change = after - before;
+        if (change == 1 || change == -1) {    /* the usual case: one step, one row */
+            int low = before < after ? before : after;
+            bsf_net_exact_term(terms, net->step16[at][low < 3 ? low : 3], change);
+            continue;
+        }
+        int row = at >= 26, place = at - 26 * row;
+        if (place == 25 || place == 0) {
+            bsf_net_exact_term(terms, net->step16[at][0], change);    /* per stone at any count */
+            continue;
+        }
+        for (int t = 0; t < 3; t++)    /* threshold t: more than t stones */
+            bsf_net_exact_term(terms, net->step16[at][t], (after > t) - (before > t));
+        bsf_net_exact_term(terms, net->step16[at][3], (after > 3 ? after - 3 : 0) - (before > 3 ? before - 3 : 0));
+    }
+    for (int k = 0; k < net->read_features; k++) {
+        int f = net->read_slots[k];
+        bsf_net_exact_term(terms, net->read_rows16[k], child_features[f] - parent_features[f]);
+    }
+}
+
+#if defined(__GNUC__)
+typedef int16_t bsf_net_s16 __attribute__((vector_size(32), aligned(2)));
+typedef uint16_t bsf_net_u16 __attribute__((vector_size(32), aligned(2)));
+
+/* The ReLU units offset .. offset + 16 * vectors - 1 of an exact network's
+   child into h[0 ..]: base plus its terms, in 16-bit integers. The sums
+   wrap modulo 2^16 (unsigned, where wrapping is defined), but the sums of
+   any position lie within int16, so each ends exact. Inlined with a
+   constant count of vectors, the sums stay in registers. */
+BSF_NET_INLINE void bsf_net_exact_block(const int16_t* restrict base, const bsf_net_exact_terms* terms, int offset,
+                                        int vectors, int16_t* restrict h) {
+    bsf_net_u16 s[BSF_NET_EXACT_BLOCK / 16];
+    for (int v = 0; v < vectors; v++) s[v] = *(const bsf_net_u16*) (base + offset + 16 * v);
+    for (int t = 0; t < terms->count; t++) {
+        uint16_t c = (uint16_t) terms->coefficients[t];
+        bsf_net_u16 coefficient = {c, c, c, c, c, c, c, c, c, c, c, c, c, c, c, c};
+        const int16_t* row = terms->rows[t] + offset;
+        for (int v = 0; v < vectors; v++) s[v] += coefficient * *(const bsf_net_u16*) (row + 16 * v);
+    }
+    for (int v = 0; v < vectors; v++) {
+        bsf_net_s16 sum = (bsf_net_s16) s[v];
+        *(bsf_net_s16*) (h + 16 * v) = sum & ~(sum >> 15);    /* ReLU: the sign bit spread is a mask */
+    }
+}
+#else
+BSF_NET_INLINE void bsf_net_exact_block(const int16_t* restrict base, const bsf_net_exact_terms* terms, int offset,
+                                        int vectors, int16_t* restrict h) {
+    for (int j = 0; j < 16 * vectors; j++) {    /* wrapping 16-bit sums, as the vectors make them */
+        uint16_t sum = (uint16_t) base[offset + j];
+        for (int t = 0; t < terms->count; t++)
+            sum = (uint16_t) (sum + (uint16_t) (terms->coefficients[t] * terms->rows[t][offset + j]));
+        h[j] = (int16_t) sum > 0 ? (int16_t) sum : 0;
+    }
+}
+#endif
+
+/* o[k] += the dot product of the ReLU units h[0 .. units - 1] with output
+   k's weights from unit offset, k = 0 .. 4, in 32-bit integers (GCC makes
+   them multiply-adds of 16-bit pairs; the network's check bounds the sums
+   within int32). */
+BSF_NET_INLINE void bsf_net_exact_dots(const bsf_net* net, const int16_t* restrict h, int units, int offset,
+                                       int32_t* o) {
+    const int16_t* w = net->out16 + offset;
+    const int64_t n = net->hidden1;
+    int32_t o0 = 0, o1 = 0, o2 = 0, o3 = 0, o4 = 0;
+    for (int j = 0; j < units; j++) {    /* one pass over h: five sums */
+        int32_t x = h[j];
+        o0 += x * w[j];
+        o1 += x * w[n + j];
+        o2 += x * w[2 * n + j];
+        o3 += x * w[3 * n + j];
+        o4 += x * w[4 * n + j];
+    }
+    o[0] += o0, o[1] += o1, o[2] += o2, o[3] += o3, o[4] += o4;
+}
+
+/* An exact network's child: its five output sums (then three zeros) into
+   sums8 from its parent's sums16 (bsf_net_exact_sums): a block of units at
+   a time from the rows through the ReLU units into the output layer's
+   integer sums, then scaled to floats. */
+BSF_NET_INLINE void bsf_net_exact_child(const bsf_net* net, const signed char* parent,
+                                        const int32_t* parent_features, const int16_t* base,
+                                        const signed char* child, const int32_t* child_features, float* sums8) {
+    const int n = net->hidden1;
+    bsf_net_exact_terms terms;
+    int16_t h[BSF_NET_EXACT_BLOCK] __attribute__((aligned(32)));
+    int32_t o[BSF_NET_OUTPUTS] = {0, 0, 0, 0, 0};
+    bsf_net_exact_child_terms(net, parent, parent_features, child, child_features, &terms);
+    for (int offset = 0; offset < n; offset += BSF_NET_EXACT_BLOCK) {
+        int units = n - offset < BSF_NET_EXACT_BLOCK ? n - offset : BSF_NET_EXACT_BLOCK;
+        if (units == BSF_NET_EXACT_BLOCK)    /* whole blocks: unrolled */
+            bsf_net_exact_block(base, &terms, offset, BSF_NET_EXACT_BLOCK / 16, h);
+        else
+            bsf_net_exact_block(base, &terms, offset, units / 16, h);
+        bsf_net_exact_dots(net, h, units, offset, o);
+    }
+    const float scale = 1.0f / (BSF_NET_EXACT_FIRST * BSF_NET_EXACT_OUT);
+    for (int k = 0; k < 8; k++) sums8[k] = k < BSF_NET_OUTPUTS ? (float) o[k] * scale + net->out_bias[k] : 0.0f;
+}
+
 /* A child's five output sums (then three zeros) into sums8, from its
-   parent's first layer's sums (bsf_net_sums); the features of each (or
-   NULL when the network reads none); scratch holds bsf_net_scratch floats.
+   parent's first layer's sums (bsf_net_sums; for an exact network, as
+   integers: bsf_net_exact_sums, else NULL); the features of each (or NULL
+   when the network reads none); scratch holds bsf_net_scratch floats.
    bsf_net_finish makes them probabilities. */
 BSF_NET_CLONES
 static void bsf_net_child_sums(const bsf_net* net, const signed char* parent, const int32_t* parent_features,
-                               const float* parent_sums, const signed char* child, const int32_t* child_features,
-                               float* scratch, float* sums8) {
+                               const float* parent_sums, const int16_t* parent_sums16, const signed char* child,
+                               const int32_t* child_features, float* scratch, float* sums8) {
+    if (net->exact) {
+        bsf_net_exact_child(net, parent, parent_features, parent_sums16, child, child_features, sums8);
+        return;
+    }
     const float* rows[BSF_NET_MAX_CHANGES];
     float coefficients[BSF_NET_MAX_CHANGES];
     int terms = bsf_net_child_terms(net, parent, parent_features, child, child_features, rows, coefficients);
