@@ -3,7 +3,7 @@
    the same in every build) scores pseudo-random boards with and without
    features, one and two hidden layers, sigmoid and ReLU, from scratch
    (bsf_net_forward_range) and as children of other boards
-   (bsf_net_child_sums, bsf_net_finish), and exact networks (weights on
+   (bsf_net_children_sums, bsf_net_finish), and exact networks (weights on
    their integer grid, children in 16-bit integers); each output is
    printed as hex floats, so that two builds can be compared bit for bit. */
 #include <stdio.h>
@@ -30,19 +30,18 @@ static void children(const bsf_net* net, const signed char* boards, const int32_
     float* sums = malloc(sizeof(float) * (size_t) bsf_net_scratch(net));
     int16_t* sums16 = malloc(sizeof(int16_t) * (size_t) net->hidden1);
     float* scratch = malloc(sizeof(float) * (size_t) bsf_net_scratch(net));
-    float outputs[5 * 16], row[8];
+    float outputs[5 * 16];
     double equities[CHILDREN];
     for (int parent = 0; parent + CHILDREN < BOARDS; parent += 7) {
         const int32_t* parent_values = net->features ? values + 28 * parent : NULL;
-        bsf_net_sums(net, boards + 52 * parent, parent_values, sums);
-        if (net->exact) bsf_net_exact_sums(net, sums, sums16);
-        for (int i = 0; i < 16; i++) {
-            int child = parent + 1 + i;
-            if (i < CHILDREN)
-                bsf_net_child_sums(net, boards + 52 * parent, parent_values, sums, net->exact ? sums16 : NULL,
-                                   boards + 52 * child, net->features ? values + 28 * child : NULL, scratch, row);
-            for (int k = 0; k < 5; k++) outputs[16 * k + i] = i < CHILDREN ? row[k] : 0.0f;
-        }
+        const signed char* kids[CHILDREN];
+        for (int i = 0; i < CHILDREN; i++) kids[i] = boards + 52 * (parent + 1 + i);
+        if (net->exact)
+            bsf_net_exact_sums(net, boards + 52 * parent, parent_values, sums16);
+        else
+            bsf_net_sums(net, boards + 52 * parent, parent_values, sums);
+        bsf_net_children_sums(net, boards + 52 * parent, parent_values, sums, net->exact ? sums16 : NULL, kids,
+                              net->features ? values + 28 * (parent + 1) : NULL, 28, CHILDREN, scratch, outputs, 16);
         bsf_net_finish(outputs, 16, CHILDREN, equities);
         for (int i = 0; i < CHILDREN; i++) {
             for (int k = 0; k < 5; k++) printf("%a\n", outputs[16 * k + i]);
@@ -68,7 +67,11 @@ static void exact_arrays(bsf_net* net) {
         rows[i] = rows16[i] / BSF_NET_EXACT_FIRST;
     }
     float* point_rows = malloc(sizeof(float) * (size_t) points);    /* thresholds summed */
-    for (int64_t i = 0; i < points; i++) point_rows[i] = rows[i] + (i / n1 % 3 > 0 ? point_rows[i - n1] : 0.0f);
+    int16_t* point16 = malloc(sizeof(int16_t) * (size_t) points);
+    for (int64_t i = 0; i < points; i++) {
+        point16[i] = (int16_t) (rows16[i] + (i / n1 % 3 > 0 ? point16[i - n1] : 0));
+        point_rows[i] = point16[i] / BSF_NET_EXACT_FIRST;
+    }
     int16_t* out16 = malloc(sizeof(int16_t) * (size_t) (5 * n1));
     float* out_weights = malloc(sizeof(float) * (size_t) (5 * n1));
     for (int64_t i = 0; i < 5 * n1; i++) {
@@ -76,7 +79,11 @@ static void exact_arrays(bsf_net* net) {
         out_weights[i] = out16[i] / BSF_NET_EXACT_OUT;
     }
     float* bias1 = malloc(sizeof(float) * (size_t) n1);
-    for (int64_t j = 0; j < n1; j++) bias1[j] = (float) (int) (uniform() * 256) / BSF_NET_EXACT_FIRST;
+    int16_t* bias16 = malloc(sizeof(int16_t) * (size_t) n1);
+    for (int64_t j = 0; j < n1; j++) {
+        bias16[j] = (int16_t) (uniform() * 256);
+        bias1[j] = bias16[j] / BSF_NET_EXACT_FIRST;
+    }
     net->point_rows = point_rows;
     net->threshold_rows = rows;
     net->excess_rows = rows + points;
@@ -88,6 +95,8 @@ static void exact_arrays(bsf_net* net) {
     net->exact = 1;
     net->rows16 = rows16;
     net->out16 = out16;
+    net->point16 = point16;
+    net->bias16 = bias16;
 }
 
 static void run(int hidden1, int hidden2, int relu, int features, uint64_t feature_mask, int exact) {

@@ -153,7 +153,8 @@ assert sorted(_FEATURE_MOST) == sorted(_kernel.NET_SIDE_FEATURES)
 #: An exact network's int16 arrays: each one's name, the array of :func:`model_arrays` it is, and its scale.
 _EXACT_NAMES = [(f"{name}16", f"{name}_rows", _kernel.EXACT_FIRST)
                 for name in ("threshold", "excess", "bar", "off", "feature")]
-_EXACT_NAMES += [("bias16", "bias1", _kernel.EXACT_FIRST), ("out16", "out_weights", _kernel.EXACT_OUT)]
+_EXACT_NAMES += [("point16", "point_rows", _kernel.EXACT_FIRST), ("bias16", "bias1", _kernel.EXACT_FIRST),
+                 ("out16", "out_weights", _kernel.EXACT_OUT)]
 
 
 def _integers(values: np.ndarray, scale: int) -> np.ndarray | None:
@@ -234,7 +235,7 @@ def exact_arrays(arrays: dict[str, np.ndarray], read: list[int]) -> dict[str, np
     output_most = np.abs(np.asarray(integers["out16"], np.float64)) @ (np.maximum(most, 0) * _kernel.EXACT_FIRST)
     if most.max() > limit or least.min() < -limit or output_most.max() >= 2.0 ** 31:
         return None
-    return {name: value for name, value in integers.items() if name != "bias16" and value is not None}
+    return {name: value for name, value in integers.items() if value is not None}
 
 
 def _features(net_model: Any, features: np.ndarray | None, count: int) -> np.ndarray:

@@ -29,7 +29,7 @@ from ._board cimport (
 )
 from ._pool cimport BSF_POOL_MOST_THREADS, bsf_job, job_threads, run_job
 from ._net cimport (
-    BSF_NET_MAX_HIDDEN, Model, bsf_net, bsf_net_child_sums, bsf_net_exact_sums, bsf_net_finish, bsf_net_forward,
+    BSF_NET_MAX_HIDDEN, Model, bsf_net, bsf_net_children_sums, bsf_net_exact_sums, bsf_net_finish, bsf_net_forward,
     bsf_net_sums, model_of,
 )
 from ._queries cimport outcome_of
@@ -274,7 +274,7 @@ NET_MAX_HIDDEN = BSF_NET_MAX_HIDDEN
 cdef struct NetParent:
     const Board* board
     float sums[BSF_NET_MAX_HIDDEN]
-    int16_t sums16[BSF_NET_MAX_HIDDEN]  # an exact network's sums as integers (bsf_net_exact_sums)
+    int16_t sums16[BSF_NET_MAX_HIDDEN]  # an exact network's instead, in integers (bsf_net_exact_sums)
     int features[FEATURES]
     uint32_t opp_places         # row opp's points and bar (bits)
     uint32_t opp_made           # row opp's made points (bits)
@@ -289,9 +289,10 @@ cdef void net_parent(const bsf_net* net, const Board* board, RuleSet rules, NetP
         parent.opp_places = row_gt(board.opp, 0) & (POINT_BITS | (1u << BAR))
         parent.opp_made = row_gt(board.opp, 1) & POINT_BITS
         parent.known = 0
-    bsf_net_sums(net, board.me, <const int32_t*> parent.features if net.features else NULL, parent.sums)
-    if net.exact:
-        bsf_net_exact_sums(net, parent.sums, parent.sums16)
+    if net.exact:           # in integers
+        bsf_net_exact_sums(net, board.me, <const int32_t*> parent.features if net.features else NULL, parent.sums16)
+    else:
+        bsf_net_sums(net, board.me, <const int32_t*> parent.features if net.features else NULL, parent.sums)
 
 
 cdef void net_child_features(NetParent* parent, const Board* child, RuleSet rules, int* out) noexcept nogil:
@@ -345,17 +346,16 @@ cdef int net_choice_of(const bsf_net* net, NetParent* parent, const Children* ch
     first on a tie), a finished child worth its outcome's signed value:
     what ``_net.net_best_child`` chooses, each child's first layer made
     from its parent's sums. The children go NET_CHUNK at a time: the output
-    sums of each (``bsf_net_child_sums``), then their probabilities and
+    sums of each (``bsf_net_children_sums``), then their probabilities and
     equities together (``bsf_net_finish``). The chosen child's five
     probabilities go to ``best_probabilities`` (NULL: not wanted)."""
     cdef float scratch[2 * BSF_NET_MAX_HIDDEN]
-    cdef float row[8]
     cdef float sums[5 * NET_CHUNK]          # output k of the chunk's child i at k * NET_CHUNK + i
     cdef double equities[NET_CHUNK]
     cdef int winners[NET_CHUNK]
     cdef int values[NET_CHUNK]
-    cdef int child_features[FEATURES]
-    cdef const int* child_values = child_features if net.features else NULL
+    cdef const signed char* scored[NET_CHUNK]   # each child's board, NULL where it is finished
+    cdef int child_features[NET_CHUNK * FEATURES]
     cdef const int* parent_values = <const int*> parent.features if net.features else NULL
     cdef const Board* child
     cdef int start = 0, count, i, k, best = 0, winner, value
@@ -365,22 +365,17 @@ cdef int net_choice_of(const bsf_net* net, NetParent* parent, const Children* ch
         for i in range(count):
             child = child_at(children, start + i)
             if net.features:        # the features hold each side's win ("won")
-                net_child_features(parent, child, rules, child_features)
-                winner = 0 if child_features[WON] else (1 if child_features[SIDE_FEATURES + WON] else -1)
-                value = child_features[WON] + child_features[SIDE_FEATURES + WON]
+                net_child_features(parent, child, rules, child_features + i * FEATURES)
+                winner = 0 if child_features[i * FEATURES + WON] else (
+                    1 if child_features[i * FEATURES + SIDE_FEATURES + WON] else -1)
+                value = child_features[i * FEATURES + WON] + child_features[i * FEATURES + SIDE_FEATURES + WON]
             elif outcome_of(child, rules, &winner, &value) < 0:
                 winner = -1
             winners[i], values[i] = winner, value
-            if winner >= 0:         # scored exactly below
-                memset(row, 0, sizeof(row))
-            else:
-                bsf_net_child_sums(net, parent.board.me, <const int32_t*> parent_values, parent.sums, parent.sums16,
-                                   child.me, <const int32_t*> child_values, scratch, row)
-            for k in range(5):
-                sums[k * NET_CHUNK + i] = row[k]
-        for i in range(count, (count + 7) & ~7):    # finite lanes up to the vector's end
-            for k in range(5):
-                sums[k * NET_CHUNK + i] = 0.0
+            scored[i] = child.me if winner < 0 else NULL     # a finished child is scored exactly below
+        bsf_net_children_sums(net, parent.board.me, <const int32_t*> parent_values, parent.sums, parent.sums16, scored,
+                              <const int32_t*> child_features if net.features else NULL, FEATURES, count, scratch,
+                              sums, NET_CHUNK)
         bsf_net_finish(sums, NET_CHUNK, count, equities)
         for i in range(count):
             winner, value = winners[i], values[i]

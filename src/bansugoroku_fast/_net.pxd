@@ -17,7 +17,7 @@ score children: a :c:type:`bsf_net` (built in Python by
 
 A game kernel choosing among the children of one position scores them
 from the position's first layer's sums (``bsf_net_sums``, once a roll):
-``bsf_net_child_sums`` gives each child's output sums (a child differs
+``bsf_net_children_sums`` gives each child's output sums (a child differs
 from its parent in a few places: see ``bsf_net.h``), ``bsf_net_finish``
 their probabilities and equities, many children at once; networks with
 hidden layers of at most ``BSF_NET_MAX_HIDDEN`` units, whose scratch fits
@@ -52,6 +52,8 @@ cdef extern from "bsf_net.h":
         int exact
         const int16_t* rows16
         const int16_t* out16
+        const int16_t* point16
+        const int16_t* bias16
     int64_t bsf_net_scratch(const bsf_net* net) noexcept nogil
     void bsf_net_forward(const bsf_net* net, const signed char* board, const int32_t* features,
                          float* out, float* scratch) noexcept nogil
@@ -63,10 +65,13 @@ cdef extern from "bsf_net.h":
     void bsf_net_sums(const bsf_net* net, const signed char* board, const int32_t* features,
                       float* sums) noexcept nogil
     void bsf_net_prepare(bsf_net* net) noexcept nogil
-    void bsf_net_exact_sums(const bsf_net* net, const float* sums, int16_t* sums16) noexcept nogil
-    void bsf_net_child_sums(const bsf_net* net, const signed char* parent, const int32_t* parent_features,
-                            const float* parent_sums, const int16_t* parent_sums16, const signed char* child,
-                            const int32_t* child_features, float* scratch, float* sums8) noexcept nogil
+    void bsf_net_exact_sums(const bsf_net* net, const signed char* board, const int32_t* features,
+                            int16_t* sums16) noexcept nogil
+    void bsf_net_children_sums(const bsf_net* net, const signed char* parent, const int32_t* parent_features,
+                               const float* parent_sums, const int16_t* parent_sums16,
+                               const signed char* const* children, const int32_t* children_features,
+                               int64_t features_stride, int n, float* scratch, float* sums,
+                               int64_t stride) noexcept nogil
     void bsf_net_finish(float* sums, int64_t stride, int n, double* equities) noexcept nogil
 
 cdef class Model:

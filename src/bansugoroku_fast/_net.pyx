@@ -28,9 +28,9 @@ ARRAYS = ("point_rows", "threshold_rows", "excess_rows", "bar_rows", "off_rows",
           "weights2", "bias2", "out_weights", "out_bias")
 #: The first layer's rows a child's sums add, in the order of their one array.
 ROWS = ("threshold_rows", "excess_rows", "bar_rows", "off_rows", "feature_rows")
-#: An exact network's int16 arrays (``bsf_net.exact``): the rows of :data:`ROWS`, then the output weights.
-EXACT_ARRAYS = ("threshold16", "excess16", "bar16", "off16", "feature16", "out16")
-assert len(ROWS) == 5 and EXACT_ARRAYS[5] == "out16"
+#: An exact network's int16 arrays (``bsf_net.exact``): the rows of :data:`ROWS`, then the output
+#: weights, the thresholds' rows summed (``point_rows``) and the bias.
+EXACT_ARRAYS = ("threshold16", "excess16", "bar16", "off16", "feature16", "out16", "point16", "bias16")
 
 
 cdef const float* _floats(object array):
@@ -84,9 +84,12 @@ cdef class Model:
             exact_rows = [np.ascontiguousarray(arrays[name], dtype=np.int16).reshape(-1) for name in EXACT_ARRAYS[:5]]
             self.arrays["rows16"] = np.concatenate(
                 [array if array.size else np.zeros(1, dtype=np.int16) for array in exact_rows])
-            self.arrays["out16"] = np.ascontiguousarray(arrays["out16"], dtype=np.int16)
+            for name in EXACT_ARRAYS[5:]:
+                self.arrays[name] = np.ascontiguousarray(arrays[name], dtype=np.int16)
             self.net.rows16 = _int16s(self.arrays["rows16"])
             self.net.out16 = _int16s(self.arrays["out16"])
+            self.net.point16 = _int16s(self.arrays["point16"])
+            self.net.bias16 = _int16s(self.arrays["bias16"])
         self.net.exact = exact
         bsf_net_prepare(&self.net)
 

@@ -75,12 +75,17 @@ typedef struct {
     int exact;
     const int16_t* rows16;       /* the rows from threshold_rows to feature_rows's end, times the scale */
     const int16_t* out16;        /* [5][hidden1]: out_weights times BSF_NET_EXACT_OUT */
+    const int16_t* point16;      /* point_rows times the scale */
+    const int16_t* bias16;       /* bias1 times the scale */
     /* made by bsf_net_prepare for an exact network: */
     const int16_t* step16[52][4]; /* step_rows's rows in rows16 */
     int read_features;           /* the features of feature_mask: how many, */
     int read_slots[64];          /* their slots, */
     const int16_t* read_rows16[64]; /* and their rows in rows16 */
 } bsf_net;
+
+/* An exact network's row in rows16 of a float row of it. */
+#define BSF_NET_ROW16(net, row) ((net)->rows16 + ((row) - (net)->threshold_rows))
 
 /* Fills the fields made from the arrays (call once the arrays are set). A
    point's step from n to n + 1 stones adds the row of threshold n (n < 3)
@@ -100,12 +105,12 @@ static inline void bsf_net_prepare(bsf_net* net) {
     for (int k = 0; k < 8; k++) net->out_bias8[k] = k < BSF_NET_OUTPUTS ? net->out_bias[k] : 0.0f;
     if (!net->exact) return;
     for (int at = 0; at < 52; at++)
-        for (int n = 0; n < 4; n++) net->step16[at][n] = net->rows16 + (net->step_rows[at][n] - net->threshold_rows);
+        for (int n = 0; n < 4; n++) net->step16[at][n] = BSF_NET_ROW16(net, net->step_rows[at][n]);
     net->read_features = 0;
     for (int f = 0; f < 64; f++) {
         if (!((net->feature_mask >> f) & 1)) continue;
         net->read_slots[net->read_features] = f;
-        net->read_rows16[net->read_features++] = net->rows16 + (net->feature_rows - net->threshold_rows) + f * n1;
+        net->read_rows16[net->read_features++] = BSF_NET_ROW16(net, net->feature_rows) + f * n1;
     }
 }
 
@@ -531,7 +536,7 @@ static inline double bsf_net_equity(const float* p) {
    scratch takes about forty. Only the float32 rounding differs from a pass
    from scratch.
 
-   The children of a parent go in two passes: bsf_net_child_sums gives each
+   The children of a parent go in two passes: bsf_net_children_sums gives each
    one's five output sums, then bsf_net_finish makes the probabilities and
    equities of many children, eight to a vector, so that the long chain of
    each child's output sigmoids overlaps the others' instead of stalling
@@ -709,19 +714,6 @@ BSF_NET_INLINE void bsf_net_fused_sums(const bsf_net* net, int relu, const float
 }
 #endif
 
-/* An exact network's first layer's sums (bsf_net_sums) as the integers
-   they are in units of 1 / BSF_NET_EXACT_FIRST, rounded to the nearest
-   (adding 1.5 * 2^23 leaves it in the low bits). */
-BSF_NET_CLONES
-static void bsf_net_exact_sums(const bsf_net* net, const float* sums, int16_t* sums16) {
-    for (int j = 0; j < net->hidden1; j++) {
-        float shifted = sums[j] * BSF_NET_EXACT_FIRST + 12582912.0f;
-        int32_t bits;
-        memcpy(&bits, &shifted, sizeof bits);
-        sums16[j] = (int16_t) (bits - 0x4B400000);
-    }
-}
-
 /* Units of an exact network's block: sixteen to a vector, eight vectors. */
 #define BSF_NET_EXACT_BLOCK 128
 
@@ -772,13 +764,14 @@ BSF_NET_INLINE void bsf_net_exact_child_terms(const bsf_net* net, const signed c
 typedef int16_t bsf_net_s16 __attribute__((vector_size(32), aligned(2)));
 typedef uint16_t bsf_net_u16 __attribute__((vector_size(32), aligned(2)));
 
-/* The ReLU units offset .. offset + 16 * vectors - 1 of an exact network's
-   child into h[0 ..]: base plus its terms, in 16-bit integers. The sums
-   wrap modulo 2^16 (unsigned, where wrapping is defined), but the sums of
-   any position lie within int16, so each ends exact. Inlined with a
-   constant count of vectors, the sums stay in registers. */
+/* The units offset .. offset + 16 * vectors - 1 of an exact network's
+   first layer into out[0 ..]: base plus its terms, in 16-bit integers, and
+   through the ReLU where relu (a constant where this is inlined). The
+   sums wrap modulo 2^16 (unsigned, where wrapping is defined), but the
+   sums of any position lie within int16, so each ends exact. Inlined with
+   a constant count of vectors, the sums stay in registers. */
 BSF_NET_INLINE void bsf_net_exact_block(const int16_t* restrict base, const bsf_net_exact_terms* terms, int offset,
-                                        int vectors, int16_t* restrict h) {
+                                        int vectors, int relu, int16_t* restrict out) {
     bsf_net_u16 s[BSF_NET_EXACT_BLOCK / 16];
     for (int v = 0; v < vectors; v++) s[v] = *(const bsf_net_u16*) (base + offset + 16 * v);
     for (int t = 0; t < terms->count; t++) {
@@ -789,20 +782,51 @@ BSF_NET_INLINE void bsf_net_exact_block(const int16_t* restrict base, const bsf_
     }
     for (int v = 0; v < vectors; v++) {
         bsf_net_s16 sum = (bsf_net_s16) s[v];
-        *(bsf_net_s16*) (h + 16 * v) = sum & ~(sum >> 15);    /* ReLU: the sign bit spread is a mask */
+        *(bsf_net_s16*) (out + 16 * v) = relu ? sum & ~(sum >> 15) : sum;    /* ReLU: the sign bit spread, a mask */
     }
 }
 #else
 BSF_NET_INLINE void bsf_net_exact_block(const int16_t* restrict base, const bsf_net_exact_terms* terms, int offset,
-                                        int vectors, int16_t* restrict h) {
+                                        int vectors, int relu, int16_t* restrict out) {
     for (int j = 0; j < 16 * vectors; j++) {    /* wrapping 16-bit sums, as the vectors make them */
         uint16_t sum = (uint16_t) base[offset + j];
         for (int t = 0; t < terms->count; t++)
             sum = (uint16_t) (sum + (uint16_t) (terms->coefficients[t] * terms->rows[t][offset + j]));
-        h[j] = (int16_t) sum > 0 ? (int16_t) sum : 0;
+        out[j] = relu && (int16_t) sum < 0 ? 0 : (int16_t) sum;
     }
 }
 #endif
+
+/* An exact network's first layer's sums of one position (hidden1 int16_t,
+   in units of 1 / BSF_NET_EXACT_FIRST): bsf_net_sums's rows, in integers. */
+BSF_NET_CLONES
+static void bsf_net_exact_sums(const bsf_net* net, const signed char* board, const int32_t* features,
+                               int16_t* sums16) {
+    const int64_t n1 = net->hidden1;
+    bsf_net_exact_terms terms;
+    terms.count = 0;
+    for (int row = 0; row < 2; row++) {
+        const signed char* stones = board + 26 * row;
+        int64_t first_point = (int64_t) row * BSF_NET_POINTS;
+        for (uint32_t mask = bsf_net_row_above(stones, 0); mask; mask &= mask - 1) {
+            int p = BSF_NET_CTZ(mask), n = stones[p];
+            bsf_net_exact_term(&terms, net->point16 + ((first_point + p - 1) * 3 + (n < 3 ? n : 3) - 1) * n1, 1);
+        }
+        for (uint32_t mask = bsf_net_row_above(stones, 3); mask; mask &= mask - 1) {
+            int p = BSF_NET_CTZ(mask);
+            bsf_net_exact_term(&terms, BSF_NET_ROW16(net, net->excess_rows) + (first_point + p - 1) * n1,
+                               stones[p] - 3);
+        }
+        bsf_net_exact_term(&terms, BSF_NET_ROW16(net, net->bar_rows) + row * n1, stones[25]);
+        bsf_net_exact_term(&terms, BSF_NET_ROW16(net, net->off_rows) + row * n1, stones[0]);
+    }
+    for (int k = 0; k < net->read_features; k++)
+        bsf_net_exact_term(&terms, net->read_rows16[k], features[net->read_slots[k]]);
+    int offset = 0;
+    for (; offset + BSF_NET_EXACT_BLOCK <= n1; offset += BSF_NET_EXACT_BLOCK)
+        bsf_net_exact_block(net->bias16, &terms, offset, BSF_NET_EXACT_BLOCK / 16, 0, sums16 + offset);
+    if (offset < n1) bsf_net_exact_block(net->bias16, &terms, offset, (int) (n1 - offset) / 16, 0, sums16 + offset);
+}
 
 /* o[k] += the dot product of the ReLU units h[0 .. units - 1] with output
    k's weights from unit offset, k = 0 .. 4, in 32-bit integers (GCC makes
@@ -839,9 +863,9 @@ BSF_NET_INLINE void bsf_net_exact_child(const bsf_net* net, const signed char* p
     for (int offset = 0; offset < n; offset += BSF_NET_EXACT_BLOCK) {
         int units = n - offset < BSF_NET_EXACT_BLOCK ? n - offset : BSF_NET_EXACT_BLOCK;
         if (units == BSF_NET_EXACT_BLOCK)    /* whole blocks: unrolled */
-            bsf_net_exact_block(base, &terms, offset, BSF_NET_EXACT_BLOCK / 16, h);
+            bsf_net_exact_block(base, &terms, offset, BSF_NET_EXACT_BLOCK / 16, 1, h);
         else
-            bsf_net_exact_block(base, &terms, offset, units / 16, h);
+            bsf_net_exact_block(base, &terms, offset, units / 16, 1, h);
         bsf_net_exact_dots(net, h, units, offset, o);
     }
     const float scale = 1.0f / (BSF_NET_EXACT_FIRST * BSF_NET_EXACT_OUT);
@@ -851,12 +875,10 @@ BSF_NET_INLINE void bsf_net_exact_child(const bsf_net* net, const signed char* p
 /* A child's five output sums (then three zeros) into sums8, from its
    parent's first layer's sums (bsf_net_sums; for an exact network, as
    integers: bsf_net_exact_sums, else NULL); the features of each (or NULL
-   when the network reads none); scratch holds bsf_net_scratch floats.
-   bsf_net_finish makes them probabilities. */
-BSF_NET_CLONES
-static void bsf_net_child_sums(const bsf_net* net, const signed char* parent, const int32_t* parent_features,
-                               const float* parent_sums, const int16_t* parent_sums16, const signed char* child,
-                               const int32_t* child_features, float* scratch, float* sums8) {
+   when the network reads none); scratch holds bsf_net_scratch floats. */
+BSF_NET_INLINE void bsf_net_child(const bsf_net* net, const signed char* parent, const int32_t* parent_features,
+                                  const float* parent_sums, const int16_t* parent_sums16, const signed char* child,
+                                  const int32_t* child_features, float* scratch, float* sums8) {
     if (net->exact) {
         bsf_net_exact_child(net, parent, parent_features, parent_sums16, child, child_features, sums8);
         return;
@@ -875,6 +897,30 @@ static void bsf_net_child_sums(const bsf_net* net, const signed char* parent, co
 #endif
     bsf_net_sums_from(scratch, parent_sums, rows, coefficients, terms, net->hidden1);
     bsf_net_hidden_outputs(net, scratch, scratch, sums8);
+}
+
+/* The five output sums of n children of one parent into sums[k * stride
+   + i] (stride a multiple of eight; the lanes from n to the next multiple
+   of eight set to 0), as bsf_net_child makes them: child i's board is
+   children[i] (NULL: a finished child, whose sums are 0) and its features
+   children_features + i * features_stride (NULL when the network reads
+   none). bsf_net_finish makes them probabilities. */
+BSF_NET_CLONES
+static void bsf_net_children_sums(const bsf_net* net, const signed char* parent, const int32_t* parent_features,
+                                  const float* parent_sums, const int16_t* parent_sums16,
+                                  const signed char* const* children, const int32_t* children_features,
+                                  int64_t features_stride, int n, float* scratch, float* sums, int64_t stride) {
+    float row[8];
+    for (int i = 0; i < n; i++) {
+        if (children[i])
+            bsf_net_child(net, parent, parent_features, parent_sums, parent_sums16, children[i],
+                          children_features ? children_features + i * features_stride : NULL, scratch, row);
+        else
+            memset(row, 0, sizeof row);
+        for (int k = 0; k < BSF_NET_OUTPUTS; k++) sums[k * stride + i] = row[k];
+    }
+    for (int i = n; i < ((n + 7) & ~7); i++)
+        for (int k = 0; k < BSF_NET_OUTPUTS; k++) sums[k * stride + i] = 0.0f;
 }
 
 /* The probabilities and equities of n children from their output sums:
