@@ -77,12 +77,23 @@ typedef struct {
     const int16_t* out16;        /* [5][hidden1]: out_weights times BSF_NET_EXACT_OUT */
     const int16_t* point16;      /* point_rows times the scale */
     const int16_t* bias16;       /* bias1 times the scale */
+    int avx2;                    /* made by bsf_net_prepare: the CPU has AVX2 (bsf_net_exact_children_avx2) */
     /* made by bsf_net_prepare for an exact network: */
     const int16_t* step16[52][4]; /* step_rows's rows in rows16 */
     int read_features;           /* the features of feature_mask: how many, */
     int read_slots[64];          /* their slots, */
     const int16_t* read_rows16[64]; /* and their rows in rows16 */
 } bsf_net;
+
+/* The exact networks' children in AVX2 where the CPU has it, chosen when
+   the network is prepared (BSF_NET_NO_AVX2: never, so that a test can
+   compare the two paths). */
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(BSF_NET_NO_AVX2)
+#define BSF_NET_EXACT_AVX2 1
+#include <immintrin.h>
+#else
+#define BSF_NET_EXACT_AVX2 0
+#endif
 
 /* An exact network's row in rows16 of a float row of it. */
 #define BSF_NET_ROW16(net, row) ((net)->rows16 + ((row) - (net)->threshold_rows))
@@ -104,6 +115,9 @@ static inline void bsf_net_prepare(bsf_net* net) {
     }
     for (int k = 0; k < 8; k++) net->out_bias8[k] = k < BSF_NET_OUTPUTS ? net->out_bias[k] : 0.0f;
     if (!net->exact) return;
+#if BSF_NET_EXACT_AVX2
+    net->avx2 = __builtin_cpu_supports("avx2");
+#endif
     for (int at = 0; at < 52; at++)
         for (int n = 0; n < 4; n++) net->step16[at][n] = BSF_NET_ROW16(net, net->step_rows[at][n]);
     net->read_features = 0;
@@ -872,6 +886,59 @@ BSF_NET_INLINE void bsf_net_exact_child(const bsf_net* net, const signed char* p
     for (int k = 0; k < 8; k++) sums8[k] = k < BSF_NET_OUTPUTS ? (float) o[k] * scale + net->out_bias[k] : 0.0f;
 }
 
+#if BSF_NET_EXACT_AVX2
+/* bsf_net_exact_child for the n children of bsf_net_children_sums, in
+   AVX2 (the CPU has it: bsf_net.avx2): each block's ReLU units go through
+   the output layer as 16-bit multiply-adds into five vectors of 32-bit
+   sums, reduced once a child; the same integers, so the same floats, as
+   bsf_net_exact_child. */
+__attribute__((target("avx2"), noinline, unused))
+static void bsf_net_exact_children_avx2(const bsf_net* net, const signed char* parent,
+                                        const int32_t* parent_features, const int16_t* base,
+                                        const signed char* const* children, const int32_t* children_features,
+                                        int64_t features_stride, int count, float* sums, int64_t stride) {
+    const int n = net->hidden1;
+    const __m256 scale = _mm256_set1_ps(1.0f / (BSF_NET_EXACT_FIRST * BSF_NET_EXACT_OUT));
+    const __m256 bias = _mm256_loadu_ps(net->out_bias8);
+    for (int i = 0; i < count; i++) {
+        float sums8[8];
+        if (!children[i]) {
+            memset(sums8, 0, sizeof sums8);
+        } else {
+            bsf_net_exact_terms terms;
+            int16_t h[BSF_NET_EXACT_BLOCK] __attribute__((aligned(32)));
+            __m256i o[BSF_NET_OUTPUTS];
+            for (int k = 0; k < BSF_NET_OUTPUTS; k++) o[k] = _mm256_setzero_si256();
+            bsf_net_exact_child_terms(net, parent, parent_features, children[i],
+                                      children_features ? children_features + i * features_stride : NULL, &terms);
+            for (int offset = 0; offset < n; offset += BSF_NET_EXACT_BLOCK) {
+                int units = n - offset < BSF_NET_EXACT_BLOCK ? n - offset : BSF_NET_EXACT_BLOCK;
+                if (units == BSF_NET_EXACT_BLOCK)
+                    bsf_net_exact_block(base, &terms, offset, BSF_NET_EXACT_BLOCK / 16, 1, h);
+                else
+                    bsf_net_exact_block(base, &terms, offset, units / 16, 1, h);
+                for (int v = 0; v < units / 16; v++) {
+                    __m256i x = _mm256_load_si256((const __m256i*) (h + 16 * v));
+                    for (int k = 0; k < BSF_NET_OUTPUTS; k++)
+                        o[k] = _mm256_add_epi32(o[k], _mm256_madd_epi16(x, _mm256_loadu_si256(
+                            (const __m256i*) (net->out16 + (int64_t) k * n + offset + 16 * v))));
+                }
+            }
+            /* the five sums, then three zeros, as bsf_net_reduce5 adds floats */
+            const __m256i zero = _mm256_setzero_si256();
+            __m256i first = _mm256_hadd_epi32(_mm256_hadd_epi32(o[0], o[1]), _mm256_hadd_epi32(o[2], o[3]));
+            __m256i last = _mm256_hadd_epi32(_mm256_hadd_epi32(o[4], zero), zero);
+            __m256i total = _mm256_add_epi32(_mm256_permute2x128_si256(first, last, 0x20),
+                                             _mm256_permute2x128_si256(first, last, 0x31));
+            _mm256_storeu_ps(sums8, _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(total), scale), bias));
+        }
+        for (int k = 0; k < BSF_NET_OUTPUTS; k++) sums[k * stride + i] = sums8[k];
+    }
+    for (int i = count; i < ((count + 7) & ~7); i++)
+        for (int k = 0; k < BSF_NET_OUTPUTS; k++) sums[k * stride + i] = 0.0f;
+}
+#endif
+
 /* A child's five output sums (then three zeros) into sums8, from its
    parent's first layer's sums (bsf_net_sums; for an exact network, as
    integers: bsf_net_exact_sums, else NULL); the features of each (or NULL
@@ -910,6 +977,13 @@ static void bsf_net_children_sums(const bsf_net* net, const signed char* parent,
                                   const float* parent_sums, const int16_t* parent_sums16,
                                   const signed char* const* children, const int32_t* children_features,
                                   int64_t features_stride, int n, float* scratch, float* sums, int64_t stride) {
+#if BSF_NET_EXACT_AVX2
+    if (net->exact && net->avx2) {
+        bsf_net_exact_children_avx2(net, parent, parent_features, parent_sums16, children, children_features,
+                                    features_stride, n, sums, stride);
+        return;
+    }
+#endif
     float row[8];
     for (int i = 0; i < n; i++) {
         if (children[i])
