@@ -34,7 +34,8 @@ filters and evaluation cache, which repeated positions hit). Skipped
 without gnubg-nn.
 
 **Self-play** (games per second, one thread, backgammon from the start,
-the same dice seed for every player): ``"heuristic"`` (the yardstick: the
+the same dice seed for every player; interleaved repeats, the median of
+each player's CPU time, as ``benchmarks.games`` times games): ``"heuristic"`` (the yardstick: the
 kernels' move generation with a cheap linear score), the shipped network
 at 0 ply (``"net"``) in the kernels' game loop, the same network played in
 lockstep through Python (a callable wrapping it: each wave scored by one
@@ -52,6 +53,7 @@ import os
 import time
 from collections.abc import Callable
 from datetime import date
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -165,8 +167,9 @@ def gnubg_games(count: int, seed: int) -> None:
         batch.step(choices)
 
 
-def selfplay_figures(games: int) -> None:
-    """Games per second of self-play, one thread, each player on the same dice."""
+def selfplay_figures(games: int, repeats: int) -> None:
+    """Games per second of self-play, one thread, each player on the same
+    dice: interleaved repeats, the median CPU time of each."""
     net = EvaluatorPolicy(load_shipped(BACKGAMMON))
 
     def in_python(children: np.ndarray, offsets: np.ndarray) -> np.ndarray:
@@ -182,16 +185,15 @@ def selfplay_figures(games: int) -> None:
         players["gnubg-nn 0-ply"] = (max(2, games // 20), lambda n: gnubg_games(n, seed=1))
     except ImportError:
         pass
-    rates = {}
-    for name, (count, play) in players.items():
-        began = time.perf_counter()
-        play(count)
-        rates[name] = count / (time.perf_counter() - began)
-    print("\nself-play, backgammon, one thread (games per second; ratio to heuristic; net's ratio to it)")
+    figures = interleaved_figures({name: (partial(play, count), count) for name, (count, play) in players.items()},
+                                  repeats=repeats)
+    rates = {name: 1e9 / figure.cpu for name, figure in figures.items()}
+    print(f"\nself-play, backgammon, one thread (games per second, median of {repeats}; ratio to heuristic; "
+          "net's ratio to it)")
     for name, rate in rates.items():
         net_ratio = rates["net, in the kernels"] / rate
         print(f"  {name:<22}{rate:>10.1f}{rate / rates['heuristic']:>8.2f}x{net_ratio:>9.1f}x")
-    child_costs(games, net)
+    child_costs(games, net, repeats)
 
 
 def shape(net: Any) -> str:
@@ -200,7 +202,7 @@ def shape(net: Any) -> str:
     return "-".join(str(size) for size in sizes) + f" {net.activation}"
 
 
-def child_costs(games: int, net: EvaluatorPolicy) -> None:
+def child_costs(games: int, net: EvaluatorPolicy, repeats: int) -> None:
     """What a game's time goes to, per child a player scores (a roll with
     two plays or more): the shipped network against ``"heuristic"``, the
     move generation alone (``"first"`` scores nothing) and an 8-unit
@@ -213,15 +215,16 @@ def child_costs(games: int, net: EvaluatorPolicy) -> None:
     shipped = f"net ({shape(net.evaluator)})"
     players = {"heuristic": "heuristic", shipped: net, "first (no scoring)": "first",
                "net 198-8 (random)": tiny}
+    counts = {name: games if name != "net 198-8 (random)" else max(1, games // 10) for name in players}
+    figures = interleaved_figures({name: (partial(play_games, BACKGAMMON, counts[name], policy, seed=1, threads=1),
+                                          counts[name]) for name, policy in players.items()}, repeats=repeats)
     costs = {}
     for name, policy in players.items():
-        count = games if name != "net 198-8 (random)" else max(1, games // 10)
-        began = time.perf_counter()
-        records = play_games(BACKGAMMON, count, policy, seed=1, threads=1)
-        seconds = time.perf_counter() - began
+        records = play_games(BACKGAMMON, counts[name], policy, seed=1, threads=1)    # the same games: count them
         plays = count_plays(records.positions, records.dice, BACKGAMMON, threads=1)
         children = int(plays[plays >= 2].sum())
-        costs[name] = (children / count, seconds * 1e9 / children, count / seconds)
+        seconds = figures[name].cpu * counts[name] / 1e9
+        costs[name] = (children / counts[name], seconds * 1e9 / children, counts[name] / seconds)
     budget = 2 * 1e9 / costs["heuristic"][2] / costs[shipped][0]
     print("\nper child scored, one thread (children scored a game; ns of game time a child)")
     for name, (per_game, ns, _) in costs.items():
@@ -245,7 +248,7 @@ def main() -> None:
     if "search" in parts:
         search_figures(args.items)
     if "selfplay" in parts:
-        selfplay_figures(args.games)
+        selfplay_figures(args.games, args.repeats)
 
 
 if __name__ == "__main__":
