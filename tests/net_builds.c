@@ -140,5 +140,6 @@ int main(void) {
     run(72, 0, 0, 28, 0xFFFFFFF, 0);
     run(144, 0, 1, 28, 0x3500D40, 1);    /* exact: a whole block and 16 units */
     run(32, 0, 1, 0, 0, 1);
+    run(128, 0, 1, 28, 0x3500D40, 1);    /* exact: one block (the AVX2 build's path without a list) */
     return 0;
 }

@@ -220,12 +220,12 @@ def test_the_baseline_and_avx2_builds_of_the_forward_pass_agree_bit_for_bit(tmp_
         outputs.append(subprocess.run([str(program)], check=True, capture_output=True, text=True).stdout)
     values = np.array([float.fromhex(line) for line in outputs[0].split()])
     children = 12 * len(range(0, 500 - 12, 7))       # net_builds.c: a parent every 7 boards, 12 children each
-    runs = values.reshape(9, 5 * 500 + 6 * children)      # the last two: exact networks (integer children)
-    scratch, child = runs[:, :5 * 500], runs[:, 5 * 500:].reshape(9, children, 6)
+    runs = values.reshape(10, 5 * 500 + 6 * children)      # the last three: exact networks (integer children)
+    scratch, child = runs[:, :5 * 500], runs[:, 5 * 500:].reshape(10, children, 6)
     boards = [parent + 1 + i for parent in range(0, 500 - 12, 7) for i in range(12)]
     # an exact network's children, scored in 16-bit integers from their parents' sums, against
     # the float pass from scratch (the other runs' point_rows are random, not their thresholds' sums)
-    assert np.abs(child[7:, :, :5] - scratch.reshape(9, 500, 5)[7:, boards]).max() < 1e-5
+    assert np.abs(child[7:, :, :5] - scratch.reshape(10, 500, 5)[7:, boards]).max() < 1e-5
     assert ((scratch >= 0) & (scratch <= 1)).all() and ((child[..., :5] >= 0) & (child[..., :5] <= 1)).all()
     p = child[..., :5]
     np.testing.assert_allclose(child[..., 5], 2 * p[..., 0] - 1 + p[..., 1] - p[..., 3] + p[..., 2] - p[..., 4],

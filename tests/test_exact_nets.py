@@ -84,7 +84,7 @@ def test_the_shipped_backgammon_network_is_exact():
     assert load_shipped(BACKGAMMON).exact
 
 
-@pytest.mark.parametrize("hidden", [(32,), (144,)])
+@pytest.mark.parametrize("hidden", [(32,), (128,), (144,)])
 def test_the_integer_scores_of_children_agree_with_the_float_pass(hidden):
     # the best reply to each roll, chosen and scored in integers, against the batch pass (floats) on it
     rounded = relu(hidden=hidden).rounded()

@@ -27,6 +27,8 @@ NETS = [
     pytest.param(dict(hidden=(32,), encoding="raw198+features", activation="relu", rounded=True),
                  id="features-32-relu-exact"),
     pytest.param(dict(hidden=(144,), encoding="raw198", activation="relu", rounded=True), id="raw-144-relu-exact"),
+    pytest.param(dict(hidden=(128,), encoding="raw198+features", activation="relu", rounded=True),
+                 id="features-128-relu-exact"),
 ]
 
 

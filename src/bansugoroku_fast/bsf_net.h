@@ -746,6 +746,30 @@ BSF_NET_INLINE void bsf_net_exact_term(bsf_net_exact_terms* terms, const int16_t
     terms->count += change != 0;
 }
 
+/* The terms of byte at of a board going from before to after stones:
+   the thresholds crossed and the stones beyond three (a point), or the
+   stones times the row per stone (the bar, borne off). */
+BSF_NET_INLINE void bsf_net_exact_place_terms(const bsf_net* net, int at, int before, int after,
+                                              bsf_net_exact_terms* terms) {
+    int place = at >= 26 ? at - 26 : at;
+    if (place == 25 || place == 0) {
+        bsf_net_exact_term(terms, net->step16[at][0], after - before);    /* per stone at any count */
+        return;
+    }
+    for (int t = 0; t < 3; t++)    /* threshold t: more than t stones */
+        bsf_net_exact_term(terms, net->step16[at][t], (after > t) - (before > t));
+    bsf_net_exact_term(terms, net->step16[at][3], (after > 3 ? after - 3 : 0) - (before > 3 ? before - 3 : 0));
+}
+
+/* The terms of the read features going from the parent's values to the child's. */
+BSF_NET_INLINE void bsf_net_exact_feature_terms(const bsf_net* net, const int32_t* parent_features,
+                                                const int32_t* child_features, bsf_net_exact_terms* terms) {
+    for (int k = 0; k < net->read_features; k++) {
+        int f = net->read_slots[k];
+        bsf_net_exact_term(terms, net->read_rows16[k], child_features[f] - parent_features[f]);
+    }
+}
+
 /* An exact network's terms that make a child's first layer's sums from
    its parent's: bsf_net_child_terms over rows16 (the same rows). */
 BSF_NET_INLINE void bsf_net_exact_child_terms(const bsf_net* net, const signed char* parent,
@@ -757,21 +781,11 @@ BSF_NET_INLINE void bsf_net_exact_child_terms(const bsf_net* net, const signed c
         if (change == 1 || change == -1) {    /* the usual case: one step, one row */
             int low = before < after ? before : after;
             bsf_net_exact_term(terms, net->step16[at][low < 3 ? low : 3], change);
-            continue;
+        } else {
+            bsf_net_exact_place_terms(net, at, before, after, terms);
         }
-        int row = at >= 26, place = at - 26 * row;
-        if (place == 25 || place == 0) {
-            bsf_net_exact_term(terms, net->step16[at][0], change);    /* per stone at any count */
-            continue;
-        }
-        for (int t = 0; t < 3; t++)    /* threshold t: more than t stones */
-            bsf_net_exact_term(terms, net->step16[at][t], (after > t) - (before > t));
-        bsf_net_exact_term(terms, net->step16[at][3], (after > 3 ? after - 3 : 0) - (before > 3 ? before - 3 : 0));
     }
-    for (int k = 0; k < net->read_features; k++) {
-        int f = net->read_slots[k];
-        bsf_net_exact_term(terms, net->read_rows16[k], child_features[f] - parent_features[f]);
-    }
+    bsf_net_exact_feature_terms(net, parent_features, child_features, terms);
 }
 
 #if defined(__GNUC__)
@@ -887,6 +901,48 @@ BSF_NET_INLINE void bsf_net_exact_child(const bsf_net* net, const signed char* p
 }
 
 #if BSF_NET_EXACT_AVX2
+/* An exact network of one block (BSF_NET_EXACT_BLOCK units): a child's
+   sums straight from its parent's in eight registers, each step of one
+   stone added or subtracted as it is found (vpsignw: no multiplication,
+   no list), the rest (several stones at a place, the features) by a list
+   of terms; then the ReLU units' multiply-adds into o. */
+__attribute__((target("avx2"), always_inline, unused))
+static inline void bsf_net_exact_block_avx2(const bsf_net* net, const signed char* parent,
+                                            const int32_t* parent_features, const int16_t* base,
+                                            const signed char* child, const int32_t* child_features, __m256i* o) {
+    enum { VECTORS = BSF_NET_EXACT_BLOCK / 16 };
+    __m256i s[VECTORS];
+    for (int v = 0; v < VECTORS; v++) s[v] = _mm256_loadu_si256((const __m256i*) (base + 16 * v));
+    bsf_net_exact_terms terms;
+    terms.count = 0;
+    for (uint64_t changed = bsf_net_changed(parent, child); changed; changed &= changed - 1) {
+        int at = BSF_NET_CTZ64(changed), before = parent[at], after = child[at], change = after - before;
+        if (change == 1 || change == -1) {    /* the usual case: one step, one row, its sign */
+            int low = before < after ? before : after;
+            const int16_t* row = net->step16[at][low < 3 ? low : 3];
+            const __m256i sign = _mm256_set1_epi16((short) change);
+            for (int v = 0; v < VECTORS; v++)
+                s[v] = _mm256_add_epi16(s[v], _mm256_sign_epi16(_mm256_loadu_si256((const __m256i*) (row + 16 * v)),
+                                                                sign));
+        } else {
+            bsf_net_exact_place_terms(net, at, before, after, &terms);
+        }
+    }
+    bsf_net_exact_feature_terms(net, parent_features, child_features, &terms);
+    for (int t = 0; t < terms.count; t++) {
+        const __m256i coefficient = _mm256_set1_epi16(terms.coefficients[t]);
+        for (int v = 0; v < VECTORS; v++)
+            s[v] = _mm256_add_epi16(s[v], _mm256_mullo_epi16(coefficient, _mm256_loadu_si256(
+                (const __m256i*) (terms.rows[t] + 16 * v))));
+    }
+    for (int v = 0; v < VECTORS; v++) {
+        __m256i h = _mm256_andnot_si256(_mm256_srai_epi16(s[v], 15), s[v]);    /* ReLU */
+        for (int k = 0; k < BSF_NET_OUTPUTS; k++)
+            o[k] = _mm256_add_epi32(o[k], _mm256_madd_epi16(h, _mm256_loadu_si256(
+                (const __m256i*) (net->out16 + (int64_t) k * BSF_NET_EXACT_BLOCK + 16 * v))));
+    }
+}
+
 /* bsf_net_exact_child for the n children of bsf_net_children_sums, in
    AVX2 (the CPU has it: bsf_net.avx2): each block's ReLU units go through
    the output layer as 16-bit multiply-adds into five vectors of 32-bit
@@ -909,19 +965,20 @@ static void bsf_net_exact_children_avx2(const bsf_net* net, const signed char* p
             int16_t h[BSF_NET_EXACT_BLOCK] __attribute__((aligned(32)));
             __m256i o[BSF_NET_OUTPUTS];
             for (int k = 0; k < BSF_NET_OUTPUTS; k++) o[k] = _mm256_setzero_si256();
-            bsf_net_exact_child_terms(net, parent, parent_features, children[i],
-                                      children_features ? children_features + i * features_stride : NULL, &terms);
-            for (int offset = 0; offset < n; offset += BSF_NET_EXACT_BLOCK) {
-                int units = n - offset < BSF_NET_EXACT_BLOCK ? n - offset : BSF_NET_EXACT_BLOCK;
-                if (units == BSF_NET_EXACT_BLOCK)
-                    bsf_net_exact_block(base, &terms, offset, BSF_NET_EXACT_BLOCK / 16, 1, h);
-                else
+            const int32_t* features = children_features ? children_features + i * features_stride : NULL;
+            if (n == BSF_NET_EXACT_BLOCK)
+                bsf_net_exact_block_avx2(net, parent, parent_features, base, children[i], features, o);
+            else {
+                bsf_net_exact_child_terms(net, parent, parent_features, children[i], features, &terms);
+                for (int offset = 0; offset < n; offset += BSF_NET_EXACT_BLOCK) {
+                    int units = n - offset < BSF_NET_EXACT_BLOCK ? n - offset : BSF_NET_EXACT_BLOCK;
                     bsf_net_exact_block(base, &terms, offset, units / 16, 1, h);
-                for (int v = 0; v < units / 16; v++) {
-                    __m256i x = _mm256_load_si256((const __m256i*) (h + 16 * v));
-                    for (int k = 0; k < BSF_NET_OUTPUTS; k++)
-                        o[k] = _mm256_add_epi32(o[k], _mm256_madd_epi16(x, _mm256_loadu_si256(
-                            (const __m256i*) (net->out16 + (int64_t) k * n + offset + 16 * v))));
+                    for (int v = 0; v < units / 16; v++) {
+                        __m256i x = _mm256_load_si256((const __m256i*) (h + 16 * v));
+                        for (int k = 0; k < BSF_NET_OUTPUTS; k++)
+                            o[k] = _mm256_add_epi32(o[k], _mm256_madd_epi16(x, _mm256_loadu_si256(
+                                (const __m256i*) (net->out16 + (int64_t) k * n + offset + 16 * v))));
+                    }
                 }
             }
             /* the five sums, then three zeros, as bsf_net_reduce5 adds floats */
