@@ -63,7 +63,6 @@ import json
 import math
 import os
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -71,6 +70,7 @@ from typing import Any, TypeVar
 import numpy as np
 from tqdm import tqdm
 
+from ._files import write_atomically
 from .batch import outcome
 from .checks import as_rules
 from .errors import InvalidTrainingError
@@ -582,15 +582,11 @@ class TrainingRun:
 
 
 def _atomic_savez(path: str, arrays: dict[str, Any]) -> None:
-    folder = os.path.dirname(os.path.abspath(path))
-    handle, temporary = tempfile.mkstemp(suffix=".npz", dir=folder)
-    try:
-        with os.fdopen(handle, "wb") as file:
+    def write(temporary: str) -> None:
+        with open(temporary, "wb") as file:
             np.savez(file, **arrays)
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
+
+    write_atomically(path, write)
 
 
 def checkpoint_path(out: str) -> str:
@@ -742,15 +738,9 @@ def plot_curve(run: TrainingRun, path: str, title: str | None = None) -> None:
                    f"seed {config.seed}")
     axes.legend()
     figure.tight_layout()
-    folder = os.path.dirname(os.path.abspath(path))
-    handle, temporary = tempfile.mkstemp(suffix=os.path.splitext(path)[1] or ".png", dir=folder)
-    os.close(handle)
     try:
-        figure.savefig(temporary)
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
+        image_format = os.path.splitext(path)[1][1:] or "png"
+        write_atomically(path, lambda temporary: figure.savefig(temporary, format=image_format))
     finally:
         plt.close(figure)
 

@@ -2,9 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
-import os
-import tempfile
 from collections.abc import Callable
 from typing import Any, TypeAlias
 
@@ -113,19 +110,3 @@ def whole_number(name: str, low: int, high: int | None = None, *, out_of_range: 
         return value
 
     return parse
-
-
-def write_atomically(path: str, write: Callable[[str], None]) -> None:
-    """Have ``write`` write a temporary file beside ``path`` (same
-    extension, so writers that read the format from the name still do),
-    then move it into place: an interrupted run leaves no half-written
-    ``path``."""
-    directory, name = os.path.split(os.path.abspath(path))
-    handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=os.path.splitext(name)[1], dir=directory)
-    os.close(handle)
-    try:
-        write(temporary)
-        os.replace(temporary, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.remove(temporary)

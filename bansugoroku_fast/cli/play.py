@@ -26,13 +26,14 @@ import random
 from collections.abc import Callable
 
 from .. import render
+from .._files import write_atomically
 from ..checks import as_dice, as_output_file
 from ..errors import InvalidDiceError, InvalidOptionError, InvalidPolicyError
 from ..formats.mat import write_match
 from ..games.computer import Computer, check_policy
 from ..games.interactive import CubeRecord, Game, ScriptedDice, Turn, TurnRecord, dice_text
 from ..rules import Rules
-from .common import Commands, add_rules_argument, position_arg, rules_name, write_atomically
+from .common import Commands, add_rules_argument, position_arg, rules_name
 
 HELP = """\
 Commands:

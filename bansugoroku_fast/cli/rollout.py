@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from .._files import write_atomically
 from ..checks import MAX_PLIES, as_output_file, as_rules, as_stratify, as_threads
 from ..games.bulk import as_judging, rollout_positions, rollout_values, table_settle
 from ..games.policies import resolve_policies
@@ -38,7 +39,6 @@ from .common import (
     rollout_options,
     rules_name,
     whole_number,
-    write_atomically,
 )
 
 Z95 = 1.96

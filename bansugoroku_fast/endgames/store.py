@@ -29,8 +29,6 @@ bansugoroku_fast.endgames build`` runs) raises
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
 import threading
 import warnings
 import zipfile
@@ -42,6 +40,7 @@ import numpy as np
 import platformdirs
 
 from .. import _kernel
+from .._files import write_atomically
 from ..checks import as_rules
 from ..errors import EndgameCacheError, EndgameCacheWarning, InvalidStonesError, StonesTypeError
 from ..rules import Rules
@@ -306,16 +305,11 @@ def _save(built: Tables) -> None:
     path = cache_path(built.kind)
     path.parent.mkdir(parents=True, exist_ok=True)
     arrays = {name: getattr(built, name) for name in _ARRAYS}
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as file:
+    def write(temporary: str) -> None:
+        with open(temporary, "wb") as file:
             np.savez(file, sha256=_checksum(arrays), **arrays)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+
+    write_atomically(path, write, durable=True)
     for older in path.parent.glob(f"{built.kind.name}-v*.npz"):
         if older != path:   # another format's file: never read again
             older.unlink(missing_ok=True)

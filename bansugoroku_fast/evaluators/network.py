@@ -40,13 +40,13 @@ from __future__ import annotations
 import itertools
 import numbers
 import os
-import tempfile
 import zipfile
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from .._files import write_atomically
 from ..batch import features
 from ..checks import MAX_THREADS, as_rules
 from ..errors import InvalidEvaluatorError, NetworkFileError
@@ -211,18 +211,11 @@ class NetEvaluator:
         temporary file in the same folder, renamed over ``path`` once
         complete; on any failure ``path`` is untouched and the temporary
         file removed."""
-        name = os.fspath(path)
-        folder = os.path.dirname(os.path.abspath(name))
-        handle, temporary = tempfile.mkstemp(prefix=".net-", suffix=".npz.tmp", dir=folder)
-        try:
-            with os.fdopen(handle, "wb") as file:
+        def write(temporary: str) -> None:
+            with open(temporary, "wb") as file:
                 np.savez(file, **self.arrays())  # type: ignore[arg-type]
-                file.flush()
-                os.fsync(file.fileno())
-            os.replace(temporary, name)
-        except BaseException:
-            os.unlink(temporary)
-            raise
+
+        write_atomically(path, write, durable=True)
 
     def arrays(self) -> dict[str, np.ndarray]:
         """The file's arrays by key (what :meth:`save` writes)."""
