@@ -901,6 +901,15 @@ BSF_NET_INLINE void bsf_net_exact_child(const bsf_net* net, const signed char* p
 }
 
 #if BSF_NET_EXACT_AVX2
+/* o[k] += sixteen ReLU units h (from unit at) times output k's weights,
+   as 16-bit multiply-adds into 32-bit sums, k = 0 .. 4. */
+__attribute__((target("avx2"), always_inline, unused))
+static inline void bsf_net_exact_madd_avx2(const bsf_net* net, __m256i h, int at, __m256i* o) {
+    for (int k = 0; k < BSF_NET_OUTPUTS; k++)
+        o[k] = _mm256_add_epi32(o[k], _mm256_madd_epi16(h, _mm256_loadu_si256(
+            (const __m256i*) (net->out16 + (int64_t) k * net->hidden1 + at))));
+}
+
 /* An exact network of one block (BSF_NET_EXACT_BLOCK units): a child's
    sums straight from its parent's in eight registers, each step of one
    stone added or subtracted as it is found (vpsignw: no multiplication,
@@ -937,9 +946,7 @@ static inline void bsf_net_exact_block_avx2(const bsf_net* net, const signed cha
     }
     for (int v = 0; v < VECTORS; v++) {
         __m256i h = _mm256_andnot_si256(_mm256_srai_epi16(s[v], 15), s[v]);    /* ReLU */
-        for (int k = 0; k < BSF_NET_OUTPUTS; k++)
-            o[k] = _mm256_add_epi32(o[k], _mm256_madd_epi16(h, _mm256_loadu_si256(
-                (const __m256i*) (net->out16 + (int64_t) k * BSF_NET_EXACT_BLOCK + 16 * v))));
+        bsf_net_exact_madd_avx2(net, h, 16 * v, o);
     }
 }
 
@@ -974,10 +981,8 @@ static void bsf_net_exact_children_avx2(const bsf_net* net, const signed char* p
                     int units = n - offset < BSF_NET_EXACT_BLOCK ? n - offset : BSF_NET_EXACT_BLOCK;
                     bsf_net_exact_block(base, &terms, offset, units / 16, 1, h);
                     for (int v = 0; v < units / 16; v++) {
-                        __m256i x = _mm256_load_si256((const __m256i*) (h + 16 * v));
-                        for (int k = 0; k < BSF_NET_OUTPUTS; k++)
-                            o[k] = _mm256_add_epi32(o[k], _mm256_madd_epi16(x, _mm256_loadu_si256(
-                                (const __m256i*) (net->out16 + (int64_t) k * n + offset + 16 * v))));
+                        bsf_net_exact_madd_avx2(net, _mm256_load_si256((const __m256i*) (h + 16 * v)),
+                                                offset + 16 * v, o);
                     }
                 }
             }
