@@ -9,11 +9,14 @@ from typing_extensions import disjoint_base
 ARRAYS: Final[tuple[str, ...]]
 ROWS: Final[tuple[str, ...]]
 EXACT_ARRAYS: Final[tuple[str, ...]]
+ALIGNMENT: Final[int]
 
 @disjoint_base
 class Model:
     def __init__(self, arrays: dict[str, npt.NDArray[np.float32]], hidden1: int, hidden2: int, relu: bool,
                  features: int, feature_mask: int, exact: bool = False) -> None: ...
+    @property
+    def arrays(self) -> dict[str, npt.NDArray[np.float32] | npt.NDArray[np.int16]]: ...
     @property
     def features(self) -> int: ...
     @property

@@ -94,3 +94,11 @@ def test_the_integer_scores_of_children_agree_with_the_float_pass(hidden):
     replies, values = best_replies(records.after[going_on], BACKGAMMON, rounded)
     assert len(replies) == 21 * len(going_on)
     assert np.abs(evaluate(replies, BACKGAMMON, rounded) - values).max() < 1e-5
+
+
+@pytest.mark.parametrize("net", [load_shipped(BACKGAMMON), NetEvaluator.random(BACKGAMMON, hidden=(80,))])
+def test_the_kernel_model_s_arrays_start_on_cache_lines(net):
+    # the kernels' vector loads of a row straddle two cache lines where an array does not
+    arrays = net.native_model().arrays
+    assert "rows" in arrays and ("rows16" in arrays) == net.exact
+    assert all(array.ctypes.data % 64 == 0 and array.flags.c_contiguous for array in arrays.values())

@@ -76,7 +76,7 @@ cdef extern from "bsf_net.h":
 
 cdef class Model:
     cdef bsf_net net
-    cdef object arrays      # the numpy arrays the pointers point into
+    cdef readonly dict arrays    # the numpy arrays the pointers point into
 
 cdef const bsf_net* model_of(Model model) noexcept
 cdef int64_t net_best_child(const bsf_net* net, const Board* children, int64_t stride, int64_t n, RuleSet rules,
