@@ -86,7 +86,8 @@ KERNELS = os.path.join("src", "bansugoroku_fast")
 # C sources linked into one module beside its .pyx, and the C headers a
 # module includes (its dependencies too: a change rebuilds it).
 C_SOURCES = {"_pool": ["bsf_pool.c"]}
-C_HEADERS = {"_pool": ["bsf_pool.h"], "_net": ["bsf_net.h"], "_games": ["bsf_net.h"], "_env": ["bsf_net.h"],
+NET_HEADERS = ["bsf_net.h", "bsf_net_exact_simd.h"]
+C_HEADERS = {"_pool": ["bsf_pool.h"], "_net": NET_HEADERS, "_games": NET_HEADERS, "_env": NET_HEADERS,
              "_batch": ["bsf_build.h"],
              "_batch_avx2": ["bsf_build.h"], "_single": ["bsf_build.h"]}
 

@@ -202,14 +202,17 @@ def test_kernel_best_replies_pass_and_finish():
 
 @source_tree.needs("src/bansugoroku_fast")
 @source_tree.needs_c_compiler()
-def test_the_baseline_and_avx2_builds_of_the_forward_pass_agree_bit_for_bit(tmp_path):
+def test_the_baseline_avx2_and_vnni_builds_of_the_forward_pass_agree_bit_for_bit(tmp_path):
     # tests/net_builds.c scores pseudo-random boards with pseudo-random networks; the package
     # runs the AVX2 clone of the batch loop where the CPU has AVX2, the baseline one elsewhere
     from bansugoroku_fast import _cpu
 
     kernels = source_tree.path("src", "bansugoroku_fast")
-    # the baseline build without bsf_net.h's AVX2 path for exact networks, the other with it
-    builds = [["-DBSF_NET_NO_AVX2"]] + ([["-mavx2"]] if _cpu.cpu_has_avx2() else [])
+    # the baseline build without bsf_net.h's AVX2 paths for exact networks, one with AVX2 alone, one
+    # with AVX-512 VNNI too where the CPU has it
+    builds = [["-DBSF_NET_NO_AVX2"]]
+    if _cpu.cpu_has_avx2():
+        builds += [["-mavx2", "-DBSF_NET_NO_VNNI"], ["-mavx2"]]
     outputs = []
     for flags in builds:
         program = tmp_path / f"net_builds{''.join(flags)}"

@@ -78,6 +78,7 @@ typedef struct {
     const int16_t* point16;      /* point_rows times the scale */
     const int16_t* bias16;       /* bias1 times the scale */
     int avx2;                    /* made by bsf_net_prepare: the CPU has AVX2 (bsf_net_exact_children_avx2) */
+    int vnni;                    /* and AVX-512 VNNI on 256-bit vectors (bsf_net_exact_children_vnni) */
     /* made by bsf_net_prepare for an exact network: */
     const int16_t* step16[52][4]; /* step_rows's rows in rows16 */
     int read_features;           /* the features of feature_mask: how many, */
@@ -85,14 +86,20 @@ typedef struct {
     const int16_t* read_rows16[64]; /* and their rows in rows16 */
 } bsf_net;
 
-/* The exact networks' children in AVX2 where the CPU has it, chosen when
-   the network is prepared (BSF_NET_NO_AVX2: never, so that a test can
-   compare the two paths). */
+/* The exact networks' children in AVX2, or AVX2 with AVX-512 VNNI, where
+   the CPU has it, chosen when the network is prepared (BSF_NET_NO_AVX2:
+   neither, BSF_NET_NO_VNNI: AVX2 alone, so that a test can compare the
+   three paths). */
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(BSF_NET_NO_AVX2)
 #define BSF_NET_EXACT_AVX2 1
 #include <immintrin.h>
 #else
 #define BSF_NET_EXACT_AVX2 0
+#endif
+#if BSF_NET_EXACT_AVX2 && !defined(BSF_NET_NO_VNNI)
+#define BSF_NET_EXACT_VNNI 1
+#else
+#define BSF_NET_EXACT_VNNI 0
 #endif
 
 /* An exact network's row in rows16 of a float row of it. */
@@ -117,6 +124,9 @@ static inline void bsf_net_prepare(bsf_net* net) {
     if (!net->exact) return;
 #if BSF_NET_EXACT_AVX2
     net->avx2 = __builtin_cpu_supports("avx2");
+#endif
+#if BSF_NET_EXACT_VNNI
+    net->vnni = net->avx2 && __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512vl");
 #endif
     for (int at = 0; at < 52; at++)
         for (int n = 0; n < 4; n++) net->step16[at][n] = BSF_NET_ROW16(net, net->step_rows[at][n]);
@@ -901,104 +911,22 @@ BSF_NET_INLINE void bsf_net_exact_child(const bsf_net* net, const signed char* p
 }
 
 #if BSF_NET_EXACT_AVX2
-/* o[k] += sixteen ReLU units h (from unit at) times output k's weights,
-   as 16-bit multiply-adds into 32-bit sums, k = 0 .. 4. */
-__attribute__((target("avx2"), always_inline, unused))
-static inline void bsf_net_exact_madd_avx2(const bsf_net* net, __m256i h, int at, __m256i* o) {
-    for (int k = 0; k < BSF_NET_OUTPUTS; k++)
-        o[k] = _mm256_add_epi32(o[k], _mm256_madd_epi16(h, _mm256_loadu_si256(
-            (const __m256i*) (net->out16 + (int64_t) k * net->hidden1 + at))));
-}
-
-/* An exact network of one block (BSF_NET_EXACT_BLOCK units): a child's
-   sums straight from its parent's in eight registers, each step of one
-   stone added or subtracted as it is found (vpsignw: no multiplication,
-   no list), the rest (several stones at a place, the features) by a list
-   of terms; then the ReLU units' multiply-adds into o. */
-__attribute__((target("avx2"), always_inline, unused))
-static inline void bsf_net_exact_block_avx2(const bsf_net* net, const signed char* parent,
-                                            const int32_t* parent_features, const int16_t* base,
-                                            const signed char* child, const int32_t* child_features, __m256i* o) {
-    enum { VECTORS = BSF_NET_EXACT_BLOCK / 16 };
-    __m256i s[VECTORS];
-    for (int v = 0; v < VECTORS; v++) s[v] = _mm256_loadu_si256((const __m256i*) (base + 16 * v));
-    bsf_net_exact_terms terms;
-    terms.count = 0;
-    for (uint64_t changed = bsf_net_changed(parent, child); changed; changed &= changed - 1) {
-        int at = BSF_NET_CTZ64(changed), before = parent[at], after = child[at], change = after - before;
-        if (change == 1 || change == -1) {    /* the usual case: one step, one row, its sign */
-            int low = before < after ? before : after;
-            const int16_t* row = net->step16[at][low < 3 ? low : 3];
-            const __m256i sign = _mm256_set1_epi16((short) change);
-            for (int v = 0; v < VECTORS; v++)
-                s[v] = _mm256_add_epi16(s[v], _mm256_sign_epi16(_mm256_loadu_si256((const __m256i*) (row + 16 * v)),
-                                                                sign));
-        } else {
-            bsf_net_exact_place_terms(net, at, before, after, &terms);
-        }
-    }
-    bsf_net_exact_feature_terms(net, parent_features, child_features, &terms);
-    for (int t = 0; t < terms.count; t++) {
-        const __m256i coefficient = _mm256_set1_epi16(terms.coefficients[t]);
-        for (int v = 0; v < VECTORS; v++)
-            s[v] = _mm256_add_epi16(s[v], _mm256_mullo_epi16(coefficient, _mm256_loadu_si256(
-                (const __m256i*) (terms.rows[t] + 16 * v))));
-    }
-    for (int v = 0; v < VECTORS; v++) {
-        __m256i h = _mm256_andnot_si256(_mm256_srai_epi16(s[v], 15), s[v]);    /* ReLU */
-        bsf_net_exact_madd_avx2(net, h, 16 * v, o);
-    }
-}
-
-/* bsf_net_exact_child for the n children of bsf_net_children_sums, in
-   AVX2 (the CPU has it: bsf_net.avx2): each block's ReLU units go through
-   the output layer as 16-bit multiply-adds into five vectors of 32-bit
-   sums, reduced once a child; the same integers, so the same floats, as
-   bsf_net_exact_child. */
-__attribute__((target("avx2"), noinline, unused))
-static void bsf_net_exact_children_avx2(const bsf_net* net, const signed char* parent,
-                                        const int32_t* parent_features, const int16_t* base,
-                                        const signed char* const* children, const int32_t* children_features,
-                                        int64_t features_stride, int count, float* sums, int64_t stride) {
-    const int n = net->hidden1;
-    const __m256 scale = _mm256_set1_ps(1.0f / (BSF_NET_EXACT_FIRST * BSF_NET_EXACT_OUT));
-    const __m256 bias = _mm256_loadu_ps(net->out_bias8);
-    for (int i = 0; i < count; i++) {
-        float sums8[8];
-        if (!children[i]) {
-            memset(sums8, 0, sizeof sums8);
-        } else {
-            bsf_net_exact_terms terms;
-            int16_t h[BSF_NET_EXACT_BLOCK] __attribute__((aligned(32)));
-            __m256i o[BSF_NET_OUTPUTS];
-            for (int k = 0; k < BSF_NET_OUTPUTS; k++) o[k] = _mm256_setzero_si256();
-            const int32_t* features = children_features ? children_features + i * features_stride : NULL;
-            if (n == BSF_NET_EXACT_BLOCK)
-                bsf_net_exact_block_avx2(net, parent, parent_features, base, children[i], features, o);
-            else {
-                bsf_net_exact_child_terms(net, parent, parent_features, children[i], features, &terms);
-                for (int offset = 0; offset < n; offset += BSF_NET_EXACT_BLOCK) {
-                    int units = n - offset < BSF_NET_EXACT_BLOCK ? n - offset : BSF_NET_EXACT_BLOCK;
-                    bsf_net_exact_block(base, &terms, offset, units / 16, 1, h);
-                    for (int v = 0; v < units / 16; v++) {
-                        bsf_net_exact_madd_avx2(net, _mm256_load_si256((const __m256i*) (h + 16 * v)),
-                                                offset + 16 * v, o);
-                    }
-                }
-            }
-            /* the five sums, then three zeros, as bsf_net_reduce5 adds floats */
-            const __m256i zero = _mm256_setzero_si256();
-            __m256i first = _mm256_hadd_epi32(_mm256_hadd_epi32(o[0], o[1]), _mm256_hadd_epi32(o[2], o[3]));
-            __m256i last = _mm256_hadd_epi32(_mm256_hadd_epi32(o[4], zero), zero);
-            __m256i total = _mm256_add_epi32(_mm256_permute2x128_si256(first, last, 0x20),
-                                             _mm256_permute2x128_si256(first, last, 0x31));
-            _mm256_storeu_ps(sums8, _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(total), scale), bias));
-        }
-        for (int k = 0; k < BSF_NET_OUTPUTS; k++) sums[k * stride + i] = sums8[k];
-    }
-    for (int i = count; i < ((count + 7) & ~7); i++)
-        for (int k = 0; k < BSF_NET_OUTPUTS; k++) sums[k * stride + i] = 0.0f;
-}
+#define BSF_NET_SIMD(name) name##_avx2
+#define BSF_NET_SIMD_TARGET "avx2"
+#define BSF_NET_SIMD_VNNI 0
+#include "bsf_net_exact_simd.h"
+#undef BSF_NET_SIMD
+#undef BSF_NET_SIMD_TARGET
+#undef BSF_NET_SIMD_VNNI
+#endif
+#if BSF_NET_EXACT_VNNI
+#define BSF_NET_SIMD(name) name##_vnni
+#define BSF_NET_SIMD_TARGET "avx2,avx512f,avx512vl,avx512vnni"
+#define BSF_NET_SIMD_VNNI 1
+#include "bsf_net_exact_simd.h"
+#undef BSF_NET_SIMD
+#undef BSF_NET_SIMD_TARGET
+#undef BSF_NET_SIMD_VNNI
 #endif
 
 /* A child's five output sums (then three zeros) into sums8, from its
@@ -1039,6 +967,13 @@ static void bsf_net_children_sums(const bsf_net* net, const signed char* parent,
                                   const float* parent_sums, const int16_t* parent_sums16,
                                   const signed char* const* children, const int32_t* children_features,
                                   int64_t features_stride, int n, float* scratch, float* sums, int64_t stride) {
+#if BSF_NET_EXACT_VNNI
+    if (net->exact && net->vnni) {
+        bsf_net_exact_children_vnni(net, parent, parent_features, parent_sums16, children, children_features,
+                                    features_stride, n, sums, stride);
+        return;
+    }
+#endif
 #if BSF_NET_EXACT_AVX2
     if (net->exact && net->avx2) {
         bsf_net_exact_children_avx2(net, parent, parent_features, parent_sums16, children, children_features,
