@@ -280,6 +280,7 @@ cdef struct NetParent:
     uint32_t opp_made           # row opp's made points (bits)
     uint32_t known              # bit p set where hits[p] is filled
     uint64_t hits[25]           # hits[p]: the rolls on which row opp would hit a blot of row me on point p
+    uint32_t opp_blots          # row opp's blots (bits)
 
 
 cdef void net_parent(const bsf_net* net, const Board* board, RuleSet rules, NetParent* parent) noexcept nogil:
@@ -288,6 +289,7 @@ cdef void net_parent(const bsf_net* net, const Board* board, RuleSet rules, NetP
         net_features(board, rules, parent.features)
         parent.opp_places = row_gt(board.opp, 0) & (POINT_BITS | (1u << BAR))
         parent.opp_made = row_gt(board.opp, 1) & POINT_BITS
+        parent.opp_blots = row_eq(board.opp, 1) & POINT_BITS
         parent.known = 0
     if net.exact:           # in integers
         bsf_net_exact_sums(net, board.me, <const int32_t*> parent.features if net.features else NULL, parent.sums16)
@@ -304,11 +306,14 @@ cdef void net_child_features(NetParent* parent, const Board* child, RuleSet rule
     cdef int winner, value, point
     cdef uint32_t blots = row_eq(child.me, 1) & POINT_BITS
     cdef uint32_t opp_places = row_gt(child.opp, 0) & (POINT_BITS | (1u << BAR))
-    cdef uint32_t opp_made = row_gt(child.opp, 1) & POINT_BITS
+    cdef uint32_t opp_blots, opp_made
     cdef uint64_t rolls = 0
-    outcome_of(child, rules, &winner, &value)
+    if rules.backgammon and child.me[OFF] < STONES and child.opp[OFF] < STONES:
+        winner, value = -1, 0       # outcome_of's answer: backgammon's one finish is 15 borne off
+    else:
+        outcome_of(child, rules, &winner, &value)
     out[PRIME] = _longest_run(row_gt(child.me, 1) & POINT_BITS)
-    if opp_places == parent.opp_places:
+    if opp_places == parent.opp_places:     # row opp as in the parent
         while blots:
             point = lowest_bit(blots)
             blots &= blots - 1
@@ -317,14 +322,18 @@ cdef void net_child_features(NetParent* parent, const Board* child, RuleSet rule
                 parent.known |= 1u << point
             rolls |= parent.hits[point]
         out[EXPOSURE] = _count_rolls(rolls)
+        out[SIDE_FEATURES + PRIME] = parent.features[SIDE_FEATURES + PRIME]
+        opp_blots = parent.opp_blots
     else:
         out[EXPOSURE] = _exposure(blots, opp_places, rules.doubles_moves)
+        opp_made = row_gt(child.opp, 1) & POINT_BITS
+        out[SIDE_FEATURES + PRIME] = (parent.features[SIDE_FEATURES + PRIME] if opp_made == parent.opp_made
+                                      else _longest_run(opp_made))
+        opp_blots = row_eq(child.opp, 1) & POINT_BITS
     out[CLOSURE] = home_closed(child.me, child.opp)
     out[WON] = value if winner == 0 else 0
-    out[SIDE_FEATURES + PRIME] = (parent.features[SIDE_FEATURES + PRIME] if opp_made == parent.opp_made
-                                  else _longest_run(opp_made))
-    out[SIDE_FEATURES + EXPOSURE] = _exposure(row_eq(child.opp, 1) & POINT_BITS,
-                                              row_gt(child.me, 0) & (POINT_BITS | (1u << BAR)), rules.doubles_moves)
+    out[SIDE_FEATURES + EXPOSURE] = _exposure(opp_blots, row_gt(child.me, 0) & (POINT_BITS | (1u << BAR)),
+                                              rules.doubles_moves)
     out[SIDE_FEATURES + CLOSURE] = home_closed(child.opp, child.me)
     out[SIDE_FEATURES + WON] = value if winner == 1 else 0
 
