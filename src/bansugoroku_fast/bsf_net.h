@@ -967,17 +967,16 @@ static void bsf_net_children_sums(const bsf_net* net, const signed char* parent,
                                   const float* parent_sums, const int16_t* parent_sums16,
                                   const signed char* const* children, const int32_t* children_features,
                                   int64_t features_stride, int n, float* scratch, float* sums, int64_t stride) {
-#if BSF_NET_EXACT_VNNI
-    if (net->exact && net->vnni) {
-        bsf_net_exact_children_vnni(net, parent, parent_features, parent_sums16, children, children_features,
-                                    features_stride, n, sums, stride);
-        return;
-    }
-#endif
 #if BSF_NET_EXACT_AVX2
     if (net->exact && net->avx2) {
-        bsf_net_exact_children_avx2(net, parent, parent_features, parent_sums16, children, children_features,
-                                    features_stride, n, sums, stride);
+        void (*exact_children)(const bsf_net*, const signed char*, const int32_t*, const int16_t*,
+                               const signed char* const*, const int32_t*, int64_t, int, float*, int64_t)
+            = bsf_net_exact_children_avx2;
+#if BSF_NET_EXACT_VNNI
+        if (net->vnni) exact_children = bsf_net_exact_children_vnni;
+#endif
+        exact_children(net, parent, parent_features, parent_sums16, children, children_features, features_stride, n,
+                       sums, stride);
         return;
     }
 #endif
