@@ -277,7 +277,6 @@ cdef struct NetParent:
     int16_t sums16[BSF_NET_MAX_HIDDEN]  # an exact network's instead, in integers (bsf_net_exact_sums)
     int features[FEATURES]
     uint32_t opp_places         # row opp's points and bar (bits)
-    uint32_t opp_made           # row opp's made points (bits)
     uint32_t known              # bit p set where hits[p] is filled
     uint64_t hits[25]           # hits[p]: the rolls on which row opp would hit a blot of row me on point p
     uint32_t opp_blots          # row opp's blots (bits)
@@ -288,7 +287,6 @@ cdef void net_parent(const bsf_net* net, const Board* board, RuleSet rules, NetP
     if net.features:
         net_features(board, rules, parent.features)
         parent.opp_places = row_gt(board.opp, 0) & (POINT_BITS | (1u << BAR))
-        parent.opp_made = row_gt(board.opp, 1) & POINT_BITS
         parent.opp_blots = row_eq(board.opp, 1) & POINT_BITS
         parent.known = 0
     if net.exact:           # in integers
@@ -299,14 +297,16 @@ cdef void net_parent(const bsf_net* net, const Board* board, RuleSet rules, NetP
 
 cdef void net_child_features(NetParent* parent, const Board* child, RuleSet rules, int* out) noexcept nogil:
     """``net_features`` of a play of ``parent`` (the same values), from
-    what the parent's children share: row opp moves only when hit, so its
-    made points (and prime) are the parent's, and while its places are the
-    parent's, the rolls hitting each of row me's blots are the parent's
-    ``hits`` (filled at the first child that needs one)."""
+    what the parent's children share: a play hits only blots, so row opp's
+    made points (and prime) are the parent's in every child, and in a child
+    that hit nothing (row opp's places are the parent's) row opp is the
+    parent's: its blots are the parent's, and the rolls hitting each of row
+    me's blots are the parent's ``hits`` (filled at the first child that
+    needs one)."""
     cdef int winner, value, point
     cdef uint32_t blots = row_eq(child.me, 1) & POINT_BITS
     cdef uint32_t opp_places = row_gt(child.opp, 0) & (POINT_BITS | (1u << BAR))
-    cdef uint32_t opp_blots, opp_made
+    cdef uint32_t opp_blots
     cdef uint64_t rolls = 0
     if rules.backgammon and child.me[OFF] < STONES and child.opp[OFF] < STONES:
         winner, value = -1, 0       # outcome_of's answer: backgammon's one finish is 15 borne off
@@ -322,14 +322,11 @@ cdef void net_child_features(NetParent* parent, const Board* child, RuleSet rule
                 parent.known |= 1u << point
             rolls |= parent.hits[point]
         out[EXPOSURE] = _count_rolls(rolls)
-        out[SIDE_FEATURES + PRIME] = parent.features[SIDE_FEATURES + PRIME]
         opp_blots = parent.opp_blots
     else:
         out[EXPOSURE] = _exposure(blots, opp_places, rules.doubles_moves)
-        opp_made = row_gt(child.opp, 1) & POINT_BITS
-        out[SIDE_FEATURES + PRIME] = (parent.features[SIDE_FEATURES + PRIME] if opp_made == parent.opp_made
-                                      else _longest_run(opp_made))
         opp_blots = row_eq(child.opp, 1) & POINT_BITS
+    out[SIDE_FEATURES + PRIME] = parent.features[SIDE_FEATURES + PRIME]
     out[CLOSURE] = home_closed(child.me, child.opp)
     out[WON] = value if winner == 0 else 0
     out[SIDE_FEATURES + EXPOSURE] = _exposure(opp_blots, row_gt(child.me, 0) & (POINT_BITS | (1u << BAR)),

@@ -35,9 +35,9 @@ EXACT_ARRAYS = ("threshold16", "excess16", "bar16", "off16", "feature16", "out16
 
 #: The boundary each array's data starts on: a cache line, so that the
 #: kernels' vector loads of a row (whose length is a multiple of 16
-#: units) never straddle two lines. NumPy's allocator gives only 16 bytes,
-#: and which of the four offsets an array gets had moved self-play speed
-#: by a fifth from one process to the next.
+#: units) never straddle two lines. NumPy's allocator gives only 16 bytes;
+#: the shipped network's model built at offsets 0 and 48 played 8,255 and
+#: 7,898 games a second in one process.
 ALIGNMENT = 64
 
 

@@ -66,7 +66,8 @@ static inline void BSF_NET_SIMD(bsf_net_exact_block)(const bsf_net* net, const s
 }
 
 /* bsf_net_exact_child for the n children of bsf_net_children_sums, in
-   AVX2 (the CPU has it: bsf_net.avx2): each block's ReLU units go through
+   the set's vectors (the CPU has them: bsf_net.avx2, bsf_net.vnni; the
+   choice is bsf_net_children_sums's): each block's ReLU units go through
    the output layer as 16-bit multiply-adds into five vectors of 32-bit
    sums, reduced once a child; the same integers, so the same floats, as
    bsf_net_exact_child. */
