@@ -54,6 +54,7 @@ cdef extern from "bsf_net.h":
         const int16_t* out16
         const int16_t* point16
         const int16_t* bias16
+        const int16_t* place16
     int64_t bsf_net_scratch(const bsf_net* net) noexcept nogil
     void bsf_net_forward(const bsf_net* net, const signed char* board, const int32_t* features,
                          float* out, float* scratch) noexcept nogil
@@ -65,6 +66,8 @@ cdef extern from "bsf_net.h":
     void bsf_net_sums(const bsf_net* net, const signed char* board, const int32_t* features,
                       float* sums) noexcept nogil
     void bsf_net_prepare(bsf_net* net) noexcept nogil
+    int64_t bsf_net_places_size(const bsf_net* net) noexcept nogil
+    void bsf_net_fill_places(bsf_net* net, int16_t* place16) noexcept nogil
     void bsf_net_exact_sums(const bsf_net* net, const signed char* board, const int32_t* features,
                             int16_t* sums16) noexcept nogil
     void bsf_net_children_sums(const bsf_net* net, const signed char* parent, const int32_t* parent_features,

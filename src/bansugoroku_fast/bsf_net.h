@@ -84,6 +84,9 @@ typedef struct {
     int read_features;           /* the features of feature_mask: how many, */
     int read_slots[64];          /* their slots, */
     const int16_t* read_rows16[64]; /* and their rows in rows16 */
+    /* An exact network of one block (hidden1 = BSF_NET_EXACT_BLOCK): its
+       places' rows at each count (bsf_net_fill_places; NULL otherwise). */
+    const int16_t* place16;
 } bsf_net;
 
 /* The exact networks' children in AVX2, or AVX2 with AVX-512 VNNI, where
@@ -136,6 +139,39 @@ static inline void bsf_net_prepare(bsf_net* net) {
         net->read_slots[net->read_features] = f;
         net->read_rows16[net->read_features++] = BSF_NET_ROW16(net, net->feature_rows) + f * n1;
     }
+}
+
+/* Units of an exact network's block: sixteen to a vector, eight vectors. */
+#define BSF_NET_EXACT_BLOCK 128
+/* The counts of stones a place holds: 0 .. 15. */
+#define BSF_NET_COUNTS 16
+
+/* The int16 values of a prepared network's place table: 52 bytes of a
+   board, BSF_NET_COUNTS counts, hidden1 units, for an exact network of one
+   block (the only one whose children read it); 0 for any other. */
+static inline int64_t bsf_net_places_size(const bsf_net* net) {
+    return net->exact && net->hidden1 == BSF_NET_EXACT_BLOCK ? 52 * BSF_NET_COUNTS * (int64_t) net->hidden1 : 0;
+}
+
+/* Fills a prepared network's place table (bsf_net_places_size values):
+   row (at, n) is what byte at of a board at n stones adds to the first
+   layer's sums, its steps from 0 to n summed (the thresholds passed, the
+   fourth unit's row per stone past three; the bar's and borne-off rows per
+   stone), in int16 that wraps. A child's sums are then its parent's plus,
+   at each byte that changed, the row at the child's count minus the row at
+   the parent's: whatever the change, one subtraction and one addition, and
+   the same integers as adding the steps, since int16 sums wrap alike in any
+   order. */
+static inline void bsf_net_fill_places(bsf_net* net, int16_t* place16) {
+    const int64_t n1 = net->hidden1;
+    for (int at = 0; at < 52; at++) {
+        int16_t* row = place16 + (int64_t) at * BSF_NET_COUNTS * n1;
+        for (int64_t u = 0; u < n1; u++) row[u] = 0;
+        for (int n = 1; n < BSF_NET_COUNTS; n++, row += n1)
+            for (int64_t u = 0; u < n1; u++)
+                row[n1 + u] = (int16_t) (uint16_t) ((uint16_t) row[u] + (uint16_t) net->step16[at][n - 1 < 3 ? n - 1 : 3][u]);
+    }
+    net->place16 = place16;
 }
 
 /* Floats of scratch one position needs: both hidden layers. */
@@ -737,9 +773,6 @@ BSF_NET_INLINE void bsf_net_fused_sums(const bsf_net* net, int relu, const float
     *(bsf_net_v8*) sums8 = sums + *(const bsf_net_v8*) net->out_bias8;
 }
 #endif
-
-/* Units of an exact network's block: sixteen to a vector, eight vectors. */
-#define BSF_NET_EXACT_BLOCK 128
 
 /* An exact network's terms of a child: rows of rows16 and what each is
    multiplied by. */

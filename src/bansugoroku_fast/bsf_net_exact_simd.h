@@ -26,10 +26,10 @@ static inline void BSF_NET_SIMD(bsf_net_exact_madd)(const bsf_net* net, __m256i 
 }
 
 /* An exact network of one block (BSF_NET_EXACT_BLOCK units): a child's
-   sums straight from its parent's in eight registers, each step of one
-   stone added or subtracted as it is found (vpsignw: no multiplication,
-   no list), the rest (several stones at a place, the features) by a list
-   of terms; then the ReLU units' multiply-adds into o. */
+   sums straight from its parent's in eight registers, each byte that
+   changed adding its place table row at the child's count and taking away
+   the row at the parent's (no branch on the change, no list), the read
+   features by a list of terms; then the ReLU units' multiply-adds into o. */
 __attribute__((target(BSF_NET_SIMD_TARGET), always_inline, unused))
 static inline void BSF_NET_SIMD(bsf_net_exact_block)(const bsf_net* net, const signed char* parent,
                                             const int32_t* parent_features, const int16_t* base,
@@ -37,21 +37,16 @@ static inline void BSF_NET_SIMD(bsf_net_exact_block)(const bsf_net* net, const s
     enum { VECTORS = BSF_NET_EXACT_BLOCK / 16 };
     __m256i s[VECTORS];
     for (int v = 0; v < VECTORS; v++) s[v] = _mm256_loadu_si256((const __m256i*) (base + 16 * v));
+    for (uint64_t changed = bsf_net_changed(parent, child); changed; changed &= changed - 1) {
+        int at = BSF_NET_CTZ64(changed);
+        const int16_t* gained = net->place16 + ((int64_t) at * BSF_NET_COUNTS + child[at]) * BSF_NET_EXACT_BLOCK;
+        const int16_t* lost = net->place16 + ((int64_t) at * BSF_NET_COUNTS + parent[at]) * BSF_NET_EXACT_BLOCK;
+        for (int v = 0; v < VECTORS; v++)
+            s[v] = _mm256_sub_epi16(_mm256_add_epi16(s[v], _mm256_loadu_si256((const __m256i*) (gained + 16 * v))),
+                                    _mm256_loadu_si256((const __m256i*) (lost + 16 * v)));
+    }
     bsf_net_exact_terms terms;
     terms.count = 0;
-    for (uint64_t changed = bsf_net_changed(parent, child); changed; changed &= changed - 1) {
-        int at = BSF_NET_CTZ64(changed), before = parent[at], after = child[at], change = after - before;
-        if (change == 1 || change == -1) {    /* the usual case: one step, one row, its sign */
-            int low = before < after ? before : after;
-            const int16_t* row = net->step16[at][low < 3 ? low : 3];
-            const __m256i sign = _mm256_set1_epi16((short) change);
-            for (int v = 0; v < VECTORS; v++)
-                s[v] = _mm256_add_epi16(s[v], _mm256_sign_epi16(_mm256_loadu_si256((const __m256i*) (row + 16 * v)),
-                                                                sign));
-        } else {
-            bsf_net_exact_place_terms(net, at, before, after, &terms);
-        }
-    }
     bsf_net_exact_feature_terms(net, parent_features, child_features, &terms);
     for (int t = 0; t < terms.count; t++) {
         const __m256i coefficient = _mm256_set1_epi16(terms.coefficients[t]);
@@ -89,7 +84,7 @@ static void BSF_NET_SIMD(bsf_net_exact_children)(const bsf_net* net, const signe
             __m256i o[BSF_NET_OUTPUTS];
             for (int k = 0; k < BSF_NET_OUTPUTS; k++) o[k] = _mm256_setzero_si256();
             const int32_t* features = children_features ? children_features + i * features_stride : NULL;
-            if (n == BSF_NET_EXACT_BLOCK)
+            if (n == BSF_NET_EXACT_BLOCK && net->place16)
                 BSF_NET_SIMD(bsf_net_exact_block)(net, parent, parent_features, base, children[i], features, o);
             else {
                 bsf_net_exact_child_terms(net, parent, parent_features, children[i], features, &terms);
