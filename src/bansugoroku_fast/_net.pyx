@@ -79,8 +79,8 @@ cdef class Model:
     :data:`EXACT_ARRAYS` (an exact network, as ``bsf_net.h`` defines it).
     The arrays of :data:`ROWS` go into one array, and an exact network's
     int16 rows into another of the same layout; an exact network of one
-    block of units also gets its place table, ``place16``
-    (``bsf_net_fill_places``)."""
+    block of units, on a CPU with the vector paths, also gets its place
+    table, ``place16`` (``bsf_net_fill_places``)."""
 
     def __init__(self, dict arrays, int hidden1, int hidden2, bint relu, int features, uint64_t feature_mask,
                  bint exact=False):
@@ -117,7 +117,7 @@ cdef class Model:
         bsf_net_prepare(&self.net)
         cdef int64_t places = bsf_net_places_size(&self.net)
         if places:
-            self.arrays["place16"] = _aligned(np.zeros(places), np.int16)
+            self.arrays["place16"] = _aligned(np.zeros(places, dtype=np.int16), np.int16)
             bsf_net_fill_places(&self.net, <int16_t*> _int16s(self.arrays["place16"]))
 
     @property

@@ -84,8 +84,8 @@ typedef struct {
     int read_features;           /* the features of feature_mask: how many, */
     int read_slots[64];          /* their slots, */
     const int16_t* read_rows16[64]; /* and their rows in rows16 */
-    /* An exact network of one block (hidden1 = BSF_NET_EXACT_BLOCK): its
-       places' rows at each count (bsf_net_fill_places; NULL otherwise). */
+    /* its places' rows at each count where bsf_net_places_size is not 0
+       (bsf_net_fill_places), NULL elsewhere */
     const int16_t* place16;
 } bsf_net;
 
@@ -147,10 +147,12 @@ static inline void bsf_net_prepare(bsf_net* net) {
 #define BSF_NET_COUNTS 16
 
 /* The int16 values of a prepared network's place table: 52 bytes of a
-   board, BSF_NET_COUNTS counts, hidden1 units, for an exact network of one
-   block (the only one whose children read it); 0 for any other. */
+   board, BSF_NET_COUNTS counts, hidden1 units, where its children read it
+   (an exact network of one block, on a CPU with the vector paths); 0
+   elsewhere, and no table. */
 static inline int64_t bsf_net_places_size(const bsf_net* net) {
-    return net->exact && net->hidden1 == BSF_NET_EXACT_BLOCK ? 52 * BSF_NET_COUNTS * (int64_t) net->hidden1 : 0;
+    return net->exact && net->avx2 && net->hidden1 == BSF_NET_EXACT_BLOCK
+        ? 52 * BSF_NET_COUNTS * (int64_t) net->hidden1 : 0;
 }
 
 /* Fills a prepared network's place table (bsf_net_places_size values):
@@ -165,11 +167,14 @@ static inline int64_t bsf_net_places_size(const bsf_net* net) {
 static inline void bsf_net_fill_places(bsf_net* net, int16_t* place16) {
     const int64_t n1 = net->hidden1;
     for (int at = 0; at < 52; at++) {
-        int16_t* row = place16 + (int64_t) at * BSF_NET_COUNTS * n1;
-        for (int64_t u = 0; u < n1; u++) row[u] = 0;
-        for (int n = 1; n < BSF_NET_COUNTS; n++, row += n1)
-            for (int64_t u = 0; u < n1; u++)
-                row[n1 + u] = (int16_t) (uint16_t) ((uint16_t) row[u] + (uint16_t) net->step16[at][n - 1 < 3 ? n - 1 : 3][u]);
+        int16_t* none = place16 + (int64_t) at * BSF_NET_COUNTS * n1;    /* the row at 0 stones */
+        memset(none, 0, sizeof(int16_t) * (size_t) n1);
+        for (int n = 1; n < BSF_NET_COUNTS; n++) {
+            const int16_t* below = none + (n - 1) * n1;
+            const int16_t* step = net->step16[at][n - 1 < 3 ? n - 1 : 3];    /* from n - 1 stones to n */
+            int16_t* row = none + n * n1;
+            for (int64_t u = 0; u < n1; u++) row[u] = (int16_t) (uint16_t) ((uint16_t) below[u] + (uint16_t) step[u]);
+        }
     }
     net->place16 = place16;
 }
