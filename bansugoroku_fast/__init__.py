@@ -23,6 +23,7 @@ from . import batch, typing
 from .batch import count_plays, generate_plays, iter_plays
 from .errors import (
     AmbiguousPlayError,
+    BansugorokuError,
     ContactError,
     EndgameCacheError,
     EndgameCacheWarning,
@@ -203,6 +204,7 @@ __all__ = [
     "decode_match_id",
     "encode_match_id",
     # errors (and the TypeError of each kind that has one)
+    "BansugorokuError",
     "InvalidRulesError",
     "RulesTypeError",
     "InvalidPositionError",

@@ -27,6 +27,7 @@ True
 
 __all__ = [
     "AmbiguousPlayError",
+    "BansugorokuError",
     "ContactError",
     "EndgameCacheError",
     "EndgameCacheWarning",
@@ -63,19 +64,34 @@ __all__ = [
 ]
 
 
-class InvalidRulesError(ValueError):
+class BansugorokuError(Exception):
+    """The base of every error the library raises: ``except BansugorokuError``
+    catches them all, and each is also the built-in error of its kind
+    (:class:`ValueError`, :class:`TypeError`, :class:`RuntimeError` or
+    :class:`OSError`).
+
+    >>> from bansugoroku_fast import Position
+    >>> try:
+    ...     Position.from_id("not an id")
+    ... except BansugorokuError as error:
+    ...     isinstance(error, ValueError)
+    True
+    """
+
+
+class InvalidRulesError(BansugorokuError, ValueError):
     """An unknown variant or option, or an option the variant does not have."""
 
 
-class InvalidPositionError(ValueError):
+class InvalidPositionError(BansugorokuError, ValueError):
     """An array or id that is not a valid position (for these rules)."""
 
 
-class InvalidDiceError(ValueError):
+class InvalidDiceError(BansugorokuError, ValueError):
     """Dice that are not a pair of integers in 1..6."""
 
 
-class PlayError(ValueError):
+class PlayError(BansugorokuError, ValueError):
     """A play or move the caller named cannot be made: the base of
     :class:`InvalidNotationError`, :class:`IllegalPlayError` and
     :class:`AmbiguousPlayError`."""
@@ -96,30 +112,30 @@ class AmbiguousPlayError(PlayError):
     """Notation that matches more than one legal play; the message lists them."""
 
 
-class GameStateError(ValueError):
+class GameStateError(BansugorokuError, ValueError):
     """An action out of turn: playing before rolling, rolling twice, doubling
     in Ban-sugoroku or after the roll, answering a double nobody offered,
     moving once the game is over."""
 
 
-class InvalidTrainingError(ValueError):
+class InvalidTrainingError(BansugorokuError, ValueError):
     """A training configuration, checkpoint or output path that cannot be used
     (:mod:`bansugoroku_fast.train`)."""
 
 
-class PolicyOutputError(ValueError):
+class PolicyOutputError(BansugorokuError, ValueError):
     """Choices or scores that cannot choose a play: the wrong shape or
     dtype, an index outside a game's candidates, a NaN score. The message
     names the game."""
 
 
-class InvalidPolicyError(ValueError):
+class InvalidPolicyError(BansugorokuError, ValueError):
     """An unknown policy name, a policy pair that is not two policies, a
     policy the variant does not have, or weights that are not one finite
     number per feature."""
 
 
-class InvalidEvaluatorError(ValueError):
+class InvalidEvaluatorError(BansugorokuError, ValueError):
     """An evaluator that cannot score these positions: a network whose
     layers do not fit together or its encoding, an unknown encoding or
     activation, NaN or infinite weights, a network trained for other rules."""
@@ -139,17 +155,17 @@ class NetworkFileError(InvalidEvaluatorError):
         super().__init__(where + message)
 
 
-class EvaluatorOutputError(ValueError):
+class EvaluatorOutputError(BansugorokuError, ValueError):
     """What a Python evaluator returned cannot be probabilities of the five
     outcomes: the wrong shape, NaN or infinite values, values outside
     [0, 1], cumulative probabilities out of order (P(w3) > P(w2+) > P(win),
     P(l3) > P(l2+) > 1 - P(win)). The message names the first position."""
-class InvalidOptionError(ValueError):
+class InvalidOptionError(BansugorokuError, ValueError):
     """A keyword argument a function does not accept, or one that contradicts
     another (an environment id's rules and a ``rules=`` of another variant)."""
 
 
-class GameTooLongError(RuntimeError):
+class GameTooLongError(BansugorokuError, RuntimeError):
     """A whole game that has not ended after ``max_plies`` plies (which names
     the game and the seed, so that it can be replayed). Not bad input, so not
     a ValueError: the rules allow long games, the cap is a safety net."""
@@ -201,18 +217,18 @@ class UnknownOptionError(InvalidOptionError, TypeError):
     raises for it); the message lists the keywords it does take."""
 
 
-class OutputPathError(ValueError):
+class OutputPathError(BansugorokuError, ValueError):
     """A file or directory to write that cannot be written: a missing or
     unwritable directory, a format the writer does not know. Raised before
     any work."""
 
 
-class MatchIdError(ValueError):
+class MatchIdError(BansugorokuError, ValueError):
     """A GNU Backgammon Match ID (or ``Position ID:Match ID`` pair) that is
     malformed or holds an impossible field; the message names the field."""
 
 
-class MatchFileError(ValueError):
+class MatchFileError(BansugorokuError, ValueError):
     """A match file (``.mat`` text) that cannot be read, or whose games do not
     replay: an illegal or ambiguous move, a wrong score or result. ``line``
     and ``column`` (1-based; 0 when the whole file is at fault) say where."""
@@ -244,7 +260,7 @@ class NotInTableError(NotARaceError):
     and the bear-off finish: points 1..6; the arrival finish: points 1..12)."""
 
 
-class InvalidStonesError(ValueError):
+class InvalidStonesError(BansugorokuError, ValueError):
     """Stone counts for a one-sided table that are not six counts >= 0 of
     at most 15 stones in all."""
 
@@ -258,7 +274,7 @@ class TableRulesError(InvalidRulesError):
     arrival finish, where no stone leaves the board)."""
 
 
-class EndgameCacheError(OSError):
+class EndgameCacheError(BansugorokuError, OSError):
     """The endgame tables' cache directory cannot be written (raised by an
     explicit build; a look-up builds in memory with an
     :class:`EndgameCacheWarning` instead)."""
