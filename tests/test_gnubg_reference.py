@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from bansugoroku_fast import Position
+from bansugoroku_fast import Position, read_match
 
 DATA = Path(__file__).parent / "data" / "gnubg"
 
@@ -115,3 +115,60 @@ def test_cube_deeper_plies() -> None:
             assert set(by_state) == set(deeper["states"])
             for entry in by_state.values():
                 check_probabilities(entry["probabilities"])
+
+
+# --- analysis_reference.json ---------------------------------------------------------
+
+MARKS = {"none", "doubtful", "bad", "very bad"}
+LUCK_MARKS = {"verybad", "bad", "unmarked", "good", "verygood"}
+
+
+def test_analysis_header_and_files() -> None:
+    data = load("analysis_reference.json")
+    assert data["header"]["gnubg"].startswith("GNU Backgammon 1.07")
+    assert "make_analysis_reference.py" in data["header"]["command"]
+    assert len(data["matches"]) >= 3
+    for match in data["matches"]:
+        record = read_match(DATA / match["file"])
+        assert record.match_length == match["match_length"]
+        assert len(record.games) == len(match["games"])
+        for timing in match["timing"].values():
+            assert timing["wall_seconds"] > 0 and timing["cpu_seconds"] >= 0
+
+
+def test_analysis_decisions_follow_the_match_file() -> None:
+    for match in load("analysis_reference.json")["matches"]:
+        record = read_match(DATA / match["file"])
+        for number, game in enumerate(record.games, start=1):
+            decisions = [d for d in match["decisions"] if d["game"] == number]
+            plays = [d for d in decisions if d["kind"] == "play"]
+            rolls = [a for a in game.actions if a.kind == "roll"]
+            assert len(plays) == len(rolls) == len(game.positions)
+            for play, roll, before in zip(plays, rolls, game.positions):
+                assert (play["move_number"], play["player"]) == (roll.move_number, roll.seat)
+                assert tuple(play["dice"]) == roll.dice or tuple(play["dice"][::-1]) == roll.dice
+                assert (Position.from_id(play["position"]).array == before).all()
+            actions = [d["action"] for d in decisions if d["kind"] == "cube" and d["action"] != "no double"]
+            cube_actions = [a.kind for a in game.actions if a.kind in ("double", "take", "drop")]
+            assert actions == cube_actions
+
+
+def test_analysis_values_are_consistent() -> None:
+    for match in load("analysis_reference.json")["matches"]:
+        for d in match["decisions"]:
+            assert d["player"] in (0, 1)
+            assert d["loss"] >= 0.0
+            assert d["mark"] in MARKS
+            if d["kind"] == "play":
+                assert d["luck_mark"] in LUCK_MARKS
+                if d["best_equity"] is not None:
+                    assert d["best_equity"] - d["played_equity"] == pytest.approx(d["loss"], abs=1e-6)
+                if d["loss"] == 0.0:
+                    assert d["mark"] == "none"
+            elif d["action"] in ("no double", "double"):
+                assert d["double_pass"] == pytest.approx(1.0, abs=1e-6)
+        stats = match["statistics"]
+        for player in (0, 1):
+            plays = [d for d in match["decisions"] if d["player"] == player and d["kind"] == "play"]
+            assert int(stats["Chequerplay statistics"]["Total moves"][player]) == len(plays)
+            assert stats["Overall statistics"]["Overall rating"][player]
