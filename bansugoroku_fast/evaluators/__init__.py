@@ -14,7 +14,17 @@ callable), and plays ranked by them at 0, 1 or 2 plies.
 """
 from .encoding import ENCODINGS, FEATURE_SCALES, encode
 from .network import NetEvaluator, consistent
-from .scoring import OUTCOME_NAMES, Evaluator, check_output, equity, evaluate, flip, outcome_probabilities
+from .scoring import (
+    EVALUATOR_NAMES,
+    OUTCOME_NAMES,
+    Evaluator,
+    EvaluatorLike,
+    check_output,
+    equity,
+    evaluate,
+    flip,
+    outcome_probabilities,
+)
 from .search import (
     DEFAULT_FILTER,
     EvaluatorPolicy,
@@ -28,6 +38,7 @@ from .search import (
 
 __all__ = [
     "DEFAULT_FILTER",
+    "EVALUATOR_NAMES",
     "ENCODINGS",
     "EvaluatorPolicy",
     "MoveFilter",
@@ -39,6 +50,7 @@ __all__ = [
     "FEATURE_SCALES",
     "OUTCOME_NAMES",
     "Evaluator",
+    "EvaluatorLike",
     "NetEvaluator",
     "check_output",
     "consistent",
