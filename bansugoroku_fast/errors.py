@@ -29,6 +29,7 @@ __all__ = [
     "AmbiguousPlayError",
     "BansugorokuError",
     "ContactError",
+    "CubeTypeError",
     "EndgameCacheError",
     "EndgameCacheWarning",
     "EvaluatorOutputError",
@@ -37,6 +38,7 @@ __all__ = [
     "GameStateError",
     "GameTooLongError",
     "IllegalPlayError",
+    "InvalidCubeError",
     "InvalidDiceError",
     "InvalidEvaluatorError",
     "InvalidNotationError",
@@ -165,6 +167,11 @@ class InvalidOptionError(BansugorokuError, ValueError):
     another (an environment id's rules and a ``rules=`` of another variant)."""
 
 
+class InvalidCubeError(BansugorokuError, ValueError):
+    """A cube that cannot be: a value that is not a power of 2 up to the
+    limit, an owner, score or Crawford flag that no game reaches."""
+
+
 class GameTooLongError(BansugorokuError, RuntimeError):
     """A whole game that has not ended after ``max_plies`` plies (which names
     the game and the seed, so that it can be replayed). Not bad input, so not
@@ -212,6 +219,13 @@ class EvaluatorTypeError(InvalidEvaluatorError, TypeError):
 
 class EvaluatorOutputTypeError(EvaluatorOutputError, TypeError):
     """A Python evaluator's output that is not an array of real numbers."""
+
+
+class CubeTypeError(InvalidCubeError, TypeError):
+    """A cube argument of the wrong type (a cube value that is not an
+    integer, a flag that is not a bool)."""
+
+
 class UnknownOptionError(InvalidOptionError, TypeError):
     """A keyword argument the function does not take (a TypeError, as Python
     raises for it); the message lists the keywords it does take."""

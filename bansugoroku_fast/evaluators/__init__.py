@@ -34,6 +34,7 @@ from .search import (
     ScoredPlays,
     best_plays,
     best_plays_batch,
+    evaluate_position,
 )
 
 __all__ = [
@@ -47,6 +48,7 @@ __all__ = [
     "ScoredPlays",
     "best_plays",
     "best_plays_batch",
+    "evaluate_position",
     "FEATURE_SCALES",
     "OUTCOME_NAMES",
     "Evaluator",

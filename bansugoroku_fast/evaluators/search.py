@@ -63,7 +63,8 @@ from .scoring import (
 
 __all__ = ["DEFAULT_FILTER", "EvaluatorPolicy", "MoveFilter", "ROLL_WEIGHTS", "RolloutJudge", "ScoredPlay",
            "ScoredPlays",
-           "best_plays", "best_plays_batch", "net1_policy", "net_policy", "ply_values"]
+           "best_plays", "best_plays_batch", "evaluate_position", "net1_policy", "net_policy", "ply_values",
+           "values_on_roll"]
 
 #: The 21 rolls (:data:`~bansugoroku_fast.rules.ALL_ROLLS` order) and their weights out of 36.
 ROLL_DICE = np.array(ALL_ROLLS, dtype=np.int8)
@@ -203,6 +204,36 @@ def ply_values(positions: np.ndarray, rules: Rules, evaluator: Evaluator, ply: i
         ours = flip(theirs).reshape(len(items), len(ROLL_DICE), OUTPUTS)
         out[items] = np.einsum("kro,r->ko", ours, ROLL_WEIGHTS) / ROLL_WEIGHTS.sum()
     return out
+
+
+def values_on_roll(positions: np.ndarray, rules: Rules, evaluator: Evaluator, ply: int,
+                   threads: int = 1) -> np.ndarray:
+    """``float64[K, 5]``: each checked position's value at ``ply`` plies
+    for row 0, the side on roll before its roll: the value of the position
+    seen by the other side, flipped (at 1 ply and more, the mean over row
+    0's rolls of its best play's value)."""
+    return flip(ply_values(swap_sides(positions), rules, evaluator, ply, threads))
+
+
+def evaluate_position(position: Any, rules: Any, evaluator: EvaluatorLike, ply: int = 0, *,
+                      threads: int | None = 1) -> np.ndarray:
+    """``float64[5]``: the outcome probabilities of the side on roll (row
+    0), before its roll, at ``ply`` plies (0, 1 or 2), as GNU Backgammon's
+    ``eval`` gives them; :func:`~.scoring.evaluate` scores children
+    instead, for the side that has just moved. A finished position's are
+    exact.
+
+    >>> from bansugoroku_fast import Position
+    >>> p = evaluate_position(Position.initial(), "backgammon", "net")
+    >>> p.shape, bool(0.45 < p[0] < 0.56)       # the side on roll is a little ahead
+    ((5,), True)
+    """
+    rules = as_rules(rules)
+    evaluator = resolve_evaluator(evaluator, rules)
+    position = as_position(position)
+    check_position_for_rules(position, rules)
+    values: np.ndarray = values_on_roll(position.array[None], rules, evaluator, _ply(ply), as_threads(threads))[0]
+    return values
 
 
 # --- ranking the plays of a roll ---------------------------------------------------------------
