@@ -49,6 +49,10 @@ __all__ = [
     "InvalidStonesError",
     "InvalidTrainingError",
     "MatchFileError",
+    "MatchEquityQueryError",
+    "MatchEquityQueryTypeError",
+    "MatchEquityTableError",
+    "MatchEquityTableTypeError",
     "MatchIdError",
     "NetworkFileError",
     "NotARaceError",
@@ -253,6 +257,42 @@ class MatchFileError(BansugorokuError, ValueError):
         self.column = column
         where = f"line {line}, column {column}: " if line else ""
         super().__init__(where + message)
+
+
+# Match equity tables (bansugoroku_fast.cube.met).
+
+
+class MatchEquityTableError(BansugorokuError, ValueError):
+    """A match equity table that cannot be used: a file that cannot be read
+    or is not one of GNU Backgammon's ``met/*.xml`` tables, a table of the
+    wrong shape, a chance outside [0, 1], chances that do not rise with the
+    lead. ``path`` names the file and ``line`` (1-based; 0 when the whole
+    file is at fault) the place."""
+
+    def __init__(self, message: str, path: str = "", line: int = 0):
+        self.message = message  # without the place
+        self.path = path
+        self.line = line
+        where = f"{path}: " if path else ""
+        where += f"line {line}: " if line else ""
+        super().__init__(where + message)
+
+
+class MatchEquityTableTypeError(MatchEquityTableError, TypeError):
+    """A table's path that is neither a str nor an os.PathLike."""
+
+
+class MatchEquityQueryError(BansugorokuError, ValueError):
+    """A look-up in a match equity table whose arguments cannot be: a
+    negative score, a score that has already won the match, a match longer
+    than the table, a Crawford game with no player 1-away, a cube that is
+    not a power of two, probabilities outside [0, 1]."""
+
+
+class MatchEquityQueryTypeError(MatchEquityQueryError, TypeError):
+    """A look-up's argument of the wrong type: a score that is not a pair
+    of integers, a length, player or cube that is not an integer, a
+    Crawford flag that is not a bool."""
 
 
 # Exact endgame tables (bansugoroku_fast.endgames).
