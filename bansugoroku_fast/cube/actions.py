@@ -51,17 +51,20 @@ def _beaver_zone(double_take: float, beavers: bool) -> bool:
 
 
 def proper_action(no_double: float, double_take: float, double_pass: float, *, centred: bool,
-                  available: bool = True, can_win_gammon: bool = False, match: bool = False,
+                  owned_by_the_other_side: bool = False, available: bool = True, can_win_gammon: bool = False, match: bool = False,
                   jacoby: bool = False, beavers: bool = False) -> str:
     """The proper action (see the module). ``available``: whether the side
-    on roll may double now (in a match, ``False`` with the cube centred or
-    its own means a dead cube); ``can_win_gammon``: whether it wins any
+    on roll may double now: not when the other side owns the cube
+    (``owned_by_the_other_side``: :data:`NOT_AVAILABLE`, where GNU
+    Backgammon says "Unknown cube decision"), and in a match not when the
+    cube is dead for it (the Crawford game, a double that could not
+    matter); ``can_win_gammon``: whether it wins any
     gammon (playing on for one needs one); ``match``: a match, where
     neither the Jacoby nor the beaver rule applies."""
     if not available:
-        if match and centred:
-            return "Never double, take (dead cube)"
-        return "Never redouble, take (dead cube)" if match else NOT_AVAILABLE
+        if not match or owned_by_the_other_side:
+            return NOT_AVAILABLE
+        return "Never double, take (dead cube)" if centred else "Never redouble, take (dead cube)"
     beavers = beavers and not match
     if double_take >= no_double and double_pass >= no_double:
         if double_pass > double_take:

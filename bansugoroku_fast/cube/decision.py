@@ -268,7 +268,8 @@ def cube_decision(position: Any, rules: Any, evaluator: EvaluatorLike, *, cube: 
     no_double, take, double_pass = float(values[0, 0]), float(top.take(values[:, 1])[0]), top.double_pass()
     equities = [top.equity(v) for v in (no_double, take, double_pass)]
     in_match = isinstance(top, MatchCube)
-    action = proper_action(*equities, centred=top.owner == CENTRED, available=top.may_double(),
+    action = proper_action(*equities, centred=top.owner == CENTRED, owned_by_the_other_side=top.owner == THEIRS,
+                           available=top.may_double(),
                            can_win_gammon=bool(p[1] > 0), match=in_match, jacoby=jacoby and not in_match,
                            beavers=beavers)
     efficiency = float(cube_efficiency(position.array[None])[0])
