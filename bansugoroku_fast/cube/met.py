@@ -704,6 +704,10 @@ class MatchEquityTable:
         0.5
         """
         win, lose = self._win_lose(score, length, player, cube, crawford)
+        if win == lose:
+            raise MatchEquityQueryError(f"at score {tuple(score)} of a {length}-point match, winning and losing "
+                                        f"{cube} points leave player {player} the same chance ({float(win)}): no "
+                                        f"equity gives an MWC there")
         return float((F32(2.0) * F32(_real(mwc, "mwc")) - (win + lose)) / (win - lose))
 
     def live_cash_points(self, probabilities: Any, score: tuple[int, int], length: int, cube: int = 1,

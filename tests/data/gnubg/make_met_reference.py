@@ -10,7 +10,8 @@ It runs inside gnubg's embedded Python (module ``gnubg``). For each table
 of ``TABLES`` (gnubg's own copies in /usr/share/gnubg/met) it loads the
 table (``set matchequitytable``) and records:
 
-* ``met``: what ``gnubg.met()`` returns, cut down: the pre-Crawford table
+* ``pre``, ``pre_rows``, ``pre_columns``, ``post``: what ``gnubg.met()``
+  returns, cut down: the pre-Crawford table
   for away counts 1..25 for Kazaross-XG2, 1..15 for the others
   (``pre[i][j]``: player 0 ``i + 1`` away, player 1
   ``j + 1`` away, player 0's match winning chance), a few whole rows and
