@@ -25,6 +25,7 @@ from .errors import (
     AmbiguousPlayError,
     BansugorokuError,
     ContactError,
+    CubeTypeError,
     EndgameCacheError,
     EndgameCacheWarning,
     EvaluatorOutputError,
@@ -33,6 +34,7 @@ from .errors import (
     GameStateError,
     GameTooLongError,
     IllegalPlayError,
+    InvalidCubeError,
     InvalidDiceError,
     InvalidEvaluatorError,
     InvalidNotationError,
@@ -92,17 +94,20 @@ _LAZY = {
                      "RolloutResult", "LinearPolicy", "FEATURE_NAMES", "Computer", "PipCountCube"],
                     "bansugoroku_fast.games"),
     **dict.fromkeys(["race", "race_batch", "RaceResult"], "bansugoroku_fast.endgames"),
-    **dict.fromkeys(["NetEvaluator", "evaluate", "best_plays", "EvaluatorPolicy"], "bansugoroku_fast.evaluators"),
+    **dict.fromkeys(["NetEvaluator", "evaluate", "evaluate_position", "best_plays", "EvaluatorPolicy"],
+                    "bansugoroku_fast.evaluators"),
+    **dict.fromkeys(["cube_decision", "CubeDecision", "MatchEquityTable"], "bansugoroku_fast.cube"),
     **dict.fromkeys(["MatchRecord", "MatchState", "parse_match", "read_match", "write_match", "decode_match_id",
                      "encode_match_id"], "bansugoroku_fast.formats"),
 }
 #: Submodules loaded on first use (``bansugoroku_fast.oracle``).
-_LAZY_MODULES = ("oracle", "games", "formats", "endgames", "evaluators")
+_LAZY_MODULES = ("oracle", "games", "formats", "endgames", "evaluators", "cube")
 
 if TYPE_CHECKING:   # what the lazy names are, for type checkers
-    from . import endgames, evaluators, formats, games, oracle
+    from . import cube, endgames, evaluators, formats, games, oracle
+    from .cube import CubeDecision, MatchEquityTable, cube_decision
     from .endgames import RaceResult, race, race_batch
-    from .evaluators import EvaluatorPolicy, NetEvaluator, best_plays, evaluate
+    from .evaluators import EvaluatorPolicy, NetEvaluator, best_plays, evaluate, evaluate_position
     from .formats import (
         MatchRecord,
         MatchState,
@@ -221,6 +226,8 @@ __all__ = [
     "GameStateError",
     "MatchFileError",
     "MatchIdError",
+    "InvalidCubeError",
+    "CubeTypeError",
     "MatchEquityTableError",
     "MatchEquityTableTypeError",
     "MatchEquityQueryError",
@@ -250,8 +257,13 @@ __all__ = [
     # evaluators
     "NetEvaluator",
     "evaluate",
+    "evaluate_position",
     "best_plays",
     "EvaluatorPolicy",
+    # cube decisions and match equity
+    "cube_decision",
+    "CubeDecision",
+    "MatchEquityTable",
     # exact endgames
     "race",
     "race_batch",
@@ -263,6 +275,7 @@ __all__ = [
     "formats",
     "endgames",
     "evaluators",
+    "cube",
     "typing",
 ]
 

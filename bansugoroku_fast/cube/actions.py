@@ -14,9 +14,9 @@ to the taker doubled again) is a beaver.
 
 >>> proper_action(0.4, 0.6, 1.0, centred=True)
 'Double, take'
->>> proper_action(0.9, 1.3, 1.0, centred=True, can_win_gammon=True)
+>>> proper_action(1.2, 1.5, 1.0, centred=True, can_win_gammon=True)
 'Too good to double, pass'
->>> proper_action(0.9, 1.3, 1.0, centred=False, can_win_gammon=True)
+>>> proper_action(1.2, 1.5, 1.0, centred=False, can_win_gammon=True)
 'Too good to redouble, pass'
 """
 from __future__ import annotations
@@ -51,8 +51,8 @@ def _beaver_zone(double_take: float, beavers: bool) -> bool:
 
 
 def proper_action(no_double: float, double_take: float, double_pass: float, *, centred: bool,
-                  owned_by_the_other_side: bool = False, available: bool = True, can_win_gammon: bool = False, match: bool = False,
-                  jacoby: bool = False, beavers: bool = False) -> str:
+                  owned_by_the_other_side: bool = False, available: bool = True, can_win_gammon: bool = False,
+                  match: bool = False, jacoby: bool = False, beavers: bool = False) -> str:
     """The proper action (see the module). ``available``: whether the side
     on roll may double now: not when the other side owns the cube
     (``owned_by_the_other_side``: :data:`NOT_AVAILABLE`, where GNU

@@ -14,7 +14,7 @@ passing).
 
 >>> from bansugoroku_fast import Position
 >>> d = cube_decision(Position.initial(), "backgammon", "net")
->>> d.action, d.no_double < d.double_take
+>>> d.action, d.no_double > d.double_take         # doubling now would cost
 ('No double, take', True)
 """
 from __future__ import annotations
@@ -30,7 +30,6 @@ from ..errors import CubeTypeError, InvalidCubeError
 from ..evaluators.network import as_threads
 from ..evaluators.scoring import EvaluatorLike, flip, resolve_evaluator
 from ..evaluators.search import ROLL_DICE, ROLL_WEIGHTS, best_replies, swap_sides, values_on_roll
-from ..formats.match_id import MatchState
 from ..position import as_position
 from ..rules import Rules
 from .actions import proper_action
@@ -47,8 +46,11 @@ __all__ = ["MAX_CUBE", "CubeDecision", "cube_decision", "cubeful_values"]
 #: The largest cube a decision takes (the source pages' app stops at 64).
 MAX_CUBE = 64
 MAX_PLY = 2
+#: What a decision reads of a :class:`~bansugoroku_fast.formats.MatchState`.
+MATCH_FIELDS = ("match_length", "score", "crawford", "cube", "cube_owner", "player_on_roll")
 
 
+@dataclass(frozen=True)
 class CubeDecision:
     """The cube decision of the side on roll (see the module).
 
@@ -61,25 +63,30 @@ class CubeDecision:
       ``double_pass_mwc`` (None in money play);
     * ``probabilities``: the five cubeless probabilities of the side on
       roll (GNU Backgammon's order) at the decision's ply, and
-      ``cubeless_equity``;
+      ``cubeless_equity`` (in money play with every gammon counted; in a
+      match at the score's gammon values);
     * ``take_point``: the least chance of winning with which the other side
       takes (its own P(win)), and ``cash_point``: the side on roll's P(win)
       from which a double is a pass (``1 - take_point``), both where the
       cubeful take and pass are worth the same with these gammon rates;
-    * ``cube_efficiency``: Janowski's ``x`` of the position's ``kind``;
-    * ``ply``: the plies of the evaluation.
+    * ``cube_efficiency``: Janowski's ``x`` of the position's ``kind``
+      (:mod:`.kinds`); ``ply``: the plies of the evaluation.
     """
 
-    __slots__ = ("action", "no_double", "double_take", "double_pass", "no_double_mwc", "double_take_mwc",
-                 "double_pass_mwc", "probabilities", "cubeless_equity", "take_point", "cash_point",
-                 "cube_efficiency", "kind", "ply")
-
-    def __init__(self, **fields: Any) -> None:
-        for name in self.__slots__:
-            object.__setattr__(self, name, fields[name])
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("a CubeDecision is read-only")
+    action: str
+    no_double: float
+    double_take: float
+    double_pass: float
+    no_double_mwc: float | None
+    double_take_mwc: float | None
+    double_pass_mwc: float | None
+    probabilities: tuple[float, ...]
+    cubeless_equity: float
+    take_point: float
+    cash_point: float
+    cube_efficiency: float
+    kind: str
+    ply: int
 
     @property
     def best_equity(self) -> float:
@@ -215,7 +222,7 @@ def _match_cube(match: Any, cube: int, owner: int | None, table: MatchEquityTabl
     against the ``cube`` and ``owner`` arguments."""
     if match is None:
         return None
-    if not isinstance(match, MatchState):
+    if not all(hasattr(match, name) for name in MATCH_FIELDS):     # a MatchState (formats sits above)
         raise CubeTypeError(f"match is a MatchState or None, got {type(match).__name__}")
     if table is not None and not isinstance(table, MatchEquityTable):
         raise CubeTypeError(f"table is a MatchEquityTable or None, got {type(table).__name__}")
@@ -253,7 +260,7 @@ def cube_decision(position: Any, rules: Any, evaluator: EvaluatorLike, *, cube: 
     >>> board[0, 1:7] = board[1, 1:7] = [3, 3, 3, 2, 2, 2]       # a bear-off, 15 stones each
     >>> d = cube_decision(Position(board), "backgammon", "net", cube=2, owner=0)
     >>> d.kind, d.cube_efficiency, d.action
-    ('bearoff', 0.6, 'Redouble, pass')
+    ('bearoff', 0.6, 'No redouble, take')
     """
     rules = as_rules(rules)
     position = as_position(position)
@@ -274,7 +281,7 @@ def cube_decision(position: Any, rules: Any, evaluator: EvaluatorLike, *, cube: 
                            beavers=beavers)
     efficiency = float(cube_efficiency(position.array[None])[0])
     take_point = _take_point(p, efficiency, doubled, double_pass)
-    cubeless = top.cubeless(p[None])[0] if in_match else 2 * p[0] - 1 + p[1] - p[3] + p[2] - p[4]
+    cubeless = top.cubeless(p[None])[0]
     mwc = (no_double, take, double_pass) if in_match else (None, None, None)
     return CubeDecision(action=action, no_double=equities[0], double_take=equities[1], double_pass=equities[2],
                         no_double_mwc=mwc[0], double_take_mwc=mwc[1], double_pass_mwc=mwc[2],

@@ -21,7 +21,7 @@ side on roll: :data:`CENTRED`, :data:`OWNED` (it may redouble) or
 >>> money_cubeless(no_gammons, np.array([CENTRED]), jacoby=False).round(6).tolist()
 [0.2]
 >>> money_cubeful(no_gammons, np.array([CENTRED]), np.array([1.0]), jacoby=False).round(6).tolist()
-[0.166667]
+[0.333333]
 """
 from __future__ import annotations
 

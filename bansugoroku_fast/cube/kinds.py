@@ -43,7 +43,8 @@ def _rearmost(rows: np.ndarray) -> np.ndarray:
     """``int64[N]``: the point (1..25) of each row's rearmost stone, 0 for none."""
     occupied = rows[:, 1:26] > 0
     last = 25 - np.argmax(occupied[:, ::-1], axis=1)
-    return np.where(occupied.any(axis=1), last, 0)
+    rearmost: np.ndarray = np.where(occupied.any(axis=1), last, 0)
+    return rearmost
 
 
 def _crashed(rows: np.ndarray) -> np.ndarray:
@@ -54,7 +55,8 @@ def _crashed(rows: np.ndarray) -> np.ndarray:
     deep_1 = (on_1 > 1) & ((total <= CRASHED_STONES + on_1)
                            | ((on_2 > 1) & (1 + total - on_1 - on_2 <= CRASHED_STONES)))
     shallow_1 = (on_1 <= 1) & (total <= CRASHED_STONES + on_2 - 1)
-    return (total <= CRASHED_STONES) | deep_1 | shallow_1
+    crashed: np.ndarray = (total <= CRASHED_STONES) | deep_1 | shallow_1
+    return crashed
 
 
 def position_kinds(positions: np.ndarray) -> np.ndarray:

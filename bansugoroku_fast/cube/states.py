@@ -22,6 +22,7 @@ the cubeful value of positions from their cubeless probabilities.
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -56,6 +57,12 @@ class MoneyCube:
     def double_pass(self) -> float:
         """What a double that is passed wins, in this state's units."""
         return 1.0
+
+    def cubeless(self, probabilities: np.ndarray) -> np.ndarray:
+        """``float64[N]``: the cubeless money equity, every gammon counted."""
+        p = np.asarray(probabilities, dtype=np.float64)
+        result: np.ndarray = 2 * p[:, 0] - 1 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]
+        return result
 
     def take(self, doubled_value: np.ndarray) -> np.ndarray:
         """A double that is taken, from the doubled state's value."""
@@ -181,7 +188,7 @@ class MatchCube:
 def _through(x: float, points: list[tuple[float, float]]) -> float:
     """The value at ``x`` of the broken line through ``points`` (rising
     ``x``); a segment of no width gives its right end's value."""
-    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+    for (x0, y0), (x1, y1) in itertools.pairwise(points):
         if x <= x1 or (x1, y1) == points[-1]:
             if x1 <= x0:
                 return y1
