@@ -91,12 +91,14 @@ _LAZY = {
     **dict.fromkeys(["NetEvaluator", "evaluate", "best_plays", "EvaluatorPolicy"], "bansugoroku_fast.evaluators"),
     **dict.fromkeys(["MatchRecord", "MatchState", "parse_match", "read_match", "write_match", "decode_match_id",
                      "encode_match_id"], "bansugoroku_fast.formats"),
+    **dict.fromkeys(["analyse", "Analysis"], "bansugoroku_fast.analysis"),
 }
 #: Submodules loaded on first use (``bansugoroku_fast.oracle``).
-_LAZY_MODULES = ("oracle", "games", "formats", "endgames", "evaluators")
+_LAZY_MODULES = ("oracle", "games", "formats", "endgames", "evaluators", "analysis")
 
 if TYPE_CHECKING:   # what the lazy names are, for type checkers
-    from . import endgames, evaluators, formats, games, oracle
+    from . import analysis, endgames, evaluators, formats, games, oracle
+    from .analysis import Analysis, analyse
     from .endgames import RaceResult, race, race_batch
     from .evaluators import EvaluatorPolicy, NetEvaluator, best_plays, evaluate
     from .formats import (
@@ -203,6 +205,9 @@ __all__ = [
     "write_match",
     "decode_match_id",
     "encode_match_id",
+    # analysis
+    "analyse",
+    "Analysis",
     # errors (and the TypeError of each kind that has one)
     "BansugorokuError",
     "InvalidRulesError",
@@ -255,6 +260,7 @@ __all__ = [
     "formats",
     "endgames",
     "evaluators",
+    "analysis",
     "typing",
 ]
 
