@@ -483,7 +483,7 @@ def _cube_function() -> Callable[..., Any] | None:
         if error.name != "bansugoroku_fast.cube":
             raise
         return None
-    function: Callable[..., Any] = cube.cube_decision
+    function: Callable[..., Any] | None = getattr(cube, "cube_decision", None)
     return function
 
 
