@@ -43,8 +43,10 @@ True
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import numbers
+import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -476,13 +478,15 @@ def _notation(position: np.ndarray, dice: tuple[int, int], rules: Rules, child: 
 
 
 def _cube_function() -> Callable[..., Any] | None:
-    """``bansugoroku_fast.cube.cube_decision``, or None where the library has none yet."""
-    try:
-        cube = importlib.import_module("bansugoroku_fast.cube")
-    except ModuleNotFoundError as error:
-        if error.name != "bansugoroku_fast.cube":
-            raise
+    """``bansugoroku_fast.cube.cube_decision``, or None where this copy of
+    the library has none yet (a module of that name found outside this
+    package's own directory, as an editable install's finder may offer, is
+    not taken)."""
+    spec = importlib.util.find_spec("bansugoroku_fast.cube")
+    home = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if spec is None or spec.origin is None or not os.path.abspath(spec.origin).startswith(home + os.sep):
         return None
+    cube = importlib.import_module("bansugoroku_fast.cube")
     function: Callable[..., Any] | None = getattr(cube, "cube_decision", None)
     return function
 
