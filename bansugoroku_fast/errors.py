@@ -29,6 +29,7 @@ __all__ = [
     "AmbiguousPlayError",
     "BansugorokuError",
     "ContactError",
+    "CubeTypeError",
     "EndgameCacheError",
     "EndgameCacheWarning",
     "EvaluatorOutputError",
@@ -37,6 +38,7 @@ __all__ = [
     "GameStateError",
     "GameTooLongError",
     "IllegalPlayError",
+    "InvalidCubeError",
     "InvalidDiceError",
     "InvalidEvaluatorError",
     "InvalidNotationError",
@@ -47,6 +49,10 @@ __all__ = [
     "InvalidStonesError",
     "InvalidTrainingError",
     "MatchFileError",
+    "MatchEquityQueryError",
+    "MatchEquityQueryTypeError",
+    "MatchEquityTableError",
+    "MatchEquityTableTypeError",
     "MatchIdError",
     "NetworkFileError",
     "NotARaceError",
@@ -165,6 +171,11 @@ class InvalidOptionError(BansugorokuError, ValueError):
     another (an environment id's rules and a ``rules=`` of another variant)."""
 
 
+class InvalidCubeError(BansugorokuError, ValueError):
+    """A cube that cannot be: a value that is not a power of 2 up to the
+    limit, an owner, score or Crawford flag that no game reaches."""
+
+
 class GameTooLongError(BansugorokuError, RuntimeError):
     """A whole game that has not ended after ``max_plies`` plies (which names
     the game and the seed, so that it can be replayed). Not bad input, so not
@@ -212,6 +223,13 @@ class EvaluatorTypeError(InvalidEvaluatorError, TypeError):
 
 class EvaluatorOutputTypeError(EvaluatorOutputError, TypeError):
     """A Python evaluator's output that is not an array of real numbers."""
+
+
+class CubeTypeError(InvalidCubeError, TypeError):
+    """A cube argument of the wrong type (a cube value that is not an
+    integer, a flag that is not a bool)."""
+
+
 class UnknownOptionError(InvalidOptionError, TypeError):
     """A keyword argument the function does not take (a TypeError, as Python
     raises for it); the message lists the keywords it does take."""
@@ -239,6 +257,42 @@ class MatchFileError(BansugorokuError, ValueError):
         self.column = column
         where = f"line {line}, column {column}: " if line else ""
         super().__init__(where + message)
+
+
+# Match equity tables (bansugoroku_fast.cube.met).
+
+
+class MatchEquityTableError(BansugorokuError, ValueError):
+    """A match equity table that cannot be used: a file that cannot be read
+    or is not one of GNU Backgammon's ``met/*.xml`` tables, a table of the
+    wrong shape, a chance outside [0, 1], chances that do not rise with the
+    lead. ``path`` names the file and ``line`` (1-based; 0 when the whole
+    file is at fault) the place."""
+
+    def __init__(self, message: str, path: str = "", line: int = 0):
+        self.message = message  # without the place
+        self.path = path
+        self.line = line
+        where = f"{path}: " if path else ""
+        where += f"line {line}: " if line else ""
+        super().__init__(where + message)
+
+
+class MatchEquityTableTypeError(MatchEquityTableError, TypeError):
+    """A table's path that is neither a str nor an os.PathLike."""
+
+
+class MatchEquityQueryError(BansugorokuError, ValueError):
+    """A look-up in a match equity table whose arguments cannot be: a
+    negative score, a score that has already won the match, a match longer
+    than the table, a Crawford game with no player 1-away, a cube that is
+    not a power of two, probabilities outside [0, 1]."""
+
+
+class MatchEquityQueryTypeError(MatchEquityQueryError, TypeError):
+    """A look-up's argument of the wrong type: a score that is not a pair
+    of integers, a length, player or cube that is not an integer, a
+    Crawford flag that is not a bool."""
 
 
 # Exact endgame tables (bansugoroku_fast.endgames).

@@ -263,10 +263,10 @@ def test_points_of_seat_follow_the_winner() -> None:
 @pytest.mark.parametrize("rules", Rules.all_combinations(), ids=lambda rules: rules.short_name)
 def test_a_network_ships_for_every_rule_set_and_plays(rules: Rules) -> None:
     from bansugoroku_fast.evaluators import EvaluatorPolicy
-    from bansugoroku_fast.evaluators.nets import load_shipped, network_file
+    from bansugoroku_fast.evaluators.nets import network_file
 
     assert os.path.getsize(network_file(rules)) <= 2 * 1024 * 1024
-    net = load_shipped(rules)
+    net = NetEvaluator.shipped(rules)
     assert net.rules.short_name == rules.short_name
     records = play_games(rules, 4, EvaluatorPolicy(net), seed=1)
     assert (records.winner >= 0).all()
@@ -278,13 +278,13 @@ def test_the_names_net_and_net1_play_the_shipped_networks(rules):
     same games as the EvaluatorPolicy of the shipped file."""
     from bansugoroku_fast import play_games
     from bansugoroku_fast.evaluators import EvaluatorPolicy
-    from bansugoroku_fast.evaluators.nets import load_shipped
+    from bansugoroku_fast.evaluators import NetEvaluator
 
     by_name = play_games(rules, 3, policy="net", seed=4)
-    by_hand = play_games(rules, 3, policy=EvaluatorPolicy(load_shipped(rules)), seed=4)
+    by_hand = play_games(rules, 3, policy=EvaluatorPolicy(NetEvaluator.shipped(rules)), seed=4)
     assert np.array_equal(by_name.after, by_hand.after) and np.array_equal(by_name.winner, by_hand.winner)
     one_ply = play_games(rules, 1, policy=("net1", "net"), seed=4, max_plies=6, on_long="truncate")
-    by_hand = play_games(rules, 1, policy=(EvaluatorPolicy(load_shipped(rules), ply=1), "net"), seed=4,
+    by_hand = play_games(rules, 1, policy=(EvaluatorPolicy(NetEvaluator.shipped(rules), ply=1), "net"), seed=4,
                          max_plies=6, on_long="truncate")
     assert np.array_equal(one_ply.after, by_hand.after)
 

@@ -37,6 +37,7 @@ True
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import numbers
 import os
@@ -157,6 +158,20 @@ class NetEvaluator:
         weights as :meth:`rounded` makes them and first-layer sums that
         stay within 16 bits on every position."""
         return bool(self.native_model().exact)
+
+    @classmethod
+    def shipped(cls, rules: Any) -> NetEvaluator:
+        """The network shipped with the package for ``rules`` (the one the
+        name ``"net"`` stands for), loaded once per rule set and shared:
+        a NetEvaluator never changes. No network for ``rules`` raises
+        :class:`~bansugoroku_fast.errors.NetworkFileError`.
+
+        >>> NetEvaluator.shipped("backgammon").rules.variant
+        'backgammon'
+        >>> NetEvaluator.shipped("backgammon") is NetEvaluator.shipped("backgammon")
+        True
+        """
+        return _shipped(as_rules(rules))
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], rules: Any = None) -> NetEvaluator:
@@ -326,6 +341,16 @@ class NetEvaluator:
             else:
                 np.maximum(values, 0, out=values)
         return consistent(values)
+
+
+@functools.cache
+def _shipped(rules: Rules) -> NetEvaluator:
+    from .nets import network_file  # the folder of files imports nothing back
+
+    path = network_file(rules)
+    if not os.path.exists(path):
+        raise NetworkFileError(f"no network ships for {rules.short_name}", path)
+    return NetEvaluator.load(path, rules=rules)
 
 
 def as_threads(threads: object) -> int:

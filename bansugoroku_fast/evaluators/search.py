@@ -49,13 +49,22 @@ from ..position import as_position
 from ..rules import ALL_ROLLS, Rules
 from . import kernel_arrays
 from .encoding import checked_positions
-from .nets import load_shipped
 from .network import OUTPUTS, NetEvaluator, as_threads
-from .scoring import Evaluator, check_evaluator, equity, evaluate_valid, flip, outcome_probabilities, result_shares
+from .scoring import (
+    Evaluator,
+    EvaluatorLike,
+    equity,
+    evaluate_valid,
+    flip,
+    outcome_probabilities,
+    resolve_evaluator,
+    result_shares,
+)
 
 __all__ = ["DEFAULT_FILTER", "EvaluatorPolicy", "MoveFilter", "ROLL_WEIGHTS", "RolloutJudge", "ScoredPlay",
            "ScoredPlays",
-           "best_plays", "best_plays_batch", "net1_policy", "net_policy", "ply_values"]
+           "best_plays", "best_plays_batch", "evaluate_position", "net1_policy", "net_policy", "ply_values",
+           "values_on_roll"]
 
 #: The 21 rolls (:data:`~bansugoroku_fast.rules.ALL_ROLLS` order) and their weights out of 36.
 ROLL_DICE = np.array(ALL_ROLLS, dtype=np.int8)
@@ -197,6 +206,36 @@ def ply_values(positions: np.ndarray, rules: Rules, evaluator: Evaluator, ply: i
     return out
 
 
+def values_on_roll(positions: np.ndarray, rules: Rules, evaluator: Evaluator, ply: int,
+                   threads: int = 1) -> np.ndarray:
+    """``float64[K, 5]``: each checked position's value at ``ply`` plies
+    for row 0, the side on roll before its roll: the value of the position
+    seen by the other side, flipped (at 1 ply and more, the mean over row
+    0's rolls of its best play's value)."""
+    return flip(ply_values(swap_sides(positions), rules, evaluator, ply, threads))
+
+
+def evaluate_position(position: Any, rules: Any, evaluator: EvaluatorLike, ply: int = 0, *,
+                      threads: int | None = 1) -> np.ndarray:
+    """``float64[5]``: the outcome probabilities of the side on roll (row
+    0), before its roll, at ``ply`` plies (0, 1 or 2), as GNU Backgammon's
+    ``eval`` gives them; :func:`~.scoring.evaluate` scores children
+    instead, for the side that has just moved. A finished position's are
+    exact.
+
+    >>> from bansugoroku_fast import Position
+    >>> p = evaluate_position(Position.initial(), "backgammon", "net")
+    >>> p.shape, bool(0.45 < p[0] < 0.56)       # the side on roll is a little ahead
+    ((5,), True)
+    """
+    rules = as_rules(rules)
+    evaluator = resolve_evaluator(evaluator, rules)
+    position = as_position(position)
+    check_position_for_rules(position, rules)
+    values: np.ndarray = values_on_roll(position.array[None], rules, evaluator, _ply(ply), as_threads(threads))[0]
+    return values
+
+
 # --- ranking the plays of a roll ---------------------------------------------------------------
 
 
@@ -250,7 +289,7 @@ def score_children(offsets: np.ndarray, children: np.ndarray, rules: Rules, eval
     return ScoredPlays(offsets, children, probabilities, equities, plies, _ranks(equities, plies, offsets))
 
 
-def best_plays_batch(positions: Any, dice: Any, rules: Any, evaluator: Evaluator, ply: int = 0, *,
+def best_plays_batch(positions: Any, dice: Any, rules: Any, evaluator: EvaluatorLike, ply: int = 0, *,
                      move_filter: MoveFilter | None = DEFAULT_FILTER, threads: int | None = None) -> ScoredPlays:
     """Every legal play of each (position, roll) item scored at ``ply``
     plies (see the module), as :class:`ScoredPlays`. ``positions``
@@ -267,13 +306,13 @@ def best_plays_batch(positions: Any, dice: Any, rules: Any, evaluator: Evaluator
     ([0, 7, 49], (2,))
     """
     rules = as_rules(rules)
-    check_evaluator(evaluator, rules)
+    evaluator = resolve_evaluator(evaluator, rules)
     ply, move_filter, threads = _ply(ply), _move_filter(move_filter), as_threads(threads)
     plays = generate_plays(positions, dice, rules, threads=threads, fields=("children",))
     return score_children(plays.offsets, plays.children, rules, evaluator, ply, move_filter, threads)
 
 
-def best_plays(position: Any, dice: Any, rules: Any, evaluator: Evaluator, ply: int = 0, *,
+def best_plays(position: Any, dice: Any, rules: Any, evaluator: EvaluatorLike, ply: int = 0, *,
                move_filter: MoveFilter | None = DEFAULT_FILTER, threads: int | None = 1) -> list[ScoredPlay]:
     """Every legal play of ``position`` (row 0 to play) with ``dice``,
     best first, each with its equity and five probabilities at ``ply``
@@ -287,7 +326,7 @@ def best_plays(position: Any, dice: Any, rules: Any, evaluator: Evaluator, ply: 
     (0, 5)
     """
     rules = as_rules(rules)
-    check_evaluator(evaluator, rules)
+    evaluator = resolve_evaluator(evaluator, rules)
     position = as_position(position)
     check_position_for_rules(position, rules)
     dice = as_dice(dice)
@@ -331,9 +370,8 @@ class RolloutJudge:
     True
     """
 
-    def __init__(self, evaluator: Evaluator, rules: Rules, threads: int = 1) -> None:
-        check_evaluator(evaluator, rules)
-        self.evaluator, self.rules, self.threads = evaluator, rules, threads
+    def __init__(self, evaluator: EvaluatorLike, rules: Rules, threads: int = 1) -> None:
+        self.evaluator, self.rules, self.threads = resolve_evaluator(evaluator, rules), rules, threads
 
     def value(self, boards: np.ndarray) -> np.ndarray:
         """Each board's result shares for the side to roll."""
@@ -381,15 +419,15 @@ class EvaluatorPolicy:
     (2,)
     """
 
-    def __init__(self, evaluator: Evaluator, ply: int = 0, *, rules: Any = None,
+    def __init__(self, evaluator: EvaluatorLike, ply: int = 0, *, rules: Any = None,
                  move_filter: MoveFilter | None = DEFAULT_FILTER, threads: int | None = 1) -> None:
         if rules is None:
             if not isinstance(evaluator, NetEvaluator):
-                raise TypeError("EvaluatorPolicy needs rules= for a Python evaluator (a NetEvaluator has its own)")
+                raise TypeError("EvaluatorPolicy needs rules= for a Python evaluator or a name "
+                                "(a NetEvaluator has its own)")
             rules = evaluator.rules
         self.rules = as_rules(rules)
-        check_evaluator(evaluator, self.rules)
-        self.evaluator = evaluator
+        self.evaluator = resolve_evaluator(evaluator, self.rules)
         self.ply = _ply(ply)
         self.move_filter = _move_filter(move_filter)
         self.threads = as_threads(threads)
@@ -436,9 +474,9 @@ def net_policy(rules: Rules) -> EvaluatorPolicy:
     >>> net_policy(as_rules("backgammon")).ply
     0
     """
-    return EvaluatorPolicy(load_shipped(rules), ply=0, rules=rules)
+    return EvaluatorPolicy("net", ply=0, rules=rules)
 
 
 def net1_policy(rules: Rules) -> EvaluatorPolicy:
     """The policy named ``"net1"``: the network shipped for ``rules``, at 1 ply."""
-    return EvaluatorPolicy(load_shipped(rules), ply=1, rules=rules)
+    return EvaluatorPolicy("net", ply=1, rules=rules)
