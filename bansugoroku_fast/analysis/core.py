@@ -54,10 +54,8 @@ from typing import Any
 import numpy as np
 
 from ..checks import as_rules
-from ..errors import EvaluatorTypeError, InvalidEvaluatorError
-from ..evaluators.nets import load_shipped
 from ..evaluators.network import as_threads
-from ..evaluators.scoring import Evaluator, check_evaluator, equity, evaluate_valid
+from ..evaluators.scoring import EVALUATOR_NAMES, Evaluator, equity, evaluate_valid, resolve_evaluator
 from ..evaluators.search import ROLL_WEIGHTS, best_plays_batch, best_replies, ply_values, roll_index, swap_sides
 from ..formats.mat import GameRecord, MatchRecord
 from ..games.records import GameRecords
@@ -67,7 +65,7 @@ from ..rules import Rules
 from ..version import __version__
 from .figures import luck_mark, mark, rating
 
-__all__ = ["Analysis", "Decision", "PlayerStatistics", "analyse", "cube_decisions"]
+__all__ = ["EVALUATOR_NAMES", "Analysis", "Decision", "PlayerStatistics", "analyse", "cube_decisions"]
 
 #: Items per batch call (a progress bar moves once per chunk).
 CHUNK = 512
@@ -336,20 +334,6 @@ def _record(source: object, rules: object) -> _Record:
 # --- the evaluator ---------------------------------------------------------------------------------
 
 
-def resolve_evaluator(evaluator: object, rules: Rules) -> Evaluator:
-    """``evaluator`` as :func:`~bansugoroku_fast.evaluate` takes it: a
-    NetEvaluator, a callable, or ``"net"`` (the network shipped for
-    ``rules``)."""
-    if isinstance(evaluator, str):
-        if evaluator.strip().lower() != "net":
-            raise InvalidEvaluatorError(f"unknown evaluator name {evaluator!r}: the one name is 'net'")
-        return load_shipped(rules)
-    if evaluator is None:
-        raise EvaluatorTypeError("analyse needs an evaluator: a NetEvaluator, a callable or 'net'")
-    check_evaluator(evaluator, rules)
-    return evaluator  # type: ignore[return-value]
-
-
 def _ply(ply: object) -> int:
     if isinstance(ply, bool) or not isinstance(ply, numbers.Integral) or not 0 <= int(ply) <= 2:
         raise ValueError(f"ply must be 0, 1 or 2, got {ply!r}")
@@ -486,9 +470,11 @@ def _cube_function() -> Callable[..., Any] | None:
     home = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     if spec is None or spec.origin is None or not os.path.abspath(spec.origin).startswith(home + os.sep):
         return None
-    cube = importlib.import_module("bansugoroku_fast.cube")
-    function: Callable[..., Any] | None = getattr(cube, "cube_decision", None)
-    return function
+    for name in ("bansugoroku_fast.cube", "bansugoroku_fast.cube.decision"):
+        function: Callable[..., Any] | None = getattr(importlib.import_module(name), "cube_decision", None)
+        if function is not None:
+            return function
+    return None
 
 
 def cube_decisions(points: Sequence[CubePoint], rules: Rules, evaluator: Evaluator, ply: int,

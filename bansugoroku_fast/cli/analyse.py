@@ -60,16 +60,24 @@ def _read(file: str, rules: Any) -> MatchRecord:
         raise MatchFileError(f"{file}: {error.message}", error.line, error.column) from None
 
 
+def _core() -> Any:
+    """:mod:`bansugoroku_fast.analysis.core`, loaded late: it stands on the
+    searches' ten levels, and an import here would put the command above them."""
+    return importlib.import_module("bansugoroku_fast.analysis.core")
+
+
 def _analyser() -> Callable[..., Any]:
-    """:func:`bansugoroku_fast.analysis.analyse` (loaded late: it stands on the searches)."""
-    function: Callable[..., Any] = importlib.import_module("bansugoroku_fast.analysis.core").analyse
+    """:func:`bansugoroku_fast.analysis.analyse`."""
+    function: Callable[..., Any] = _core().analyse
     return function
 
 
 def run_analyse(args: argparse.Namespace) -> int:
     """Analyse the files and print the figures; write the report and the plot."""
-    if args.evaluator.strip().lower() != "net":
-        raise InvalidOptionError(f"--evaluator: unknown evaluator {args.evaluator!r}; the one name is 'net'")
+    known = _core().EVALUATOR_NAMES
+    if args.evaluator not in known:
+        names = ", ".join(known)
+        raise InvalidOptionError(f"--evaluator: unknown evaluator {args.evaluator!r}; the names are {names}")
     target = report.report_target(args.report) if args.report else None
     plot = report.plot_target(args.plot) if args.plot else None
     rules = as_rules(args.rules) if args.rules is not None else None
