@@ -99,12 +99,14 @@ _LAZY = {
     **dict.fromkeys(["cube_decision", "CubeDecision", "MatchEquityTable"], "bansugoroku_fast.cube"),
     **dict.fromkeys(["MatchRecord", "MatchState", "parse_match", "read_match", "write_match", "decode_match_id",
                      "encode_match_id"], "bansugoroku_fast.formats"),
+    **dict.fromkeys(["analyse", "Analysis"], "bansugoroku_fast.analysis"),
 }
 #: Submodules loaded on first use (``bansugoroku_fast.oracle``).
-_LAZY_MODULES = ("oracle", "games", "formats", "endgames", "evaluators", "cube")
+_LAZY_MODULES = ("oracle", "games", "formats", "endgames", "evaluators", "cube", "analysis")
 
 if TYPE_CHECKING:   # what the lazy names are, for type checkers
-    from . import cube, endgames, evaluators, formats, games, oracle
+    from . import analysis, cube, endgames, evaluators, formats, games, oracle
+    from .analysis import Analysis, analyse
     from .cube import CubeDecision, MatchEquityTable, cube_decision
     from .endgames import RaceResult, race, race_batch
     from .evaluators import EvaluatorPolicy, NetEvaluator, best_plays, evaluate, evaluate_position
@@ -212,6 +214,9 @@ __all__ = [
     "write_match",
     "decode_match_id",
     "encode_match_id",
+    # analysis
+    "analyse",
+    "Analysis",
     # errors (and the TypeError of each kind that has one)
     "BansugorokuError",
     "InvalidRulesError",
@@ -276,6 +281,7 @@ __all__ = [
     "endgames",
     "evaluators",
     "cube",
+    "analysis",
     "typing",
 ]
 
