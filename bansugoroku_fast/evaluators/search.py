@@ -40,9 +40,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..batch import generate_plays, outcome
+from ..batch import generate_plays, outcome, segment_argmax
 from ..checks import as_dice, as_rules, check_position_for_rules
-from ..games.policies import segment_argmax
 from ..moves import legal_plays
 from ..play import Play
 from ..position import as_position
@@ -55,7 +54,7 @@ from .scoring import Evaluator, check_evaluator, equity, evaluate_valid, flip, o
 
 __all__ = ["DEFAULT_FILTER", "EvaluatorPolicy", "MoveFilter", "ROLL_WEIGHTS", "RolloutJudge", "ScoredPlay",
            "ScoredPlays",
-           "best_plays", "best_plays_batch", "net1_policy", "net_policy", "ply_values"]
+           "best_plays", "best_plays_batch", "net_policy", "ply_values"]
 
 #: The 21 rolls (:data:`~bansugoroku_fast.rules.ALL_ROLLS` order) and their weights out of 36.
 ROLL_DICE = np.array(ALL_ROLLS, dtype=np.int8)
@@ -430,15 +429,13 @@ class EvaluatorPolicy:
 
 
 
-def net_policy(rules: Rules) -> EvaluatorPolicy:
-    """The policy named ``"net"``: the network shipped for ``rules``, greedy at 0 ply.
+def net_policy(rules: Any, ply: int = 0) -> EvaluatorPolicy:
+    """The network shipped for ``rules``, greedy at ``ply`` plies: the
+    policies named ``"net"`` (0 ply, played in the kernels' game loop) and
+    ``"net1"`` (1 ply) (:data:`~bansugoroku_fast.games.policies.POLICIES`).
 
-    >>> net_policy(as_rules("backgammon")).ply
-    0
+    >>> net_policy("backgammon").ply, net_policy("backgammon", ply=1).kernel_network
+    (0, None)
     """
-    return EvaluatorPolicy(load_shipped(rules), ply=0, rules=rules)
-
-
-def net1_policy(rules: Rules) -> EvaluatorPolicy:
-    """The policy named ``"net1"``: the network shipped for ``rules``, at 1 ply."""
-    return EvaluatorPolicy(load_shipped(rules), ply=1, rules=rules)
+    rules = as_rules(rules)
+    return EvaluatorPolicy(load_shipped(rules), ply=ply, rules=rules)

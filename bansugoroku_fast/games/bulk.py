@@ -39,7 +39,7 @@ from ..checks import (
     positive_int,
     run_arguments,
 )
-from ..endgames.races import TablePolicy, race_batch
+from ..endgames.races import race_batch
 from ..endgames.store import kind_of, tables
 from ..errors import PolicyTypeError
 from ..moves import legal_plays
@@ -57,7 +57,6 @@ from .game_batch import (
     starting_array,
 )
 from .policies import (
-    NAMED_CALLABLES,
     ResolvedPolicy,
     has_callable,
     policy_arrays,
@@ -68,10 +67,6 @@ from .records import GameRecords
 from .tallies import GNUBG_FIGURES, KINDS, RankedPlay, RolloutResult, figure_values, rank, summarize
 
 __all__ = ["FEATURE_NAMES", "GameRecords", "features", "play_games", "rank_plays", "rollout"]
-
-
-
-NAMED_CALLABLES["race"] = TablePolicy  # the "race" policy: by the exact endgame tables
 
 
 def play_games(rules: Any, games: int, policy: Any = "random", seed: int = 0, start: Any = None,
