@@ -29,10 +29,8 @@ InvalidPositionError('position 3: both sides have won in this position; no game 
 """
 from __future__ import annotations
 
-import importlib
 import math
 import os
-import sys
 import threading
 import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -79,16 +77,17 @@ def fastest_build() -> ModuleType:
     if choice == "baseline" or BASELINE.BUILT_FOR == "avx2" or not cpu_has_avx2():
         return BASELINE
     try:
-        return importlib.import_module(f"{__package__}._batch_avx2")
+        from . import _batch_avx2
     except ImportError:     # not built here (another architecture, a native build)
         return BASELINE
+    return _batch_avx2
 
 
-#: The batch kernels this process runs (:func:`fastest_build`).
+#: The batch kernels this process runs (:func:`fastest_build`): one build per
+#: process, since every batch call of the package goes through this name
+#: (the seam is the only module that imports the kernels). The module
+#: ``bansugoroku_fast._batch`` itself stays the baseline build.
 batch_kernels: ModuleType = fastest_build()
-# One build per process, whoever imports it: the module and the package's attribute.
-sys.modules[f"{__package__}._batch"] = batch_kernels
-vars(sys.modules[__package__])["_batch"] = batch_kernels
 
 #: Which build runs: ``"avx2"`` or ``"baseline"``; both give the same results.
 KERNEL_BUILD: str = batch_kernels.BUILT_FOR

@@ -173,6 +173,21 @@ def test_the_import_graph_has_no_cycle_and_at_most_sixteen_levels():
     assert levels[deepest] <= MOST_LEVELS, f"{deepest} stands on {levels[deepest]} levels"
 
 
+#: Module paths that must not come back: the deprecated aliases of the
+#: unpublished versions' paths (0.1-0.3), removed after 0.4.0, and their helper.
+REMOVED_ALIASES = ("api", "game", "lockstep", "policies", "choices", "opponent", "tallies", "_moved")
+
+
+def test_no_alias_modules():
+    """Each name has one module path: none of the removed aliases is back,
+    and no module replaces itself (or another) in ``sys.modules``."""
+    modules = module_files()
+    assert sorted(name for name in REMOVED_ALIASES if f"bansugoroku_fast.{name}" in modules) == []
+    rewriting = [module for module, path in modules.items()
+                 if re.search(r"sys\.modules\[[^]]+\]\s*=|sys\.modules\.(update|setdefault)", path.read_text())]
+    assert rewriting == []
+
+
 def test_policies_are_named_in_one_registry_without_import_strings():
     """One registry (``games.policies.POLICIES``) names every policy; no
     module finds another by a string (``importlib.import_module``) but the
@@ -184,8 +199,7 @@ def test_policies_are_named_in_one_registry_without_import_strings():
     assert set(policies.POLICIES) == {"random", "first", "heuristic", "pubeval", "race", "net", "net1"}
     sources = {module: path.read_text() for module, path in module_files().items()}
     by_string = {module for module, text in sources.items() if "import_module" in text}
-    assert by_string <= {"bansugoroku_fast", SEAM, "bansugoroku_fast.formats.conformance.engines",
-                         "bansugoroku_fast._moved"}
+    assert by_string <= {"bansugoroku_fast", SEAM, "bansugoroku_fast.formats.conformance.engines"}
     assert "importlib" not in sources["bansugoroku_fast.games.policies"]
     writers = [module for module, text in sources.items()
                if re.search(r"POLICIES\[[^]]+\]\s*=|POLICIES\.(update|setdefault)", text)]

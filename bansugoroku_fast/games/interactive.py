@@ -20,7 +20,6 @@ here too.
 from __future__ import annotations
 
 import random
-import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol, SupportsIndex, TypeAlias
@@ -48,7 +47,6 @@ __all__ = [
     "Seed",
     "TurnRecord",
     "dice_source",
-    "play_random_game",
     "play_random_turn",
     # from bansugoroku_fast.turn, for compatibility
     "ROLL_NAMES",
@@ -537,32 +535,6 @@ def play_random_turn(game: Game) -> None:
     if game.dice is not None:
         plays = game.legal_plays()
         game.play(plays[game._dice_source.choose(len(plays))])
-
-
-def play_random_game(
-    rules: RulesLike = None, seed: Seed = None, *, starter: int | None = None, max_turns: int = 100_000
-) -> Game:
-    """A whole game of uniformly random legal plays (no doubling); the
-    finished :class:`Game` holds the ``history`` and the ``result``.
-
-    Deprecated: :func:`~bansugoroku_fast.play_games` plays random games by
-    the thousand (``play_games(rules, 1, policy="random", seed=s)``), and a
-    :class:`Game` plays one with the computer in both seats
-    (``game.hand_over(0, "random"); game.hand_over(1, "random");
-    game.advance()``).
-
-    >>> import warnings
-    >>> with warnings.catch_warnings():
-    ...     warnings.simplefilter("ignore", DeprecationWarning)
-    ...     game = play_random_game(seed=3)
-    >>> game.is_over, len(game.history) > 10
-    (True, True)
-    """
-    warnings.warn("play_random_game is deprecated: use play_games(rules, 1, policy='random') for records, "
-                  "or a Game with hand_over(seat, 'random') in both seats", DeprecationWarning, stacklevel=2)
-    game = Game(rules, seed, starter=starter)
-    _finish_randomly(game, max_turns)
-    return game
 
 
 class Match:
