@@ -22,6 +22,7 @@ from . import batch, typing
 from .batch import count_plays, generate_plays, iter_plays
 from .errors import (
     AmbiguousPlayError,
+    ArgumentTypeError,
     BansugorokuError,
     ContactError,
     EndgameCacheError,
@@ -32,6 +33,7 @@ from .errors import (
     GameStateError,
     GameTooLongError,
     IllegalPlayError,
+    InvalidArgumentError,
     InvalidDiceError,
     InvalidEvaluatorError,
     InvalidNotationError,
@@ -229,6 +231,8 @@ __all__ = [
     "EvaluatorOutputError",
     "EvaluatorOutputTypeError",
     "InvalidTrainingError",
+    "InvalidArgumentError",
+    "ArgumentTypeError",
     "InvalidOptionError",
     "UnknownOptionError",
     "OutputPathError",

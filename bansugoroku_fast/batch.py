@@ -52,7 +52,7 @@ from .checks import (
     as_valid_positions,
     positive_int,
 )
-from .errors import PolicyOutputError
+from .errors import InvalidArgumentError, PolicyOutputError
 from .play import OUTCOME_KINDS, OutcomeKind
 from .typing import BatchLike, RulesLike
 
@@ -165,7 +165,7 @@ def set_output_recycling(limit_bytes: int) -> int:
     0
     """
     if isinstance(limit_bytes, bool) or not isinstance(limit_bytes, numbers.Integral) or limit_bytes < 0:
-        raise ValueError(f"limit_bytes must be an integer >= 0, got {limit_bytes!r}")
+        raise InvalidArgumentError(f"limit_bytes must be an integer >= 0, got {limit_bytes!r}")
     return _kernel.set_recycling(int(limit_bytes))
 
 

@@ -206,6 +206,36 @@ def test_policies_are_named_in_one_registry_without_import_strings():
     assert writers == []
 
 
+def bare_builtin_raises(source: str) -> list[int]:
+    """The lines of ``source`` that raise a bare ``ValueError`` or
+    ``TypeError`` (called or not), rather than a typed error."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Raise) and node.exc is not None:
+            raised = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+            if isinstance(raised, ast.Name) and raised.id in ("ValueError", "TypeError"):
+                found.append(node.lineno)
+    return sorted(found)
+
+
+def test_the_package_raises_typed_errors_only():
+    """Every error the package raises is one of ``errors``, which all derive
+    from ``BansugorokuError`` (and from ValueError / TypeError where they are
+    one): no bare ``raise ValueError(...)`` / ``raise TypeError(...)``."""
+    bare = [f"{module}:{line}" for module, path in module_files().items()
+            for line in bare_builtin_raises(path.read_text())]
+    assert bare == []
+    assert bare_builtin_raises("def f(x):\n    if x:\n        raise ValueError('x')\n    raise TypeError\n") == [3, 4]
+
+
+def test_every_error_class_derives_from_the_base():
+    from bansugoroku_fast import errors
+
+    classes = [getattr(errors, name) for name in errors.__all__]
+    exceptions = [cls for cls in classes if issubclass(cls, Exception) and not issubclass(cls, Warning)]
+    assert [cls.__name__ for cls in exceptions if not issubclass(cls, errors.BansugorokuError)] == []
+
+
 def test_the_rules_catch_what_they_forbid(tmp_path):
     """The checks above see what they look for: a private import, an upward
     import hidden in a function, an import under TYPE_CHECKING (ignored)."""

@@ -42,6 +42,7 @@ import numpy as np
 
 from ..batch import generate_plays, outcome, segment_argmax
 from ..checks import as_dice, as_rules, check_position_for_rules
+from ..errors import ArgumentTypeError, InvalidArgumentError
 from ..moves import legal_plays
 from ..play import Play
 from ..position import as_position
@@ -77,7 +78,7 @@ class MoveFilter:
     >>> MoveFilter(keep=0)
     Traceback (most recent call last):
     ...
-    ValueError: MoveFilter keep must be an integer >= 1, got 0
+    bansugoroku_fast.errors.InvalidArgumentError: MoveFilter keep must be an integer >= 1, got 0
     """
 
     keep: int = 8
@@ -85,10 +86,10 @@ class MoveFilter:
 
     def __post_init__(self) -> None:
         if isinstance(self.keep, bool) or not isinstance(self.keep, numbers.Integral) or self.keep < 1:
-            raise ValueError(f"MoveFilter keep must be an integer >= 1, got {self.keep!r}")
+            raise InvalidArgumentError(f"MoveFilter keep must be an integer >= 1, got {self.keep!r}")
         if (isinstance(self.margin, bool) or not isinstance(self.margin, numbers.Real)
                 or not np.isfinite(self.margin) or self.margin < 0):
-            raise ValueError(f"MoveFilter margin must be a finite number >= 0, got {self.margin!r}")
+            raise InvalidArgumentError(f"MoveFilter margin must be a finite number >= 0, got {self.margin!r}")
 
 
 #: GNU Backgammon's default: the best 8 plays within 0.16 of the best.
@@ -225,13 +226,13 @@ def _ranks(equities: np.ndarray, plies: np.ndarray, offsets: np.ndarray) -> np.n
 
 def _ply(ply: object) -> int:
     if isinstance(ply, bool) or not isinstance(ply, numbers.Integral) or not 0 <= int(ply) <= MAX_PLY:
-        raise ValueError(f"ply must be 0, 1 or 2, got {ply!r}")
+        raise InvalidArgumentError(f"ply must be 0, 1 or 2, got {ply!r}")
     return int(ply)
 
 
 def _move_filter(move_filter: object) -> MoveFilter | None:
     if move_filter is not None and not isinstance(move_filter, MoveFilter):
-        raise TypeError(f"move_filter must be a MoveFilter or None, got {type(move_filter).__name__}")
+        raise ArgumentTypeError(f"move_filter must be a MoveFilter or None, got {type(move_filter).__name__}")
     return move_filter
 
 
@@ -384,7 +385,8 @@ class EvaluatorPolicy:
                  move_filter: MoveFilter | None = DEFAULT_FILTER, threads: int | None = 1) -> None:
         if rules is None:
             if not isinstance(evaluator, NetEvaluator):
-                raise TypeError("EvaluatorPolicy needs rules= for a Python evaluator (a NetEvaluator has its own)")
+                raise ArgumentTypeError(
+                    "EvaluatorPolicy needs rules= for a Python evaluator (a NetEvaluator has its own)")
             rules = evaluator.rules
         self.rules = as_rules(rules)
         check_evaluator(evaluator, self.rules)

@@ -41,7 +41,7 @@ from ..checks import (
 )
 from ..endgames.races import race_batch
 from ..endgames.store import kind_of, tables
-from ..errors import PolicyTypeError
+from ..errors import ArgumentTypeError, InvalidArgumentError, PolicyTypeError
 from ..moves import legal_plays
 from ..position import Position, as_position
 from ..rules import Rules
@@ -307,7 +307,7 @@ def table_settle(rules: Rules) -> TableStop:
 def as_endgames(endgames: object) -> bool:
     """``endgames`` checked: True or False."""
     if not isinstance(endgames, (bool, np.bool_)):
-        raise TypeError(f"endgames must be True or False, got {endgames!r}")
+        raise ArgumentTypeError(f"endgames must be True or False, got {endgames!r}")
     return bool(endgames)
 
 
@@ -319,7 +319,7 @@ def as_judging(policies: tuple[ResolvedPolicy, ResolvedPolicy], rules: Rules, tr
     if truncate is not None:
         truncate = positive_int(truncate, "truncate")
     if not isinstance(variance_reduction, (bool, np.bool_)):
-        raise TypeError(f"variance_reduction must be True or False, got {variance_reduction!r}")
+        raise ArgumentTypeError(f"variance_reduction must be True or False, got {variance_reduction!r}")
     if truncate is None and not variance_reduction:
         return None
     judge_of = getattr(policies[0].function, "rollout_judge", None)
@@ -431,7 +431,7 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
     policies = resolve_policies(policy, rules, callables=True, networks=True)
     positions, single = rollout_positions(position, rules)
     if isinstance(first_game, bool) or not isinstance(first_game, (int, np.integer)) or first_game < 0:
-        raise ValueError(f"first_game must be a non-negative integer, got {first_game!r}")
+        raise InvalidArgumentError(f"first_game must be a non-negative integer, got {first_game!r}")
     settle = table_settle(rules) if as_endgames(endgames) else None
     judging = as_judging(policies, rules, truncate, variance_reduction, threads)
     tally, _ = rollout_values(positions, rules, games, policies, seed, strata, max_plies, threads,
