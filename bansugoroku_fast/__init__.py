@@ -16,13 +16,13 @@ the first time one of their names is used.
 from __future__ import annotations
 
 import importlib
-import warnings
 from typing import TYPE_CHECKING, Any
 
 from . import batch, typing
 from .batch import count_plays, generate_plays, iter_plays
 from .errors import (
     AmbiguousPlayError,
+    ArgumentTypeError,
     BansugorokuError,
     ContactError,
     CubeTypeError,
@@ -35,6 +35,7 @@ from .errors import (
     GameTooLongError,
     IllegalPlayError,
     InvalidCubeError,
+    InvalidArgumentError,
     InvalidDiceError,
     InvalidEvaluatorError,
     InvalidNotationError,
@@ -89,7 +90,7 @@ from .version import __version__
 
 #: Names loaded on first use (PEP 562): name -> the module that holds it.
 _LAZY = {
-    **dict.fromkeys(["Game", "Match", "play_random_game", "GameRecords", "GameBatch", "Candidates",
+    **dict.fromkeys(["Game", "Match", "GameRecords", "GameBatch", "Candidates",
                      "segment_argmax", "play_games", "rollout", "rank_plays", "features", "RankedPlay",
                      "RolloutResult", "LinearPolicy", "FEATURE_NAMES", "Computer", "PipCountCube"],
                     "bansugoroku_fast.games"),
@@ -133,7 +134,6 @@ if TYPE_CHECKING:   # what the lazy names are, for type checkers
         RolloutResult,
         features,
         play_games,
-        play_random_game,
         rank_plays,
         rollout,
         segment_argmax,
@@ -146,10 +146,6 @@ def __getattr__(name: str) -> Any:
         value = getattr(importlib.import_module(_LAZY[name]), name)
     elif name in _LAZY_MODULES:
         value = importlib.import_module(f"{__name__}.{name}")
-    elif name == "match_play":
-        warnings.warn("bansugoroku_fast.match_play is deprecated: use parse_play(position, dice, text, rules)",
-                      DeprecationWarning, stacklevel=2)
-        return _match_play
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value     # found once: later reads are plain attribute reads
@@ -192,7 +188,6 @@ __all__ = [
     "Match",
     "Computer",
     "PipCountCube",
-    "play_random_game",
     "roll_name",
     "GameRecords",
     "GameBatch",
@@ -256,6 +251,8 @@ __all__ = [
     "EvaluatorOutputError",
     "EvaluatorOutputTypeError",
     "InvalidTrainingError",
+    "InvalidArgumentError",
+    "ArgumentTypeError",
     "InvalidOptionError",
     "UnknownOptionError",
     "OutputPathError",

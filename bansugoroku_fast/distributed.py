@@ -44,7 +44,7 @@ from distributed import progress as distributed_progress
 from . import batch
 from .batch import OutcomeBatch
 from .checks import BLOCK, MAX_PLIES, as_dice, as_rules, as_stratify, positive_int, run_arguments
-from .errors import InvalidDiceError, InvalidPositionError
+from .errors import ArgumentTypeError, InvalidArgumentError, InvalidDiceError, InvalidPositionError
 from .games import bulk
 from .games.policies import resolve_policies
 from .games.tallies import RolloutResult
@@ -194,17 +194,18 @@ def _block_size(block: object, game_count: int, exact: bool = False) -> int:
         return BLOCK if game_count % BLOCK == 0 else game_count
     size = positive_int(block, "block")
     if game_count % size:
-        raise ValueError(f"games={game_count} does not split into blocks of {size} games; "
+        raise InvalidArgumentError(f"games={game_count} does not split into blocks of {size} games; "
                          f"choose a block that divides it")
     if exact and size % BLOCK and size != game_count:
-        raise ValueError(f"block={size}: with endgames, truncate or variance_reduction a block must be a multiple "
-                         f"of {BLOCK} games (or all {game_count}), so that its sums add up as one run's")
+        raise InvalidArgumentError(f"block={size}: with endgames, truncate or variance_reduction a block must be a "
+                                   f"multiple of {BLOCK} games (or all {game_count}), so that its sums add up as "
+                                   f"one run's")
     return size
 
 
 def _checked_client(client: object) -> Client | None:
     if client is not None and not isinstance(client, Client):
-        raise TypeError(f"client must be a dask.distributed.Client or None, got {type(client).__name__}")
+        raise ArgumentTypeError(f"client must be a dask.distributed.Client or None, got {type(client).__name__}")
     return client
 
 

@@ -27,6 +27,7 @@ True
 
 __all__ = [
     "AmbiguousPlayError",
+    "ArgumentTypeError",
     "BansugorokuError",
     "ContactError",
     "CubeTypeError",
@@ -39,6 +40,7 @@ __all__ = [
     "GameTooLongError",
     "IllegalPlayError",
     "InvalidCubeError",
+    "InvalidArgumentError",
     "InvalidDiceError",
     "InvalidEvaluatorError",
     "InvalidNotationError",
@@ -166,7 +168,25 @@ class EvaluatorOutputError(BansugorokuError, ValueError):
     outcomes: the wrong shape, NaN or infinite values, values outside
     [0, 1], cumulative probabilities out of order (P(w3) > P(w2+) > P(win),
     P(l3) > P(l2+) > 1 - P(win)). The message names the first position."""
-class InvalidOptionError(BansugorokuError, ValueError):
+
+
+class InvalidArgumentError(BansugorokuError, ValueError):
+    """An argument (or setting) with a value the function does not take: a
+    count, seed, depth or thread count out of its range, a word that is not
+    one of those accepted, arguments that do not fit together. Errors of a
+    kind that has its own class (rules, positions, dice, policies,
+    evaluators...) raise that class instead; this one is for the rest. The
+    message names the argument and what it takes.
+
+    >>> from bansugoroku_fast import play_games
+    >>> play_games("backgammon", games=0)
+    Traceback (most recent call last):
+    ...
+    bansugoroku_fast.errors.InvalidArgumentError: games must be a positive integer, got 0
+    """
+
+
+class InvalidOptionError(InvalidArgumentError):
     """A keyword argument a function does not accept, or one that contradicts
     another (an environment id's rules and a ``rules=`` of another variant)."""
 
@@ -230,6 +250,17 @@ class CubeTypeError(InvalidCubeError, TypeError):
     integer, a flag that is not a bool)."""
 
 
+class ArgumentTypeError(InvalidArgumentError, TypeError):
+    """An argument of a type the function does not take (a flag that is not
+    a bool, a match file's text that is neither str nor bytes, a seed that
+    is no source of randomness...), or a required argument left out, as
+    Python's own ``TypeError``, where its kind has no ``...TypeError`` of
+    its own (:class:`RulesTypeError`, :class:`PlayTextTypeError`,
+    :class:`EvaluatorTypeError`...); the message names the argument and
+    what it takes. (Not :mod:`argparse`'s error of
+    the same name.)"""
+
+
 class UnknownOptionError(InvalidOptionError, TypeError):
     """A keyword argument the function does not take (a TypeError, as Python
     raises for it); the message lists the keywords it does take."""
@@ -248,7 +279,9 @@ class MatchIdError(BansugorokuError, ValueError):
 
 class MatchFileError(BansugorokuError, ValueError):
     """A match file (``.mat`` text) that cannot be read, or whose games do not
-    replay: an illegal or ambiguous move, a wrong score or result. ``line``
+    replay: an illegal or ambiguous move, a wrong score or result; or games
+    to write that cannot make one (plies that do not replay, games of
+    several rule sets). ``line``
     and ``column`` (1-based; 0 when the whole file is at fault) say where."""
 
     def __init__(self, message: str, line: int = 0, column: int = 0):

@@ -11,7 +11,7 @@ import pytest
 
 from bansugoroku_fast import Rules, play_games
 from bansugoroku_fast.errors import InvalidTrainingError
-from bansugoroku_fast.evaluators import NetEvaluator, evaluate
+from bansugoroku_fast.evaluators import EvaluatorPolicy, NetEvaluator, evaluate
 from bansugoroku_fast.evaluators.encoding import encode_valid
 from bansugoroku_fast.evaluators.scoring import flip
 from bansugoroku_fast.strength import duplicate_match, points_of_seat
@@ -24,7 +24,6 @@ from bansugoroku_fast.train import (
     checkpoint_path,
     lambda_returns,
     main,
-    net_policy,
     rule_inputs,
     train,
     train_every_ban,
@@ -151,11 +150,11 @@ def test_a_few_hundred_games_of_self_play_improve_the_network(tmp_path: os.PathL
     config = tiny("ban/arrival/off", games=400, seed=5, hidden=(16,), parallel=64, segment_games=400,
                   encoding="raw198+features", rate=0.003, update_size=512)
     untrained = TrainingRun.start(config).net
-    before = duplicate_match(rules, net_policy(untrained, rules, config.encoding), "heuristic", 200, seed=9,
-                             progress=False)
+    before = duplicate_match(rules, EvaluatorPolicy(untrained.evaluator(rules, config.encoding)), "heuristic", 200,
+                             seed=9, progress=False)
     trained = train(config, os.path.join(tmp_path, "net.npz"), progress=False).net
-    after = duplicate_match(rules, net_policy(trained, rules, config.encoding), "heuristic", 200, seed=9,
-                            progress=False)
+    after = duplicate_match(rules, EvaluatorPolicy(trained.evaluator(rules, config.encoding)), "heuristic", 200,
+                            seed=9, progress=False)
     assert before.ppg < -0.5
     assert after.ppg - before.ppg > 8 * math.hypot(before.stderr, after.stderr)
 
@@ -243,7 +242,7 @@ def test_a_move_picker_plays_the_same_games_as_its_policy() -> None:
 
     class Picker:
         def pick(self, wave: object) -> np.ndarray:
-            from bansugoroku_fast.games.policies import segment_argmax
+            from bansugoroku_fast.batch import segment_argmax
 
             return segment_argmax(scores(wave.children, wave.offsets), wave.offsets)  # type: ignore[attr-defined]
 

@@ -50,7 +50,7 @@ import numpy as np
 from .._files import write_atomically
 from ..batch import features
 from ..checks import MAX_THREADS, as_rules
-from ..errors import InvalidEvaluatorError, NetworkFileError
+from ..errors import InvalidArgumentError, InvalidEvaluatorError, NetworkFileError
 from ..rules import Rules
 from . import kernel_arrays
 from .encoding import ENCODINGS, checked_positions
@@ -359,7 +359,7 @@ def as_threads(threads: object) -> int:
     if threads is None:
         return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     if isinstance(threads, bool) or not isinstance(threads, numbers.Integral) or not 1 <= int(threads) <= MAX_THREADS:
-        raise ValueError(f"threads must be an integer in 1..{MAX_THREADS} or None, got {threads!r}")
+        raise InvalidArgumentError(f"threads must be an integer in 1..{MAX_THREADS} or None, got {threads!r}")
     return int(threads)
 
 

@@ -40,9 +40,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..batch import generate_plays, outcome
+from ..batch import generate_plays, outcome, segment_argmax
 from ..checks import as_dice, as_rules, check_position_for_rules
-from ..games.policies import segment_argmax
+from ..errors import ArgumentTypeError, InvalidArgumentError
 from ..moves import legal_plays
 from ..play import Play
 from ..position import as_position
@@ -63,8 +63,7 @@ from .scoring import (
 
 __all__ = ["DEFAULT_FILTER", "EvaluatorPolicy", "MoveFilter", "ROLL_WEIGHTS", "RolloutJudge", "ScoredPlay",
            "ScoredPlays",
-           "best_plays", "best_plays_batch", "evaluate_position", "net1_policy", "net_policy", "ply_values",
-           "values_on_roll"]
+           "best_plays", "best_plays_batch", "evaluate_position", "net_policy", "ply_values", "values_on_roll"]
 
 #: The 21 rolls (:data:`~bansugoroku_fast.rules.ALL_ROLLS` order) and their weights out of 36.
 ROLL_DICE = np.array(ALL_ROLLS, dtype=np.int8)
@@ -87,7 +86,7 @@ class MoveFilter:
     >>> MoveFilter(keep=0)
     Traceback (most recent call last):
     ...
-    ValueError: MoveFilter keep must be an integer >= 1, got 0
+    bansugoroku_fast.errors.InvalidArgumentError: MoveFilter keep must be an integer >= 1, got 0
     """
 
     keep: int = 8
@@ -95,10 +94,10 @@ class MoveFilter:
 
     def __post_init__(self) -> None:
         if isinstance(self.keep, bool) or not isinstance(self.keep, numbers.Integral) or self.keep < 1:
-            raise ValueError(f"MoveFilter keep must be an integer >= 1, got {self.keep!r}")
+            raise InvalidArgumentError(f"MoveFilter keep must be an integer >= 1, got {self.keep!r}")
         if (isinstance(self.margin, bool) or not isinstance(self.margin, numbers.Real)
                 or not np.isfinite(self.margin) or self.margin < 0):
-            raise ValueError(f"MoveFilter margin must be a finite number >= 0, got {self.margin!r}")
+            raise InvalidArgumentError(f"MoveFilter margin must be a finite number >= 0, got {self.margin!r}")
 
 
 #: GNU Backgammon's default: the best 8 plays within 0.16 of the best.
@@ -265,13 +264,13 @@ def _ranks(equities: np.ndarray, plies: np.ndarray, offsets: np.ndarray) -> np.n
 
 def _ply(ply: object) -> int:
     if isinstance(ply, bool) or not isinstance(ply, numbers.Integral) or not 0 <= int(ply) <= MAX_PLY:
-        raise ValueError(f"ply must be 0, 1 or 2, got {ply!r}")
+        raise InvalidArgumentError(f"ply must be 0, 1 or 2, got {ply!r}")
     return int(ply)
 
 
 def _move_filter(move_filter: object) -> MoveFilter | None:
     if move_filter is not None and not isinstance(move_filter, MoveFilter):
-        raise TypeError(f"move_filter must be a MoveFilter or None, got {type(move_filter).__name__}")
+        raise ArgumentTypeError(f"move_filter must be a MoveFilter or None, got {type(move_filter).__name__}")
     return move_filter
 
 
@@ -423,8 +422,8 @@ class EvaluatorPolicy:
                  move_filter: MoveFilter | None = DEFAULT_FILTER, threads: int | None = 1) -> None:
         if rules is None:
             if not isinstance(evaluator, NetEvaluator):
-                raise TypeError("EvaluatorPolicy needs rules= for a Python evaluator or a name "
-                                "(a NetEvaluator has its own)")
+                raise ArgumentTypeError(
+                    "EvaluatorPolicy needs rules= for a Python evaluator or a name (a NetEvaluator has its own)")
             rules = evaluator.rules
         self.rules = as_rules(rules)
         self.evaluator = resolve_evaluator(evaluator, self.rules)
@@ -468,15 +467,12 @@ class EvaluatorPolicy:
 
 
 
-def net_policy(rules: Rules) -> EvaluatorPolicy:
-    """The policy named ``"net"``: the network shipped for ``rules``, greedy at 0 ply.
+def net_policy(rules: Any, ply: int = 0) -> EvaluatorPolicy:
+    """The network shipped for ``rules``, greedy at ``ply`` plies: the
+    policies named ``"net"`` (0 ply, played in the kernels' game loop) and
+    ``"net1"`` (1 ply) (:data:`~bansugoroku_fast.games.policies.POLICIES`).
 
-    >>> net_policy(as_rules("backgammon")).ply
-    0
+    >>> net_policy("backgammon").ply, net_policy("backgammon", ply=1).kernel_network
+    (0, None)
     """
-    return EvaluatorPolicy("net", ply=0, rules=rules)
-
-
-def net1_policy(rules: Rules) -> EvaluatorPolicy:
-    """The policy named ``"net1"``: the network shipped for ``rules``, at 1 ply."""
-    return EvaluatorPolicy("net", ply=1, rules=rules)
+    return EvaluatorPolicy("net", ply=ply, rules=as_rules(rules))

@@ -39,9 +39,9 @@ from ..checks import (
     positive_int,
     run_arguments,
 )
-from ..endgames.races import TablePolicy, race_batch
+from ..endgames.races import race_batch
 from ..endgames.store import kind_of, tables
-from ..errors import PolicyTypeError
+from ..errors import ArgumentTypeError, InvalidArgumentError, PolicyTypeError
 from ..moves import legal_plays
 from ..position import Position, as_position
 from ..rules import Rules
@@ -57,7 +57,6 @@ from .game_batch import (
     starting_array,
 )
 from .policies import (
-    NAMED_CALLABLES,
     ResolvedPolicy,
     has_callable,
     policy_arrays,
@@ -68,10 +67,6 @@ from .records import GameRecords
 from .tallies import GNUBG_FIGURES, KINDS, RankedPlay, RolloutResult, figure_values, rank, summarize
 
 __all__ = ["FEATURE_NAMES", "GameRecords", "features", "play_games", "rank_plays", "rollout"]
-
-
-
-NAMED_CALLABLES["race"] = TablePolicy  # the "race" policy: by the exact endgame tables
 
 
 def play_games(rules: Any, games: int, policy: Any = "random", seed: int = 0, start: Any = None,
@@ -312,7 +307,7 @@ def table_settle(rules: Rules) -> TableStop:
 def as_endgames(endgames: object) -> bool:
     """``endgames`` checked: True or False."""
     if not isinstance(endgames, (bool, np.bool_)):
-        raise TypeError(f"endgames must be True or False, got {endgames!r}")
+        raise ArgumentTypeError(f"endgames must be True or False, got {endgames!r}")
     return bool(endgames)
 
 
@@ -324,7 +319,7 @@ def as_judging(policies: tuple[ResolvedPolicy, ResolvedPolicy], rules: Rules, tr
     if truncate is not None:
         truncate = positive_int(truncate, "truncate")
     if not isinstance(variance_reduction, (bool, np.bool_)):
-        raise TypeError(f"variance_reduction must be True or False, got {variance_reduction!r}")
+        raise ArgumentTypeError(f"variance_reduction must be True or False, got {variance_reduction!r}")
     if truncate is None and not variance_reduction:
         return None
     judge_of = getattr(policies[0].function, "rollout_judge", None)
@@ -436,7 +431,7 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
     policies = resolve_policies(policy, rules, callables=True, networks=True)
     positions, single = rollout_positions(position, rules)
     if isinstance(first_game, bool) or not isinstance(first_game, (int, np.integer)) or first_game < 0:
-        raise ValueError(f"first_game must be a non-negative integer, got {first_game!r}")
+        raise InvalidArgumentError(f"first_game must be a non-negative integer, got {first_game!r}")
     settle = table_settle(rules) if as_endgames(endgames) else None
     judging = as_judging(policies, rules, truncate, variance_reduction, threads)
     tally, _ = rollout_values(positions, rules, games, policies, seed, strata, max_plies, threads,

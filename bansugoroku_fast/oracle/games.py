@@ -67,7 +67,7 @@ from ..checks import (
     positive_int,
     run_arguments,
 )
-from ..errors import GameTooLongError, PolicyTypeError
+from ..errors import ArgumentTypeError, GameTooLongError, PolicyTypeError
 from ..games.policies import (
     FIRST,
     LINEAR,
@@ -571,7 +571,7 @@ def _judging(policies: tuple[ResolvedPolicy, ResolvedPolicy], truncate: object,
     if truncate is not None:
         truncate = positive_int(truncate, "truncate")
     if not isinstance(variance_reduction, bool):
-        raise TypeError(f"variance_reduction must be True or False, got {variance_reduction!r}")
+        raise ArgumentTypeError(f"variance_reduction must be True or False, got {variance_reduction!r}")
     if truncate is None and not variance_reduction:
         return None
     if policies[0].code != NET:
