@@ -61,7 +61,6 @@ from tqdm import tqdm
 
 from bansugoroku_fast import GameBatch, Rules, play_games
 from bansugoroku_fast.evaluators import EvaluatorPolicy, NetEvaluator, best_plays, encode
-from bansugoroku_fast.evaluators import NetEvaluator
 
 from .timing import interleaved_figures
 

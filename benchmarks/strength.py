@@ -45,7 +45,6 @@ from tqdm import tqdm
 from bansugoroku_fast import Candidates, GameBatch, Rules, generate_plays
 from bansugoroku_fast.batch import outcome
 from bansugoroku_fast.evaluators import EvaluatorPolicy, NetEvaluator, equity, outcome_probabilities
-from bansugoroku_fast.evaluators import NetEvaluator
 from bansugoroku_fast.games.policies import choose, resolve_policy
 from bansugoroku_fast.strength import MatchScore, duplicate_match
 

@@ -8,7 +8,6 @@ import pytest
 
 from bansugoroku_fast import Rules, _kernel, play_games
 from bansugoroku_fast.evaluators import NetEvaluator, encode, evaluate, kernel_arrays
-from bansugoroku_fast.evaluators import NetEvaluator
 from bansugoroku_fast.evaluators.search import best_replies
 
 BACKGAMMON = Rules(variant="backgammon")

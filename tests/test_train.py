@@ -276,8 +276,7 @@ def test_the_names_net_and_net1_play_the_shipped_networks(rules):
     """``"net"`` plays the shipped network at 0 ply, ``"net1"`` at 1 ply: the
     same games as the EvaluatorPolicy of the shipped file."""
     from bansugoroku_fast import play_games
-    from bansugoroku_fast.evaluators import EvaluatorPolicy
-    from bansugoroku_fast.evaluators import NetEvaluator
+    from bansugoroku_fast.evaluators import EvaluatorPolicy, NetEvaluator
 
     by_name = play_games(rules, 3, policy="net", seed=4)
     by_hand = play_games(rules, 3, policy=EvaluatorPolicy(NetEvaluator.shipped(rules)), seed=4)

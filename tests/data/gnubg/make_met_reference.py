@@ -66,7 +66,7 @@ CASES = [  # (length, (score 0, score 1), cube, crawford, player on roll)
 
 def g9(value):
     """``value`` with 9 significant digits (a float32 round-trips)."""
-    return float("%.9g" % value)
+    return float(f"{value:.9g}")
 
 
 def table_figures(name):
