@@ -210,7 +210,7 @@ def test_cube_decisions_are_judged_by_cube_decision(auto5, monkeypatch):
         calls.append((cube, owner, match))
         return Stub(0.5, 0.8, 1.0, "Double, take")      # a double the opponent must take
 
-    monkeypatch.setattr(core, "_cube_function", lambda: decide)
+    monkeypatch.setattr(core, "cube_decision", decide)
     analysis = analyse(auto5, "net", threads=1, luck=False)
     cubes = [d for d in analysis.decisions if d.kind == "cube"]
     assert len(cubes) == len(calls) > 0

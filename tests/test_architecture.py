@@ -199,7 +199,10 @@ def test_policies_are_named_in_one_registry_without_import_strings():
     assert set(policies.POLICIES) == {"random", "first", "heuristic", "pubeval", "race", "net", "net1"}
     sources = {module: path.read_text() for module, path in module_files().items()}
     by_string = {module for module, text in sources.items() if "import_module" in text}
-    assert by_string <= {"bansugoroku_fast", SEAM, "bansugoroku_fast.formats.conformance.engines"}
+    # the namespaces that load their heavy names on first use (PEP 562), and the
+    # command that loads the analysis late, name modules as strings; no policy does
+    lazy = {"bansugoroku_fast", "bansugoroku_fast.cube", "bansugoroku_fast.analysis", "bansugoroku_fast.cli.analyse"}
+    assert by_string <= lazy | {SEAM, "bansugoroku_fast.formats.conformance.engines"}
     assert "importlib" not in sources["bansugoroku_fast.games.policies"]
     writers = [module for module, text in sources.items()
                if re.search(r"POLICIES\[[^]]+\]\s*=|POLICIES\.(update|setdefault)", text)]

@@ -42,11 +42,8 @@ True
 """
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
 import numbers
-import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -54,6 +51,8 @@ from typing import Any
 import numpy as np
 
 from ..checks import as_rules
+from ..cube.decision import cube_decision
+from ..errors import ArgumentTypeError, InvalidArgumentError, InvalidRulesError, MatchFileError
 from ..evaluators.network import as_threads
 from ..evaluators.scoring import EVALUATOR_NAMES, Evaluator, equity, evaluate_valid, resolve_evaluator
 from ..evaluators.search import ROLL_WEIGHTS, best_plays_batch, best_replies, ply_values, roll_index, swap_sides
@@ -320,14 +319,14 @@ def _record(source: object, rules: object) -> _Record:
     if _is_records(source):
         carried = getattr(source, "rules", None)
         if carried is None and rules is None:
-            raise ValueError("analyse needs rules= for game records that do not carry their rules")
+            raise InvalidArgumentError("analyse needs rules= for game records that do not carry their rules")
         resolved = as_rules(rules if rules is not None else carried)
         if carried is not None and rules is not None and as_rules(carried) != resolved:
-            raise ValueError(f"the records were played under {as_rules(carried).short_name}, "
+            raise InvalidRulesError(f"the records were played under {as_rules(carried).short_name}, "
                              f"not the rules= given ({resolved.short_name})")
         items, games = _records_items(source)
         return _Record(resolved, 0, ("Player 1", "Player 2"), games, items)
-    raise TypeError("analyse takes a MatchRecord or a GameRecord (read_match) or play_games records, "
+    raise ArgumentTypeError("analyse takes a MatchRecord or a GameRecord (read_match) or play_games records, "
                     f"got {type(source).__name__}")
 
 
@@ -336,7 +335,7 @@ def _record(source: object, rules: object) -> _Record:
 
 def _ply(ply: object) -> int:
     if isinstance(ply, bool) or not isinstance(ply, numbers.Integral) or not 0 <= int(ply) <= 2:
-        raise ValueError(f"ply must be 0, 1 or 2, got {ply!r}")
+        raise InvalidArgumentError(f"ply must be 0, 1 or 2, got {ply!r}")
     return int(ply)
 
 
@@ -408,7 +407,7 @@ def _judge_plays(turns: list[_Turn], rules: Rules, evaluator: Evaluator, ply: in
                 best_row = first + int(best[i])
                 played_row = int(played[i])
                 if played_row < 0:
-                    raise ValueError(f"game {turn.game}, move {turn.move_number}: the play recorded is not "
+                    raise MatchFileError(f"game {turn.game}, move {turn.move_number}: the play recorded is not "
                                      "a legal play of its roll")
                 if equities[played_row] > equities[best_row] and plies[played_row] >= plies[best_row]:
                     best_row = played_row
@@ -461,22 +460,6 @@ def _notation(position: np.ndarray, dice: tuple[int, int], rules: Rules, child: 
 # --- the cube ------------------------------------------------------------------------------------------
 
 
-def _cube_function() -> Callable[..., Any] | None:
-    """``bansugoroku_fast.cube.cube_decision``, or None where this copy of
-    the library has none yet (a module of that name found outside this
-    package's own directory, as an editable install's finder may offer, is
-    not taken)."""
-    spec = importlib.util.find_spec("bansugoroku_fast.cube")
-    home = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    if spec is None or spec.origin is None or not os.path.abspath(spec.origin).startswith(home + os.sep):
-        return None
-    for name in ("bansugoroku_fast.cube", "bansugoroku_fast.cube.decision"):
-        function: Callable[..., Any] | None = getattr(importlib.import_module(name), "cube_decision", None)
-        if function is not None:
-            return function
-    return None
-
-
 def cube_decisions(points: Sequence[CubePoint], rules: Rules, evaluator: Evaluator, ply: int,
                    decide: Callable[..., Any] | None = None) -> list[Decision | None]:
     """Each cube point judged by ``decide`` (``cube_decision`` by default):
@@ -489,11 +472,8 @@ def cube_decisions(points: Sequence[CubePoint], rules: Rules, evaluator: Evaluat
     min(double_take, double_pass)``; a take ``double_take - double_pass``
     when passing was better for the taker; a pass the other way round.
     A no-double that is not close (doubling would lose 0.16 or more) is
-    marked forced: it counts in no statistic. None for each point when the
-    library has no ``cube_decision``."""
-    decide = decide or _cube_function()
-    if decide is None:
-        return [None] * len(points)
+    marked forced: it counts in no statistic."""
+    decide = decide or cube_decision
     from ..formats.match_id import MatchState
 
     out: list[Decision | None] = []
