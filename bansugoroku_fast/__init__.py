@@ -23,6 +23,7 @@ from .batch import count_plays, generate_plays, iter_plays
 from .errors import (
     AmbiguousPlayError,
     ArgumentTypeError,
+    AssumedRulesWarning,
     BansugorokuError,
     ContactError,
     EndgameCacheError,
@@ -57,6 +58,7 @@ from .errors import (
     RulesTypeError,
     StonesTypeError,
     TableRulesError,
+    UnevenStrataWarning,
     UnknownOptionError,
 )
 from .moves import (
@@ -225,6 +227,8 @@ __all__ = [
     "TableRulesError",
     "EndgameCacheError",
     "EndgameCacheWarning",
+    "AssumedRulesWarning",
+    "UnevenStrataWarning",
     "InvalidEvaluatorError",
     "NetworkFileError",
     "EvaluatorTypeError",
