@@ -23,6 +23,7 @@ from .batch import count_plays, generate_plays, iter_plays
 from .errors import (
     AmbiguousPlayError,
     ArgumentTypeError,
+    AssumedRulesWarning,
     BansugorokuError,
     ContactError,
     CubeTypeError,
@@ -63,6 +64,7 @@ from .errors import (
     RulesTypeError,
     StonesTypeError,
     TableRulesError,
+    UnevenStrataWarning,
     UnknownOptionError,
 )
 from .moves import (
@@ -245,6 +247,8 @@ __all__ = [
     "TableRulesError",
     "EndgameCacheError",
     "EndgameCacheWarning",
+    "AssumedRulesWarning",
+    "UnevenStrataWarning",
     "InvalidEvaluatorError",
     "NetworkFileError",
     "EvaluatorTypeError",

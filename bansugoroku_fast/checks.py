@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
+import warnings
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TypeGuard
 
@@ -22,11 +23,13 @@ import numpy as np
 from . import _kernel
 from ._kernel import as_int8_array, holds_integers
 from .errors import (
+    AssumedRulesWarning,
     InvalidArgumentError,
     InvalidDiceError,
     InvalidPositionError,
     OutputPathError,
     RulesTypeError,
+    UnevenStrataWarning,
     UnknownOptionError,
 )
 from .layout import borne_off_problem
@@ -243,6 +246,43 @@ def as_on_long(on_long: object) -> str:
     if not isinstance(on_long, str) or on_long not in ON_LONG:
         raise InvalidArgumentError(f"on_long must be 'raise' or 'truncate', got {on_long!r}")
     return on_long
+
+
+def scoring_rules(rules: object, where: str) -> object:
+    """``rules`` for a call that scores positions (``where`` names it): as
+    given, or, when None, the default rules (Ban-sugoroku's) with an
+    :class:`~bansugoroku_fast.errors.AssumedRulesWarning` naming them, so
+    that a backgammon position scored without ``rules="backgammon"`` does
+    not pass unnoticed. (Other calls take None for the default silently:
+    their answers show the rules, a score does not.)
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     scoring_rules(None, "rollout")
+    >>> print(caught[0].message)  # doctest: +ELLIPSIS
+    rollout: no rules given, so it assumed ban-sugoroku,finish=arrival,... pass rules= (rules="backgammon" ...)
+    """
+    if rules is None:
+        warnings.warn(
+            f"{where}: no rules given, so it assumed {Rules().label}; pass rules= "
+            f'(rules="backgammon" for a backgammon position or a GNU Backgammon id)',
+            AssumedRulesWarning, stacklevel=3,
+        )
+    return rules
+
+
+def warn_uneven_strata(strata: int, games: int, where: str) -> None:
+    """An :class:`~bansugoroku_fast.errors.UnevenStrataWarning` when a
+    rollout of ``games`` games is stratified over more strata than it has
+    games (its first rolls then are not dealt evenly)."""
+    if strata and games < strata:
+        warnings.warn(
+            f"{where}: stratify={strata} deals the first {'two rolls' if strata == 1296 else 'roll'} evenly "
+            f"over each {strata:,} games, but {games:,} games cover only {games:,} of them; play a multiple of "
+            f"{strata:,} games" + (" or stratify=36" if strata == 1296 and games >= 36 else ""),
+            UnevenStrataWarning, stacklevel=3,
+        )
 
 
 def as_stratify(stratify: object, opening: bool = False) -> int:

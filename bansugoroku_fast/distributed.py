@@ -43,7 +43,17 @@ from distributed import progress as distributed_progress
 
 from . import batch
 from .batch import OutcomeBatch
-from .checks import BLOCK, MAX_PLIES, as_dice, as_rules, as_stratify, positive_int, run_arguments
+from .checks import (
+    BLOCK,
+    MAX_PLIES,
+    as_dice,
+    as_rules,
+    as_stratify,
+    positive_int,
+    run_arguments,
+    scoring_rules,
+    warn_uneven_strata,
+)
 from .errors import ArgumentTypeError, InvalidArgumentError, InvalidDiceError, InvalidPositionError
 from .games import bulk
 from .games.policies import resolve_policies
@@ -223,7 +233,7 @@ def _summed(parts: Sequence[bulk.RolloutTally], chunks: int, blocks: int,
     return results
 
 
-def rollout(positions: Any, rules: Any, games: int, policy: Any = "random", seed: int = 0,
+def rollout(positions: Any, rules: Any, games: int, policy: Any = "net", seed: int = 0,
             client: Client | None = None, *, block: int | None = None, stratify: int | None = None,
             max_plies: int = MAX_PLIES, progress: bool = False, endgames: bool = False,
             truncate: int | None = None, variance_reduction: bool = False) -> RolloutResult:
@@ -248,8 +258,9 @@ def rollout(positions: Any, rules: Any, games: int, policy: Any = "random", seed
     >>> result.counts.tolist() == local.counts.tolist(), result.equity == local.equity
     (True, True)
     """
+    rules = scoring_rules(rules, "distributed.rollout")
     rules, game_count, seed, max_plies, _ = run_arguments(rules, games, seed, max_plies, None)
-    as_stratify(stratify)
+    warn_uneven_strata(as_stratify(stratify), game_count, "distributed.rollout")
     endgames = bulk.as_endgames(endgames)
     judging = bulk.as_judging(resolve_policies(policy, rules, callables=True, networks=True), rules, truncate,
                               variance_reduction, 1)

@@ -27,6 +27,7 @@ True
 
 __all__ = [
     "AmbiguousPlayError",
+    "AssumedRulesWarning",
     "ArgumentTypeError",
     "BansugorokuError",
     "ContactError",
@@ -68,6 +69,7 @@ __all__ = [
     "RulesTypeError",
     "StonesTypeError",
     "TableRulesError",
+    "UnevenStrataWarning",
     "UnknownOptionError",
 ]
 
@@ -371,3 +373,17 @@ class EndgameCacheWarning(UserWarning):
     """The endgame tables were rebuilt (a cache file missing, damaged or of
     another format) or could not be written to the cache and live in
     memory only."""
+
+
+class AssumedRulesWarning(UserWarning):
+    """A call that scores positions (``rollout``, ``rank_plays``) was given
+    no rules and assumed the default ones, Ban-sugoroku's (which the message
+    names): a backgammon position, or a GNU Backgammon id, needs
+    ``rules="backgammon"``, or its figures are those of another game."""
+
+
+class UnevenStrataWarning(UserWarning):
+    """A stratified rollout of fewer games than its strata
+    (``stratify=1296`` with fewer than 1,296 games, ``stratify=36`` with
+    fewer than 36): the first rolls are not dealt evenly, so stratifying
+    does not do what it promises."""

@@ -38,6 +38,8 @@ from ..checks import (
     as_threads,
     positive_int,
     run_arguments,
+    scoring_rules,
+    warn_uneven_strata,
 )
 from ..endgames.races import race_batch
 from ..endgames.store import kind_of, tables
@@ -373,7 +375,7 @@ def rollout_positions(position: Any, rules: Rules) -> tuple[np.ndarray, bool]:
     return as_checked_positions(array[None] if single else array, rules), single
 
 
-def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "random",
+def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "net",
             seed: int = 0, threads: int | None = None, progress: bool = False, *,
             stratify: int | None = None, stderr_target: float | None = None,
             max_plies: int = MAX_PLIES, first_game: int = 0, on_long: str = "raise",
@@ -417,16 +419,34 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
     Both play in lockstep, over every waiting game at once; game ``g``
     is the played-out rollout's game ``g`` up to its stop.
 
+    **Defaults that cannot mislead.** A rollout scores a position, and a
+    score says nothing of how it was made: so ``policy`` is ``"net"``, the
+    network shipped for the rules (random play, the old default, gives
+    every position's figures of random games, near-even and meaningless
+    for a real decision; ``policy="random"`` still asks for it). ``rules``
+    left out assumes the library's default rules, Ban-sugoroku's, as every
+    call does, but says so with an
+    :class:`~bansugoroku_fast.errors.AssumedRulesWarning` naming them: a
+    position id reads the same in both games, so a GNU Backgammon id given
+    without ``rules="backgammon"`` would otherwise be rolled out silently
+    as Ban-sugoroku (with its network). A warning rather than a required
+    argument keeps ``rules`` where it is in every call of the library
+    (second, defaulting to Ban-sugoroku). ``stratify`` over more strata
+    than ``games`` warns (:class:`~bansugoroku_fast.errors.UnevenStrataWarning`):
+    its first rolls would not be dealt evenly.
+
     >>> from bansugoroku_fast import Position
     >>> batch = np.stack([Position.initial().array] * 2)
     >>> result = rollout(batch, "backgammon", games=36, policy="first", stratify=36)
     >>> result.counts.shape, result.equity.shape, bool((result.counts[0] == result.counts[1]).all())
     ((2, 2, 4), (2,), True)
     """
+    rules = scoring_rules(rules, "rollout")
     rules, games, seed, max_plies, threads = run_arguments(rules, games, seed, max_plies, threads)
     on_long = as_on_long(on_long)
     threads = as_threads(threads)
     strata = as_stratify(stratify)
+    warn_uneven_strata(strata, games, "rollout")
     stop_at = as_stderr_target(stderr_target)
     policies = resolve_policies(policy, rules, callables=True, networks=True)
     positions, single = rollout_positions(position, rules)
@@ -441,7 +461,7 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
 
 
 def rank_plays(position: Any, dice: Any, rules: Any = None, games: int = 1296,
-               policy: Any = "random", seed: int = 0, threads: int | None = None,
+               policy: Any = "net", seed: int = 0, threads: int | None = None,
                progress: bool = False, *, stratify: int | None = None,
                max_plies: int = MAX_PLIES, on_long: str = "raise", endgames: bool = False,
                truncate: int | None = None, variance_reduction: bool = False) -> list[RankedPlay]:
@@ -455,17 +475,21 @@ def rank_plays(position: Any, dice: Any, rules: Any = None, games: int = 1296,
     ``endgames=True``: games stop at the exact endgame tables, as in
     :func:`rollout` (each game's value then the expected one);
     ``truncate`` and ``variance_reduction`` as in :func:`rollout` (the
-    duplicate dice then pair each game's luck-adjusted values).
+    duplicate dice then pair each game's luck-adjusted values). The
+    defaults as :func:`rollout`'s, for the same reasons: ``policy="net"``,
+    and ``rules`` left out warns which it assumed.
 
     >>> from bansugoroku_fast import Position
     >>> ranked = rank_plays(Position.initial(), (6, 5), "backgammon", games=100, policy="random")
     >>> len(ranked), ranked[0].difference_stderr, ranked[0].equity >= ranked[-1].equity
     (7, 0.0, True)
     """
+    rules = scoring_rules(rules, "rank_plays")
     rules, games, seed, max_plies, threads = run_arguments(rules, games, seed, max_plies, threads)
     on_long = as_on_long(on_long)
     threads = as_threads(threads)
     strata = as_stratify(stratify)
+    warn_uneven_strata(strata, games, "rank_plays")
     policies = resolve_policies(policy, rules, callables=True, networks=True)
     settle = table_settle(rules) if as_endgames(endgames) else None
     judging = as_judging(policies, rules, truncate, variance_reduction, threads)
