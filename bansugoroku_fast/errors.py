@@ -259,7 +259,7 @@ class ArgumentTypeError(InvalidArgumentError, TypeError):
     Python's own ``TypeError``, where its kind has no ``...TypeError`` of
     its own (:class:`RulesTypeError`, :class:`PlayTextTypeError`,
     :class:`EvaluatorTypeError`...); the message names the argument and
-    what it takes. (Not :mod:`argparse`'s error of
+    what it takes. (Not ``argparse``'s error of
     the same name.)"""
 
 

@@ -1,10 +1,10 @@
 """The analysis of games and matches, as GNU Backgammon analyses them:
-:func:`analyse` -> :class:`Analysis` (see :mod:`.core`), GNU Backgammon's
-marks and rating bands (:mod:`.figures`), and the text summary, HTML report
-and equity plot of ``bansugoroku analyse`` (:mod:`.report`).
+:func:`analyse` -> :class:`Analysis` (see :mod:`bansugoroku_fast.analysis.core`), GNU Backgammon's
+marks and rating bands (:mod:`bansugoroku_fast.analysis.figures`), and the text summary, HTML report
+and equity plot of ``bansugoroku analyse`` (:mod:`bansugoroku_fast.analysis.report`).
 
 The names load on first use (PEP 562), so that importing the package, or its
-figures and report, does not load the searches beneath :mod:`.core`.
+figures and report, does not load the searches beneath :mod:`bansugoroku_fast.analysis.core`.
 
 >>> from bansugoroku_fast.analysis import mark
 >>> mark(0.07)

@@ -10,7 +10,7 @@ game records (:func:`~bansugoroku_fast.play_games`, Ban-sugoroku included):
   GNU Backgammon's move filter above 0 ply; a played play the filter left
   at 0 ply is taken to ``ply`` plies too, as GNU Backgammon adds the played
   move to its list). Its ``loss`` is the best play's equity minus the
-  played one's, its ``mark`` GNU Backgammon's (:mod:`.figures`). A roll
+  played one's, its ``mark`` GNU Backgammon's (:mod:`bansugoroku_fast.analysis.figures`). A roll
   with at most one legal play is *forced*: it is listed, never counted.
 * each roll's ``luck``, as GNU Backgammon's ``LuckAnalysis`` computes it at
   0 ply: the equity after the best play of the roll (by 0-ply equity; the

@@ -218,7 +218,7 @@ def evaluate_position(position: Any, rules: Any, evaluator: EvaluatorLike, ply: 
                       threads: int | None = 1) -> np.ndarray:
     """``float64[5]``: the outcome probabilities of the side on roll (row
     0), before its roll, at ``ply`` plies (0, 1 or 2), as GNU Backgammon's
-    ``eval`` gives them; :func:`~.scoring.evaluate` scores children
+    ``eval`` gives them; :func:`~bansugoroku_fast.evaluators.evaluate` scores children
     instead, for the side that has just moved. A finished position's are
     exact.
 
