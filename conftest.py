@@ -18,7 +18,6 @@ for path, needed in OPTIONAL.items():
     if missing:
         collect_ignore.append(path)
 
-#: The deprecated aliases of moved modules: importing one replaces it by the
-#: module it names, whose doctests run there.
-collect_ignore += [f"bansugoroku_fast/{name}.py" for name in
-                   ("api", "game", "lockstep", "policies", "choices", "opponent", "tallies")]
+#: The scripts that made the reference data run inside GNU Backgammon (its own
+#: ``gnubg`` module), not under pytest.
+collect_ignore_glob = ["tests/data/*"]

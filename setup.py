@@ -17,7 +17,8 @@ Environment switches (read at build time):
   nothing beyond the architecture's baseline (SSE2 on x86-64), and on
   x86-64 adds a second build of the batch kernels for CPUs with AVX2,
   BMI1/2 and POPCNT (``_batch_avx2``, see ``VARIANTS``), which the package
-  runs where the CPU has them (``bansugoroku_fast/_builds.py``).
+  runs where the CPU has them (``bansugoroku_fast/_kernel.py``, the seam,
+  chooses at import).
 * ``BANSUGOROKU_SANITIZE=1`` compiles and links with AddressSanitizer and
   UndefinedBehaviorSanitizer (``-O1 -g``, frame pointers kept): an
   out-of-bounds access or undefined behaviour in a kernel is reported where it
@@ -103,8 +104,8 @@ def extension(name):
 
 
 # Modules built a second time from the same source for a newer instruction
-# set (the flags), which bansugoroku_fast._builds loads in place of the
-# first where the CPU has it (_cpu.pyx, built once, tells): on x86-64, the
+# set (the flags), which the seam (bansugoroku_fast._kernel) runs in place
+# of the first where the CPU has it (_cpu.pyx, built once, tells): on x86-64, the
 # batch kernels for AVX2, BMI1/2 and POPCNT (src/bansugoroku_fast/_batch_avx2.pyx
 # includes _batch.pyx). Not with BANSUGOROKU_NATIVE=1, whose one build is
 # already for this CPU.

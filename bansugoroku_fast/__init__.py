@@ -16,15 +16,17 @@ the first time one of their names is used.
 from __future__ import annotations
 
 import importlib
-import warnings
 from typing import TYPE_CHECKING, Any
 
 from . import batch, typing
 from .batch import count_plays, generate_plays, iter_plays
 from .errors import (
     AmbiguousPlayError,
+    ArgumentTypeError,
+    AssumedRulesWarning,
     BansugorokuError,
     ContactError,
+    CubeTypeError,
     EndgameCacheError,
     EndgameCacheWarning,
     EvaluatorOutputError,
@@ -33,6 +35,8 @@ from .errors import (
     GameStateError,
     GameTooLongError,
     IllegalPlayError,
+    InvalidArgumentError,
+    InvalidCubeError,
     InvalidDiceError,
     InvalidEvaluatorError,
     InvalidNotationError,
@@ -42,6 +46,10 @@ from .errors import (
     InvalidRulesError,
     InvalidStonesError,
     InvalidTrainingError,
+    MatchEquityQueryError,
+    MatchEquityQueryTypeError,
+    MatchEquityTableError,
+    MatchEquityTableTypeError,
     MatchFileError,
     MatchIdError,
     NetworkFileError,
@@ -56,6 +64,7 @@ from .errors import (
     RulesTypeError,
     StonesTypeError,
     TableRulesError,
+    UnevenStrataWarning,
     UnknownOptionError,
 )
 from .moves import (
@@ -83,22 +92,27 @@ from .version import __version__
 
 #: Names loaded on first use (PEP 562): name -> the module that holds it.
 _LAZY = {
-    **dict.fromkeys(["Game", "Match", "play_random_game", "GameRecords", "GameBatch", "Candidates",
+    **dict.fromkeys(["Game", "Match", "GameRecords", "GameBatch", "Candidates",
                      "segment_argmax", "play_games", "rollout", "rank_plays", "features", "RankedPlay",
                      "RolloutResult", "LinearPolicy", "FEATURE_NAMES", "Computer", "PipCountCube"],
                     "bansugoroku_fast.games"),
     **dict.fromkeys(["race", "race_batch", "RaceResult"], "bansugoroku_fast.endgames"),
-    **dict.fromkeys(["NetEvaluator", "evaluate", "best_plays", "EvaluatorPolicy"], "bansugoroku_fast.evaluators"),
+    **dict.fromkeys(["NetEvaluator", "evaluate", "evaluate_position", "best_plays", "EvaluatorPolicy"],
+                    "bansugoroku_fast.evaluators"),
+    **dict.fromkeys(["cube_decision", "CubeDecision", "MatchEquityTable"], "bansugoroku_fast.cube"),
     **dict.fromkeys(["MatchRecord", "MatchState", "parse_match", "read_match", "write_match", "decode_match_id",
                      "encode_match_id"], "bansugoroku_fast.formats"),
+    **dict.fromkeys(["analyse", "Analysis"], "bansugoroku_fast.analysis"),
 }
 #: Submodules loaded on first use (``bansugoroku_fast.oracle``).
-_LAZY_MODULES = ("oracle", "games", "formats", "endgames", "evaluators")
+_LAZY_MODULES = ("oracle", "games", "formats", "endgames", "evaluators", "cube", "analysis")
 
 if TYPE_CHECKING:   # what the lazy names are, for type checkers
-    from . import endgames, evaluators, formats, games, oracle
+    from . import analysis, cube, endgames, evaluators, formats, games, oracle
+    from .analysis import Analysis, analyse
+    from .cube import CubeDecision, MatchEquityTable, cube_decision
     from .endgames import RaceResult, race, race_batch
-    from .evaluators import EvaluatorPolicy, NetEvaluator, best_plays, evaluate
+    from .evaluators import EvaluatorPolicy, NetEvaluator, best_plays, evaluate, evaluate_position
     from .formats import (
         MatchRecord,
         MatchState,
@@ -122,7 +136,6 @@ if TYPE_CHECKING:   # what the lazy names are, for type checkers
         RolloutResult,
         features,
         play_games,
-        play_random_game,
         rank_plays,
         rollout,
         segment_argmax,
@@ -135,10 +148,6 @@ def __getattr__(name: str) -> Any:
         value = getattr(importlib.import_module(_LAZY[name]), name)
     elif name in _LAZY_MODULES:
         value = importlib.import_module(f"{__name__}.{name}")
-    elif name == "match_play":
-        warnings.warn("bansugoroku_fast.match_play is deprecated: use parse_play(position, dice, text, rules)",
-                      DeprecationWarning, stacklevel=2)
-        return _match_play
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value     # found once: later reads are plain attribute reads
@@ -181,7 +190,6 @@ __all__ = [
     "Match",
     "Computer",
     "PipCountCube",
-    "play_random_game",
     "roll_name",
     "GameRecords",
     "GameBatch",
@@ -203,6 +211,9 @@ __all__ = [
     "write_match",
     "decode_match_id",
     "encode_match_id",
+    # analysis
+    "analyse",
+    "Analysis",
     # errors (and the TypeError of each kind that has one)
     "BansugorokuError",
     "InvalidRulesError",
@@ -217,6 +228,12 @@ __all__ = [
     "GameStateError",
     "MatchFileError",
     "MatchIdError",
+    "InvalidCubeError",
+    "CubeTypeError",
+    "MatchEquityTableError",
+    "MatchEquityTableTypeError",
+    "MatchEquityQueryError",
+    "MatchEquityQueryTypeError",
     "GameTooLongError",
     "InvalidPolicyError",
     "PolicyTypeError",
@@ -230,20 +247,29 @@ __all__ = [
     "TableRulesError",
     "EndgameCacheError",
     "EndgameCacheWarning",
+    "AssumedRulesWarning",
+    "UnevenStrataWarning",
     "InvalidEvaluatorError",
     "NetworkFileError",
     "EvaluatorTypeError",
     "EvaluatorOutputError",
     "EvaluatorOutputTypeError",
     "InvalidTrainingError",
+    "InvalidArgumentError",
+    "ArgumentTypeError",
     "InvalidOptionError",
     "UnknownOptionError",
     "OutputPathError",
     # evaluators
     "NetEvaluator",
     "evaluate",
+    "evaluate_position",
     "best_plays",
     "EvaluatorPolicy",
+    # cube decisions and match equity
+    "cube_decision",
+    "CubeDecision",
+    "MatchEquityTable",
     # exact endgames
     "race",
     "race_batch",
@@ -255,6 +281,8 @@ __all__ = [
     "formats",
     "endgames",
     "evaluators",
+    "cube",
+    "analysis",
     "typing",
 ]
 

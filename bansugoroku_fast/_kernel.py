@@ -29,10 +29,8 @@ InvalidPositionError('position 3: both sides have won in this position; no game 
 """
 from __future__ import annotations
 
-import importlib
 import math
 import os
-import sys
 import threading
 import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -43,7 +41,14 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias, TypeVar, cast
 import numpy as np
 
 from . import _batch, _cpu, _env, _games, _net, _play_records, _pool, _single, _tables, _validate
-from .errors import GameTooLongError, InvalidDiceError, InvalidPositionError
+from .errors import (
+    ArgumentTypeError,
+    GameTooLongError,
+    InvalidArgumentError,
+    InvalidDiceError,
+    InvalidPositionError,
+    PolicyOutputError,
+)
 from .layout import BAR, BOTH_WON, OFF, ROW_NAMES, STONES, borne_off_problem
 
 if TYPE_CHECKING:
@@ -75,20 +80,21 @@ def fastest_build() -> ModuleType:
     ``_batch``."""
     choice = os.environ.get(CHOICE_VARIABLE, "fastest")
     if choice not in CHOICES:
-        raise ValueError(f"{CHOICE_VARIABLE}={choice!r}: accepted values are {', '.join(CHOICES)}")
+        raise InvalidArgumentError(f"{CHOICE_VARIABLE}={choice!r}: accepted values are {', '.join(CHOICES)}")
     if choice == "baseline" or BASELINE.BUILT_FOR == "avx2" or not cpu_has_avx2():
         return BASELINE
     try:
-        return importlib.import_module(f"{__package__}._batch_avx2")
+        from . import _batch_avx2
     except ImportError:     # not built here (another architecture, a native build)
         return BASELINE
+    return _batch_avx2
 
 
-#: The batch kernels this process runs (:func:`fastest_build`).
+#: The batch kernels this process runs (:func:`fastest_build`): one build per
+#: process, since every batch call of the package goes through this name
+#: (the seam is the only module that imports the kernels). The module
+#: ``bansugoroku_fast._batch`` itself stays the baseline build.
 batch_kernels: ModuleType = fastest_build()
-# One build per process, whoever imports it: the module and the package's attribute.
-sys.modules[f"{__package__}._batch"] = batch_kernels
-vars(sys.modules[__package__])["_batch"] = batch_kernels
 
 #: Which build runs: ``"avx2"`` or ``"baseline"``; both give the same results.
 KERNEL_BUILD: str = batch_kernels.BUILT_FOR
@@ -617,7 +623,7 @@ def output_views(out: PlayBatch | None, fields: frozenset[str], items: int, play
     if out is None:
         return play_buffers(items, plays, fields)
     if not isinstance(out, PlayBatch):
-        raise ValueError(f"out must be a PlayBatch of buffers (see play_buffers), got {type(out).__name__}")
+        raise ArgumentTypeError(f"out must be a PlayBatch of buffers (see play_buffers), got {type(out).__name__}")
 
     def rows(name: str) -> np.ndarray:
         return _buffer(getattr(out, name), name, plays, *ROW_LAYOUT[name])
@@ -630,10 +636,10 @@ def _buffer(array: object, name: str, rows: int, shape: tuple[int, ...], dtype: 
     """The first ``rows`` rows of the buffer ``array``, checked."""
     if not (isinstance(array, np.ndarray) and array.dtype == dtype and array.shape[1:] == shape
             and array.flags.c_contiguous and array.flags.writeable):
-        raise ValueError(f"out.{name} must be a writeable C-contiguous {np.dtype(dtype).name} "
+        raise InvalidArgumentError(f"out.{name} must be a writeable C-contiguous {np.dtype(dtype).name} "
                          f"array of shape (rows, {', '.join(map(str, shape))})")
     if len(array) < rows:
-        raise ValueError(f"out.{name} has room for {len(array)} rows, {rows} are needed")
+        raise InvalidArgumentError(f"out.{name} has room for {len(array)} rows, {rows} are needed")
     return array[:rows]
 
 
@@ -866,13 +872,13 @@ def advance_batch(rows: np.ndarray, choices: np.ndarray, boards: np.ndarray, dic
     k, status = problem
     row, choice = int(rows[k]), int(choices[k])
     if status == STATUS["no_such_row"]:
-        raise ValueError(f"rows[{k}] = {row} is not a game (0..{len(boards) - 1})")
+        raise PolicyOutputError(f"rows[{k}] = {row} is not a game (0..{len(boards) - 1})")
     if status == STATUS["row_twice"]:
-        raise ValueError(f"rows[{k}] = {row} is listed twice")
+        raise PolicyOutputError(f"rows[{k}] = {row} is listed twice")
     if status == STATUS["bad_choice"] and choice < -1:
-        raise ValueError(f"choices[{k}] = {choice} is neither -1 (roll first) nor a play")
+        raise PolicyOutputError(f"choices[{k}] = {choice} is neither -1 (roll first) nor a play")
     if status == STATUS["bad_choice"]:
-        raise ValueError(f"choices[{k}] = {choice}: game row {row} has {counts[row]} plays")
+        raise PolicyOutputError(f"choices[{k}] = {choice}: game row {row} has {counts[row]} plays")
     if status == STATUS["no_memory"]:
         raise MemoryError("out of memory while advancing games")
     raise AssertionError(f"unknown kernel status {status}")

@@ -52,6 +52,7 @@ from .checks import (
     as_valid_positions,
     positive_int,
 )
+from .errors import InvalidArgumentError, PolicyOutputError
 from .play import OUTCOME_KINDS, OutcomeKind
 from .typing import BatchLike, RulesLike
 
@@ -60,6 +61,7 @@ __all__ = [
     "set_output_recycling", "set_idle_spin", "idle_spin", "KERNEL_BUILD",
     "iter_plays", "outcome",
     "blocked_points", "blots", "closure_holds", "pip_counts", "shots", "features", "OUTCOME_KINDS",
+    "segment_argmax",
 ]
 
 #: Default number of positions per chunk of :func:`iter_plays`.
@@ -163,7 +165,7 @@ def set_output_recycling(limit_bytes: int) -> int:
     0
     """
     if isinstance(limit_bytes, bool) or not isinstance(limit_bytes, numbers.Integral) or limit_bytes < 0:
-        raise ValueError(f"limit_bytes must be an integer >= 0, got {limit_bytes!r}")
+        raise InvalidArgumentError(f"limit_bytes must be an integer >= 0, got {limit_bytes!r}")
     return _kernel.set_recycling(int(limit_bytes))
 
 
@@ -285,3 +287,54 @@ def features(positions: Any, rules: Any = None) -> np.ndarray:
     """
     rules = as_rules(rules)
     return _kernel.features(as_checked_positions(positions, rules), rules)
+
+
+def segment_argmax(scores: np.ndarray, offsets: np.ndarray, *, game_ids: np.ndarray | None = None) -> np.ndarray:
+    """``int64[N]``: the index, within each segment ``offsets[i]:offsets[i+1]``,
+    of the greatest score (ties: the first); ``-1`` for an empty segment.
+    The segments are a batch's children as :func:`generate_plays` lays them
+    out, so this picks a play per position from scores of its children (as a
+    callable policy's scores are read: :mod:`bansugoroku_fast.games.policies`).
+
+    Vectorised: a maximum per segment (``np.maximum.reduceat``), then the
+    smallest local index holding it (``np.minimum.reduceat``). NaN scores
+    are refused (:class:`~bansugoroku_fast.errors.PolicyOutputError` naming
+    the segment, or ``game_ids[segment]`` when given), since a NaN is
+    neither greater nor smaller than anything.
+
+    >>> segment_argmax(np.array([1.0, 1.0, 0.0]), np.array([0, 0, 2, 3]))
+    array([-1,  0,  0])
+    >>> segment_argmax(np.array([1.0, np.nan]), np.array([0, 1, 2]), game_ids=np.array([4, 7]))
+    Traceback (most recent call last):
+    ...
+    bansugoroku_fast.errors.PolicyOutputError: the policy scored child 0 of game 7 as NaN
+    """
+    scores = np.asarray(scores)
+    offsets = np.asarray(offsets, dtype=np.int64)
+    counts = np.diff(offsets)
+    if scores.ndim != 1 or len(scores) != offsets[-1]:
+        raise PolicyOutputError(
+            f"scores must be one number per child: {offsets[-1]} children, got shape {scores.shape}"
+        )
+    _refuse_nan(scores, offsets, game_ids)
+    choices = np.full(len(counts), -1, dtype=np.int64)
+    filled = counts > 0
+    if not filled.any():
+        return choices
+    starts = offsets[:-1][filled]
+    best = np.maximum.reduceat(scores, starts)
+    local = np.arange(len(scores), dtype=np.int64) - np.repeat(offsets[:-1], counts)
+    at_best = scores == np.repeat(best, counts[filled])
+    choices[filled] = np.minimum.reduceat(np.where(at_best, local, len(scores)), starts)
+    return choices
+
+
+def _refuse_nan(scores: np.ndarray, offsets: np.ndarray, game_ids: np.ndarray | None) -> None:
+    if scores.dtype.kind != "f":
+        return
+    nan = np.isnan(scores)
+    if nan.any():
+        child = int(np.argmax(nan))
+        segment = int(np.searchsorted(offsets, child, side="right")) - 1
+        game = segment if game_ids is None else int(game_ids[segment])
+        raise PolicyOutputError(f"the policy scored child {child - offsets[segment]} of game {game} as NaN")

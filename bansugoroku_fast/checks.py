@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
+import warnings
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TypeGuard
 
@@ -21,7 +22,16 @@ import numpy as np
 
 from . import _kernel
 from ._kernel import as_int8_array, holds_integers
-from .errors import InvalidDiceError, InvalidPositionError, OutputPathError, RulesTypeError, UnknownOptionError
+from .errors import (
+    AssumedRulesWarning,
+    InvalidArgumentError,
+    InvalidDiceError,
+    InvalidPositionError,
+    OutputPathError,
+    RulesTypeError,
+    UnevenStrataWarning,
+    UnknownOptionError,
+)
 from .layout import borne_off_problem
 from .rules import Rules
 from .typing import BatchLike
@@ -145,10 +155,10 @@ def positive_int(value: object, name: str) -> int:
     >>> positive_int(0, "games")
     Traceback (most recent call last):
     ...
-    ValueError: games must be a positive integer, got 0
+    bansugoroku_fast.errors.InvalidArgumentError: games must be a positive integer, got 0
     """
     if not is_positive_int(value):
-        raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        raise InvalidArgumentError(f"{name} must be a positive integer, got {value!r}")
     return int(value)
 
 
@@ -161,10 +171,10 @@ def as_depth(depth: object, least: int) -> int:
     >>> as_depth(0, 1)
     Traceback (most recent call last):
     ...
-    ValueError: depth must be an integer >= 1, got 0
+    bansugoroku_fast.errors.InvalidArgumentError: depth must be an integer >= 1, got 0
     """
     if isinstance(depth, bool) or not isinstance(depth, numbers.Integral) or int(depth) < least:
-        raise ValueError(f"depth must be an integer >= {least}, got {depth!r}")
+        raise InvalidArgumentError(f"depth must be an integer >= {least}, got {depth!r}")
     return int(depth)
 
 
@@ -178,10 +188,10 @@ def as_side(side: object, name: str = "side") -> int:
     >>> as_side(True, "seat")
     Traceback (most recent call last):
     ...
-    ValueError: seat must be 0 or 1, got True
+    bansugoroku_fast.errors.InvalidArgumentError: seat must be 0 or 1, got True
     """
     if isinstance(side, bool) or not isinstance(side, numbers.Integral) or side not in (0, 1):
-        raise ValueError(f"{name} must be 0 or 1, got {side!r}")
+        raise InvalidArgumentError(f"{name} must be 0 or 1, got {side!r}")
     return int(side)
 
 
@@ -191,10 +201,10 @@ def as_seed(seed: object) -> int:
     >>> as_seed(2**64)
     Traceback (most recent call last):
     ...
-    ValueError: seed must be an integer in 0 .. 2**64 - 1, got 18446744073709551616
+    bansugoroku_fast.errors.InvalidArgumentError: seed must be an integer in 0 .. 2**64 - 1, got 18446744073709551616
     """
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or not 0 <= int(seed) < 2**64:
-        raise ValueError(f"seed must be an integer in 0 .. 2**64 - 1, got {seed!r}")
+        raise InvalidArgumentError(f"seed must be an integer in 0 .. 2**64 - 1, got {seed!r}")
     return int(seed)
 
 
@@ -231,11 +241,48 @@ def as_on_long(on_long: object) -> str:
     >>> as_on_long("stop")
     Traceback (most recent call last):
     ...
-    ValueError: on_long must be 'raise' or 'truncate', got 'stop'
+    bansugoroku_fast.errors.InvalidArgumentError: on_long must be 'raise' or 'truncate', got 'stop'
     """
     if not isinstance(on_long, str) or on_long not in ON_LONG:
-        raise ValueError(f"on_long must be 'raise' or 'truncate', got {on_long!r}")
+        raise InvalidArgumentError(f"on_long must be 'raise' or 'truncate', got {on_long!r}")
     return on_long
+
+
+def scoring_rules(rules: object, where: str) -> object:
+    """``rules`` for a call that scores positions (``where`` names it): as
+    given, or, when None, the default rules (Ban-sugoroku's) with an
+    :class:`~bansugoroku_fast.errors.AssumedRulesWarning` naming them, so
+    that a backgammon position scored without ``rules="backgammon"`` does
+    not pass unnoticed. (Other calls take None for the default silently:
+    their answers show the rules, a score does not.)
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     scoring_rules(None, "rollout")
+    >>> print(caught[0].message)  # doctest: +ELLIPSIS
+    rollout: no rules given, so it assumed ban-sugoroku,finish=arrival,... pass rules= (rules="backgammon" ...)
+    """
+    if rules is None:
+        warnings.warn(
+            f"{where}: no rules given, so it assumed {Rules().label}; pass rules= "
+            f'(rules="backgammon" for a backgammon position or a GNU Backgammon id)',
+            AssumedRulesWarning, stacklevel=3,
+        )
+    return rules
+
+
+def warn_uneven_strata(strata: int, games: int, where: str) -> None:
+    """An :class:`~bansugoroku_fast.errors.UnevenStrataWarning` when a
+    rollout of ``games`` games is stratified over more strata than it has
+    games (its first rolls then are not dealt evenly)."""
+    if strata and games < strata:
+        warnings.warn(
+            f"{where}: stratify={strata} deals the first {'two rolls' if strata == 1296 else 'roll'} evenly "
+            f"over each {strata:,} games, but {games:,} games cover only {games:,} of them; play a multiple of "
+            f"{strata:,} games" + (" or stratify=36" if strata == 1296 and games >= 36 else ""),
+            UnevenStrataWarning, stacklevel=3,
+        )
 
 
 def as_stratify(stratify: object, opening: bool = False) -> int:
@@ -245,19 +292,19 @@ def as_stratify(stratify: object, opening: bool = False) -> int:
 
     >>> as_stratify(None), as_stratify(True), as_stratify(1296)
     (0, 36, 1296)
-    >>> as_stratify(36, opening=True)
+    >>> as_stratify(36, opening=True)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: stratify needs a start: the backgammon opening (start=None) rolls no double
+    bansugoroku_fast.errors.InvalidArgumentError: stratify needs a start: the backgammon opening ... rolls no double
     """
     if stratify is None or stratify is False or (isinstance(stratify, int) and stratify == 0):
         return 0
     if stratify is True:
         stratify = 36
     if not isinstance(stratify, numbers.Integral) or stratify not in STRATA:
-        raise ValueError(f"stratify must be None, True, 36 or 1296, got {stratify!r}")
+        raise InvalidArgumentError(f"stratify must be None, True, 36 or 1296, got {stratify!r}")
     if opening:
-        raise ValueError("stratify needs a start: the backgammon opening (start=None) rolls no double")
+        raise InvalidArgumentError("stratify needs a start: the backgammon opening (start=None) rolls no double")
     return int(stratify)
 
 
@@ -267,7 +314,7 @@ def as_stderr_target(target: object) -> float | None:
         return None
     if (isinstance(target, bool) or not isinstance(target, numbers.Real)
             or not math.isfinite(target) or target <= 0):
-        raise ValueError(f"stderr_target must be a positive number or None, got {target!r}")
+        raise InvalidArgumentError(f"stderr_target must be a positive number or None, got {target!r}")
     return float(target)
 
 
@@ -287,7 +334,7 @@ def as_threads(threads: object) -> int:
         except AttributeError:  # not on Linux
             return os.cpu_count() or 1
     if not is_positive_int(threads) or int(threads) > MAX_THREADS:
-        raise ValueError(
+        raise InvalidArgumentError(
             f"threads must be an integer in 1..{MAX_THREADS} (4 per CPU) or None, got {threads!r}"
         )
     return int(threads)
@@ -353,10 +400,10 @@ def as_fields(fields: Iterable[str]) -> frozenset[str]:
     fields, ``"children"`` among them."""
     names = _kernel.FIELDS
     if isinstance(fields, str) or not all(isinstance(field, str) for field in fields):
-        raise ValueError(f"fields must be a collection of names among {names}, got {fields!r}")
+        raise InvalidArgumentError(f"fields must be a collection of names among {names}, got {fields!r}")
     wanted = frozenset(fields)
     if not wanted <= set(names) or "children" not in wanted:
-        raise ValueError(f"fields must name 'children' and any of {names[1:]}, got {fields!r}")
+        raise InvalidArgumentError(f"fields must name 'children' and any of {names[1:]}, got {fields!r}")
     return wanted
 
 

@@ -43,8 +43,18 @@ from distributed import progress as distributed_progress
 
 from . import batch
 from .batch import OutcomeBatch
-from .checks import BLOCK, MAX_PLIES, as_dice, as_rules, as_stratify, positive_int, run_arguments
-from .errors import InvalidDiceError, InvalidPositionError
+from .checks import (
+    BLOCK,
+    MAX_PLIES,
+    as_dice,
+    as_rules,
+    as_stratify,
+    positive_int,
+    run_arguments,
+    scoring_rules,
+    warn_uneven_strata,
+)
+from .errors import ArgumentTypeError, InvalidArgumentError, InvalidDiceError, InvalidPositionError
 from .games import bulk
 from .games.policies import resolve_policies
 from .games.tallies import RolloutResult
@@ -194,17 +204,18 @@ def _block_size(block: object, game_count: int, exact: bool = False) -> int:
         return BLOCK if game_count % BLOCK == 0 else game_count
     size = positive_int(block, "block")
     if game_count % size:
-        raise ValueError(f"games={game_count} does not split into blocks of {size} games; "
+        raise InvalidArgumentError(f"games={game_count} does not split into blocks of {size} games; "
                          f"choose a block that divides it")
     if exact and size % BLOCK and size != game_count:
-        raise ValueError(f"block={size}: with endgames, truncate or variance_reduction a block must be a multiple "
-                         f"of {BLOCK} games (or all {game_count}), so that its sums add up as one run's")
+        raise InvalidArgumentError(f"block={size}: with endgames, truncate or variance_reduction a block must be a "
+                                   f"multiple of {BLOCK} games (or all {game_count}), so that its sums add up as "
+                                   f"one run's")
     return size
 
 
 def _checked_client(client: object) -> Client | None:
     if client is not None and not isinstance(client, Client):
-        raise TypeError(f"client must be a dask.distributed.Client or None, got {type(client).__name__}")
+        raise ArgumentTypeError(f"client must be a dask.distributed.Client or None, got {type(client).__name__}")
     return client
 
 
@@ -222,7 +233,7 @@ def _summed(parts: Sequence[bulk.RolloutTally], chunks: int, blocks: int,
     return results
 
 
-def rollout(positions: Any, rules: Any, games: int, policy: Any = "random", seed: int = 0,
+def rollout(positions: Any, rules: Any, games: int, policy: Any = "net", seed: int = 0,
             client: Client | None = None, *, block: int | None = None, stratify: int | None = None,
             max_plies: int = MAX_PLIES, progress: bool = False, endgames: bool = False,
             truncate: int | None = None, variance_reduction: bool = False) -> RolloutResult:
@@ -247,8 +258,9 @@ def rollout(positions: Any, rules: Any, games: int, policy: Any = "random", seed
     >>> result.counts.tolist() == local.counts.tolist(), result.equity == local.equity
     (True, True)
     """
+    rules = scoring_rules(rules, "distributed.rollout")
     rules, game_count, seed, max_plies, _ = run_arguments(rules, games, seed, max_plies, None)
-    as_stratify(stratify)
+    warn_uneven_strata(as_stratify(stratify), game_count, "distributed.rollout")
     endgames = bulk.as_endgames(endgames)
     judging = bulk.as_judging(resolve_policies(policy, rules, callables=True, networks=True), rules, truncate,
                               variance_reduction, 1)

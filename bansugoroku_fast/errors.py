@@ -27,8 +27,11 @@ True
 
 __all__ = [
     "AmbiguousPlayError",
+    "AssumedRulesWarning",
+    "ArgumentTypeError",
     "BansugorokuError",
     "ContactError",
+    "CubeTypeError",
     "EndgameCacheError",
     "EndgameCacheWarning",
     "EvaluatorOutputError",
@@ -37,6 +40,8 @@ __all__ = [
     "GameStateError",
     "GameTooLongError",
     "IllegalPlayError",
+    "InvalidCubeError",
+    "InvalidArgumentError",
     "InvalidDiceError",
     "InvalidEvaluatorError",
     "InvalidNotationError",
@@ -47,6 +52,10 @@ __all__ = [
     "InvalidStonesError",
     "InvalidTrainingError",
     "MatchFileError",
+    "MatchEquityQueryError",
+    "MatchEquityQueryTypeError",
+    "MatchEquityTableError",
+    "MatchEquityTableTypeError",
     "MatchIdError",
     "NetworkFileError",
     "NotARaceError",
@@ -60,6 +69,7 @@ __all__ = [
     "RulesTypeError",
     "StonesTypeError",
     "TableRulesError",
+    "UnevenStrataWarning",
     "UnknownOptionError",
 ]
 
@@ -160,9 +170,32 @@ class EvaluatorOutputError(BansugorokuError, ValueError):
     outcomes: the wrong shape, NaN or infinite values, values outside
     [0, 1], cumulative probabilities out of order (P(w3) > P(w2+) > P(win),
     P(l3) > P(l2+) > 1 - P(win)). The message names the first position."""
-class InvalidOptionError(BansugorokuError, ValueError):
+
+
+class InvalidArgumentError(BansugorokuError, ValueError):
+    """An argument (or setting) with a value the function does not take: a
+    count, seed, depth or thread count out of its range, a word that is not
+    one of those accepted, arguments that do not fit together. Errors of a
+    kind that has its own class (rules, positions, dice, policies,
+    evaluators...) raise that class instead; this one is for the rest. The
+    message names the argument and what it takes.
+
+    >>> from bansugoroku_fast import play_games
+    >>> play_games("backgammon", games=0)
+    Traceback (most recent call last):
+    ...
+    bansugoroku_fast.errors.InvalidArgumentError: games must be a positive integer, got 0
+    """
+
+
+class InvalidOptionError(InvalidArgumentError):
     """A keyword argument a function does not accept, or one that contradicts
     another (an environment id's rules and a ``rules=`` of another variant)."""
+
+
+class InvalidCubeError(BansugorokuError, ValueError):
+    """A cube that cannot be: a value that is not a power of 2 up to the
+    limit, an owner, score or Crawford flag that no game reaches."""
 
 
 class GameTooLongError(BansugorokuError, RuntimeError):
@@ -212,6 +245,24 @@ class EvaluatorTypeError(InvalidEvaluatorError, TypeError):
 
 class EvaluatorOutputTypeError(EvaluatorOutputError, TypeError):
     """A Python evaluator's output that is not an array of real numbers."""
+
+
+class CubeTypeError(InvalidCubeError, TypeError):
+    """A cube argument of the wrong type (a cube value that is not an
+    integer, a flag that is not a bool)."""
+
+
+class ArgumentTypeError(InvalidArgumentError, TypeError):
+    """An argument of a type the function does not take (a flag that is not
+    a bool, a match file's text that is neither str nor bytes, a seed that
+    is no source of randomness...), or a required argument left out, as
+    Python's own ``TypeError``, where its kind has no ``...TypeError`` of
+    its own (:class:`RulesTypeError`, :class:`PlayTextTypeError`,
+    :class:`EvaluatorTypeError`...); the message names the argument and
+    what it takes. (Not ``argparse``'s error of
+    the same name.)"""
+
+
 class UnknownOptionError(InvalidOptionError, TypeError):
     """A keyword argument the function does not take (a TypeError, as Python
     raises for it); the message lists the keywords it does take."""
@@ -230,7 +281,9 @@ class MatchIdError(BansugorokuError, ValueError):
 
 class MatchFileError(BansugorokuError, ValueError):
     """A match file (``.mat`` text) that cannot be read, or whose games do not
-    replay: an illegal or ambiguous move, a wrong score or result. ``line``
+    replay: an illegal or ambiguous move, a wrong score or result; or games
+    to write that cannot make one (plies that do not replay, games of
+    several rule sets). ``line``
     and ``column`` (1-based; 0 when the whole file is at fault) say where."""
 
     def __init__(self, message: str, line: int = 0, column: int = 0):
@@ -239,6 +292,42 @@ class MatchFileError(BansugorokuError, ValueError):
         self.column = column
         where = f"line {line}, column {column}: " if line else ""
         super().__init__(where + message)
+
+
+# Match equity tables (bansugoroku_fast.cube.met).
+
+
+class MatchEquityTableError(BansugorokuError, ValueError):
+    """A match equity table that cannot be used: a file that cannot be read
+    or is not one of GNU Backgammon's ``met/*.xml`` tables, a table of the
+    wrong shape, a chance outside [0, 1], chances that do not rise with the
+    lead. ``path`` names the file and ``line`` (1-based; 0 when the whole
+    file is at fault) the place."""
+
+    def __init__(self, message: str, path: str = "", line: int = 0):
+        self.message = message  # without the place
+        self.path = path
+        self.line = line
+        where = f"{path}: " if path else ""
+        where += f"line {line}: " if line else ""
+        super().__init__(where + message)
+
+
+class MatchEquityTableTypeError(MatchEquityTableError, TypeError):
+    """A table's path that is neither a str nor an os.PathLike."""
+
+
+class MatchEquityQueryError(BansugorokuError, ValueError):
+    """A look-up in a match equity table whose arguments cannot be: a
+    negative score, a score that has already won the match, a match longer
+    than the table, a Crawford game with no player 1-away, a cube that is
+    not a power of two, probabilities outside [0, 1]."""
+
+
+class MatchEquityQueryTypeError(MatchEquityQueryError, TypeError):
+    """A look-up's argument of the wrong type: a score that is not a pair
+    of integers, a length, player or cube that is not an integer, a
+    Crawford flag that is not a bool."""
 
 
 # Exact endgame tables (bansugoroku_fast.endgames).
@@ -284,3 +373,17 @@ class EndgameCacheWarning(UserWarning):
     """The endgame tables were rebuilt (a cache file missing, damaged or of
     another format) or could not be written to the cache and live in
     memory only."""
+
+
+class AssumedRulesWarning(UserWarning):
+    """A call that scores positions (``rollout``, ``rank_plays``) was given
+    no rules and assumed the default ones, Ban-sugoroku's (which the message
+    names): a backgammon position, or a GNU Backgammon id, needs
+    ``rules="backgammon"``, or its figures are those of another game."""
+
+
+class UnevenStrataWarning(UserWarning):
+    """A stratified rollout of fewer games than its strata
+    (``stratify=1296`` with fewer than 1,296 games, ``stratify=36`` with
+    fewer than 36): the first rolls are not dealt evenly, so stratifying
+    does not do what it promises."""

@@ -21,6 +21,7 @@ import numpy as np
 from tqdm import tqdm
 
 from .checks import as_rules
+from .errors import InvalidArgumentError
 from .games.bulk import play_games
 from .games.game_batch import Candidates, GameBatch
 from .games.policies import choose, resolve_policy
@@ -74,7 +75,7 @@ def duplicate_match(rules: Any, player_a: Any, player_b: Any, games: int, seed: 
     ``seed``, ``games`` and ``chunk``."""
     rules = as_rules(rules)
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 2:
-        raise ValueError(f"games must be an integer of at least 2 (pairs), got {games!r}")
+        raise InvalidArgumentError(f"games must be an integer of at least 2 (pairs), got {games!r}")
     pairs: list[np.ndarray] = []
     wins = 0.0
     with tqdm(total=games, unit="pair", disable=not progress, desc=f"{rules.short_name}") as bar:

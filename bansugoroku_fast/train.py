@@ -71,14 +71,14 @@ import numpy as np
 from tqdm import tqdm
 
 from ._files import write_atomically
-from .batch import outcome
+from .batch import outcome, segment_argmax
 from .checks import as_rules
 from .errors import InvalidTrainingError
 from .evaluators.encoding import ENCODINGS, encode_valid, encoding_size
 from .evaluators.network import ACTIVATIONS, NetEvaluator, consistent, sigmoid
 from .evaluators.scoring import equity, flip, outcome_probabilities
+from .evaluators.search import EvaluatorPolicy
 from .games.game_batch import GameBatch
-from .games.policies import segment_argmax
 from .rules import Rules
 from .strength import MatchScore, duplicate_match
 
@@ -93,7 +93,6 @@ __all__ = [
     "checkpoint_path",
     "lambda_returns",
     "main",
-    "net_policy",
     "opponents",
     "plot_curve",
     "rule_inputs",
@@ -494,22 +493,13 @@ def _finish_trail(learner: _Learner, trail: list[tuple[np.ndarray, np.ndarray, i
 # --- the learning curve --------------------------------------------------------------------------
 
 
-def net_policy(net: Network, rules: Rules, encoding: str) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
-    """A callable policy playing the network greedily at 0-ply (for ``play_games``)."""
-
-    def policy(children: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-        return _score_children(net, children, rules, encoding)[2].astype(np.float64)
-
-    return policy
-
-
 def opponents(rules: Rules) -> tuple[str, ...]:
     """The learning curve's opponents: ``"pubeval"`` (backgammon) and ``"heuristic"``."""
     return ("pubeval", "heuristic") if rules.is_backgammon else ("heuristic",)
 
 
 def _measure(net: Network, config: TrainingConfig) -> dict[str, MatchScore]:
-    player = net_policy(net, config.rules, config.encoding)
+    player = EvaluatorPolicy(net.evaluator(config.rules, config.encoding))   # greedy, 0 ply, in the kernels
     return {name: duplicate_match(config.rules, player, name, config.eval_games, EVAL_SEED, progress=False)
             for name in opponents(config.rules)}
 
@@ -691,7 +681,7 @@ def train_every_ban(config: TrainingConfig, folder: str, *, plot: str | None = N
 def _add_shared_point(run: TrainingRun, net: RulesInputNetwork, games: int, loss: float) -> None:
     point: dict[str, Any] = {"games": games, "seconds": round(run.seconds, 1), "loss": loss}
     for rules in BAN_COMBINATIONS:
-        player = net_policy(net.specialised(rules), rules, run.config.encoding)
+        player = EvaluatorPolicy(net.specialised(rules).evaluator(rules, run.config.encoding))
         score = duplicate_match(rules, player, "heuristic", run.config.eval_games, EVAL_SEED, progress=False)
         point[rules.short_name] = [score.ppg, score.stderr]
     run.curve.append(point)

@@ -61,7 +61,6 @@ from tqdm import tqdm
 
 from bansugoroku_fast import GameBatch, Rules, play_games
 from bansugoroku_fast.evaluators import EvaluatorPolicy, NetEvaluator, best_plays, encode
-from bansugoroku_fast.evaluators.nets import load_shipped
 
 from .timing import interleaved_figures
 
@@ -170,7 +169,7 @@ def gnubg_games(count: int, seed: int) -> None:
 def selfplay_figures(games: int, repeats: int) -> None:
     """Games per second of self-play, one thread, each player on the same
     dice: interleaved repeats, the median CPU time of each."""
-    net = EvaluatorPolicy(load_shipped(BACKGAMMON))
+    net = EvaluatorPolicy(NetEvaluator.shipped(BACKGAMMON))
 
     def in_python(children: np.ndarray, offsets: np.ndarray) -> np.ndarray:
         return net(children, offsets)  # a plain callable: played in lockstep

@@ -21,7 +21,7 @@ import argparse
 import numpy as np
 
 from bansugoroku_fast import LinearPolicy, Rules, play_games
-from bansugoroku_fast.games.policies import SIDE_FEATURES
+from bansugoroku_fast.scoring import SIDE_FEATURES
 
 WON = SIDE_FEATURES.index("won")
 

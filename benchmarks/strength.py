@@ -45,7 +45,6 @@ from tqdm import tqdm
 from bansugoroku_fast import Candidates, GameBatch, Rules, generate_plays
 from bansugoroku_fast.batch import outcome
 from bansugoroku_fast.evaluators import EvaluatorPolicy, NetEvaluator, equity, outcome_probabilities
-from bansugoroku_fast.evaluators.nets import load_shipped
 from bansugoroku_fast.games.policies import choose, resolve_policy
 from bansugoroku_fast.strength import MatchScore, duplicate_match
 
@@ -115,7 +114,7 @@ def player(name: str, rules: Rules) -> Any:
     if name in ("pubeval", "heuristic", "random"):
         return name
     if name in ("net", "net1"):
-        return EvaluatorPolicy(load_shipped(rules), ply=1 if name == "net1" else 0, rules=rules)
+        return EvaluatorPolicy(NetEvaluator.shipped(rules), ply=1 if name == "net1" else 0, rules=rules)
     if name in ("gnubg", "gnubg1"):
         if not rules.is_backgammon:
             raise ValueError("gnubg plays backgammon only")

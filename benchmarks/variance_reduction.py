@@ -20,7 +20,7 @@ import statistics
 import time
 
 from bansugoroku_fast import Position, best_plays, rollout
-from bansugoroku_fast.evaluators.nets import load_shipped
+from bansugoroku_fast.evaluators import NetEvaluator
 from bansugoroku_fast.rules import Rules
 
 #: name: the rollout's keyword arguments
@@ -34,7 +34,7 @@ KINDS = {
 
 def reference_position(rules: Rules) -> Position:
     """The start after the net's 0-ply 3-1, seen by the side to roll next."""
-    best = best_plays(Position.initial(rules), (3, 1), rules, load_shipped(rules))[0]
+    best = best_plays(Position.initial(rules), (3, 1), rules, NetEvaluator.shipped(rules))[0]
     return best.play.position.swapped()
 
 

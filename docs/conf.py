@@ -73,6 +73,8 @@ nitpick_ignore_regex = [
               r"ArrayLike|DTypeLike|dtype|Any|Self|Literal|Final|ClassVar|TypeVar|Exception|Warning)"),
     # autodoc splits a dataclass field's annotation text at its commas (TrainingRun.curve: list[dict[str, Any]])
     ("py:class", r"list\[dict\[str"),
+    # ... and a field's dict[str, int] (PlayerStatistics.marks)
+    ("py:class", r"dict\[str"),
     # the environments' bases and spaces (gymnasium, pettingzoo), Dask's arrays and clients, tqdm
     ("py:.*", r"(gymnasium|gym|pettingzoo|dask|distributed|tqdm|matplotlib)(\..*)?"),
 ]

@@ -36,10 +36,10 @@ from typing import Any
 import numpy as np
 
 from bansugoroku_fast import FEATURE_NAMES, LinearPolicy, Rules, features, play_games
+from bansugoroku_fast.batch import segment_argmax
 from bansugoroku_fast.checks import as_output_file, as_rules
 from bansugoroku_fast.envs import BanSugorokuVectorEnv
 from bansugoroku_fast.errors import OutputPathError
-from bansugoroku_fast.games.policies import segment_argmax
 
 #: Each feature's scale: a typical largest value, so scaled features are about 0..1.
 SCALE_BY_KIND = {

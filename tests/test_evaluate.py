@@ -9,7 +9,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bansugoroku_fast import GameBatch, Position, Rules, features, generate_plays, oracle, play_games, rollout
+from bansugoroku_fast import (
+    GameBatch,
+    Position,
+    Rules,
+    features,
+    generate_plays,
+    legal_plays,
+    oracle,
+    play_games,
+    rollout,
+)
+from bansugoroku_fast.errors import InvalidEvaluatorError
 from bansugoroku_fast.evaluators import (
     EvaluatorPolicy,
     MoveFilter,
@@ -443,3 +454,30 @@ def test_features_encoding_uses_the_features_function():
     positions = game_positions(BACKGAMMON, 50, seed=6)
     units = encode(positions, "raw198+features", BACKGAMMON)
     assert np.allclose(units[:, 198] * 167, features(positions, BACKGAMMON)[:, 0])
+
+
+# --- the shipped networks by name ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", rules_params(ALL_RULES))
+def test_the_name_net_is_the_shipped_network_of_the_rules(rules):
+    """``"net"`` scores, ranks and plays exactly as the rules' shipped file,
+    loaded by hand, does: the name stands for that file and nothing else."""
+    from bansugoroku_fast.evaluators.nets import network_file
+
+    by_hand = NetEvaluator.load(network_file(rules), rules=rules)
+    start = Position.initial(rules)
+    children = np.stack([play.position.array for play in legal_plays(start, (3, 1), rules)])
+    assert np.array_equal(evaluate(children, rules, "net"), evaluate(children, rules, by_hand))
+    named = [(str(s.play), s.equity) for s in best_plays(start, (6, 5), rules, "net", ply=1)]
+    assert named == [(str(s.play), s.equity) for s in best_plays(start, (6, 5), rules, by_hand, ply=1)]
+    batch = best_plays_batch(children[:3], (2, 1), rules, "net")
+    assert np.array_equal(batch.equity, best_plays_batch(children[:3], (2, 1), rules, by_hand).equity)
+    games = play_games(rules, 4, policy=EvaluatorPolicy("net", rules=rules), seed=2)
+    assert np.array_equal(games.winner, play_games(rules, 4, policy=EvaluatorPolicy(by_hand), seed=2).winner)
+
+
+def test_a_shipped_network_is_loaded_once_and_refused_for_other_rules():
+    assert NetEvaluator.shipped(BACKGAMMON) is NetEvaluator.shipped("backgammon")
+    with pytest.raises(InvalidEvaluatorError, match="plays ban/arrival/multiplied, not backgammon"):
+        best_plays(Position.initial(), (3, 1), "backgammon", NetEvaluator.shipped(Rules()))

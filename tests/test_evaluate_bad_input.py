@@ -171,8 +171,10 @@ def test_rounding_within_the_tolerance_is_accepted_and_made_exact():
 
 
 def test_not_an_evaluator():
-    with pytest.raises(EvaluatorTypeError, match="got str"):
+    with pytest.raises(InvalidEvaluatorError, match="unknown evaluator name 'gnubg': the names are 'net'"):
         evaluate(START, "backgammon", "gnubg")
+    with pytest.raises(EvaluatorTypeError, match="got int"):
+        evaluate(START, "backgammon", 3)
     with pytest.raises(TypeError, match="needs rules="):
         EvaluatorPolicy(returning(None))
 

@@ -8,7 +8,6 @@ import pytest
 
 from bansugoroku_fast import Rules, _kernel, play_games
 from bansugoroku_fast.evaluators import NetEvaluator, encode, evaluate, kernel_arrays
-from bansugoroku_fast.evaluators.nets import load_shipped
 from bansugoroku_fast.evaluators.search import best_replies
 
 BACKGAMMON = Rules(variant="backgammon")
@@ -69,7 +68,7 @@ def test_a_network_whose_sums_could_leave_16_bits_is_not_exact():
     assert not louder.exact
 
 
-@pytest.mark.parametrize("net", [load_shipped(BACKGAMMON), relu().rounded()], ids=["shipped", "random"])
+@pytest.mark.parametrize("net", [NetEvaluator.shipped(BACKGAMMON), relu().rounded()], ids=["shipped", "random"])
 def test_the_first_layer_sums_of_positions_played_lie_within_the_bounds(net):
     positions = play_games(BACKGAMMON, 200, "heuristic", seed=4, threads=1).after
     sums = encode(positions, net.encoding, BACKGAMMON).astype(np.float64) @ net.weights[0] + net.biases[0]
@@ -81,7 +80,7 @@ def test_the_first_layer_sums_of_positions_played_lie_within_the_bounds(net):
 
 
 def test_the_shipped_backgammon_network_is_exact():
-    assert load_shipped(BACKGAMMON).exact
+    assert NetEvaluator.shipped(BACKGAMMON).exact
 
 
 @pytest.mark.parametrize("hidden", [(32,), (128,), (144,)])
@@ -96,7 +95,7 @@ def test_the_integer_scores_of_children_agree_with_the_float_pass(hidden):
     assert np.abs(evaluate(replies, BACKGAMMON, rounded) - values).max() < 1e-5
 
 
-@pytest.mark.parametrize("net", [load_shipped(BACKGAMMON), NetEvaluator.random(BACKGAMMON, hidden=(80,))])
+@pytest.mark.parametrize("net", [NetEvaluator.shipped(BACKGAMMON), NetEvaluator.random(BACKGAMMON, hidden=(80,))])
 def test_the_kernel_model_s_arrays_start_on_cache_lines(net):
     # the kernels' vector loads of a row straddle two cache lines where an array does not
     arrays = net.native_model().arrays

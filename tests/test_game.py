@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import bansugoroku_fast as bf
-from bansugoroku_fast import IllegalPlayError, OutcomeKind, Position, Rules, Step
+from bansugoroku_fast import Computer, IllegalPlayError, OutcomeKind, Position, Rules, Step
 from bansugoroku_fast.games.interactive import (
     CubeRecord,
     Game,
@@ -17,7 +17,6 @@ from bansugoroku_fast.games.interactive import (
     Turn,
     TurnRecord,
     dice_to_play,
-    play_random_game,
     play_random_turn,
     roll_name,
 )
@@ -297,11 +296,21 @@ def test_a_win_is_scored_for_the_seat_that_moved():
         game.roll()
 
 
+def random_game(rules: Rules, seed: object) -> Game:
+    """A whole game of random plays: the computer in both seats, no cube,
+    its choices drawn from ``random.Random(0)``, the dice from ``seed``."""
+    game = Game(rules, seed)
+    for seat in (0, 1):
+        game.hand_over(seat, Computer("random", cube=None, rng=random.Random(0)))
+    game.advance()
+    return game
+
+
 def test_same_seed_same_game():
-    first, second = play_random_game(BACKGAMMON, 42), play_random_game(BACKGAMMON, 42)
+    first, second = random_game(BACKGAMMON, 42), random_game(BACKGAMMON, 42)
     assert [str(r) for r in first.history] == [str(r) for r in second.history]
     assert first.result == second.result
-    other = play_random_game(BACKGAMMON, np.random.default_rng(42))
+    other = random_game(BACKGAMMON, np.random.default_rng(42))
     assert other.is_over
 
 
@@ -413,7 +422,7 @@ def _walk(position, dice, rules, prefix, found: set) -> None:
 def test_step_by_step_walks_are_exactly_the_legal_orderings(rules):
     # Along a random game: walking the offered steps reaches every legal
     # ordering and nothing else, and the first offers are legal_first_steps.
-    game = play_random_game(rules, seed=7)
+    game = random_game(rules, seed=7)
     seen = 0
     for record in game.history[:: max(1, len(game.history) // 8)]:
         if record.play is None or bf.outcome(record.play.position, rules) is not None:

@@ -593,6 +593,8 @@ def test_rollout_of_a_batch_uses_duplicate_dice_and_equals_single_rollouts():
         assert result.gnubg["win_gammon"][index] == single.gnubg["win_gammon"]
 
 
+# Fewer games than strata on purpose (the dealing is compared, not the figures).
+@pytest.mark.filterwarnings("ignore::bansugoroku_fast.errors.UnevenStrataWarning")
 @pytest.mark.parametrize("rules, stratify", [(BACKGAMMON, 36), (BACKGAMMON, 1296), (Rules(), None)],
                          ids=["backgammon-36", "backgammon-1296", "ban-none"])
 def test_rollout_equals_the_oracle(rules, stratify):

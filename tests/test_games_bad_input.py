@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from bansugoroku_fast import (
+    AssumedRulesWarning,
     GameTooLongError,
     InvalidPolicyError,
     InvalidPositionError,
@@ -17,6 +18,7 @@ from bansugoroku_fast import (
     PolicyTypeError,
     Position,
     Rules,
+    UnevenStrataWarning,
     games,
     oracle,
 )
@@ -186,3 +188,39 @@ def test_a_finished_start_is_a_game_of_no_ply(engine):
     records = engine.play_games("backgammon", 2, start=rows)
     assert list(records.plies) == [0, 0] and list(records.winner) == [0, 0]
     assert list(records.value) == [3, 3]  # the loser still has stones in the winner's home
+
+
+# --- defaults that cannot mislead (issue 36, item 6) ---------------------------------------
+
+
+def test_a_rollout_without_rules_says_which_it_assumed(engine):
+    with pytest.warns(AssumedRulesWarning, match=r"rollout: no rules given, so it assumed ban-sugoroku,finish=arrival"):
+        engine.rollout(Position.initial(), games=2, policy="first")
+    with pytest.warns(AssumedRulesWarning, match=r'rank_plays: .*\(rules="backgammon" for a backgammon position'):
+        engine.rank_plays(Position.initial(), (6, 5), games=1, policy="first")
+
+
+def test_a_rollout_with_rules_does_not_warn(engine, recwarn):
+    engine.rollout(Position.initial(), "backgammon", games=2, policy="first")
+    engine.rank_plays(Position.initial(), (6, 5), "ban-sugoroku", games=1, policy="first")
+    assert [warning for warning in recwarn if issubclass(warning.category, UserWarning)] == []
+
+
+def test_what_scores_a_position_plays_by_the_network_unless_told_otherwise():
+    start = Position.from_id("4HPwATDgc/ABMA")   # GNU Backgammon's opening position
+    default = games.rollout(start, BACKGAMMON, games=36, seed=2).counts.tolist()
+    assert default == games.rollout(start, BACKGAMMON, games=36, seed=2, policy="net").counts.tolist()
+    assert default != games.rollout(start, BACKGAMMON, games=36, seed=2, policy="random").counts.tolist()
+    ranked = games.rank_plays(start, (3, 1), BACKGAMMON, games=4, seed=2)
+    assert ranked == games.rank_plays(start, (3, 1), BACKGAMMON, games=4, seed=2, policy="net")
+
+
+@pytest.mark.parametrize("stratify, count, warns", [(1296, 100, True), (1296, 1296, False), (36, 35, True),
+                                                     (36, 36, False), (None, 10, False)])
+def test_stratifying_over_more_strata_than_games_warns(stratify, count, warns, recwarn):
+    games.rollout(Position.initial(), BACKGAMMON, games=count, policy="first", stratify=stratify)
+    found = [str(warning.message) for warning in recwarn if warning.category is UnevenStrataWarning]
+    assert bool(found) == warns
+    if stratify == 1296 and warns:
+        assert found == ["rollout: stratify=1296 deals the first two rolls evenly over each 1,296 games, but 100 "
+                         "games cover only 100 of them; play a multiple of 1,296 games or stratify=36"]

@@ -37,6 +37,8 @@ def _figures(result) -> np.ndarray:
     return np.concatenate([np.asarray(result.counts, dtype=float).ravel(), [result.equity, result.stderr]])
 
 
+# Fewer games than strata on purpose (the oracle's games are slow; the dealing is compared).
+@pytest.mark.filterwarnings("ignore::bansugoroku_fast.errors.UnevenStrataWarning")
 @pytest.mark.parametrize("rules", [BACKGAMMON, BAN, BAN_LOCAL], ids=str)
 @pytest.mark.parametrize("judging", [dict(truncate=4, variance_reduction=True), dict(truncate=2),
                                      dict(truncate=6, variance_reduction=True, stratify=36)], ids=str)

@@ -11,7 +11,7 @@ import pytest
 
 from bansugoroku_fast import Rules, play_games
 from bansugoroku_fast.errors import InvalidTrainingError
-from bansugoroku_fast.evaluators import NetEvaluator, evaluate
+from bansugoroku_fast.evaluators import EvaluatorPolicy, NetEvaluator, evaluate
 from bansugoroku_fast.evaluators.encoding import encode_valid
 from bansugoroku_fast.evaluators.scoring import flip
 from bansugoroku_fast.strength import duplicate_match, points_of_seat
@@ -24,7 +24,6 @@ from bansugoroku_fast.train import (
     checkpoint_path,
     lambda_returns,
     main,
-    net_policy,
     rule_inputs,
     train,
     train_every_ban,
@@ -151,11 +150,11 @@ def test_a_few_hundred_games_of_self_play_improve_the_network(tmp_path: os.PathL
     config = tiny("ban/arrival/off", games=400, seed=5, hidden=(16,), parallel=64, segment_games=400,
                   encoding="raw198+features", rate=0.003, update_size=512)
     untrained = TrainingRun.start(config).net
-    before = duplicate_match(rules, net_policy(untrained, rules, config.encoding), "heuristic", 200, seed=9,
-                             progress=False)
+    before = duplicate_match(rules, EvaluatorPolicy(untrained.evaluator(rules, config.encoding)), "heuristic", 200,
+                             seed=9, progress=False)
     trained = train(config, os.path.join(tmp_path, "net.npz"), progress=False).net
-    after = duplicate_match(rules, net_policy(trained, rules, config.encoding), "heuristic", 200, seed=9,
-                            progress=False)
+    after = duplicate_match(rules, EvaluatorPolicy(trained.evaluator(rules, config.encoding)), "heuristic", 200,
+                            seed=9, progress=False)
     assert before.ppg < -0.5
     assert after.ppg - before.ppg > 8 * math.hypot(before.stderr, after.stderr)
 
@@ -243,7 +242,7 @@ def test_a_move_picker_plays_the_same_games_as_its_policy() -> None:
 
     class Picker:
         def pick(self, wave: object) -> np.ndarray:
-            from bansugoroku_fast.games.policies import segment_argmax
+            from bansugoroku_fast.batch import segment_argmax
 
             return segment_argmax(scores(wave.children, wave.offsets), wave.offsets)  # type: ignore[attr-defined]
 
@@ -263,10 +262,10 @@ def test_points_of_seat_follow_the_winner() -> None:
 @pytest.mark.parametrize("rules", Rules.all_combinations(), ids=lambda rules: rules.short_name)
 def test_a_network_ships_for_every_rule_set_and_plays(rules: Rules) -> None:
     from bansugoroku_fast.evaluators import EvaluatorPolicy
-    from bansugoroku_fast.evaluators.nets import load_shipped, network_file
+    from bansugoroku_fast.evaluators.nets import network_file
 
     assert os.path.getsize(network_file(rules)) <= 2 * 1024 * 1024
-    net = load_shipped(rules)
+    net = NetEvaluator.shipped(rules)
     assert net.rules.short_name == rules.short_name
     records = play_games(rules, 4, EvaluatorPolicy(net), seed=1)
     assert (records.winner >= 0).all()
@@ -277,14 +276,13 @@ def test_the_names_net_and_net1_play_the_shipped_networks(rules):
     """``"net"`` plays the shipped network at 0 ply, ``"net1"`` at 1 ply: the
     same games as the EvaluatorPolicy of the shipped file."""
     from bansugoroku_fast import play_games
-    from bansugoroku_fast.evaluators import EvaluatorPolicy
-    from bansugoroku_fast.evaluators.nets import load_shipped
+    from bansugoroku_fast.evaluators import EvaluatorPolicy, NetEvaluator
 
     by_name = play_games(rules, 3, policy="net", seed=4)
-    by_hand = play_games(rules, 3, policy=EvaluatorPolicy(load_shipped(rules)), seed=4)
+    by_hand = play_games(rules, 3, policy=EvaluatorPolicy(NetEvaluator.shipped(rules)), seed=4)
     assert np.array_equal(by_name.after, by_hand.after) and np.array_equal(by_name.winner, by_hand.winner)
     one_ply = play_games(rules, 1, policy=("net1", "net"), seed=4, max_plies=6, on_long="truncate")
-    by_hand = play_games(rules, 1, policy=(EvaluatorPolicy(load_shipped(rules), ply=1), "net"), seed=4,
+    by_hand = play_games(rules, 1, policy=(EvaluatorPolicy(NetEvaluator.shipped(rules), ply=1), "net"), seed=4,
                          max_plies=6, on_long="truncate")
     assert np.array_equal(one_ply.after, by_hand.after)
 

@@ -1,5 +1,5 @@
 """The ``bansugoroku`` command: legal plays, perft counts, games in the
-terminal, match files, the conformance kit and rollouts (``--help`` of each
+terminal, match files and their analysis, the conformance kit and rollouts (``--help`` of each
 subcommand for all its options).
 
     bansugoroku moves [--position ID] [--rules RULES] 6-5
@@ -7,6 +7,7 @@ subcommand for all its options).
     bansugoroku play [--rules RULES] [--seed S] [--vs POLICY [--seat 0|1] | --seats P0,P1]
     bansugoroku match show FILE [--game N [--move M]]
     bansugoroku match check FILE
+    bansugoroku analyse FILE.mat ... [--ply N] [--json] [--report FILE.html] [--plot FILE.png] [--threads T]
     bansugoroku conformance export DIR
     bansugoroku conformance check (--engine MODULE:FUNCTION | --command CMD) [--rules RULES]
     bansugoroku rollout [--position ID|XGID] [--rules RULES] [--games N] [--policy P] [--seed S]
@@ -41,12 +42,12 @@ import sys
 from collections.abc import Sequence
 
 from ..version import __version__
-from . import conformance, hint, match, moves, perft, play, race, rollout
+from . import analyse, conformance, hint, match, moves, perft, play, race, rollout
 from .common import USER_ERRORS
 
 # One module per subcommand, each with add_parser(commands); listed in the
 # order ``--help`` shows them.
-SUBCOMMANDS = (moves, perft, play, match, conformance, rollout, hint, race)
+SUBCOMMANDS = (moves, perft, play, match, analyse, conformance, rollout, hint, race)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -22,7 +22,7 @@ USER_ERRORS = (
     errors.MatchFileError,
     errors.MatchIdError,
     errors.OutputPathError,
-    errors.InvalidOptionError,
+    errors.InvalidArgumentError,    # InvalidOptionError among them
 )
 SIDE_NAMES = ("X (the side to move)", "O (the opponent)")
 

@@ -18,7 +18,7 @@ import numpy as np
 from .. import _kernel
 from ..batch import outcome as outcome_batch
 from ..checks import as_rules, check_position_for_rules
-from ..errors import ContactError, NotARaceError, NotInTableError
+from ..errors import ContactError, InvalidArgumentError, NotARaceError, NotInTableError
 from ..moves import legal_plays
 from ..play import Play
 from ..position import Position, as_position
@@ -126,7 +126,7 @@ def race(position: PositionLike, rules: object = None, *, method: Method | None 
     ('two-sided', 27.0, (1.25, 1.0))
     """
     if method not in (None, "one-sided", "two-sided"):
-        raise ValueError(f"method must be None, 'one-sided' or 'two-sided', got {method!r}")
+        raise InvalidArgumentError(f"method must be None, 'one-sided' or 'two-sided', got {method!r}")
     checked_rules = as_rules(rules)
     checked = as_position(position)
     check_position_for_rules(checked, checked_rules)
@@ -146,7 +146,7 @@ def race_batch(positions: BatchLike, rules: object = None, *,
     figures instead (what a rollout that stops at the tables needs).
     """
     if outside not in ("raise", "nan"):
-        raise ValueError(f"outside must be 'raise' or 'nan', got {outside!r}")
+        raise InvalidArgumentError(f"outside must be 'raise' or 'nan', got {outside!r}")
     checked_rules = as_rules(rules)
     over = outcome_batch(positions, checked_rules).winner >= 0   # validates every position
     array = np.ascontiguousarray(positions, dtype=np.int8).reshape(-1, 2, 26)

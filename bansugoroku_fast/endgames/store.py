@@ -42,7 +42,7 @@ import platformdirs
 from .. import _kernel
 from .._files import write_atomically
 from ..checks import as_rules
-from ..errors import EndgameCacheError, EndgameCacheWarning, InvalidStonesError, StonesTypeError
+from ..errors import EndgameCacheError, EndgameCacheWarning, InvalidArgumentError, InvalidStonesError, StonesTypeError
 from ..rules import Rules
 
 #: Rows of a one-sided table: every arrangement of up to 15 stones on 6 points.
@@ -126,7 +126,7 @@ def play_children(rules: object = None, rows: int = POSITIONS) -> tuple[np.ndarr
     [0]
     """
     if isinstance(rows, bool) or not isinstance(rows, (int, np.integer)) or not 0 < rows <= POSITIONS:
-        raise ValueError(f"rows must be an integer in 1..{POSITIONS}, got {rows!r}")
+        raise InvalidArgumentError(f"rows must be an integer in 1..{POSITIONS}, got {rows!r}")
     return _kernel.table_children(kind_of(rules).rule_code, int(rows))
 
 

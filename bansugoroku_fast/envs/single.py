@@ -9,7 +9,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..checks import as_rules, as_side
-from ..errors import GameStateError, IllegalPlayError
+from ..errors import GameStateError, IllegalPlayError, InvalidArgumentError
 from ..games.policies import CALLABLE, ResolvedPolicy
 from ..rules import Rules
 from .opponents import choose_play, opponent_of
@@ -22,7 +22,7 @@ ILLEGAL_ACTIONS = ("lose", "raise")
 def check_illegal_action(illegal_action: object) -> str:
     """``illegal_action`` if it is one of :data:`ILLEGAL_ACTIONS`."""
     if illegal_action not in ILLEGAL_ACTIONS:
-        raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTIONS}, got {illegal_action!r}")
+        raise InvalidArgumentError(f"illegal_action must be one of {ILLEGAL_ACTIONS}, got {illegal_action!r}")
     return str(illegal_action)
 
 
@@ -123,5 +123,5 @@ class BanSugorokuEnv(gym.Env[dict[str, Any], np.int64]):
 
 def _game_index(game: object) -> int:
     if isinstance(game, bool) or not isinstance(game, (int, np.integer)) or not 0 <= game < 2**63:
-        raise ValueError(f'options["game"] must be an integer in 0 .. 2**63 - 1, got {game!r}')
+        raise InvalidArgumentError(f'options["game"] must be an integer in 0 .. 2**63 - 1, got {game!r}')
     return int(game)

@@ -57,7 +57,7 @@ import numpy as np
 
 from .. import _kernel
 from ..checks import as_seed, positive_int
-from ..errors import GameStateError, IllegalPlayError
+from ..errors import GameStateError, IllegalPlayError, InvalidArgumentError
 from ..games.game_batch import roll_dice
 from ..games.policies import CALLABLE, ResolvedPolicy, policy_weights
 from ..moves import legal_plays, outcome
@@ -302,7 +302,7 @@ class Table:
     def __init__(self, rules: Rules, actions: str = "step", max_plays: int = MAX_PLAYS,
                  max_plies: int = MAX_PLIES) -> None:
         if actions not in ACTION_KINDS:
-            raise ValueError(f"actions must be one of {ACTION_KINDS}, got {actions!r}")
+            raise InvalidArgumentError(f"actions must be one of {ACTION_KINDS}, got {actions!r}")
         self.rules = rules
         self.actions = actions
         self.max_plays = positive_int(max_plays, "max_plays")
@@ -372,7 +372,7 @@ class Table:
         self.play_count = count
         self._turn = self._orders = None
         if count > self.max_plays and self.actions == "play":
-            raise ValueError(
+            raise InvalidArgumentError(
                 f"game {self.game} (seed {self.seed}) ply {self.ply}: {count} legal plays "
                 f"with {self.dice}, more than max_plays={self.max_plays}; raise max_plays"
             )

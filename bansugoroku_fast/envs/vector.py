@@ -12,7 +12,7 @@ from gymnasium.vector.utils import batch_space
 from .. import _kernel
 from ..batch import PlayBatch
 from ..checks import as_rules, as_seed, as_side, positive_int
-from ..errors import GameStateError, IllegalPlayError
+from ..errors import GameStateError, IllegalPlayError, InvalidArgumentError
 from ..games.policies import CALLABLE, ResolvedPolicy, choose, policy_weights
 from ..position import Position
 from ..rules import Rules
@@ -80,8 +80,9 @@ class _Games:
                               self.max_plays)
         if self.counts.max(initial=0) > self.max_plays:
             row = int(np.argmax(self.counts))
-            raise ValueError(f"game {self.game[row]} (seed {self.seed}) ply {self.ply[row]}: {self.counts[row]} "
-                             f"legal plays, more than max_plays={self.max_plays}; raise max_plays")
+            raise InvalidArgumentError(f"game {self.game[row]} (seed {self.seed}) ply {self.ply[row]}: "
+                                       f"{self.counts[row]} legal plays, more than max_plays={self.max_plays}; "
+                                       f"raise max_plays")
 
     def play_callable_opponent(self) -> None:
         """Let a callable opponent play every game waiting for it, wave after
@@ -144,7 +145,7 @@ class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarr
         self.max_plays = positive_int(max_plays, "max_plays")
         max_plies = positive_int(max_plies, "max_plies")
         if max_plies <= self.seat:  # every game truncated before the agent's first roll: no action ever legal
-            raise ValueError(f"max_plies={max_plies} ends every game before seat {self.seat} rolls; "
+            raise InvalidArgumentError(f"max_plies={max_plies} ends every game before seat {self.seat} rolls; "
                              f"it must be at least {self.seat + 1}")
         self.games = _Games(self.rules, self.num_envs, self.seat, self.opponent, self.max_plays, max_plies)
         self.single_action_space = spaces.Discrete(self.max_plays)
@@ -159,7 +160,7 @@ class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarr
     def reset(self, *, seed: int | list[int] | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         if isinstance(seed, list):
-            raise ValueError("seed must be one integer for all sub-environments (sub-environment i plays "
+            raise InvalidArgumentError("seed must be one integer for all sub-environments (sub-environment i plays "
                              "games i, i + num_envs, ... of it)")
         super().reset(seed=seed)
         games = self.games

@@ -27,6 +27,7 @@ from gymnasium import spaces
 
 from .. import render
 from ..batch import features
+from ..errors import InvalidArgumentError
 from ..layout import BAR, STONES
 from ..rules import Rules
 from ..scoring import FEATURE_NAMES
@@ -40,13 +41,13 @@ FEATURE_CEILING = float(STONES * BAR)
 
 def check_observation(observation: str) -> str:
     if observation not in OBSERVATION_KINDS:
-        raise ValueError(f"observation must be one of {OBSERVATION_KINDS}, got {observation!r}")
+        raise InvalidArgumentError(f"observation must be one of {OBSERVATION_KINDS}, got {observation!r}")
     return observation
 
 
 def check_render_mode(render_mode: str | None) -> str | None:
     if render_mode is not None and render_mode not in RENDER_MODES:
-        raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, got {render_mode!r}")
+        raise InvalidArgumentError(f"render_mode must be None or one of {RENDER_MODES}, got {render_mode!r}")
     return render_mode
 
 

@@ -14,7 +14,17 @@ callable), and plays ranked by them at 0, 1 or 2 plies.
 """
 from .encoding import ENCODINGS, FEATURE_SCALES, encode
 from .network import NetEvaluator, consistent
-from .scoring import OUTCOME_NAMES, Evaluator, check_output, equity, evaluate, flip, outcome_probabilities
+from .scoring import (
+    EVALUATOR_NAMES,
+    OUTCOME_NAMES,
+    Evaluator,
+    EvaluatorLike,
+    check_output,
+    equity,
+    evaluate,
+    flip,
+    outcome_probabilities,
+)
 from .search import (
     DEFAULT_FILTER,
     EvaluatorPolicy,
@@ -24,10 +34,12 @@ from .search import (
     ScoredPlays,
     best_plays,
     best_plays_batch,
+    evaluate_position,
 )
 
 __all__ = [
     "DEFAULT_FILTER",
+    "EVALUATOR_NAMES",
     "ENCODINGS",
     "EvaluatorPolicy",
     "MoveFilter",
@@ -36,9 +48,11 @@ __all__ = [
     "ScoredPlays",
     "best_plays",
     "best_plays_batch",
+    "evaluate_position",
     "FEATURE_SCALES",
     "OUTCOME_NAMES",
     "Evaluator",
+    "EvaluatorLike",
     "NetEvaluator",
     "check_output",
     "consistent",

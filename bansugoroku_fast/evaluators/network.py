@@ -37,6 +37,7 @@ True
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import numbers
 import os
@@ -49,7 +50,7 @@ import numpy as np
 from .._files import write_atomically
 from ..batch import features
 from ..checks import MAX_THREADS, as_rules
-from ..errors import InvalidEvaluatorError, NetworkFileError
+from ..errors import InvalidArgumentError, InvalidEvaluatorError, NetworkFileError
 from ..rules import Rules
 from . import kernel_arrays
 from .encoding import ENCODINGS, checked_positions
@@ -157,6 +158,20 @@ class NetEvaluator:
         weights as :meth:`rounded` makes them and first-layer sums that
         stay within 16 bits on every position."""
         return bool(self.native_model().exact)
+
+    @classmethod
+    def shipped(cls, rules: Any) -> NetEvaluator:
+        """The network shipped with the package for ``rules`` (the one the
+        name ``"net"`` stands for), loaded once per rule set and shared:
+        a NetEvaluator never changes. No network for ``rules`` raises
+        :class:`~bansugoroku_fast.errors.NetworkFileError`.
+
+        >>> NetEvaluator.shipped("backgammon").rules.variant
+        'backgammon'
+        >>> NetEvaluator.shipped("backgammon") is NetEvaluator.shipped("backgammon")
+        True
+        """
+        return _shipped(as_rules(rules))
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], rules: Any = None) -> NetEvaluator:
@@ -328,13 +343,23 @@ class NetEvaluator:
         return consistent(values)
 
 
+@functools.cache
+def _shipped(rules: Rules) -> NetEvaluator:
+    from .nets import network_file  # the folder of files imports nothing back
+
+    path = network_file(rules)
+    if not os.path.exists(path):
+        raise NetworkFileError(f"no network ships for {rules.short_name}", path)
+    return NetEvaluator.load(path, rules=rules)
+
+
 def as_threads(threads: object) -> int:
     """``threads`` checked: None (every CPU this process may run on) or an
     integer in 1..:data:`~bansugoroku_fast.batch.MAX_THREADS`."""
     if threads is None:
         return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     if isinstance(threads, bool) or not isinstance(threads, numbers.Integral) or not 1 <= int(threads) <= MAX_THREADS:
-        raise ValueError(f"threads must be an integer in 1..{MAX_THREADS} or None, got {threads!r}")
+        raise InvalidArgumentError(f"threads must be an integer in 1..{MAX_THREADS} or None, got {threads!r}")
     return int(threads)
 
 

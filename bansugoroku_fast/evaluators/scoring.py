@@ -31,13 +31,13 @@ import numpy as np
 
 from ..batch import outcome
 from ..checks import as_rules
-from ..errors import EvaluatorOutputError, EvaluatorOutputTypeError, EvaluatorTypeError
+from ..errors import EvaluatorOutputError, EvaluatorOutputTypeError, EvaluatorTypeError, InvalidEvaluatorError
 from ..rules import Rules
 from .encoding import checked_positions
 from .network import OUTPUTS, NetEvaluator, as_threads, consistent
 
-__all__ = ["ORDER_TOLERANCE", "OUTCOME_NAMES", "Evaluator", "check_output", "equity", "evaluate", "flip",
-           "outcome_probabilities", "result_shares"]
+__all__ = ["EVALUATOR_NAMES", "ORDER_TOLERANCE", "OUTCOME_NAMES", "Evaluator", "EvaluatorLike", "check_output",
+           "equity", "evaluate", "flip", "outcome_probabilities", "resolve_evaluator", "result_shares"]
 
 #: A Python evaluator: ``int8[N, 2, 26]`` positions -> ``float[N, 5]``.
 Evaluator = NetEvaluator | Callable[[np.ndarray], Any]
@@ -153,24 +153,47 @@ def _refuse(bad: np.ndarray, values: np.ndarray, what: str) -> None:
         raise EvaluatorOutputError(f"the evaluator's output for position {row}: {name} = {value!r} {what}")
 
 
-def check_evaluator(evaluator: object, rules: Rules) -> None:
-    """Refuse what cannot evaluate positions of ``rules``: a NetEvaluator
-    trained for other rules, or something neither a NetEvaluator nor callable."""
+#: The evaluators known by name: ``"net"``, the network shipped for the rules.
+EVALUATOR_NAMES = ("net",)
+#: What an evaluator argument may be: an evaluator, or one of :data:`EVALUATOR_NAMES`.
+EvaluatorLike = Evaluator | str
+
+
+def resolve_evaluator(evaluator: object, rules: Rules) -> Evaluator:
+    """The evaluator ``evaluator`` stands for, checked for ``rules``: a
+    name of :data:`EVALUATOR_NAMES` (``"net"``: :meth:`NetEvaluator.shipped`
+    for ``rules``), a NetEvaluator trained for ``rules``, or a callable.
+
+    >>> resolve_evaluator("net", as_rules("backgammon")) is NetEvaluator.shipped("backgammon")
+    True
+    >>> resolve_evaluator("gnubg", as_rules("backgammon"))
+    Traceback (most recent call last):
+    ...
+    bansugoroku_fast.errors.InvalidEvaluatorError: unknown evaluator name 'gnubg': the names are 'net'
+    """
+    if isinstance(evaluator, str):
+        if evaluator not in EVALUATOR_NAMES:
+            names = ", ".join(repr(name) for name in EVALUATOR_NAMES)
+            raise InvalidEvaluatorError(f"unknown evaluator name {evaluator!r}: the names are {names}")
+        return NetEvaluator.shipped(rules)
     if isinstance(evaluator, NetEvaluator):
         evaluator.check_rules(rules)
-    elif not callable(evaluator):
+        return evaluator
+    if not callable(evaluator):
         raise EvaluatorTypeError(
-            f"an evaluator is a NetEvaluator or a callable positions -> float[N, 5], "
-            f"got {type(evaluator).__name__}"
+            f"an evaluator is a NetEvaluator, a callable positions -> float[N, 5] or the name "
+            f"\"net\", got {type(evaluator).__name__}"
         )
+    return evaluator
 
 
-def evaluate(positions: Any, rules: Any, evaluator: Evaluator, *, threads: int | None = 1) -> np.ndarray:
+def evaluate(positions: Any, rules: Any, evaluator: EvaluatorLike, *, threads: int | None = 1) -> np.ndarray:
     """``float32[N, 5]``: each position's outcome probabilities for row 0
     (the side that has just moved): finished positions from their outcome,
     the others from ``evaluator`` (called once, on those only; a callable's
-    output is checked). The positions are checked first. ``threads``: a
-    NetEvaluator's (None: every core).
+    output is checked; ``"net"``: the shipped network of ``rules``). The
+    positions are checked first. ``threads``: a NetEvaluator's (None:
+    every core).
 
     >>> from bansugoroku_fast import Position
     >>> net = NetEvaluator.random("backgammon", hidden=(4,))
@@ -179,9 +202,9 @@ def evaluate(positions: Any, rules: Any, evaluator: Evaluator, *, threads: int |
     [[1.0, 1.0, 0.0, 0.0, 0.0]]
     """
     rules = as_rules(rules)
-    check_evaluator(evaluator, rules)
+    resolved = resolve_evaluator(evaluator, rules)
     array = checked_positions(positions, rules)
-    return evaluate_valid(array, rules, evaluator, as_threads(threads))
+    return evaluate_valid(array, rules, resolved, as_threads(threads))
 
 
 def evaluate_valid(positions: np.ndarray, rules: Rules, evaluator: Evaluator, threads: int = 1) -> np.ndarray:

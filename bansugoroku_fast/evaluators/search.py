@@ -40,22 +40,30 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..batch import generate_plays, outcome
+from ..batch import generate_plays, outcome, segment_argmax
 from ..checks import as_dice, as_rules, check_position_for_rules
-from ..games.policies import segment_argmax
+from ..errors import ArgumentTypeError, InvalidArgumentError
 from ..moves import legal_plays
 from ..play import Play
 from ..position import as_position
 from ..rules import ALL_ROLLS, Rules
 from . import kernel_arrays
 from .encoding import checked_positions
-from .nets import load_shipped
 from .network import OUTPUTS, NetEvaluator, as_threads
-from .scoring import Evaluator, check_evaluator, equity, evaluate_valid, flip, outcome_probabilities, result_shares
+from .scoring import (
+    Evaluator,
+    EvaluatorLike,
+    equity,
+    evaluate_valid,
+    flip,
+    outcome_probabilities,
+    resolve_evaluator,
+    result_shares,
+)
 
 __all__ = ["DEFAULT_FILTER", "EvaluatorPolicy", "MoveFilter", "ROLL_WEIGHTS", "RolloutJudge", "ScoredPlay",
            "ScoredPlays",
-           "best_plays", "best_plays_batch", "net1_policy", "net_policy", "ply_values"]
+           "best_plays", "best_plays_batch", "evaluate_position", "net_policy", "ply_values", "values_on_roll"]
 
 #: The 21 rolls (:data:`~bansugoroku_fast.rules.ALL_ROLLS` order) and their weights out of 36.
 ROLL_DICE = np.array(ALL_ROLLS, dtype=np.int8)
@@ -78,7 +86,7 @@ class MoveFilter:
     >>> MoveFilter(keep=0)
     Traceback (most recent call last):
     ...
-    ValueError: MoveFilter keep must be an integer >= 1, got 0
+    bansugoroku_fast.errors.InvalidArgumentError: MoveFilter keep must be an integer >= 1, got 0
     """
 
     keep: int = 8
@@ -86,10 +94,10 @@ class MoveFilter:
 
     def __post_init__(self) -> None:
         if isinstance(self.keep, bool) or not isinstance(self.keep, numbers.Integral) or self.keep < 1:
-            raise ValueError(f"MoveFilter keep must be an integer >= 1, got {self.keep!r}")
+            raise InvalidArgumentError(f"MoveFilter keep must be an integer >= 1, got {self.keep!r}")
         if (isinstance(self.margin, bool) or not isinstance(self.margin, numbers.Real)
                 or not np.isfinite(self.margin) or self.margin < 0):
-            raise ValueError(f"MoveFilter margin must be a finite number >= 0, got {self.margin!r}")
+            raise InvalidArgumentError(f"MoveFilter margin must be a finite number >= 0, got {self.margin!r}")
 
 
 #: GNU Backgammon's default: the best 8 plays within 0.16 of the best.
@@ -197,6 +205,36 @@ def ply_values(positions: np.ndarray, rules: Rules, evaluator: Evaluator, ply: i
     return out
 
 
+def values_on_roll(positions: np.ndarray, rules: Rules, evaluator: Evaluator, ply: int,
+                   threads: int = 1) -> np.ndarray:
+    """``float64[K, 5]``: each checked position's value at ``ply`` plies
+    for row 0, the side on roll before its roll: the value of the position
+    seen by the other side, flipped (at 1 ply and more, the mean over row
+    0's rolls of its best play's value)."""
+    return flip(ply_values(swap_sides(positions), rules, evaluator, ply, threads))
+
+
+def evaluate_position(position: Any, rules: Any, evaluator: EvaluatorLike, ply: int = 0, *,
+                      threads: int | None = 1) -> np.ndarray:
+    """``float64[5]``: the outcome probabilities of the side on roll (row
+    0), before its roll, at ``ply`` plies (0, 1 or 2), as GNU Backgammon's
+    ``eval`` gives them; :func:`~bansugoroku_fast.evaluators.evaluate` scores children
+    instead, for the side that has just moved. A finished position's are
+    exact.
+
+    >>> from bansugoroku_fast import Position
+    >>> p = evaluate_position(Position.initial(), "backgammon", "net")
+    >>> p.shape, bool(0.45 < p[0] < 0.56)       # the side on roll is a little ahead
+    ((5,), True)
+    """
+    rules = as_rules(rules)
+    evaluator = resolve_evaluator(evaluator, rules)
+    position = as_position(position)
+    check_position_for_rules(position, rules)
+    values: np.ndarray = values_on_roll(position.array[None], rules, evaluator, _ply(ply), as_threads(threads))[0]
+    return values
+
+
 # --- ranking the plays of a roll ---------------------------------------------------------------
 
 
@@ -226,13 +264,13 @@ def _ranks(equities: np.ndarray, plies: np.ndarray, offsets: np.ndarray) -> np.n
 
 def _ply(ply: object) -> int:
     if isinstance(ply, bool) or not isinstance(ply, numbers.Integral) or not 0 <= int(ply) <= MAX_PLY:
-        raise ValueError(f"ply must be 0, 1 or 2, got {ply!r}")
+        raise InvalidArgumentError(f"ply must be 0, 1 or 2, got {ply!r}")
     return int(ply)
 
 
 def _move_filter(move_filter: object) -> MoveFilter | None:
     if move_filter is not None and not isinstance(move_filter, MoveFilter):
-        raise TypeError(f"move_filter must be a MoveFilter or None, got {type(move_filter).__name__}")
+        raise ArgumentTypeError(f"move_filter must be a MoveFilter or None, got {type(move_filter).__name__}")
     return move_filter
 
 
@@ -250,7 +288,7 @@ def score_children(offsets: np.ndarray, children: np.ndarray, rules: Rules, eval
     return ScoredPlays(offsets, children, probabilities, equities, plies, _ranks(equities, plies, offsets))
 
 
-def best_plays_batch(positions: Any, dice: Any, rules: Any, evaluator: Evaluator, ply: int = 0, *,
+def best_plays_batch(positions: Any, dice: Any, rules: Any, evaluator: EvaluatorLike, ply: int = 0, *,
                      move_filter: MoveFilter | None = DEFAULT_FILTER, threads: int | None = None) -> ScoredPlays:
     """Every legal play of each (position, roll) item scored at ``ply``
     plies (see the module), as :class:`ScoredPlays`. ``positions``
@@ -267,13 +305,13 @@ def best_plays_batch(positions: Any, dice: Any, rules: Any, evaluator: Evaluator
     ([0, 7, 49], (2,))
     """
     rules = as_rules(rules)
-    check_evaluator(evaluator, rules)
+    evaluator = resolve_evaluator(evaluator, rules)
     ply, move_filter, threads = _ply(ply), _move_filter(move_filter), as_threads(threads)
     plays = generate_plays(positions, dice, rules, threads=threads, fields=("children",))
     return score_children(plays.offsets, plays.children, rules, evaluator, ply, move_filter, threads)
 
 
-def best_plays(position: Any, dice: Any, rules: Any, evaluator: Evaluator, ply: int = 0, *,
+def best_plays(position: Any, dice: Any, rules: Any, evaluator: EvaluatorLike, ply: int = 0, *,
                move_filter: MoveFilter | None = DEFAULT_FILTER, threads: int | None = 1) -> list[ScoredPlay]:
     """Every legal play of ``position`` (row 0 to play) with ``dice``,
     best first, each with its equity and five probabilities at ``ply``
@@ -287,7 +325,7 @@ def best_plays(position: Any, dice: Any, rules: Any, evaluator: Evaluator, ply: 
     (0, 5)
     """
     rules = as_rules(rules)
-    check_evaluator(evaluator, rules)
+    evaluator = resolve_evaluator(evaluator, rules)
     position = as_position(position)
     check_position_for_rules(position, rules)
     dice = as_dice(dice)
@@ -331,9 +369,8 @@ class RolloutJudge:
     True
     """
 
-    def __init__(self, evaluator: Evaluator, rules: Rules, threads: int = 1) -> None:
-        check_evaluator(evaluator, rules)
-        self.evaluator, self.rules, self.threads = evaluator, rules, threads
+    def __init__(self, evaluator: EvaluatorLike, rules: Rules, threads: int = 1) -> None:
+        self.evaluator, self.rules, self.threads = resolve_evaluator(evaluator, rules), rules, threads
 
     def value(self, boards: np.ndarray) -> np.ndarray:
         """Each board's result shares for the side to roll."""
@@ -381,15 +418,15 @@ class EvaluatorPolicy:
     (2,)
     """
 
-    def __init__(self, evaluator: Evaluator, ply: int = 0, *, rules: Any = None,
+    def __init__(self, evaluator: EvaluatorLike, ply: int = 0, *, rules: Any = None,
                  move_filter: MoveFilter | None = DEFAULT_FILTER, threads: int | None = 1) -> None:
         if rules is None:
             if not isinstance(evaluator, NetEvaluator):
-                raise TypeError("EvaluatorPolicy needs rules= for a Python evaluator (a NetEvaluator has its own)")
+                raise ArgumentTypeError(
+                    "EvaluatorPolicy needs rules= for a Python evaluator or a name (a NetEvaluator has its own)")
             rules = evaluator.rules
         self.rules = as_rules(rules)
-        check_evaluator(evaluator, self.rules)
-        self.evaluator = evaluator
+        self.evaluator = resolve_evaluator(evaluator, self.rules)
         self.ply = _ply(ply)
         self.move_filter = _move_filter(move_filter)
         self.threads = as_threads(threads)
@@ -430,15 +467,12 @@ class EvaluatorPolicy:
 
 
 
-def net_policy(rules: Rules) -> EvaluatorPolicy:
-    """The policy named ``"net"``: the network shipped for ``rules``, greedy at 0 ply.
+def net_policy(rules: Any, ply: int = 0) -> EvaluatorPolicy:
+    """The network shipped for ``rules``, greedy at ``ply`` plies: the
+    policies named ``"net"`` (0 ply, played in the kernels' game loop) and
+    ``"net1"`` (1 ply) (:data:`~bansugoroku_fast.games.policies.POLICIES`).
 
-    >>> net_policy(as_rules("backgammon")).ply
-    0
+    >>> net_policy("backgammon").ply, net_policy("backgammon", ply=1).kernel_network
+    (0, None)
     """
-    return EvaluatorPolicy(load_shipped(rules), ply=0, rules=rules)
-
-
-def net1_policy(rules: Rules) -> EvaluatorPolicy:
-    """The policy named ``"net1"``: the network shipped for ``rules``, at 1 ply."""
-    return EvaluatorPolicy(load_shipped(rules), ply=1, rules=rules)
+    return EvaluatorPolicy("net", ply=ply, rules=as_rules(rules))

@@ -54,7 +54,14 @@ import numpy as np
 
 from .. import moves
 from ..checks import as_rules
-from ..errors import GameStateError, InvalidRulesError, MatchFileError, PlayError
+from ..errors import (
+    ArgumentTypeError,
+    GameStateError,
+    InvalidArgumentError,
+    InvalidRulesError,
+    MatchFileError,
+    PlayError,
+)
 from ..games.interactive import CubeRecord, Game, Match, TurnRecord
 from ..games.records import GameRecords
 from ..play import Play
@@ -184,7 +191,8 @@ def _text_of(source: str | bytes | bytearray) -> str:
             column = error.start - bytes(source).rfind(b"\n", 0, error.start)
             raise MatchFileError("not text (bytes that are not UTF-8)", line, column) from None
     if not isinstance(source, str):
-        raise TypeError(f"parse_match takes the text of a match file (str or bytes), got {type(source).__name__}")
+        raise ArgumentTypeError(
+            f"parse_match takes the text of a match file (str or bytes), got {type(source).__name__}")
     if len(source) > MAX_FILE_BYTES:
         raise MatchFileError(f"{len(source)} characters is more than a match file holds ({MAX_FILE_BYTES})")
     return source
@@ -231,7 +239,7 @@ def read_match(path: str | os.PathLike[str] | bytes | bytearray, *, rules: Rules
                       DeprecationWarning, stacklevel=2)
         return parse_match(path if isinstance(path, str) else bytes(path), rules=rules)
     if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"read_match takes a path (str or os.PathLike), got {type(path).__name__}; "
+        raise ArgumentTypeError(f"read_match takes a path (str or os.PathLike), got {type(path).__name__}; "
                         "text goes to parse_match")
     return parse_match(_file_bytes(path), rules=rules)
 
@@ -696,13 +704,14 @@ def _record_entries(records: Any, index: int, rules: Rules) -> _GameText:
         before = Position(records.positions[ply])
         if before != expected:
             where = "the start position" if ply == start else "the position the ply before left"
-            raise ValueError(f"game {index}, ply {ply - start}: starts from {before.id}, not {where} ({expected.id})")
+            raise MatchFileError(
+                f"game {index}, ply {ply - start}: starts from {before.id}, not {where} ({expected.id})")
         after = Position(records.after[ply])
         dice = (int(records.dice[ply][0]), int(records.dice[ply][1]))
         plays = moves.legal_plays(before, dice, rules)
         chosen = next((play for play in plays if play.position == after), None)
         if chosen is None and not (after == before and not plays):
-            raise ValueError(f"game {index}, ply {ply - start}: no legal play of {dice} leads to {after.id}")
+            raise MatchFileError(f"game {index}, ply {ply - start}: no legal play of {dice} leads to {after.id}")
         text.entries.append((seat, f"{_dice_text(dice)} {play_text(chosen)}".rstrip() + ("" if chosen else " ")))
         expected = after.swapped()
     winner, value = int(records.winner[index]), int(records.value[index])
@@ -725,10 +734,10 @@ def _games_of(source: object, rules: Rules | str | None) -> tuple[list[_GameText
         return [_record_entries(source, index, rules) for index in range(count)], rules
     games = list(source) if isinstance(source, Iterable) else None
     if games is None or not games or not all(isinstance(game, Game) for game in games):
-        raise TypeError("write_match takes a Match, a Game, games, a MatchRecord or play_games records")
+        raise ArgumentTypeError("write_match takes a Match, a Game, games, a MatchRecord or play_games records")
     rule_sets = {game.rules for game in games}
     if len(rule_sets) != 1:
-        raise ValueError("the games of one match file share one rule set")
+        raise MatchFileError("the games of one match file share one rule set")
     return [_game_entries(game) for game in games], rule_sets.pop()
 
 
@@ -738,7 +747,7 @@ def _records_rules(records: Any, rules: Rules | str | None) -> Rules:
     carried = getattr(records, "rules", None)
     if rules is None:
         if carried is None:
-            raise ValueError("write_match needs rules= for records that do not carry their rules")
+            raise InvalidArgumentError("write_match needs rules= for records that do not carry their rules")
         return as_rules(carried)
     given = as_rules(rules)
     if carried is not None and as_rules(carried) != given:

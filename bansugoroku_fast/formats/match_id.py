@@ -51,7 +51,7 @@ import binascii
 import dataclasses
 from dataclasses import dataclass
 
-from ..errors import InvalidPositionError, MatchIdError
+from ..errors import ArgumentTypeError, InvalidPositionError, MatchIdError
 from ..games.interactive import Game
 from ..position import Position
 
@@ -222,7 +222,7 @@ def encode_match_id(state: MatchState) -> str:
     'QQlgAAAAAAAE'
     """
     if not isinstance(state, MatchState):
-        raise TypeError(f"encode_match_id takes a MatchState, got {type(state).__name__}")
+        raise ArgumentTypeError(f"encode_match_id takes a MatchState, got {type(state).__name__}")
     key = 0
     shift = 0
     values = _field_values(state)

@@ -30,7 +30,7 @@ from ..scoring import FEATURE_NAMES
 from .bulk import features, play_games, rank_plays, rollout
 from .computer import Computer, PipCountCube
 from .game_batch import Candidates, GameBatch, roll_dice, segment_argmax
-from .interactive import Game, Match, play_random_game
+from .interactive import Game, Match
 from .policies import LinearPolicy
 from .records import GameRecords
 from .tallies import RankedPlay, RolloutResult
@@ -44,6 +44,4 @@ __all__ = [
     "GameBatch", "Candidates", "segment_argmax", "roll_dice",
     # policies and what games leave behind
     "LinearPolicy", "GameRecords", "RolloutResult", "RankedPlay",
-    # deprecated
-    "play_random_game",
 ]

@@ -38,10 +38,12 @@ from ..checks import (
     as_threads,
     positive_int,
     run_arguments,
+    scoring_rules,
+    warn_uneven_strata,
 )
-from ..endgames.races import TablePolicy, race_batch
+from ..endgames.races import race_batch
 from ..endgames.store import kind_of, tables
-from ..errors import PolicyTypeError
+from ..errors import ArgumentTypeError, InvalidArgumentError, PolicyTypeError
 from ..moves import legal_plays
 from ..position import Position, as_position
 from ..rules import Rules
@@ -57,7 +59,6 @@ from .game_batch import (
     starting_array,
 )
 from .policies import (
-    NAMED_CALLABLES,
     ResolvedPolicy,
     has_callable,
     policy_arrays,
@@ -68,10 +69,6 @@ from .records import GameRecords
 from .tallies import GNUBG_FIGURES, KINDS, RankedPlay, RolloutResult, figure_values, rank, summarize
 
 __all__ = ["FEATURE_NAMES", "GameRecords", "features", "play_games", "rank_plays", "rollout"]
-
-
-
-NAMED_CALLABLES["race"] = TablePolicy  # the "race" policy: by the exact endgame tables
 
 
 def play_games(rules: Any, games: int, policy: Any = "random", seed: int = 0, start: Any = None,
@@ -312,7 +309,7 @@ def table_settle(rules: Rules) -> TableStop:
 def as_endgames(endgames: object) -> bool:
     """``endgames`` checked: True or False."""
     if not isinstance(endgames, (bool, np.bool_)):
-        raise TypeError(f"endgames must be True or False, got {endgames!r}")
+        raise ArgumentTypeError(f"endgames must be True or False, got {endgames!r}")
     return bool(endgames)
 
 
@@ -324,7 +321,7 @@ def as_judging(policies: tuple[ResolvedPolicy, ResolvedPolicy], rules: Rules, tr
     if truncate is not None:
         truncate = positive_int(truncate, "truncate")
     if not isinstance(variance_reduction, (bool, np.bool_)):
-        raise TypeError(f"variance_reduction must be True or False, got {variance_reduction!r}")
+        raise ArgumentTypeError(f"variance_reduction must be True or False, got {variance_reduction!r}")
     if truncate is None and not variance_reduction:
         return None
     judge_of = getattr(policies[0].function, "rollout_judge", None)
@@ -378,7 +375,7 @@ def rollout_positions(position: Any, rules: Rules) -> tuple[np.ndarray, bool]:
     return as_checked_positions(array[None] if single else array, rules), single
 
 
-def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "random",
+def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "net",
             seed: int = 0, threads: int | None = None, progress: bool = False, *,
             stratify: int | None = None, stderr_target: float | None = None,
             max_plies: int = MAX_PLIES, first_game: int = 0, on_long: str = "raise",
@@ -422,21 +419,39 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
     Both play in lockstep, over every waiting game at once; game ``g``
     is the played-out rollout's game ``g`` up to its stop.
 
+    **Defaults that cannot mislead.** A rollout scores a position, and a
+    score says nothing of how it was made: so ``policy`` is ``"net"``, the
+    network shipped for the rules (random play, the old default, gives
+    every position's figures of random games, near-even and meaningless
+    for a real decision; ``policy="random"`` still asks for it). ``rules``
+    left out assumes the library's default rules, Ban-sugoroku's, as every
+    call does, but says so with an
+    :class:`~bansugoroku_fast.errors.AssumedRulesWarning` naming them: a
+    position id reads the same in both games, so a GNU Backgammon id given
+    without ``rules="backgammon"`` would otherwise be rolled out silently
+    as Ban-sugoroku (with its network). A warning rather than a required
+    argument keeps ``rules`` where it is in every call of the library
+    (second, defaulting to Ban-sugoroku). ``stratify`` over more strata
+    than ``games`` warns (:class:`~bansugoroku_fast.errors.UnevenStrataWarning`):
+    its first rolls would not be dealt evenly.
+
     >>> from bansugoroku_fast import Position
     >>> batch = np.stack([Position.initial().array] * 2)
     >>> result = rollout(batch, "backgammon", games=36, policy="first", stratify=36)
     >>> result.counts.shape, result.equity.shape, bool((result.counts[0] == result.counts[1]).all())
     ((2, 2, 4), (2,), True)
     """
+    rules = scoring_rules(rules, "rollout")
     rules, games, seed, max_plies, threads = run_arguments(rules, games, seed, max_plies, threads)
     on_long = as_on_long(on_long)
     threads = as_threads(threads)
     strata = as_stratify(stratify)
+    warn_uneven_strata(strata, games, "rollout")
     stop_at = as_stderr_target(stderr_target)
     policies = resolve_policies(policy, rules, callables=True, networks=True)
     positions, single = rollout_positions(position, rules)
     if isinstance(first_game, bool) or not isinstance(first_game, (int, np.integer)) or first_game < 0:
-        raise ValueError(f"first_game must be a non-negative integer, got {first_game!r}")
+        raise InvalidArgumentError(f"first_game must be a non-negative integer, got {first_game!r}")
     settle = table_settle(rules) if as_endgames(endgames) else None
     judging = as_judging(policies, rules, truncate, variance_reduction, threads)
     tally, _ = rollout_values(positions, rules, games, policies, seed, strata, max_plies, threads,
@@ -446,7 +461,7 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
 
 
 def rank_plays(position: Any, dice: Any, rules: Any = None, games: int = 1296,
-               policy: Any = "random", seed: int = 0, threads: int | None = None,
+               policy: Any = "net", seed: int = 0, threads: int | None = None,
                progress: bool = False, *, stratify: int | None = None,
                max_plies: int = MAX_PLIES, on_long: str = "raise", endgames: bool = False,
                truncate: int | None = None, variance_reduction: bool = False) -> list[RankedPlay]:
@@ -460,17 +475,21 @@ def rank_plays(position: Any, dice: Any, rules: Any = None, games: int = 1296,
     ``endgames=True``: games stop at the exact endgame tables, as in
     :func:`rollout` (each game's value then the expected one);
     ``truncate`` and ``variance_reduction`` as in :func:`rollout` (the
-    duplicate dice then pair each game's luck-adjusted values).
+    duplicate dice then pair each game's luck-adjusted values). The
+    defaults as :func:`rollout`'s, for the same reasons: ``policy="net"``,
+    and ``rules`` left out warns which it assumed.
 
     >>> from bansugoroku_fast import Position
     >>> ranked = rank_plays(Position.initial(), (6, 5), "backgammon", games=100, policy="random")
     >>> len(ranked), ranked[0].difference_stderr, ranked[0].equity >= ranked[-1].equity
     (7, 0.0, True)
     """
+    rules = scoring_rules(rules, "rank_plays")
     rules, games, seed, max_plies, threads = run_arguments(rules, games, seed, max_plies, threads)
     on_long = as_on_long(on_long)
     threads = as_threads(threads)
     strata = as_stratify(stratify)
+    warn_uneven_strata(strata, games, "rank_plays")
     policies = resolve_policies(policy, rules, callables=True, networks=True)
     settle = table_settle(rules) if as_endgames(endgames) else None
     judging = as_judging(policies, rules, truncate, variance_reduction, threads)

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from ..checks import as_rules
-from ..errors import InvalidPolicyError
+from ..errors import InvalidArgumentError, InvalidPolicyError
 from ..play import Play
 from ..position import Position
 from ..rules import Rules
@@ -72,7 +72,8 @@ class PipCountCube:
         for name in ("double_at", "redouble_at", "take_up_to"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ValueError(f"PipCountCube.{name} must be a non-negative integer percentage, got {value!r}")
+                raise InvalidArgumentError(
+                    f"PipCountCube.{name} must be a non-negative integer percentage, got {value!r}")
 
     @staticmethod
     def lead_percent(position: Position) -> float:

@@ -22,6 +22,7 @@ from typing import Any, NamedTuple, Protocol
 import numpy as np
 
 from .. import _kernel
+from ..batch import segment_argmax
 from ..checks import (
     MAX_PLIES,
     as_on_long,
@@ -39,7 +40,6 @@ from .policies import (
     ResolvedPolicy,
     call_policy,
     choose,
-    segment_argmax,
     within_candidates,
 )
 from .records import GameRecords

@@ -20,7 +20,6 @@ here too.
 from __future__ import annotations
 
 import random
-import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol, SupportsIndex, TypeAlias
@@ -28,7 +27,7 @@ from typing import Any, NamedTuple, Protocol, SupportsIndex, TypeAlias
 import numpy as np
 
 from ..checks import as_rules, as_side
-from ..errors import GameStateError, IllegalPlayError
+from ..errors import ArgumentTypeError, GameStateError, IllegalPlayError, InvalidArgumentError, InvalidDiceError
 from ..moves import legal_plays, outcome
 from ..notation import match_play
 from ..play import Outcome, Play
@@ -48,7 +47,6 @@ __all__ = [
     "Seed",
     "TurnRecord",
     "dice_source",
-    "play_random_game",
     "play_random_turn",
     # from bansugoroku_fast.turn, for compatibility
     "ROLL_NAMES",
@@ -89,7 +87,7 @@ class ScriptedDice:
     def __init__(self, values: Iterable[SupportsIndex]) -> None:
         self._values = [int(value) for value in values]
         if not all(1 <= value <= 6 for value in self._values):
-            raise ValueError(f"die values must be in 1..6, got {values!r}")
+            raise InvalidDiceError(f"die values must be in 1..6, got {values!r}")
         self._next = 0
 
     @property
@@ -135,7 +133,7 @@ def dice_source(seed: Seed = None) -> DiceSource:
         return _RandomDice(seed)
     if hasattr(seed, "roll_die"):
         return seed
-    raise TypeError(f"seed must be None, an int, a random.Random or a numpy Generator, got {seed!r}")
+    raise ArgumentTypeError(f"seed must be None, an int, a random.Random or a numpy Generator, got {seed!r}")
 
 
 # --- whole games ---------------------------------------------------------------
@@ -258,7 +256,7 @@ class Game:
         if cube_owner is not None:
             as_side(cube_owner, "cube_owner")
         if cube not in CUBE_VALUES:
-            raise ValueError(f"the cube shows a power of 2 from 1 to {CUBE_LIMIT}, got {cube!r}")
+            raise InvalidArgumentError(f"the cube shows a power of 2 from 1 to {CUBE_LIMIT}, got {cube!r}")
         game = cls.__new__(cls)
         game._setup(checked_rules, seed, checked_position, cube=int(cube), cube_owner=cube_owner)
         game.seat_to_move = game.starter = seat_to_move
@@ -405,7 +403,7 @@ class Game:
         elif isinstance(choice, Play):
             wanted = choice
         else:
-            raise TypeError(f"play takes a Play, notation or a completed Turn, got {choice!r}")
+            raise ArgumentTypeError(f"play takes a Play, notation or a completed Turn, got {choice!r}")
         chosen = next((play for play in plays if wanted is not None and play.position == wanted.position), None)
         if chosen is None:
             raise IllegalPlayError(f"{wanted} is not a legal play for {dice_text(dice)}")
@@ -537,32 +535,6 @@ def play_random_turn(game: Game) -> None:
     if game.dice is not None:
         plays = game.legal_plays()
         game.play(plays[game._dice_source.choose(len(plays))])
-
-
-def play_random_game(
-    rules: RulesLike = None, seed: Seed = None, *, starter: int | None = None, max_turns: int = 100_000
-) -> Game:
-    """A whole game of uniformly random legal plays (no doubling); the
-    finished :class:`Game` holds the ``history`` and the ``result``.
-
-    Deprecated: :func:`~bansugoroku_fast.play_games` plays random games by
-    the thousand (``play_games(rules, 1, policy="random", seed=s)``), and a
-    :class:`Game` plays one with the computer in both seats
-    (``game.hand_over(0, "random"); game.hand_over(1, "random");
-    game.advance()``).
-
-    >>> import warnings
-    >>> with warnings.catch_warnings():
-    ...     warnings.simplefilter("ignore", DeprecationWarning)
-    ...     game = play_random_game(seed=3)
-    >>> game.is_over, len(game.history) > 10
-    (True, True)
-    """
-    warnings.warn("play_random_game is deprecated: use play_games(rules, 1, policy='random') for records, "
-                  "or a Game with hand_over(seat, 'random') in both seats", DeprecationWarning, stacklevel=2)
-    game = Game(rules, seed, starter=starter)
-    _finish_randomly(game, max_turns)
-    return game
 
 
 class Match:

@@ -15,12 +15,10 @@ A policy is named, or a :class:`LinearPolicy` object:
   roll leads to a table race or wins (the play of greatest equity: exact
   where the two-sided table applies), else as ``"heuristic"``
   (:class:`~bansugoroku_fast.endgames.TablePolicy`, a callable played in
-  lockstep; named in :data:`NAMED_CALLABLES` by
-  :mod:`bansugoroku_fast.games.bulk`, so that this module stays below the
-  tables);
+  lockstep);
 * ``"net"`` and ``"net1"``: the network shipped for the rules, greedy at 0
-  and 1 ply (:class:`~bansugoroku_fast.evaluators.EvaluatorPolicy`, a
-  callable; named in :data:`NAMED_ABOVE`);
+  and 1 ply (:class:`~bansugoroku_fast.evaluators.EvaluatorPolicy`: ``"net"``
+  a network policy, ``"net1"`` a callable);
 * a *network policy*: a policy object whose ``kernel_network`` attribute is
   a network (an ``EvaluatorPolicy`` at 0 ply by a ``NetEvaluator``, as
   ``"net"`` is): ``play_games`` and ``rollout`` play it in the kernels' own
@@ -50,15 +48,19 @@ a float64 sum ``0.0 + w[0] * x[0] + w[1] * x[1] + ...`` taken in index order
 scores are the same numbers bit for bit. The greatest score wins; a tie goes
 to the play listed first by ``legal_plays``.
 
-This module holds the policies' names and argument checks (shared by the
-oracle and the kernels; the numbers they score with are in
-:mod:`bansugoroku_fast.scoring`), turns a callable's output into choices,
-and makes one wave's choices with any policy (:func:`choose`).
+This module holds the policies' names (:data:`POLICIES`, the one registry:
+every name and the factory that makes its policy for a rule set) and
+argument checks (shared by the oracle and the kernels; the numbers they
+score with are in :mod:`bansugoroku_fast.scoring`), turns a callable's
+output into choices, and makes one wave's choices with any policy
+(:func:`choose`).
 
 >>> LinearPolicy([1.0] * len(FEATURE_NAMES)).weights[:3]
 (1.0, 1.0, 1.0)
 >>> resolve_policies(("heuristic", "random"), "backgammon")[1]
 ResolvedPolicy(code=0, weights=(), function=None)
+>>> sorted(POLICIES)
+['first', 'heuristic', 'net', 'net1', 'pubeval', 'race', 'random']
 >>> LinearPolicy([1.0, 2.0])
 Traceback (most recent call last):
 ...
@@ -71,7 +73,6 @@ array([2, 0, 0])
 """
 from __future__ import annotations
 
-import importlib
 import math
 import numbers
 from collections.abc import Callable, Sequence
@@ -80,6 +81,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .. import _kernel
+from ..batch import segment_argmax
 from ..checks import as_rules
 from ..errors import InvalidPolicyError, PolicyOutputError, PolicyOutputTypeError, PolicyTypeError
 from ..rules import Rules
@@ -93,21 +95,6 @@ NET = 4
 #: A Python callable ``policy(children, offsets)``, played in lockstep
 #: (:class:`~bansugoroku_fast.games.GameBatch`), never by the kernels or the oracle.
 CALLABLE = -1
-NAMES = {"random": RANDOM, "first": FIRST, "pubeval": PUBEVAL}
-
-#: Callable policies known by name: ``name -> factory(rules)``, filled by the
-#: modules that define them (:mod:`bansugoroku_fast.games.bulk`: ``"race"``, by
-#: the exact endgame tables; ``"net"`` and ``"net1"``, the network shipped for
-#: the rules at 0 and 1 ply).
-NAMED_CALLABLES: dict[str, Callable[[Rules], Any]] = {}
-
-# Named policies defined in a room above the games, as "module:factory": the
-# module is imported when the name is first played, because the evaluators
-# themselves stand on this module (an import here would make a circle).
-NAMED_ABOVE: dict[str, str] = {
-    "net": "bansugoroku_fast.evaluators.search:net_policy",
-    "net1": "bansugoroku_fast.evaluators.search:net1_policy",
-}
 
 
 class LinearPolicy:
@@ -167,6 +154,76 @@ class ResolvedPolicy(NamedTuple):
     function: Any = None  # the callable, for CALLABLE; the policy object, for NET
 
 
+# --- the policies known by name ---------------------------------------------------------------
+
+
+class NamedPolicy(NamedTuple):
+    """What a policy name stands for: ``make(rules)`` gives the policy for a
+    rule set, a :class:`ResolvedPolicy` (``kind="kernel"``: played by code in
+    the kernels and the oracle) or a policy object: ``kind="callable"``, a
+    callable played in lockstep; ``kind="network"``, a network policy (see
+    the module), played in the kernels' game loop where networks are
+    accepted, else a callable. The kind is known before ``make`` runs, so a
+    name refused where it is used is refused before any work (loading a
+    network, building tables). ``backgammon_only``: refused for the other
+    variants."""
+
+    make: Callable[[Rules], Any]
+    kind: str = "kernel"
+    backgammon_only: bool = False
+
+
+def _random(rules: Rules) -> ResolvedPolicy:
+    return ResolvedPolicy(RANDOM, ())
+
+
+def _first(rules: Rules) -> ResolvedPolicy:
+    return ResolvedPolicy(FIRST, ())
+
+
+def _heuristic(rules: Rules) -> ResolvedPolicy:
+    return ResolvedPolicy(LINEAR, HEURISTIC_WEIGHTS[rules.variant])
+
+
+def _pubeval(rules: Rules) -> ResolvedPolicy:
+    return ResolvedPolicy(PUBEVAL, ())
+
+
+def _race(rules: Rules) -> Any:
+    # Imported here, not at the top: the tables load when "race" is first played.
+    from ..endgames.races import TablePolicy
+
+    return TablePolicy(rules)
+
+
+def _net(rules: Rules) -> Any:
+    # Imported here, not at the top: the evaluators (and the network file)
+    # load when "net" is first played, not with every game.
+    from ..evaluators.search import net_policy
+
+    return net_policy(rules, ply=0)
+
+
+def _net1(rules: Rules) -> Any:
+    from ..evaluators.search import net_policy
+
+    return net_policy(rules, ply=1)
+
+
+#: Every policy known by name, the one registry: name -> :class:`NamedPolicy`.
+#: A new named policy is one entry here (its factory imports what it needs
+#: when it is first played).
+POLICIES: dict[str, NamedPolicy] = {
+    "random": NamedPolicy(_random),
+    "first": NamedPolicy(_first),
+    "heuristic": NamedPolicy(_heuristic),
+    "pubeval": NamedPolicy(_pubeval, backgammon_only=True),
+    "race": NamedPolicy(_race, kind="callable"),
+    "net": NamedPolicy(_net, kind="network"),
+    "net1": NamedPolicy(_net1, kind="callable"),
+}
+
+
 def kernel_network(policy: object, rules: Rules) -> Any:
     """The network the kernels' game loop may play ``policy`` by, or None:
     the ``kernel_network`` attribute of a policy object (duck typing: a
@@ -199,31 +256,30 @@ def _resolve_one(policy: object, rules: Rules, where: str, callables: bool, netw
     if callables and callable(policy):
         return ResolvedPolicy(CALLABLE, (), policy)
     if isinstance(policy, str):
-        if policy in NAMED_CALLABLES:
-            if not callables:
-                raise InvalidPolicyError(f"{where}: {policy!r} (a callable, played in lockstep) is not accepted here")
-            return ResolvedPolicy(CALLABLE, (), NAMED_CALLABLES[policy](rules))
-        if policy in NAMED_ABOVE:
-            if not callables and not networks:
-                raise InvalidPolicyError(f"{where}: {policy!r} (a callable, played in lockstep) is not accepted here")
-            module, factory = NAMED_ABOVE[policy].split(":")
-            made = getattr(importlib.import_module(module), factory)(rules)
-            if networks and kernel_network(made, rules) is not None:
-                return ResolvedPolicy(NET, (), made)
-            if not callables:
-                raise InvalidPolicyError(f"{where}: {policy!r} (a callable, played in lockstep) is not accepted here")
-            return ResolvedPolicy(CALLABLE, (), made)
-        if policy == "heuristic":
-            return ResolvedPolicy(LINEAR, HEURISTIC_WEIGHTS[rules.variant])
-        if policy == "pubeval" and not rules.is_backgammon:
-            raise InvalidPolicyError(f"{where}: 'pubeval' plays backgammon only, not {rules.variant}")
-        if policy in NAMES:
-            return ResolvedPolicy(NAMES[policy], ())
-        accepted = ", ".join(repr(name) for name in ("random", "first", "heuristic", "pubeval", "race", "net", "net1"))
-        raise InvalidPolicyError(f"{where}: unknown policy {policy!r}; accepted: {accepted} or a LinearPolicy")
+        return _resolve_name(policy, rules, where, callables, networks)
     raise PolicyTypeError(
         f"{where} must be a policy name or a LinearPolicy, got {type(policy).__name__} {policy!r}"
     )
+
+
+def _resolve_name(name: str, rules: Rules, where: str, callables: bool, networks: bool) -> ResolvedPolicy:
+    entry = POLICIES.get(name)
+    if entry is None:
+        accepted = ", ".join(repr(known) for known in POLICIES)
+        raise InvalidPolicyError(f"{where}: unknown policy {name!r}; accepted: {accepted} or a LinearPolicy")
+    if entry.backgammon_only and not rules.is_backgammon:
+        raise InvalidPolicyError(f"{where}: {name!r} plays backgammon only, not {rules.variant}")
+    refused = InvalidPolicyError(f"{where}: {name!r} (a callable, played in lockstep) is not accepted here")
+    if (entry.kind == "callable" and not callables) or (entry.kind == "network" and not (callables or networks)):
+        raise refused
+    made = entry.make(rules)
+    if isinstance(made, ResolvedPolicy):
+        return made
+    if networks and kernel_network(made, rules) is not None:
+        return ResolvedPolicy(NET, (), made)
+    if not callables:
+        raise refused
+    return ResolvedPolicy(CALLABLE, (), made)
 
 
 def resolve_policy(policy: object, rules: object, where: str = "policy", *,
@@ -231,7 +287,7 @@ def resolve_policy(policy: object, rules: object, where: str = "policy", *,
     """One policy (a pair is refused), for ``rules``; ``where`` names it in
     errors; ``callables`` and ``networks`` as in :func:`resolve_policies`.
 
-    >>> resolve_policy("first", "backgammon").code == NAMES["first"]
+    >>> resolve_policy("first", "backgammon").code == FIRST
     True
     >>> resolve_policy(("random", "first"), None, "opponent")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -275,49 +331,6 @@ def resolve_policies(policy: object, rules: object, *, callables: bool = False,
 PolicyCallable = Callable[[np.ndarray, np.ndarray], Any]
 
 
-def segment_argmax(scores: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """``int64[N]``: the index, within each segment ``offsets[i]:offsets[i+1]``,
-    of the greatest score (ties: the first); ``-1`` for an empty segment.
-
-    Vectorised: a maximum per segment (``np.maximum.reduceat``), then the
-    smallest local index holding it (``np.minimum.reduceat``). NaN scores
-    are refused (:class:`~bansugoroku_fast.errors.PolicyOutputError` naming
-    the segment), since a NaN is neither greater nor smaller than anything.
-
-    >>> segment_argmax(np.array([1.0, 1.0, 0.0]), np.array([0, 0, 2, 3]))
-    array([-1,  0,  0])
-    """
-    scores = np.asarray(scores)
-    offsets = np.asarray(offsets, dtype=np.int64)
-    counts = np.diff(offsets)
-    if scores.ndim != 1 or len(scores) != offsets[-1]:
-        raise PolicyOutputError(
-            f"scores must be one number per child: {offsets[-1]} children, got shape {scores.shape}"
-        )
-    _refuse_nan(scores, offsets)
-    choices = np.full(len(counts), -1, dtype=np.int64)
-    filled = counts > 0
-    if not filled.any():
-        return choices
-    starts = offsets[:-1][filled]
-    best = np.maximum.reduceat(scores, starts)
-    local = np.arange(len(scores), dtype=np.int64) - np.repeat(offsets[:-1], counts)
-    at_best = scores == np.repeat(best, counts[filled])
-    choices[filled] = np.minimum.reduceat(np.where(at_best, local, len(scores)), starts)
-    return choices
-
-
-def _refuse_nan(scores: np.ndarray, offsets: np.ndarray, game_ids: np.ndarray | None = None) -> None:
-    if scores.dtype.kind != "f":
-        return
-    nan = np.isnan(scores)
-    if nan.any():
-        child = int(np.argmax(nan))
-        segment = int(np.searchsorted(offsets, child, side="right")) - 1
-        game = segment if game_ids is None else int(game_ids[segment])
-        raise PolicyOutputError(f"the policy scored child {child - offsets[segment]} of game {game} as NaN")
-
-
 def choices_from_output(output: Any, offsets: np.ndarray, game_ids: np.ndarray | None = None) -> np.ndarray:
     """``int64[N]`` choices from what a callable policy returned for
     ``offsets`` (see the module): integer choices (one per game, each within
@@ -341,8 +354,7 @@ def choices_from_output(output: Any, offsets: np.ndarray, game_ids: np.ndarray |
                 f"a policy's floating output is one score per child: {children} children, "
                 f"got shape {values.shape}"
             )
-        _refuse_nan(values, offsets, game_ids)
-        return segment_argmax(values, offsets)
+        return segment_argmax(values, offsets, game_ids=game_ids)
     if values.dtype.kind in "iu":
         return check_choices(values, offsets, game_ids)
     raise PolicyOutputTypeError(

@@ -46,6 +46,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ..errors import InvalidArgumentError
 from ..play import OutcomeKind, Play
 
 #: Outcome kinds by code (the ``kind`` of game records and the columns of
@@ -217,7 +218,7 @@ def _summarize_shares(won: list[float], lost: list[float], kind_counts: Sequence
     """:func:`summarize` for tallies of probabilities (some games stopped
     at the tables): every figure from its sum and its sum of squares."""
     if finished is None:
-        raise ValueError("summarize: squares needs finished, the number of finished games")
+        raise InvalidArgumentError("summarize: squares needs finished, the number of finished games")
     totals = (sum(won[1:]), won[2] + won[3], won[3], sum(lost[1:]), lost[2] + lost[3], lost[3],
               sum(value * (won[value] - lost[value]) for value in (1, 2, 3)))
     figures = {name: mean_and_stderr(total, float(square), finished)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..checks import as_dice, as_rules
+from ..errors import InvalidEvaluatorError
 from ..position import Position, as_position
 from ..rules import ALL_ROLLS, Rules
 from .features import features
@@ -50,7 +51,7 @@ def encode(position: Position, encoding: str, rules: Rules) -> list[float]:
     if encoding == "raw198+features":
         units += [value / divisor for value, divisor in zip(features(position, rules), FEATURE_DIVISORS)]
     elif encoding != "raw198":
-        raise ValueError(f"unknown encoding {encoding!r}")
+        raise InvalidEvaluatorError(f"unknown encoding {encoding!r}")
     return units
 
 

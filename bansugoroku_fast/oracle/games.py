@@ -66,8 +66,10 @@ from ..checks import (
     check_position_for_rules,
     positive_int,
     run_arguments,
+    scoring_rules,
+    warn_uneven_strata,
 )
-from ..errors import GameTooLongError, PolicyTypeError
+from ..errors import ArgumentTypeError, GameTooLongError, PolicyTypeError
 from ..games.policies import (
     FIRST,
     LINEAR,
@@ -519,7 +521,7 @@ def _signed_values(position: Position, rules: Rules, games: int,
     return tallies
 
 
-def rollout(position: object, rules: object = None, games: int = 1296, policy: object = "random",
+def rollout(position: object, rules: object = None, games: int = 1296, policy: object = "net",
             seed: int = 0, threads: int | None = None, progress: bool = False, *,
             stratify: int | None = None, stderr_target: float | None = None,
             max_plies: int = MAX_PLIES, on_long: str = "raise", endgames: bool = False,
@@ -553,14 +555,17 @@ def rollout(position: object, rules: object = None, games: int = 1296, policy: o
     >>> result.games, sum(map(sum, result.counts))
     (4, 4)
     """
+    rules = scoring_rules(rules, "rollout")
     rules, games, seed, max_plies, _ = run_arguments(rules, games, seed, max_plies, threads)
     on_long = as_on_long(on_long)
     position = as_position(position)
     check_position_for_rules(position, rules)
     tables = TableValues(rules, table_stones) if endgames else None
+    strata = as_stratify(stratify)
+    warn_uneven_strata(strata, games, "rollout")
     policies = resolved(policy, rules)
     return _signed_values(
-        position, rules, games, policies, seed, as_stratify(stratify), max_plies,
+        position, rules, games, policies, seed, strata, max_plies,
         as_stderr_target(stderr_target), on_long, tables, _judging(policies, truncate, variance_reduction),
     ).summary(rules)
 
@@ -571,7 +576,7 @@ def _judging(policies: tuple[ResolvedPolicy, ResolvedPolicy], truncate: object,
     if truncate is not None:
         truncate = positive_int(truncate, "truncate")
     if not isinstance(variance_reduction, bool):
-        raise TypeError(f"variance_reduction must be True or False, got {variance_reduction!r}")
+        raise ArgumentTypeError(f"variance_reduction must be True or False, got {variance_reduction!r}")
     if truncate is None and not variance_reduction:
         return None
     if policies[0].code != NET:
@@ -580,7 +585,7 @@ def _judging(policies: tuple[ResolvedPolicy, ResolvedPolicy], truncate: object,
 
 
 def rank_plays(position: PositionLike, dice: DiceLike, rules: object = None, games: int = 1296,
-               policy: object = "random", seed: int = 0, threads: int | None = None,
+               policy: object = "net", seed: int = 0, threads: int | None = None,
                progress: bool = False, *, stratify: int | None = None,
                max_plies: int = MAX_PLIES, on_long: str = "raise", endgames: bool = False,
                table_stones: int = 3) -> list[RankedPlay]:
@@ -597,9 +602,11 @@ def rank_plays(position: PositionLike, dice: DiceLike, rules: object = None, gam
     >>> len(ranked), ranked[0].difference_stderr
     (7, 0.0)
     """
+    rules = scoring_rules(rules, "rank_plays")
     rules, games, seed, max_plies, _ = run_arguments(rules, games, seed, max_plies, threads)
     on_long = as_on_long(on_long)
     strata = as_stratify(stratify)
+    warn_uneven_strata(strata, games, "rank_plays")
     policies = resolved(policy, rules)
     plays = legal_plays(position, dice, rules)
     tables = TableValues(rules, table_stones) if endgames else None

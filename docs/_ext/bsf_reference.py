@@ -45,10 +45,8 @@ from sphinx.util.nodes import make_refnode
 
 PACKAGE = "bansugoroku_fast"
 #: The public submodules, in the reference's order; each has a page that documents its ``__all__``.
-PUBLIC_MODULES = ("batch", "games", "formats", "evaluators", "endgames", "envs", "distributed", "oracle",
-                  "errors", "typing")
-#: Modules kept for old imports only: they warn when imported and are not documented.
-DEPRECATED_SHIMS = ("api", "game", "lockstep", "policies", "choices", "opponent", "tallies")
+PUBLIC_MODULES = ("batch", "games", "formats", "evaluators", "endgames", "cube", "analysis", "envs", "distributed",
+                  "oracle", "errors", "typing")
 _DECLARED = "an attribute declared by its class, set on each instance"
 _SCALARS = (int, float, str, bytes, bool, type(None))
 
@@ -56,7 +54,7 @@ _SCALARS = (int, float, str, bytes, bool, type(None))
 def lookup(dotted: str) -> tuple[bool, Any]:
     """``(True, object)`` that a dotted name of the package names, or ``(False, None)``."""
     parts = dotted.split(".")
-    if parts[0] != PACKAGE or (len(parts) > 1 and parts[1] in DEPRECATED_SHIMS):
+    if parts[0] != PACKAGE:
         return False, None
     for split in range(len(parts), 0, -1):
         try:

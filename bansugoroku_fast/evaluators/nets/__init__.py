@@ -1,4 +1,4 @@
-"""The networks shipped with the package, trained by
+"""The files of the networks shipped with the package, trained by
 :mod:`bansugoroku_fast.train` (the commands, seeds and wall times are in
 ``docs/networks.md``): one ``.npz`` per rule combination, named after
 ``Rules.short_name`` with ``/`` as ``-`` (``backgammon.npz``,
@@ -6,6 +6,10 @@
 network trained on every combination with the rules as inputs
 (``python -m bansugoroku_fast.train --rules 'ban/*'``), each with its
 combination's rule inputs folded into its first biases.
+
+Load one with :meth:`NetEvaluator.shipped(rules)
+<bansugoroku_fast.evaluators.NetEvaluator.shipped>`, or name it ``"net"``
+wherever an evaluator is taken.
 
 >>> from bansugoroku_fast import Rules
 >>> network_file(Rules(finish="bear_off", closure="off")).endswith("ban-bear_off-off.npz")
@@ -17,10 +21,8 @@ import os
 from typing import Any
 
 from ...checks import as_rules
-from ...errors import NetworkFileError
-from ..network import NetEvaluator
 
-__all__ = ["load_shipped", "network_file", "shipped"]
+__all__ = ["network_file", "ships"]
 
 FOLDER = os.path.dirname(os.path.abspath(__file__))
 
@@ -30,15 +32,10 @@ def network_file(rules: Any) -> str:
     return os.path.join(FOLDER, as_rules(rules).short_name.replace("/", "-") + ".npz")
 
 
-def shipped(rules: Any) -> bool:
-    """True when a network for ``rules`` ships with the package."""
+def ships(rules: Any) -> bool:
+    """True when a network for ``rules`` ships with the package.
+
+    >>> ships("backgammon")
+    True
+    """
     return os.path.exists(network_file(rules))
-
-
-def load_shipped(rules: Any) -> NetEvaluator:
-    """The shipped network of ``rules``, or
-    :class:`~bansugoroku_fast.errors.NetworkFileError` if none ships."""
-    path = network_file(rules)
-    if not os.path.exists(path):
-        raise NetworkFileError(f"no network ships for {as_rules(rules).short_name}", path)
-    return NetEvaluator.load(path, rules=rules)

@@ -24,6 +24,7 @@ from typing import Protocol
 
 import numpy as np
 
+from ...errors import InvalidArgumentError, InvalidPositionError
 from ...position import Position
 from ...rules import Rules
 
@@ -55,7 +56,8 @@ def _result_id(result: object) -> str:
         return result.id
     array = np.asarray(result)
     if array.shape != (2, 26) or not np.issubdtype(array.dtype, np.integer):
-        raise ValueError(f"a result must be an int8[2, 26] position, got shape {array.shape}, dtype {array.dtype}")
+        raise InvalidPositionError(
+            f"a result must be an int8[2, 26] position, got shape {array.shape}, dtype {array.dtype}")
     return Position(array).id
 
 
@@ -90,18 +92,18 @@ def load_python_engine(spec: str) -> PythonEngine:
     """
     module_name, colon, attribute = spec.partition(":")
     if not colon or not module_name or not attribute:
-        raise ValueError(f"an engine is 'module:function', got {spec!r}")
+        raise InvalidArgumentError(f"an engine is 'module:function', got {spec!r}")
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
-        raise ValueError(f"cannot import {module_name!r}: {error}") from None
+        raise InvalidArgumentError(f"cannot import {module_name!r}: {error}") from None
     function = module
     for part in attribute.split("."):
         function = getattr(function, part, None)  # type: ignore[assignment]
         if function is None:
-            raise ValueError(f"{module_name!r} has no {attribute!r}")
+            raise InvalidArgumentError(f"{module_name!r} has no {attribute!r}")
     if not callable(function):
-        raise ValueError(f"{spec} is not callable")
+        raise InvalidArgumentError(f"{spec} is not callable")
     return PythonEngine(function, spec)
 
 

@@ -1,0 +1,591 @@
+"""The analysis of games and matches, as GNU Backgammon analyses them.
+
+:func:`analyse` judges every decision of a match file's games (a
+:class:`~bansugoroku_fast.formats.MatchRecord` or one
+:class:`~bansugoroku_fast.formats.mat.GameRecord`) or of the library's own
+game records (:func:`~bansugoroku_fast.play_games`, Ban-sugoroku included):
+
+* each checker play: every legal play of its roll ranked by the evaluator
+  at ``ply`` plies (:func:`~bansugoroku_fast.evaluators.search.best_plays_batch`,
+  GNU Backgammon's move filter above 0 ply; a played play the filter left
+  at 0 ply is taken to ``ply`` plies too, as GNU Backgammon adds the played
+  move to its list). Its ``loss`` is the best play's equity minus the
+  played one's, its ``mark`` GNU Backgammon's (:mod:`bansugoroku_fast.analysis.figures`). A roll
+  with at most one legal play is *forced*: it is listed, never counted.
+* each roll's ``luck``, as GNU Backgammon's ``LuckAnalysis`` computes it at
+  0 ply: the equity after the best play of the roll (by 0-ply equity; the
+  position itself when the roll has no play) minus its mean over the 36
+  rolls. The opening roll of a game started by a roll-off (no doubles) is
+  measured against the 30 rolls that start a game, either side's: from the
+  start position that mean is 0.
+* each cube decision (backgammon match files, where the cube is used):
+  the action taken against the proper one, by
+  :func:`bansugoroku_fast.cube.cube_decision` (see :func:`cube_decisions`).
+
+The figures are GNU Backgammon's normalised equity (a cube of 1; in a match
+its EMG), and each player's ``error_rate`` is its total loss over its
+unforced plays and close cube decisions, in millipoints (GNU Backgammon's
+"error rate", and its rating band from it).
+
+Every position of a record goes through the batch kernels in a few calls:
+one :func:`best_plays_batch` over every play, one search of the 21 rolls of
+every position for the luck.
+
+>>> from bansugoroku_fast import play_games
+>>> from bansugoroku_fast.evaluators import NetEvaluator
+>>> net = NetEvaluator.random("backgammon", hidden=(8,), seed=1)
+>>> analysis = analyse(play_games("backgammon", games=1, seed=3), net)
+>>> analysis.decisions[0].kind, analysis.decisions[0].game, analysis.decisions[0].move_number
+('play', 1, 1)
+>>> sum(p.unforced for p in analysis.players) == sum(not d.forced for d in analysis.decisions)
+True
+"""
+from __future__ import annotations
+
+import json
+import numbers
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..checks import as_rules
+from ..cube.decision import cube_decision
+from ..errors import ArgumentTypeError, InvalidArgumentError, InvalidRulesError, MatchFileError
+from ..evaluators.network import as_threads
+from ..evaluators.scoring import EVALUATOR_NAMES, Evaluator, equity, evaluate_valid, resolve_evaluator
+from ..evaluators.search import ROLL_WEIGHTS, best_plays_batch, best_replies, ply_values, roll_index, swap_sides
+from ..formats.mat import GameRecord, MatchRecord
+from ..games.records import GameRecords
+from ..moves import legal_plays
+from ..position import Position
+from ..rules import Rules
+from ..version import __version__
+from .figures import luck_mark, mark, rating
+
+__all__ = ["EVALUATOR_NAMES", "Analysis", "Decision", "PlayerStatistics", "analyse", "cube_decisions"]
+
+#: Items per batch call (a progress bar moves once per chunk).
+CHUNK = 512
+#: A cube decision is *close*, and counted in the error rate, when doubling
+#: costs less than this (GNU Backgammon's ``isCloseCubedecision``).
+CLOSE_CUBE = 0.16
+#: What each cube action is called in a decision's ``action``.
+CUBE_ACTIONS = ("no double", "double", "take", "pass")
+
+
+# --- what an analysis holds ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of a game.
+
+    ``game`` counts from 1; ``move_number`` is the ``N)`` of the match
+    file's line (for game records: the turn pair, ``ply // 2 + 1``);
+    ``player`` 0 (the file's left column; in game records the side that
+    moved first) or 1; ``kind`` ``"play"`` or ``"cube"``; ``forced``: a
+    play with at most one legal play, or a cube decision that is not close
+    (neither counts in the error rate). ``position_id``: the position
+    before the decision, from the deciding player's side (for a take or a
+    pass: the doubler's, as GNU Backgammon shows it).
+
+    A play: ``dice``, ``played`` and ``best`` (notation; "" for a roll with
+    no legal play), ``played_equity`` and ``best_equity`` (the mover's, at
+    ``ply`` plies), ``loss`` (``best_equity - played_equity``), ``mark``,
+    ``luck`` (None where the luck was not measured) and ``luck_mark``.
+
+    A cube decision: ``action`` (one of ``"no double"``, ``"double"``,
+    ``"take"``, ``"pass"``), ``proper`` (GNU Backgammon's words, as
+    ``cube_decision`` gives them), ``cube`` (its value before the
+    decision), ``no_double`` / ``double_take`` / ``double_pass`` (the
+    doubler's, normalised), ``loss`` and ``mark``.
+    """
+
+    game: int
+    move_number: int
+    player: int
+    kind: str
+    forced: bool
+    position_id: str
+    loss: float = 0.0
+    mark: str | None = None
+    dice: tuple[int, int] | None = None
+    played: str | None = None
+    best: str | None = None
+    played_equity: float | None = None
+    best_equity: float | None = None
+    luck: float | None = None
+    luck_mark: str | None = None
+    action: str | None = None
+    proper: str | None = None
+    cube: int | None = None
+    no_double: float | None = None
+    double_take: float | None = None
+    double_pass: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields that apply to this kind of decision (JSON-ready)."""
+        play_only = ("dice", "played", "best", "played_equity", "best_equity", "luck", "luck_mark")
+        cube_only = ("action", "proper", "cube", "no_double", "double_take", "double_pass")
+        skip = cube_only if self.kind == "play" else play_only
+        out = {key: value for key, value in asdict(self).items() if key not in skip}
+        if out.get("dice") is not None:
+            out["dice"] = list(out["dice"])
+        return out
+
+
+@dataclass(frozen=True)
+class PlayerStatistics:
+    """One player's figures, as GNU Backgammon's statistics give them.
+
+    ``unforced``: checker plays with more than one legal play;
+    ``close_cube``: cube decisions counted (every double, take and pass,
+    and each chance to double that was close); ``checker_error`` and
+    ``cube_error``: the total loss (normalised equity, EMG in a match);
+    ``error_rate``: their sum per decision counted, in millipoints (None
+    with no decision); ``luck``: the total luck of its rolls (EMG);
+    ``marks``: how many decisions carry each mark; ``rating``: GNU
+    Backgammon's band for the error rate.
+    """
+
+    player: int
+    name: str
+    moves: int
+    unforced: int
+    close_cube: int
+    checker_error: float
+    cube_error: float
+    error_rate: float | None
+    luck: float
+    marks: dict[str, int] = field(default_factory=dict)
+    luck_marks: dict[str, int] = field(default_factory=dict)
+    rating: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What :func:`analyse` returns: the ``decisions`` in order, the two
+    ``players``' statistics, and what was analysed (``rules``, ``ply``,
+    ``match_length``, ``names``, ``games``: each game's number, score,
+    winner and points)."""
+
+    decisions: tuple[Decision, ...]
+    players: tuple[PlayerStatistics, PlayerStatistics]
+    rules: Rules
+    ply: int
+    match_length: int
+    names: tuple[str, str]
+    games: tuple[dict[str, Any], ...]
+    source: str = ""
+
+    def errors(self) -> list[Decision]:
+        """The decisions that carry a mark, worst first."""
+        return sorted((d for d in self.decisions if d.mark is not None), key=lambda d: -d.loss)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything, as plain values (what :meth:`to_json` writes)."""
+        return {
+            "source": self.source, "rules": self.rules.label, "ply": self.ply,
+            "match_length": self.match_length, "names": list(self.names), "games": list(self.games),
+            "players": [p.to_dict() for p in self.players],
+            "decisions": [d.to_dict() for d in self.decisions],
+            "version": __version__,
+        }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """The analysis as JSON: what ``bansugoroku analyse --json`` prints."""
+        return json.dumps(self.to_dict(), indent=indent)
+
+
+# --- the turns of a record ---------------------------------------------------------------------
+
+
+@dataclass
+class _Turn:
+    """One roll to judge."""
+
+    game: int
+    move_number: int
+    player: int
+    position: np.ndarray  # int8[2, 26], mover's side
+    dice: tuple[int, int]
+    after: np.ndarray
+
+
+@dataclass
+class CubePoint:
+    """One cube decision to judge: ``player`` decides ``action`` with the
+    cube at ``cube`` (``owner`` None when centred, else the seat that
+    owns it) in ``position`` seen by the player on roll, ``on_roll``."""
+
+    game: int
+    move_number: int
+    player: int
+    on_roll: int
+    position: np.ndarray
+    action: str
+    cube: int
+    owner: int | None
+    score: tuple[int, int]
+    crawford: bool
+    match_length: int
+
+
+@dataclass
+class _Record:
+    rules: Rules
+    match_length: int
+    names: tuple[str, str]
+    games: list[dict[str, Any]]
+    items: list[_Turn | CubePoint]
+
+
+def _match_items(record: MatchRecord | GameRecord, match_length: int) -> tuple[list[_Turn | CubePoint],
+                                                                                 list[dict[str, Any]]]:
+    games = record.games if isinstance(record, MatchRecord) else (record,)
+    items: list[_Turn | CubePoint] = []
+    summaries = []
+    for game in games:
+        items.extend(_game_items(game, match_length))
+        summaries.append({"game": game.number, "score": list(game.score), "winner": game.winner,
+                          "points": game.points, "crawford": game.crawford})
+    return items, summaries
+
+
+def _game_items(game: GameRecord, match_length: int) -> list[_Turn | CubePoint]:
+    """A match file game's rolls and cube decisions, in order: before each
+    roll of a player who may double and did not, its "no double"."""
+    rules = game.game.rules
+    position = Position.initial(rules).array     # seen by the player on roll
+    cube, owner, roll, offered = 1, None, 0, False
+    items: list[_Turn | CubePoint] = []
+    for action in game.actions:
+        state = (cube, owner, game.score, game.crawford, match_length)
+        if action.kind == "roll":
+            if rules.is_backgammon and not offered and not game.crawford and owner in (None, action.seat):
+                items.append(CubePoint(game.number, action.move_number, action.seat, action.seat, position,
+                                       "no double", *state))
+            offered = False
+            items.append(_Turn(game.number, action.move_number, action.seat, game.positions[roll],
+                               (int(game.dice[roll][0]), int(game.dice[roll][1])), game.after[roll]))
+            position = np.ascontiguousarray(game.after[roll][::-1])
+            roll += 1
+        elif action.kind == "double":
+            items.append(CubePoint(game.number, action.move_number, action.seat, action.seat, position,
+                                   "double", *state))
+            offered = True
+        elif action.kind in ("take", "drop"):
+            items.append(CubePoint(game.number, action.move_number, action.seat, 1 - action.seat, position,
+                                   "take" if action.kind == "take" else "pass", *state))
+            if action.kind == "take":
+                cube, owner = cube * 2, action.seat
+    return items
+
+
+def _records_items(records: Any) -> tuple[list[_Turn | CubePoint], list[dict[str, Any]]]:
+    items: list[_Turn | CubePoint] = []
+    summaries = []
+    offsets = np.asarray(records.offsets)
+    positions, dice, after = (np.asarray(records.positions, dtype=np.int8), np.asarray(records.dice),
+                              np.asarray(records.after, dtype=np.int8))
+    for g in range(len(offsets) - 1):
+        start, end = int(offsets[g]), int(offsets[g + 1])
+        for ply in range(start, end):
+            turn = ply - start
+            items.append(_Turn(g + 1, turn // 2 + 1, turn % 2, positions[ply],
+                               (int(dice[ply][0]), int(dice[ply][1])), after[ply]))
+        winner = int(records.winner[g])
+        summaries.append({"game": g + 1, "score": [0, 0], "winner": winner if winner >= 0 else None,
+                          "points": int(records.value[g]) if winner >= 0 else None, "crawford": False})
+    return items, summaries
+
+
+def _is_records(source: object) -> bool:
+    return isinstance(source, tuple) and getattr(source, "_fields", None) == GameRecords._fields
+
+
+def _record(source: object, rules: object) -> _Record:
+    if isinstance(source, MatchRecord):
+        items, games = _match_items(source, source.match_length)
+        return _Record(source.rules, source.match_length, source.players, games, items)
+    if isinstance(source, GameRecord):
+        items, games = _match_items(source, 0)
+        return _Record(source.game.rules, 0, ("Player 1", "Player 2"), games, items)
+    if _is_records(source):
+        carried = getattr(source, "rules", None)
+        if carried is None and rules is None:
+            raise InvalidArgumentError("analyse needs rules= for game records that do not carry their rules")
+        resolved = as_rules(rules if rules is not None else carried)
+        if carried is not None and rules is not None and as_rules(carried) != resolved:
+            raise InvalidRulesError(f"the records were played under {as_rules(carried).short_name}, "
+                             f"not the rules= given ({resolved.short_name})")
+        items, games = _records_items(source)
+        return _Record(resolved, 0, ("Player 1", "Player 2"), games, items)
+    raise ArgumentTypeError("analyse takes a MatchRecord or a GameRecord (read_match) or play_games records, "
+                    f"got {type(source).__name__}")
+
+
+# --- the evaluator ---------------------------------------------------------------------------------
+
+
+def _ply(ply: object) -> int:
+    if isinstance(ply, bool) or not isinstance(ply, numbers.Integral) or not 0 <= int(ply) <= 2:
+        raise InvalidArgumentError(f"ply must be 0, 1 or 2, got {ply!r}")
+    return int(ply)
+
+
+# --- judging the plays -------------------------------------------------------------------------------
+
+
+class _Bar:
+    """A tqdm bar when asked for, else nothing."""
+
+    def __init__(self, total: int, show: bool, desc: str) -> None:
+        self.bar: Any = None
+        if show:
+            from tqdm import tqdm
+            self.bar = tqdm(total=total, desc=desc, unit="pos", leave=False)
+
+    def update(self, n: int) -> None:
+        if self.bar is not None:
+            self.bar.update(n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _chunks(count: int) -> Iterable[slice]:
+    for start in range(0, count, CHUNK):
+        yield slice(start, min(start + CHUNK, count))
+
+
+def _played_rows(children: np.ndarray, offsets: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """``int64[N]``: the row of ``children`` equal to ``after[i]`` within item i's plays (-1: none)."""
+    counts = np.diff(offsets)
+    item = np.repeat(np.arange(len(counts)), counts)
+    equal = (children.reshape(len(children), -1) == after.reshape(len(after), -1)[item]).all(axis=1)
+    rows = np.full(len(counts), -1, dtype=np.int64)
+    hits = np.flatnonzero(equal)[::-1]     # the first hit of an item written last
+    rows[item[hits]] = hits
+    return rows
+
+
+def _judge_plays(turns: list[_Turn], rules: Rules, evaluator: Evaluator, ply: int, threads: int,
+                 bar: _Bar) -> list[dict[str, Any]]:
+    """Per turn: counts, best and played rows' equities and plays."""
+    out: list[dict[str, Any]] = []
+    for part in _chunks(len(turns)):
+        chunk = turns[part]
+        positions = np.stack([t.position for t in chunk]).astype(np.int8)
+        dice = np.array([t.dice for t in chunk], dtype=np.int8)
+        after = np.stack([t.after for t in chunk]).astype(np.int8)
+        scored = best_plays_batch(positions, dice, rules, evaluator, ply, threads=threads)
+        equities = scored.equity.copy()
+        plies = scored.ply.copy()
+        played = _played_rows(scored.children, scored.offsets, after)
+        counts = np.diff(scored.offsets)
+        best = scored.best()
+        if ply > 0:     # a played play the filter kept at 0 ply: to the full depth, as GNU Backgammon does
+            shallow = np.flatnonzero((played >= 0) & (plies[np.maximum(played, 0)] < ply))
+            if len(shallow):
+                rows = played[shallow]
+                equities[rows] = equity(ply_values(scored.children[rows], rules, evaluator, ply, threads))
+                plies[rows] = ply
+        for i, turn in enumerate(chunk):
+            entry: dict[str, Any] = {"count": int(counts[i])}
+            if counts[i] == 0:
+                own = evaluate_valid(turn.position[None].astype(np.int8), rules, evaluator, threads)
+                entry["played_equity"] = entry["best_equity"] = float(equity(own)[0])
+            else:
+                first = int(scored.offsets[i])
+                best_row = first + int(best[i])
+                played_row = int(played[i])
+                if played_row < 0:
+                    raise MatchFileError(f"game {turn.game}, move {turn.move_number}: the play recorded is not "
+                                     "a legal play of its roll")
+                if equities[played_row] > equities[best_row] and plies[played_row] >= plies[best_row]:
+                    best_row = played_row
+                entry.update(best_row=best_row - first, played_row=played_row - first,
+                             best_equity=float(equities[best_row]), played_equity=float(equities[played_row]),
+                             best_child=scored.children[best_row])
+            out.append(entry)
+        bar.update(len(chunk))
+    return out
+
+
+def roll_values(positions: np.ndarray, rules: Rules, evaluator: Evaluator, threads: int) -> np.ndarray:
+    """``float64[N, 21]``: for each position (row 0 to roll) and each roll
+    of :data:`~bansugoroku_fast.evaluators.search.ROLL_DICE`, row 0's
+    equity after its best play by 0-ply equity (the position itself when
+    the roll has no play)."""
+    _, values = best_replies(swap_sides(positions), rules, evaluator, threads)
+    return equity(values).reshape(len(positions), len(ROLL_WEIGHTS))
+
+
+def _luck(turns: list[_Turn], rules: Rules, evaluator: Evaluator, threads: int, bar: _Bar) -> np.ndarray:
+    """``float64[N]``: each turn's luck (GNU Backgammon's ``LuckAnalysis`` at 0 ply, cubeless)."""
+    luck = np.empty(len(turns))
+    start = Position.initial(rules).array
+    opening = ROLL_WEIGHTS == 2.0    # the rolls a roll-off may start a game with
+    for part in _chunks(len(turns)):
+        chunk = turns[part]
+        positions = np.stack([t.position for t in chunk]).astype(np.int8)
+        dice = np.array([t.dice for t in chunk], dtype=np.int8)
+        values = roll_values(positions, rules, evaluator, threads)
+        mean = values @ ROLL_WEIGHTS / ROLL_WEIGHTS.sum()
+        first = np.array([rules.start == "roll_off" and t.dice[0] != t.dice[1]
+                          and np.array_equal(t.position, start) for t in chunk], dtype=bool)
+        if first.any():     # LuckFirst: my 15 opening rolls, and the other side's 15 from its side
+            theirs = roll_values(swap_sides(positions[first]), rules, evaluator, threads)
+            mean[first] = (values[first][:, opening].sum(axis=1) - theirs[:, opening].sum(axis=1)) / 30
+        luck[part] = values[np.arange(len(chunk)), roll_index(dice)] - mean
+        bar.update(len(chunk))
+    return luck
+
+
+def _notation(position: np.ndarray, dice: tuple[int, int], rules: Rules, child: np.ndarray) -> str:
+    target = Position(child)
+    for play in legal_plays(Position(position), dice, rules):
+        if play.position == target:
+            return str(play)
+    return ""   # not reached: the child is one of the plays
+
+
+# --- the cube ------------------------------------------------------------------------------------------
+
+
+def cube_decisions(points: Sequence[CubePoint], rules: Rules, evaluator: Evaluator, ply: int,
+                   decide: Callable[..., Any] | None = None) -> list[Decision | None]:
+    """Each cube point judged by ``decide`` (``cube_decision`` by default):
+    called with the position seen by the player on roll, ``cube``,
+    ``owner`` (None, 0 = the player on roll, 1 = the other), ``match`` (a
+    ``MatchState``) and ``ply``; it returns an object with ``no_double``,
+    ``double_take``, ``double_pass`` (normalised, the doubler's) and
+    ``action``. The losses, as GNU Backgammon's statistics count them:
+    a missed double ``optimal - no_double``; a double ``optimal -
+    min(double_take, double_pass)``; a take ``double_take - double_pass``
+    when passing was better for the taker; a pass the other way round.
+    A no-double that is not close (doubling would lose 0.16 or more) is
+    marked forced: it counts in no statistic."""
+    decide = decide or cube_decision
+    from ..formats.match_id import MatchState
+
+    out: list[Decision | None] = []
+    for point in points:
+        owner = None if point.owner is None else (0 if point.owner == point.on_roll else 1)
+        match = MatchState(cube=point.cube, cube_owner=point.owner, player_on_roll=point.on_roll,
+                           crawford=point.crawford, match_length=point.match_length, score=point.score)
+        result = decide(Position(point.position), rules, evaluator, cube=point.cube, owner=owner,
+                        match=match if point.match_length else None, ply=ply)
+        nd, dt, dp = float(result.no_double), float(result.double_take), float(result.double_pass)
+        optimal = max(nd, min(dt, dp))
+        close = optimal - min(dt, 1.0) < CLOSE_CUBE
+        if point.action == "no double":
+            loss, counted = optimal - nd, close
+        elif point.action == "double":
+            loss, counted = optimal - min(dt, dp), True
+        elif point.action == "take":
+            loss, counted = max(dt - dp, 0.0), True
+        else:
+            loss, counted = max(dp - dt, 0.0), True
+        loss = max(loss, 0.0)
+        out.append(Decision(point.game, point.move_number, point.player, "cube", not counted,
+                            Position(point.position).id, loss, mark(loss), action=point.action,
+                            proper=str(result.action), cube=point.cube, no_double=nd, double_take=dt,
+                            double_pass=dp))
+    return out
+
+
+# --- the statistics ----------------------------------------------------------------------------------
+
+
+def statistics(decisions: Sequence[Decision], names: Sequence[str]) -> tuple[PlayerStatistics, PlayerStatistics]:
+    """Each player's :class:`PlayerStatistics` from its decisions."""
+    players = []
+    for player in (0, 1):
+        own = [d for d in decisions if d.player == player]
+        plays = [d for d in own if d.kind == "play"]
+        cubes = [d for d in own if d.kind == "cube" and not d.forced]
+        unforced = sum(not d.forced for d in plays)
+        checker = float(sum(d.loss for d in plays if not d.forced))
+        cube = float(sum(d.loss for d in cubes))
+        counted = unforced + len(cubes)
+        per = (checker + cube) / counted if counted else None
+        marks = {name: sum(d.mark == name for d in own) for name in ("doubtful", "bad", "very bad")}
+        lucks = {name: sum(d.luck_mark == name for d in plays)
+                 for name in ("very lucky", "lucky", "unlucky", "very unlucky")}
+        players.append(PlayerStatistics(
+            player, names[player], len(plays), unforced, len(cubes), checker, cube,
+            None if per is None else 1000 * per, float(sum(d.luck or 0.0 for d in plays)),
+            marks, lucks, rating(per)))
+    return players[0], players[1]
+
+
+# --- the entry point ---------------------------------------------------------------------------------
+
+
+def analyse(record: Any, evaluator: Any, *, ply: int = 0, threads: int | None = None, progress: bool = False,
+            rules: Any = None, luck: bool = True, source: str = "") -> Analysis:
+    """The analysis of ``record``: a :class:`~bansugoroku_fast.formats.MatchRecord`
+    or a :class:`~bansugoroku_fast.formats.mat.GameRecord` (from
+    :func:`~bansugoroku_fast.read_match`), or :func:`~bansugoroku_fast.play_games`
+    records (``rules=`` for records that carry none). ``evaluator``: a
+    NetEvaluator, a callable ``positions -> float[N, 5]`` or ``"net"``;
+    ``ply`` 0, 1 or 2 (the plays' search depth; the luck is judged at 0
+    ply, as GNU Backgammon does); ``threads`` the kernels' (None: every
+    core; the figures do not depend on it); ``progress`` a tqdm bar on
+    stderr; ``luck=False`` skips the luck (half the work at 0 ply);
+    ``source`` names what was analysed (a file) in the output.
+    See the module for the figures.
+    """
+    ply = _ply(ply)
+    threads = as_threads(threads)
+    found = _record(record, rules)
+    rules = found.rules
+    evaluator = resolve_evaluator(evaluator, rules)
+    turns = [item for item in found.items if isinstance(item, _Turn)]
+    points = [item for item in found.items if isinstance(item, CubePoint)]
+    bar = _Bar(len(turns) * (2 if luck else 1) + len(points), bool(progress), "analysing")
+    try:
+        judged = _judge_plays(turns, rules, evaluator, ply, threads, bar)
+        lucks = _luck(turns, rules, evaluator, threads, bar) if turns and luck else None
+        cubes = cube_decisions(points, rules, evaluator, ply)
+        bar.update(len(points))
+    finally:
+        bar.close()
+    play_decisions = iter(_play_decision(turn, entry, None if lucks is None else float(lucks[i]), rules)
+                          for i, (turn, entry) in enumerate(zip(turns, judged)))
+    cube_iter = iter(cubes)
+    decisions: list[Decision] = []
+    for item in found.items:
+        if isinstance(item, _Turn):
+            decisions.append(next(play_decisions))
+        else:
+            judged_cube = next(cube_iter)
+            if judged_cube is not None:
+                decisions.append(judged_cube)
+    return Analysis(tuple(decisions), statistics(decisions, found.names), rules, ply, found.match_length,
+                    found.names, tuple(found.games), source)
+
+
+def _play_decision(turn: _Turn, entry: dict[str, Any], luck: float | None, rules: Rules) -> Decision:
+    forced = entry["count"] <= 1
+    position_id = Position(turn.position).id
+    if entry["count"] == 0:
+        played = best = ""
+        loss = 0.0
+    else:
+        children_after = turn.after
+        played = _notation(turn.position, turn.dice, rules, children_after)
+        best = played if entry["best_row"] == entry["played_row"] else _notation(
+            turn.position, turn.dice, rules, entry["best_child"])
+        loss = max(entry["best_equity"] - entry["played_equity"], 0.0)
+    return Decision(turn.game, turn.move_number, turn.player, "play", forced, position_id, loss,
+                    None if forced else mark(loss), turn.dice, played, best, entry["played_equity"],
+                    entry["best_equity"], luck, None if luck is None else luck_mark(luck))

@@ -1,0 +1,61 @@
+"""GNU Backgammon's analysis figures: the marks of a play, the luck of a
+roll, the rating band of an error rate, and the words of a cube action.
+
+Each threshold is GNU Backgammon 1.07's default (``analysis.c``): a play
+is *doubtful* when it loses more than 0.03 (normalised equity), *bad* over
+0.06, *very bad* over 0.12; a roll is *lucky* when it gains more than 0.3,
+*very lucky* over 0.6, and *unlucky* / *very unlucky* the other way; the
+rating bands read the error rate per decision (normalised equity, not
+millipoints) against 0.002, 0.005, 0.008, 0.012, 0.018, 0.026 and 0.035.
+Each comparison is strict, as there: a loss of exactly 0.03 is no mark.
+
+>>> mark(0.03), mark(0.0301), mark(0.07), mark(0.5)
+(None, 'doubtful', 'bad', 'very bad')
+>>> luck_mark(0.31), luck_mark(-0.61), luck_mark(0.0)
+('lucky', 'very unlucky', None)
+>>> rating(0.0019), rating(0.0049), rating(0.05), rating(None)
+('Supernatural', 'World class', 'Awful!', None)
+"""
+from __future__ import annotations
+
+__all__ = ["LUCK_LEVELS", "MARKS", "RATINGS", "SKILL_LEVELS", "luck_mark", "mark", "rating"]
+
+#: A play's mark and the loss it must exceed (normalised equity), worst first.
+SKILL_LEVELS = (("very bad", 0.12), ("bad", 0.06), ("doubtful", 0.03))
+#: Every mark a decision can carry, worst first.
+MARKS = tuple(name for name, _ in SKILL_LEVELS)
+#: A roll's luck mark and the gain (or, negated, the loss) it must exceed.
+LUCK_LEVELS = (("very lucky", 0.6), ("lucky", 0.3))
+#: GNU Backgammon's rating bands: the name and the error rate per decision
+#: (normalised equity) it must stay under, best first.
+RATINGS = (("Supernatural", 0.002), ("World class", 0.005), ("Expert", 0.008), ("Advanced", 0.012),
+           ("Intermediate", 0.018), ("Casual player", 0.026), ("Beginner", 0.035), ("Awful!", float("inf")))
+
+
+def mark(loss: float) -> str | None:
+    """GNU Backgammon's mark of a decision that loses ``loss`` (>= 0)."""
+    for name, level in SKILL_LEVELS:
+        if loss > level:
+            return name
+    return None
+
+
+def luck_mark(luck: float) -> str | None:
+    """GNU Backgammon's mark of a roll of luck ``luck`` (normalised equity)."""
+    for name, level in LUCK_LEVELS:
+        if luck > level:
+            return name
+        if luck < -level:
+            return name.replace("lucky", "unlucky")
+    return None
+
+
+def rating(error_per_decision: float | None) -> str | None:
+    """GNU Backgammon's rating band of an error rate per decision
+    (normalised equity; None when there is no decision to rate)."""
+    if error_per_decision is None:
+        return None
+    for name, below in RATINGS:
+        if error_per_decision < below:
+            return name
+    return RATINGS[-1][0]

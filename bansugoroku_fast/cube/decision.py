@@ -1,0 +1,290 @@
+"""Cube decisions: whether the side on roll should double, and whether the
+other side should take, by the cubeful equities of GNU Backgammon's method.
+
+At 0 ply the position's cubeless probabilities (:func:`evaluate_position`)
+become cubeful equities by Janowski's interpolation (:mod:`.janowski`)
+with the cube efficiency of the position's kind (:mod:`.kinds`). At 1 and
+2 plies the side on roll plays each of its 21 rolls (its best play by 0-ply
+equity), the other side's cube decisions are made at the leaves in every
+cube state the play can reach, and the cubeful values are carried back up
+through those states, as GNU Backgammon's ``EvaluatePositionCubeful``
+carries them: at each node a side that may double takes the best of
+playing on and doubling (then the other side's best of taking and
+passing).
+
+>>> from bansugoroku_fast import Position
+>>> d = cube_decision(Position.initial(), "backgammon", "net")
+>>> d.action, d.no_double > d.double_take         # doubling now would cost
+('No double, take', True)
+"""
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..checks import as_rules, check_position_for_rules
+from ..errors import CubeTypeError, InvalidCubeError
+from ..evaluators.network import as_threads
+from ..evaluators.scoring import EvaluatorLike, flip, resolve_evaluator
+from ..evaluators.search import ROLL_DICE, ROLL_WEIGHTS, best_replies, swap_sides, values_on_roll
+from ..position import as_position
+from ..rules import Rules
+from .actions import proper_action
+from .janowski import CENTRED, OWNED, THEIRS
+from .kinds import cube_efficiency, position_kinds
+from .met import MatchEquityTable
+from .states import MatchCube, MoneyCube
+
+#: A cube state of the search: money or match.
+Cube = MoneyCube | MatchCube
+
+__all__ = ["MAX_CUBE", "CubeDecision", "cube_decision", "cubeful_values"]
+
+#: The largest cube a decision takes (the source pages' app stops at 64).
+MAX_CUBE = 64
+MAX_PLY = 2
+#: What a decision reads of a :class:`~bansugoroku_fast.formats.MatchState`.
+MATCH_FIELDS = ("match_length", "score", "crawford", "cube", "cube_owner", "player_on_roll")
+
+
+@dataclass(frozen=True)
+class CubeDecision:
+    """The cube decision of the side on roll (see the module).
+
+    * ``action``: the proper action in GNU Backgammon's words
+      (:data:`~.actions.ACTIONS`);
+    * ``no_double``, ``double_take``, ``double_pass``: the cubeful
+      equities of the three choices, normalised to a cube of 1 (in a match,
+      in normalised money equivalents, EMG), and in a match the same as
+      match winning chances: ``no_double_mwc``, ``double_take_mwc``,
+      ``double_pass_mwc`` (None in money play);
+    * ``probabilities``: the five cubeless probabilities of the side on
+      roll (GNU Backgammon's order) at the decision's ply, and
+      ``cubeless_equity`` (in money play with every gammon counted; in a
+      match at the score's gammon values);
+    * ``take_point``: the least chance of winning with which the other side
+      takes (its own P(win)), and ``cash_point``: the side on roll's P(win)
+      from which a double is a pass (``1 - take_point``), both where the
+      cubeful take and pass are worth the same with these gammon rates;
+    * ``cube_efficiency``: Janowski's ``x`` of the position's ``kind``
+      (:mod:`.kinds`); ``ply``: the plies of the evaluation.
+    """
+
+    action: str
+    no_double: float
+    double_take: float
+    double_pass: float
+    no_double_mwc: float | None
+    double_take_mwc: float | None
+    double_pass_mwc: float | None
+    probabilities: tuple[float, ...]
+    cubeless_equity: float
+    take_point: float
+    cash_point: float
+    cube_efficiency: float
+    kind: str
+    ply: int
+
+    @property
+    def best_equity(self) -> float:
+        """The equity of the proper action (GNU Backgammon's optimal equity)."""
+        if self.double_take >= self.no_double and self.double_pass >= self.no_double:
+            return min(self.double_take, self.double_pass)
+        return self.no_double
+
+    def __repr__(self) -> str:
+        return (f"CubeDecision({self.action!r}, no_double={self.no_double:+.4f}, "
+                f"double_take={self.double_take:+.4f}, double_pass={self.double_pass:+.4f})")
+
+
+# --- the cubeful values of a set of cube states ---------------------------------------------
+
+
+def _with_doubles(states: list[Cube], top: bool) -> list[Cube | None]:
+    """Each state followed by its doubled state where the side on roll may
+    double below the top (the top's own double is the decision being made)."""
+    out: list[Cube | None] = []
+    for state in states:
+        out += [state, state.doubled() if not top and state.may_double() else None]
+    return out
+
+
+def _best_of_each(values: np.ndarray, expanded: list[Cube | None]) -> np.ndarray:
+    """``float64[N, S]``: per state, the side on roll's best of playing on
+    and doubling (then the other side's best of taking and passing), from
+    the values of the expanded states (GNU Backgammon's GetECF3)."""
+    out = []
+    for i in range(0, len(expanded), 2):
+        state, doubled, no_double = expanded[i], expanded[i + 1], values[:, i]
+        if doubled is None or state is None:
+            out.append(no_double)
+            continue
+        take, double_pass = state.take(values[:, i + 1]), state.double_pass()
+        doubles = (take >= no_double) & (double_pass >= no_double)
+        out.append(np.where(doubles, np.minimum(take, double_pass), no_double))
+    return np.stack(out, axis=1)
+
+
+def cubeful_values(positions: np.ndarray, rules: Rules, evaluator: Any, states: list[Cube], ply: int,
+                   top: bool, threads: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """``(float64[N, 5], float64[N, S])``: the cubeless probabilities and
+    the cubeful equity in each of ``states`` of each position, seen by the
+    side on roll (row 0), at ``ply`` plies (see the module)."""
+    expanded = _with_doubles(states, top)
+    live = [state for state in expanded if state is not None]
+    if ply == 0:
+        probabilities = values_on_roll(positions, rules, evaluator, 0, threads)
+        efficiency = cube_efficiency(positions)
+        values = np.stack([state.values(probabilities, efficiency) for state in live], axis=1)
+    else:
+        probabilities, values = _after_each_roll(positions, rules, evaluator, live, ply, threads)
+    return probabilities, _best_of_each(_spread(values, expanded), expanded)
+
+
+def _spread(values: np.ndarray, expanded: list[Cube | None]) -> np.ndarray:
+    """The values of the live states in the columns of ``expanded`` (NaN for None)."""
+    out = np.full((len(values), len(expanded)), np.nan)
+    out[:, [i for i, state in enumerate(expanded) if state is not None]] = values
+    return out
+
+
+def _after_each_roll(positions: np.ndarray, rules: Rules, evaluator: Any, states: list[Cube], ply: int,
+                     threads: int) -> tuple[np.ndarray, np.ndarray]:
+    """The side on roll's probabilities and cubeful values in ``states``:
+    the mean over its rolls of the other side's, after its best play, at
+    ``ply - 1`` plies, in the states as the other side sees them."""
+    played, _ = best_replies(swap_sides(positions), rules, evaluator, threads)
+    theirs = [state.seen_by_the_other_side() for state in states]
+    their_probabilities, their_values = cubeful_values(swap_sides(played), rules, evaluator, theirs, ply - 1,
+                                                       False, threads)
+    weights = ROLL_WEIGHTS / ROLL_WEIGHTS.sum()
+    mean_probabilities = np.einsum("krp,r->kp", their_probabilities.reshape(len(positions), len(ROLL_DICE), 5),
+                                   weights)
+    mean_values = np.einsum("krs,r->ks", their_values.reshape(len(positions), len(ROLL_DICE), len(states)),
+                            weights)
+    ours = np.stack([state.from_other_side(mean_values[:, k]) for k, state in enumerate(states)], axis=1)
+    return flip(mean_probabilities), ours
+
+
+# --- the decision ---------------------------------------------------------------------------------
+
+
+def _cube(cube: object) -> int:
+    if isinstance(cube, bool) or not isinstance(cube, numbers.Integral):
+        raise CubeTypeError(f"the cube is an integer power of 2 up to {MAX_CUBE}, got {cube!r}")
+    value = int(cube)
+    if value < 1 or value > MAX_CUBE or value & (value - 1):
+        raise InvalidCubeError(f"the cube is a power of 2 from 1 to {MAX_CUBE}, got {value}")
+    return value
+
+
+def _owner(owner: object) -> int:
+    if owner is None:
+        return CENTRED
+    if isinstance(owner, bool) or owner not in (0, 1):
+        raise InvalidCubeError(f"the cube's owner is None (centred), 0 (the side on roll) or 1, got {owner!r}")
+    return OWNED if owner == 0 else THEIRS
+
+
+def _flag(value: object, name: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise CubeTypeError(f"{name} is True or False, got {value!r}")
+    return bool(value)
+
+
+def _ply(ply: object) -> int:
+    if isinstance(ply, bool) or not isinstance(ply, numbers.Integral) or not 0 <= int(ply) <= MAX_PLY:
+        raise InvalidCubeError(f"ply is 0, 1 or 2, got {ply!r}")
+    return int(ply)
+
+
+def _take_point(probabilities: np.ndarray, efficiency: float, doubled: Cube, double_pass: float) -> float:
+    """The other side's take point: its P(win) where its take and its pass
+    are worth the same to the doubler, the gammon rates of
+    ``probabilities`` held (the take's value rises with P(win): bisect)."""
+    p = probabilities
+    win_rates = p[1:3] / p[0] if p[0] > 0 else np.zeros(2)
+    lose_rates = p[3:5] / (1 - p[0]) if p[0] < 1 else np.zeros(2)
+    low, high = 0.0, 1.0
+    for _ in range(40):
+        middle = (low + high) / 2
+        scaled = np.concatenate([[middle], middle * win_rates, (1 - middle) * lose_rates])[None]
+        take = doubled.take(doubled.values(scaled, np.array([efficiency])))[0]
+        low, high = (middle, high) if take < double_pass else (low, middle)
+    return 1.0 - (low + high) / 2
+
+
+def _match_cube(match: Any, cube: int, owner: int | None, table: MatchEquityTable | None) -> MatchCube | None:
+    """The cube state of ``match`` (a MatchState; None for money), checked
+    against the ``cube`` and ``owner`` arguments."""
+    if match is None:
+        return None
+    if not all(hasattr(match, name) for name in MATCH_FIELDS):     # a MatchState (formats sits above)
+        raise CubeTypeError(f"match is a MatchState or None, got {type(match).__name__}")
+    if table is not None and not isinstance(table, MatchEquityTable):
+        raise CubeTypeError(f"table is a MatchEquityTable or None, got {type(table).__name__}")
+    on_roll = match.player_on_roll
+    relative_owner = None if match.cube_owner is None else (0 if match.cube_owner == on_roll else 1)
+    if (cube, owner) not in ((1, None), (match.cube, relative_owner)):
+        raise InvalidCubeError(f"cube={cube}, owner={owner} disagree with the match's cube "
+                               f"({match.cube}, owner {relative_owner} as the side on roll sees it)")
+    if match.match_length == 0:
+        raise InvalidCubeError("the MatchState is a money game (match_length 0): pass match=None and the cube")
+    score = (match.score[on_roll], match.score[1 - on_roll])
+    table = table or MatchEquityTable.default()
+    table.match_winning_chance(score, match.match_length, crawford=match.crawford)   # checks the score
+    return MatchCube(table, match.match_length, score, match.crawford, match.cube, _owner(relative_owner))
+
+
+def cube_decision(position: Any, rules: Any, evaluator: EvaluatorLike, *, cube: int = 1, owner: int | None = None,
+                  match: Any = None, ply: int = 0, jacoby: bool = False, beavers: bool = False,
+                  table: MatchEquityTable | None = None, threads: int | None = 1) -> CubeDecision:
+    """The cube decision of the side on roll (row 0, before its roll) of
+    ``position`` (see the module and :class:`CubeDecision`). ``owner``:
+    None with the cube centred, 0 when the side on roll owns it, 1 when
+    the other side does; ``cube``: its value (a power of 2 up to 64);
+    ``jacoby``, ``beavers``: the money-game rules; ``match``: a
+    :class:`~bansugoroku_fast.formats.MatchState` for match play (its
+    ``player_on_roll`` is row 0; its cube and owner are the decision's),
+    with ``table`` the match equity table (Kazaross-XG2 by default);
+    ``evaluator``: anything :func:`~bansugoroku_fast.evaluators.evaluate`
+    takes (``"net"``: the shipped network). Every argument is checked
+    before any evaluation.
+
+    >>> import numpy as np
+    >>> from bansugoroku_fast import Position
+    >>> board = np.zeros((2, 26), dtype=np.int8)
+    >>> board[0, 1:7] = board[1, 1:7] = [3, 3, 3, 2, 2, 2]       # a bear-off, 15 stones each
+    >>> d = cube_decision(Position(board), "backgammon", "net", cube=2, owner=0)
+    >>> d.kind, d.cube_efficiency, d.action
+    ('bearoff', 0.6, 'No redouble, take')
+    """
+    rules = as_rules(rules)
+    position = as_position(position)
+    check_position_for_rules(position, rules)
+    value, ply, jacoby, beavers = _cube(cube), _ply(ply), _flag(jacoby, "jacoby"), _flag(beavers, "beavers")
+    top: Cube = _match_cube(match, value, owner, table) or MoneyCube(_owner(owner), jacoby)
+    evaluator = resolve_evaluator(evaluator, rules)
+    doubled = top.doubled()
+    probabilities, values = cubeful_values(position.array[None], rules, evaluator, [top, doubled], ply, True,
+                                           as_threads(threads))
+    p = probabilities[0]
+    no_double, take, double_pass = float(values[0, 0]), float(top.take(values[:, 1])[0]), top.double_pass()
+    equities = [top.equity(v) for v in (no_double, take, double_pass)]
+    in_match = isinstance(top, MatchCube)
+    action = proper_action(*equities, centred=top.owner == CENTRED, owned_by_the_other_side=top.owner == THEIRS,
+                           available=top.may_double(),
+                           can_win_gammon=bool(p[1] > 0), match=in_match, jacoby=jacoby and not in_match,
+                           beavers=beavers)
+    efficiency = float(cube_efficiency(position.array[None])[0])
+    take_point = _take_point(p, efficiency, doubled, double_pass)
+    cubeless = top.cubeless(p[None])[0]
+    mwc = (no_double, take, double_pass) if in_match else (None, None, None)
+    return CubeDecision(action=action, no_double=equities[0], double_take=equities[1], double_pass=equities[2],
+                        no_double_mwc=mwc[0], double_take_mwc=mwc[1], double_pass_mwc=mwc[2],
+                        probabilities=tuple(float(v) for v in p), cubeless_equity=float(cubeless),
+                        take_point=take_point, cash_point=1.0 - take_point, cube_efficiency=efficiency,
+                        kind=str(position_kinds(position.array[None])[0]), ply=ply)
