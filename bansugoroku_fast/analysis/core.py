@@ -50,12 +50,24 @@ from typing import Any
 
 import numpy as np
 
+from ..batch import generate_plays
 from ..checks import as_rules
-from ..cube.decision import cube_decision
+from ..cube.decision import Cube, cube_decision, equities_after_play
+from ..cube.janowski import CENTRED, OWNED, THEIRS
+from ..cube.met import MatchEquityTable
+from ..cube.states import MatchCube, MoneyCube
 from ..errors import ArgumentTypeError, InvalidArgumentError, InvalidRulesError, MatchFileError
 from ..evaluators.network import as_threads
 from ..evaluators.scoring import EVALUATOR_NAMES, Evaluator, equity, evaluate_valid, resolve_evaluator
-from ..evaluators.search import ROLL_WEIGHTS, best_plays_batch, best_replies, ply_values, roll_index, swap_sides
+from ..evaluators.search import (
+    ROLL_DICE,
+    ROLL_WEIGHTS,
+    best_plays_batch,
+    best_replies,
+    ply_values,
+    roll_index,
+    swap_sides,
+)
 from ..formats.mat import GameRecord, MatchRecord
 from ..games.records import GameRecords
 from ..moves import legal_plays
@@ -215,6 +227,7 @@ class _Turn:
     position: np.ndarray  # int8[2, 26], mover's side
     dice: tuple[int, int]
     after: np.ndarray
+    cube: Cube | None = None    # as the mover sees it; None: cubeless (no cube in these rules)
 
 
 @dataclass
@@ -264,15 +277,19 @@ def _game_items(game: GameRecord, match_length: int) -> list[_Turn | CubePoint]:
     position = Position.initial(rules).array     # seen by the player on roll
     cube, owner, roll, offered = 1, None, 0, False
     items: list[_Turn | CubePoint] = []
+    table = MatchEquityTable.default() if match_length else None
     for action in game.actions:
         state = (cube, owner, game.score, game.crawford, match_length)
         if action.kind == "roll":
-            if rules.is_backgammon and not offered and not game.crawford and owner in (None, action.seat):
+            cube_state = (_cube_state(action.seat, cube, owner, game, match_length, table)
+                          if rules.is_backgammon else None)
+            # no cube before a game's opening roll, nor where the cube is not the roller's to turn
+            if cube_state is not None and roll > 0 and not offered and cube_state.may_double():
                 items.append(CubePoint(game.number, action.move_number, action.seat, action.seat, position,
                                        "no double", *state))
             offered = False
             items.append(_Turn(game.number, action.move_number, action.seat, game.positions[roll],
-                               (int(game.dice[roll][0]), int(game.dice[roll][1])), game.after[roll]))
+                               (int(game.dice[roll][0]), int(game.dice[roll][1])), game.after[roll], cube_state))
             position = np.ascontiguousarray(game.after[roll][::-1])
             roll += 1
         elif action.kind == "double":
@@ -285,6 +302,16 @@ def _game_items(game: GameRecord, match_length: int) -> list[_Turn | CubePoint]:
             if action.kind == "take":
                 cube, owner = cube * 2, action.seat
     return items
+
+
+def _cube_state(seat: int, cube: int, owner: int | None, game: GameRecord, match_length: int,
+                table: MatchEquityTable | None) -> Cube:
+    """The cube as ``seat``, on roll, sees it."""
+    code = CENTRED if owner is None else (OWNED if owner == seat else THEIRS)
+    if table is None:
+        return MoneyCube(code)
+    score = (game.score[seat], game.score[1 - seat])
+    return MatchCube(table, match_length, score, game.crawford, cube, code)
 
 
 def _records_items(records: Any) -> tuple[list[_Turn | CubePoint], list[dict[str, Any]]]:
@@ -386,22 +413,25 @@ def _judge_plays(turns: list[_Turn], rules: Rules, evaluator: Evaluator, ply: in
         dice = np.array([t.dice for t in chunk], dtype=np.int8)
         after = np.stack([t.after for t in chunk]).astype(np.int8)
         scored = best_plays_batch(positions, dice, rules, evaluator, ply, threads=threads)
-        equities = scored.equity.copy()
+        probabilities = scored.probabilities.copy()
         plies = scored.ply.copy()
         played = _played_rows(scored.children, scored.offsets, after)
         counts = np.diff(scored.offsets)
-        best = scored.best()
         if ply > 0:     # a played play the filter kept at 0 ply: to the full depth, as GNU Backgammon does
             shallow = np.flatnonzero((played >= 0) & (plies[np.maximum(played, 0)] < ply))
             if len(shallow):
                 rows = played[shallow]
-                equities[rows] = equity(ply_values(scored.children[rows], rules, evaluator, ply, threads))
+                probabilities[rows] = ply_values(scored.children[rows], rules, evaluator, ply, threads)
                 plies[rows] = ply
+        equities = _play_equities(chunk, scored.offsets, scored.children, probabilities)
+        best = _best_rows(equities, plies, scored.offsets)
         for i, turn in enumerate(chunk):
             entry: dict[str, Any] = {"count": int(counts[i])}
             if counts[i] == 0:
-                own = evaluate_valid(turn.position[None].astype(np.int8), rules, evaluator, threads)
-                entry["played_equity"] = entry["best_equity"] = float(equity(own)[0])
+                stays = turn.position[None].astype(np.int8)
+                own = evaluate_valid(stays, rules, evaluator, threads)
+                worth = equity(own) if turn.cube is None else equities_after_play(stays, own, turn.cube)
+                entry["played_equity"] = entry["best_equity"] = float(worth[0])
             else:
                 first = int(scored.offsets[i])
                 best_row = first + int(best[i])
@@ -419,13 +449,64 @@ def _judge_plays(turns: list[_Turn], rules: Rules, evaluator: Evaluator, ply: in
     return out
 
 
-def roll_values(positions: np.ndarray, rules: Rules, evaluator: Evaluator, threads: int) -> np.ndarray:
+def _play_equities(turns: Sequence[_Turn], offsets: np.ndarray, children: np.ndarray,
+                   probabilities: np.ndarray) -> np.ndarray:
+    """``float64[M]``: each child's equity for its mover: cubeful at its
+    turn's cube (GNU Backgammon's analysis), cubeless without a cube."""
+    out: np.ndarray = equity(probabilities)
+    for i, turn in enumerate(turns):
+        rows = slice(int(offsets[i]), int(offsets[i + 1]))
+        if turn.cube is not None and rows.stop > rows.start:
+            out[rows] = equities_after_play(children[rows], probabilities[rows], turn.cube)
+    return out
+
+
+def _best_rows(equities: np.ndarray, plies: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """``int64[N]``: each item's best play within its plays: the deepest
+    searched, then the greatest equity, then the first (-1 for none)."""
+    best = np.full(len(offsets) - 1, -1, dtype=np.int64)
+    for i in range(len(offsets) - 1):
+        start, stop = int(offsets[i]), int(offsets[i + 1])
+        if stop > start:
+            deepest = plies[start:stop] == plies[start:stop].max()
+            best[i] = int(np.argmax(np.where(deepest, equities[start:stop], -np.inf)))
+    return best
+
+
+def roll_values(positions: np.ndarray, rules: Rules, evaluator: Evaluator, threads: int,
+                cubes: Sequence[Cube | None] | None = None) -> np.ndarray:
     """``float64[N, 21]``: for each position (row 0 to roll) and each roll
     of :data:`~bansugoroku_fast.evaluators.search.ROLL_DICE`, row 0's
-    equity after its best play by 0-ply equity (the position itself when
-    the roll has no play)."""
-    _, values = best_replies(swap_sides(positions), rules, evaluator, threads)
-    return equity(values).reshape(len(positions), len(ROLL_WEIGHTS))
+    equity after its best play (the position itself when the roll has no
+    play): by 0-ply equity, or, where ``cubes[i]`` is given, by cubeful
+    equity at that cube, as GNU Backgammon's luck analysis chooses."""
+    if cubes is None or all(cube is None for cube in cubes):
+        _, values = best_replies(swap_sides(positions), rules, evaluator, threads)
+        return equity(values).reshape(len(positions), len(ROLL_DICE))
+    return _cubeful_roll_values(positions, rules, evaluator, threads, cubes)
+
+
+def _cubeful_roll_values(positions: np.ndarray, rules: Rules, evaluator: Evaluator, threads: int,
+                         cubes: Sequence[Cube | None]) -> np.ndarray:
+    rolls = len(ROLL_DICE)
+    parents = np.repeat(positions, rolls, axis=0)
+    plays = generate_plays(parents, np.tile(ROLL_DICE, (len(positions), 1)), rules, threads=threads,
+                           fields=("children",))
+    counts = np.diff(plays.offsets)
+    stays = parents[counts == 0]           # a roll with no play leaves the position as it is
+    children = np.concatenate([plays.children, stays])
+    probabilities = evaluate_valid(children, rules, evaluator, threads).astype(np.float64)
+    owner = np.concatenate([np.repeat(np.arange(len(parents)), counts), np.flatnonzero(counts == 0)]) // rolls
+    worth = equity(probabilities)
+    for i, cube in enumerate(cubes):
+        rows = np.flatnonzero(owner == i)
+        if cube is not None and len(rows):
+            worth[rows] = equities_after_play(children[rows], probabilities[rows], cube)
+    best = np.full(len(parents), -np.inf)
+    np.maximum.at(best, np.concatenate([np.repeat(np.arange(len(parents)), counts),
+                                        np.flatnonzero(counts == 0)]), worth)
+    out: np.ndarray = best.reshape(len(positions), rolls)
+    return out
 
 
 def _luck(turns: list[_Turn], rules: Rules, evaluator: Evaluator, threads: int, bar: _Bar) -> np.ndarray:
@@ -437,12 +518,14 @@ def _luck(turns: list[_Turn], rules: Rules, evaluator: Evaluator, threads: int, 
         chunk = turns[part]
         positions = np.stack([t.position for t in chunk]).astype(np.int8)
         dice = np.array([t.dice for t in chunk], dtype=np.int8)
-        values = roll_values(positions, rules, evaluator, threads)
+        values = roll_values(positions, rules, evaluator, threads, [t.cube for t in chunk])
         mean = values @ ROLL_WEIGHTS / ROLL_WEIGHTS.sum()
         first = np.array([rules.start == "roll_off" and t.dice[0] != t.dice[1]
                           and np.array_equal(t.position, start) for t in chunk], dtype=bool)
         if first.any():     # LuckFirst: my 15 opening rolls, and the other side's 15 from its side
-            theirs = roll_values(swap_sides(positions[first]), rules, evaluator, threads)
+            their_cubes = [None if t.cube is None else t.cube.seen_by_the_other_side()
+                           for t, is_first in zip(chunk, first) if is_first]
+            theirs = roll_values(swap_sides(positions[first]), rules, evaluator, threads, their_cubes)
             mean[first] = (values[first][:, opening].sum(axis=1) - theirs[:, opening].sum(axis=1)) / 30
         luck[part] = values[np.arange(len(chunk)), roll_index(dice)] - mean
         bar.update(len(chunk))

@@ -41,7 +41,7 @@ from .states import MatchCube, MoneyCube
 #: A cube state of the search: money or match.
 Cube = MoneyCube | MatchCube
 
-__all__ = ["MAX_CUBE", "CubeDecision", "cube_decision", "cubeful_values"]
+__all__ = ["MAX_CUBE", "Cube", "CubeDecision", "cube_decision", "cubeful_values", "equities_after_play"]
 
 #: The largest cube a decision takes (the source pages' app stops at 64).
 MAX_CUBE = 64
@@ -169,6 +169,23 @@ def _after_each_roll(positions: np.ndarray, rules: Rules, evaluator: Any, states
     return flip(mean_probabilities), ours
 
 
+def equities_after_play(children: np.ndarray, probabilities: np.ndarray, state: Cube) -> np.ndarray:
+    """``float64[M]``: the cubeful equity (normalised; EMG in a match) of
+    each child for the side that has just played it, from its
+    ``probabilities`` (``float[M, 5]``, that side's, at any ply) and the
+    cube ``state`` as that side sees it: the other side, on roll, takes its
+    best of playing on and doubling at 0 ply (GNU Backgammon's cubeful
+    value of a play)."""
+    theirs = state.seen_by_the_other_side()
+    expanded = _with_doubles([theirs], top=False)
+    live = [cube for cube in expanded if cube is not None]
+    their_probabilities = flip(np.asarray(probabilities, dtype=np.float64))
+    efficiency = cube_efficiency(swap_sides(children))
+    values = np.stack([cube.values(their_probabilities, efficiency) for cube in live], axis=1)
+    best = _best_of_each(_spread(values, expanded), expanded)[:, 0]
+    return state.equities(state.from_other_side(best))
+
+
 # --- the decision ---------------------------------------------------------------------------------
 
 
@@ -201,20 +218,27 @@ def _ply(ply: object) -> int:
     return int(ply)
 
 
+#: P(win) values at which a take point is sought (the take's value is piecewise linear between them).
+TAKE_GRID = np.linspace(0.0, 1.0, 4097)
+
+
 def _take_point(probabilities: np.ndarray, efficiency: float, doubled: Cube, double_pass: float) -> float:
     """The other side's take point: its P(win) where its take and its pass
     are worth the same to the doubler, the gammon rates of
-    ``probabilities`` held (the take's value rises with P(win): bisect)."""
+    ``probabilities`` held (the take's value rises with P(win): found on a
+    fine grid, then on the line between the two points around it)."""
     p = probabilities
     win_rates = p[1:3] / p[0] if p[0] > 0 else np.zeros(2)
     lose_rates = p[3:5] / (1 - p[0]) if p[0] < 1 else np.zeros(2)
-    low, high = 0.0, 1.0
-    for _ in range(40):
-        middle = (low + high) / 2
-        scaled = np.concatenate([[middle], middle * win_rates, (1 - middle) * lose_rates])[None]
-        take = doubled.take(doubled.values(scaled, np.array([efficiency])))[0]
-        low, high = (middle, high) if take < double_pass else (low, middle)
-    return 1.0 - (low + high) / 2
+    win = TAKE_GRID[:, None]
+    scaled = np.concatenate([win, win * win_rates, (1 - win) * lose_rates], axis=1)
+    take = doubled.take(doubled.values(scaled, np.full(len(TAKE_GRID), efficiency))) - double_pass
+    above = int(np.argmax(take >= 0)) if (take >= 0).any() else len(take) - 1
+    if above == 0:
+        return 1.0
+    low, high = take[above - 1], take[above]
+    cash = TAKE_GRID[above - 1] + (TAKE_GRID[above] - TAKE_GRID[above - 1]) * (-low / (high - low) if high > low else 1)
+    return float(1.0 - cash)
 
 
 def _match_cube(match: Any, cube: int, owner: int | None, table: MatchEquityTable | None) -> MatchCube | None:

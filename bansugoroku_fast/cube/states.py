@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -32,6 +33,8 @@ from .met import MatchEquityTable
 
 __all__ = ["MatchCube", "MoneyCube", "OTHER_SIDE"]
 
+#: Match equity look-ups by (table id, score, length, cube, Crawford): the table kept to check the id.
+_RESULTS: dict[tuple[int, tuple[int, int], int, int, bool], tuple[MatchEquityTable, np.ndarray]] = {}
 #: The owner codes as the other side sees them.
 OTHER_SIDE = {CENTRED: CENTRED, OWNED: THEIRS, THEIRS: OWNED}
 
@@ -83,6 +86,10 @@ class MoneyCube:
         """A value of this state as a normalised equity (here the same)."""
         return value
 
+    def equities(self, values: np.ndarray) -> np.ndarray:
+        """:meth:`equity` of many values."""
+        return np.asarray(values, dtype=np.float64)
+
 
 @dataclass(frozen=True)
 class MatchCube:
@@ -133,6 +140,12 @@ class MatchCube:
         """An MWC of this state as a normalised equity (GNU Backgammon's mwc2eq)."""
         return self.table.mwc_to_eq(value, self.score, self.length, cube=self.cube, crawford=self.crawford)
 
+    def equities(self, values: np.ndarray) -> np.ndarray:
+        """:meth:`equity` of many values (the same line: GNU Backgammon's mwc2eq)."""
+        win, lose = self._results(self.cube)[0, [0, 5]]
+        result: np.ndarray = (2 * np.asarray(values, dtype=np.float64) - (win + lose)) / (win - lose)
+        return result
+
     def _cubeful(self) -> bool:
         """Whether the cube can still matter (GNU Backgammon's fDoCubeful)."""
         dead = all(score + self.cube >= self.length for score in self.score)
@@ -149,7 +162,7 @@ class MatchCube:
         return result
 
     def _to_mwc(self, equities: np.ndarray) -> np.ndarray:
-        win, lose = self._after(0, self.cube), self._after(1, self.cube)
+        win, lose = self._results(self.cube)[0, [0, 5]]
         result: np.ndarray = 0.5 * (equities * (win - lose) + (win + lose))
         return result
 
@@ -159,38 +172,99 @@ class MatchCube:
         dead = self._to_mwc(self.cubeless(p))
         if not self._cubeful():
             return dead
-        live = np.array([self._live(row) for row in p])
         x = np.asarray(efficiency, dtype=np.float64)
-        result: np.ndarray = dead * (1 - x) + live * x
+        result: np.ndarray = dead * (1 - x) + self._live(p) * x
         return result
 
-    def _live(self, p: np.ndarray) -> float:
-        """The live cube's MWC of one position's probabilities ``p``."""
-        win = float(p[0])
-        gammon_win = (p[1] - p[2]) / win if win > 0 else 0.0
-        backgammon_win = p[2] / win if win > 0 else 0.0
-        gammon_loss = (p[3] - p[4]) / (1 - win) if win < 1 else 0.0
-        backgammon_loss = p[4] / (1 - win) if win < 1 else 0.0
-        results = self.table.results(self.score, self.length, self.cube, self.crawford)[0]
+    def _results(self, cube: int) -> np.ndarray:
+        """The table's :meth:`~.met.MatchEquityTable.results` at this score (looked up once)."""
+        key = (id(self.table), self.score, self.length, cube, self.crawford)
+        found = _RESULTS.get(key)
+        if found is None or found[0] is not self.table:
+            if len(_RESULTS) > 4096:
+                _RESULTS.clear()
+            found = _RESULTS[key] = (self.table, self.table.results(self.score, self.length, cube, self.crawford))
+        return found[1]
+
+    def live_cash_points(self, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(float64[N], float64[N])``: the side on roll's and the other
+        side's live-cube cash points for each row of probabilities, as
+        :meth:`~.met.MatchEquityTable.live_cash_points` computes them for
+        one (here in float64, for many rows at once)."""
+        rates = _rates(p)
+        away = (self.length - self.score[0] - 1, self.length - self.score[1] - 1)
+        cubes = [self.cube]
+        while away[0] >= 2 * cubes[-1] and away[1] >= 2 * cubes[-1]:
+            cubes.append(2 * cubes[-1])
+        live = [np.ones(len(p)), np.ones(len(p))]     # unused at the highest cube: its redouble is dead
+        for value in reversed(cubes):
+            results, points = self._results(value), []
+            for k in (0, 1):
+                cash = results[k, 0]
+                if away[0] < 2 * value or away[1] < 2 * value:      # the doubled cube is dead
+                    prime = self._results(_cube_prime(away[k], away[1 - k], value))[k]
+                    take_lose = _mix(rates[1 - k], prime[6], prime[8], prime[9])
+                    take_win = _mix(rates[k], prime[1], prime[3], prime[4])
+                    points.append((take_lose - cash) / (take_lose - take_win))
+                else:
+                    take_win = _mix(rates[k], results[k, 1], results[k, 3], results[k, 4])
+                    points.append(1 - live[1 - k] * (cash - take_win) / (results[k, 6] - take_win))
+            live = points
+        return live[0], live[1]
+
+    def _live(self, p: np.ndarray) -> np.ndarray:
+        """``float64[N]``: the live cube's MWC of each row of probabilities."""
+        win = p[:, 0]
+        (gammon_win, backgammon_win), (gammon_loss, backgammon_loss) = _rates(p)
+        results = self._results(self.cube)[0]
         cash, their_cash = results[0], results[5]
         winning = (1 - gammon_win - backgammon_win) * results[0] + gammon_win * results[1] + backgammon_win * results[2]
         losing = ((1 - gammon_loss - backgammon_loss) * results[5] + gammon_loss * results[6]
                   + backgammon_loss * results[7])
-        mine, theirs = self.table.live_cash_points(p, self.score, self.length, self.cube, self.crawford)
+        mine, theirs = self.live_cash_points(p)
         their_too_good = 1 - theirs      # below it they cash
         if self.owner == OWNED:
-            return float(_through(win, [(0.0, losing), (mine, cash), (1.0, winning)]))
+            return _broken_line(win, [(0.0, losing), (mine, cash), (1.0, winning)])
         if self.owner == THEIRS:
-            return float(_through(win, [(0.0, losing), (their_too_good, their_cash), (1.0, winning)]))
-        return float(_through(win, [(0.0, losing), (their_too_good, their_cash), (mine, cash), (1.0, winning)]))
+            return _broken_line(win, [(0.0, losing), (their_too_good, their_cash), (1.0, winning)])
+        return _broken_line(win, [(0.0, losing), (their_too_good, their_cash), (mine, cash), (1.0, winning)])
 
 
-def _through(x: float, points: list[tuple[float, float]]) -> float:
-    """The value at ``x`` of the broken line through ``points`` (rising
-    ``x``); a segment of no width gives its right end's value."""
-    for (x0, y0), (x1, y1) in itertools.pairwise(points):
-        if x <= x1 or (x1, y1) == points[-1]:
-            if x1 <= x0:
-                return y1
-            return y0 + (y1 - y0) * (x - x0) / (x1 - x0)
-    return points[-1][1]
+def _rates(p: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """Each side's (gammon, backgammon) share of the games it wins (0 where it wins none)."""
+    win, lose = p[:, 0], 1 - p[:, 0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mine = (np.where(win > 0, (p[:, 1] - p[:, 2]) / win, 0.0), np.where(win > 0, p[:, 2] / win, 0.0))
+        theirs = (np.where(lose > 0, (p[:, 3] - p[:, 4]) / lose, 0.0), np.where(lose > 0, p[:, 4] / lose, 0.0))
+    return mine, theirs
+
+
+def _mix(rates: tuple[np.ndarray, np.ndarray], single: float, gammon: float, backgammon: float) -> np.ndarray:
+    """The MWC of a game won (or lost) single, gammon or backgammon in the proportions ``rates``."""
+    result: np.ndarray = (1 - rates[0] - rates[1]) * single + rates[0] * gammon + rates[1] * backgammon
+    return result
+
+
+def _cube_prime(away: int, opponent_away: int, cube: int) -> int:
+    """The cube a take is played on: redoubled at once by an opponent who
+    needs at least twice it when the taker needs less (GetCubePrimeValue)."""
+    return 2 * cube if away < 2 * cube <= opponent_away else cube
+
+
+def _broken_line(x: np.ndarray, points: list[tuple[Any, Any]]) -> np.ndarray:
+    """Each ``x``'s value on the broken line through ``points`` (their
+    abscissae rising, per row): the first segment that reaches ``x``
+    gives it; a segment of no width gives its right end's value."""
+    out = np.full(len(x), np.nan)
+    done = np.zeros(len(x), dtype=bool)
+    for k, ((x0, y0), (x1, y1)) in enumerate(itertools.pairwise(points)):
+        x0, y0, x1, y1 = (np.broadcast_to(np.asarray(v, dtype=np.float64), x.shape) for v in (x0, y0, x1, y1))
+        last = k == len(points) - 2
+        here = ~done & ((x <= x1) | last)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            value = np.where(x1 <= x0, y1, y0 + (y1 - y0) * (x - x0) / (x1 - x0))
+        out[here] = value[here]
+        done |= here
+    return out
+
+
