@@ -4,6 +4,7 @@ oracle's plain-Python twin, the command, bad input, and (once its reference
 data is checked in) GNU Backgammon's own analysis."""
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
@@ -208,6 +209,21 @@ def test_threads_do_not_change_the_figures(auto5, auto5_analysis):
     assert analyse(auto5, "net", threads=2).to_dict() == auto5_analysis.to_dict()
 
 
+def test_cube_points_decided_together_are_decided_as_one_at_a_time(auto5):
+    """The batch of each cube state gives cube_decision's own figures and words."""
+    from bansugoroku_fast.cube import cube_decision
+
+    record = core._record(auto5, None)
+    points = [item for item in record.items if isinstance(item, core.CubePoint)]
+    together = core.cube_decisions(points, BACKGAMMON, NetEvaluator.shipped(BACKGAMMON), 0)
+    alone = core.cube_decisions(points, BACKGAMMON, NetEvaluator.shipped(BACKGAMMON), 0, decide=cube_decision)
+    assert len(together) == len(alone) > 10
+    for a, b in zip(together, alone):
+        assert (a.no_double, a.double_take, a.double_pass) == pytest.approx(
+            (b.no_double, b.double_take, b.double_pass), abs=1e-9)
+        assert a.proper == b.proper and a.loss == pytest.approx(b.loss, abs=1e-9)
+
+
 def test_cube_decisions_are_judged_by_cube_decision(auto5, monkeypatch):
     """With a stand-in cube_decision: every chance to double, double, take
     and pass of the file is a decision, losses as GNU Backgammon counts them."""
@@ -221,7 +237,7 @@ def test_cube_decisions_are_judged_by_cube_decision(auto5, monkeypatch):
         calls.append((cube, owner, match))
         return Stub(0.5, 0.8, 1.0, "Double, take")      # a double the opponent must take
 
-    monkeypatch.setattr(core, "cube_decision", decide)
+    monkeypatch.setattr(core, "cube_decisions", functools.partial(core.cube_decisions, decide=decide))
     analysis = analyse(auto5, "net", threads=1, luck=False)
     cubes = [d for d in analysis.decisions if d.kind == "cube"]
     assert len(cubes) == len(calls) > 0

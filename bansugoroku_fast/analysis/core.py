@@ -52,7 +52,7 @@ import numpy as np
 
 from ..batch import generate_plays
 from ..checks import as_rules
-from ..cube.decision import Cube, cube_decision, equities_after_play
+from ..cube.decision import Cube, decide_many, equities_after_play
 from ..cube.janowski import CENTRED, OWNED, THEIRS
 from ..cube.met import MatchEquityTable
 from ..cube.states import MatchCube, MoneyCube
@@ -449,15 +449,28 @@ def _judge_plays(turns: list[_Turn], rules: Rules, evaluator: Evaluator, ply: in
     return out
 
 
+def _cube_groups(cubes: Sequence[Cube | None]) -> dict[tuple[Any, ...], tuple[Cube, list[int]]]:
+    """The indices of ``cubes`` by cube state (None left out): each state's
+    positions are valued in one call."""
+    groups: dict[tuple[Any, ...], tuple[Cube, list[int]]] = {}
+    for i, cube in enumerate(cubes):
+        if cube is None:
+            continue
+        key = ((cube.owner, cube.jacoby) if isinstance(cube, MoneyCube)
+               else (id(cube.table), cube.length, cube.score, cube.crawford, cube.cube, cube.owner))
+        groups.setdefault(key, (cube, []))[1].append(i)
+    return groups
+
+
 def _play_equities(turns: Sequence[_Turn], offsets: np.ndarray, children: np.ndarray,
                    probabilities: np.ndarray) -> np.ndarray:
     """``float64[M]``: each child's equity for its mover: cubeful at its
     turn's cube (GNU Backgammon's analysis), cubeless without a cube."""
     out: np.ndarray = equity(probabilities)
-    for i, turn in enumerate(turns):
-        rows = slice(int(offsets[i]), int(offsets[i + 1]))
-        if turn.cube is not None and rows.stop > rows.start:
-            out[rows] = equities_after_play(children[rows], probabilities[rows], turn.cube)
+    for cube, members in _cube_groups([turn.cube for turn in turns]).values():
+        rows = np.concatenate([np.arange(offsets[i], offsets[i + 1]) for i in members]).astype(np.int64)
+        if len(rows):
+            out[rows] = equities_after_play(children[rows], probabilities[rows], cube)
     return out
 
 
@@ -498,9 +511,9 @@ def _cubeful_roll_values(positions: np.ndarray, rules: Rules, evaluator: Evaluat
     probabilities = evaluate_valid(children, rules, evaluator, threads).astype(np.float64)
     owner = np.concatenate([np.repeat(np.arange(len(parents)), counts), np.flatnonzero(counts == 0)]) // rolls
     worth = equity(probabilities)
-    for i, cube in enumerate(cubes):
-        rows = np.flatnonzero(owner == i)
-        if cube is not None and len(rows):
+    for cube, members in _cube_groups(cubes).values():
+        rows = np.flatnonzero(np.isin(owner, members))
+        if len(rows):
             worth[rows] = equities_after_play(children[rows], probabilities[rows], cube)
     best = np.full(len(parents), -np.inf)
     np.maximum.at(best, np.concatenate([np.repeat(np.arange(len(parents)), counts),
@@ -543,9 +556,53 @@ def _notation(position: np.ndarray, dice: tuple[int, int], rules: Rules, child: 
 # --- the cube ------------------------------------------------------------------------------------------
 
 
+def _decide_each(points: Sequence[CubePoint], rules: Rules, evaluator: Evaluator, ply: int,
+                 decide: Callable[..., Any]) -> list[tuple[float, float, float, str]]:
+    """Each point by ``decide``, called as :func:`~bansugoroku_fast.cube_decision` is."""
+    from ..formats.match_id import MatchState
+
+    out = []
+    for point in points:
+        owner = None if point.owner is None else (0 if point.owner == point.on_roll else 1)
+        match = MatchState(cube=point.cube, cube_owner=point.owner, player_on_roll=point.on_roll,
+                           crawford=point.crawford, match_length=point.match_length, score=point.score)
+        result = decide(Position(point.position), rules, evaluator, cube=point.cube, owner=owner,
+                        match=match if point.match_length else None, ply=ply)
+        out.append((float(result.no_double), float(result.double_take), float(result.double_pass),
+                    str(result.action)))
+    return out
+
+
+def _decide_by_state(points: Sequence[CubePoint], rules: Rules, evaluator: Evaluator,
+                     ply: int) -> list[tuple[float, float, float, str]]:
+    """Every point decided as :func:`~bansugoroku_fast.cube_decision` would,
+    the points of each cube state evaluated together."""
+    table = MatchEquityTable.default()
+    states = [_point_state(point, table) for point in points]
+    out: list[tuple[float, float, float, str]] = [(0.0, 0.0, 0.0, "")] * len(points)
+    for state, members in _cube_groups(states).values():
+        positions = np.stack([points[i].position for i in members]).astype(np.int8)
+        decided = decide_many(positions, rules, evaluator, state, ply)
+        for k, i in enumerate(members):
+            nd, dt, dp = (float(v) for v in decided.equities[k])
+            out[i] = (nd, dt, dp, decided.actions[k])
+    return out
+
+
+def _point_state(point: CubePoint, table: MatchEquityTable) -> Cube:
+    """The cube as the player on roll at ``point`` sees it."""
+    code = CENTRED if point.owner is None else (OWNED if point.owner == point.on_roll else THEIRS)
+    if not point.match_length:
+        return MoneyCube(code)
+    score = (point.score[point.on_roll], point.score[1 - point.on_roll])
+    return MatchCube(table, point.match_length, score, point.crawford, point.cube, code)
+
+
 def cube_decisions(points: Sequence[CubePoint], rules: Rules, evaluator: Evaluator, ply: int,
                    decide: Callable[..., Any] | None = None) -> list[Decision | None]:
-    """Each cube point judged by ``decide`` (``cube_decision`` by default):
+    """Each cube point judged as :func:`~bansugoroku_fast.cube_decision`
+    judges it (the points of each cube state evaluated together), or by
+    ``decide``, one point at a time:
     called with the position seen by the player on roll, ``cube``,
     ``owner`` (None, 0 = the player on roll, 1 = the other), ``match`` (a
     ``MatchState``) and ``ply``; it returns an object with ``no_double``,
@@ -556,17 +613,10 @@ def cube_decisions(points: Sequence[CubePoint], rules: Rules, evaluator: Evaluat
     when passing was better for the taker; a pass the other way round.
     A no-double that is not close (doubling would lose 0.16 or more) is
     marked forced: it counts in no statistic."""
-    decide = decide or cube_decision
-    from ..formats.match_id import MatchState
-
+    results = (_decide_each(points, rules, evaluator, ply, decide) if decide is not None
+               else _decide_by_state(points, rules, evaluator, ply))
     out: list[Decision | None] = []
-    for point in points:
-        owner = None if point.owner is None else (0 if point.owner == point.on_roll else 1)
-        match = MatchState(cube=point.cube, cube_owner=point.owner, player_on_roll=point.on_roll,
-                           crawford=point.crawford, match_length=point.match_length, score=point.score)
-        result = decide(Position(point.position), rules, evaluator, cube=point.cube, owner=owner,
-                        match=match if point.match_length else None, ply=ply)
-        nd, dt, dp = float(result.no_double), float(result.double_take), float(result.double_pass)
+    for point, (nd, dt, dp, proper) in zip(points, results):
         optimal = max(nd, min(dt, dp))
         close = optimal - min(dt, 1.0) < CLOSE_CUBE
         if point.action == "no double":
@@ -580,7 +630,7 @@ def cube_decisions(points: Sequence[CubePoint], rules: Rules, evaluator: Evaluat
         loss = max(loss, 0.0)
         out.append(Decision(point.game, point.move_number, point.player, "cube", not counted,
                             Position(point.position).id, loss, mark(loss), action=point.action,
-                            proper=str(result.action), cube=point.cube, no_double=nd, double_take=dt,
+                            proper=proper, cube=point.cube, no_double=nd, double_take=dt,
                             double_pass=dp))
     return out
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -41,7 +41,8 @@ from .states import MatchCube, MoneyCube
 #: A cube state of the search: money or match.
 Cube = MoneyCube | MatchCube
 
-__all__ = ["MAX_CUBE", "Cube", "CubeDecision", "cube_decision", "cubeful_values", "equities_after_play"]
+__all__ = ["MAX_CUBE", "Cube", "CubeDecision", "Decided", "cube_decision", "cubeful_values", "decide_many",
+           "equities_after_play"]
 
 #: The largest cube a decision takes (the source pages' app stops at 64).
 MAX_CUBE = 64
@@ -218,26 +219,38 @@ def _ply(ply: object) -> int:
     return int(ply)
 
 
-#: P(win) values at which a take point is sought (the take's value is piecewise linear between them).
-TAKE_GRID = np.linspace(0.0, 1.0, 4097)
+#: Points of each of the two grids on which a take point is sought.
+TAKE_GRID_POINTS = 65
 
 
 def _take_point(probabilities: np.ndarray, efficiency: float, doubled: Cube, double_pass: float) -> float:
     """The other side's take point: its P(win) where its take and its pass
     are worth the same to the doubler, the gammon rates of
-    ``probabilities`` held (the take's value rises with P(win): found on a
-    fine grid, then on the line between the two points around it)."""
+    ``probabilities`` held. The take's value rises with P(win), piecewise
+    linearly: the crossing is bracketed on a coarse grid, then on a fine
+    grid within the bracket, then read off the line between the two points
+    around it."""
     p = probabilities
     win_rates = p[1:3] / p[0] if p[0] > 0 else np.zeros(2)
     lose_rates = p[3:5] / (1 - p[0]) if p[0] < 1 else np.zeros(2)
-    win = TAKE_GRID[:, None]
-    scaled = np.concatenate([win, win * win_rates, (1 - win) * lose_rates], axis=1)
-    take = doubled.take(doubled.values(scaled, np.full(len(TAKE_GRID), efficiency))) - double_pass
-    above = int(np.argmax(take >= 0)) if (take >= 0).any() else len(take) - 1
-    if above == 0:
-        return 1.0
-    low, high = take[above - 1], take[above]
-    cash = TAKE_GRID[above - 1] + (TAKE_GRID[above] - TAKE_GRID[above - 1]) * (-low / (high - low) if high > low else 1)
+
+    def surplus(win: np.ndarray) -> np.ndarray:
+        scaled = np.concatenate([win[:, None], win[:, None] * win_rates, (1 - win[:, None]) * lose_rates], axis=1)
+        result: np.ndarray = doubled.take(doubled.values(scaled, np.full(len(win), efficiency))) - double_pass
+        return result
+
+    low, high = 0.0, 1.0
+    for _ in range(2):
+        grid = np.linspace(low, high, TAKE_GRID_POINTS)
+        values = surplus(grid)
+        if not (values >= 0).any():
+            return 0.0
+        above = int(np.argmax(values >= 0))
+        if above == 0:
+            return 1.0 - grid[0] if low == 0.0 else 1.0 - low
+        low, high = grid[above - 1], grid[above]
+    below_value, above_value = values[above - 1], values[above]
+    cash = low + (high - low) * (-below_value / (above_value - below_value) if above_value > below_value else 1.0)
     return float(1.0 - cash)
 
 
@@ -292,23 +305,50 @@ def cube_decision(position: Any, rules: Any, evaluator: EvaluatorLike, *, cube: 
     value, ply, jacoby, beavers = _cube(cube), _ply(ply), _flag(jacoby, "jacoby"), _flag(beavers, "beavers")
     top: Cube = _match_cube(match, value, owner, table) or MoneyCube(_owner(owner), jacoby)
     evaluator = resolve_evaluator(evaluator, rules)
-    doubled = top.doubled()
-    probabilities, values = cubeful_values(position.array[None], rules, evaluator, [top, doubled], ply, True,
-                                           as_threads(threads))
-    p = probabilities[0]
-    no_double, take, double_pass = float(values[0, 0]), float(top.take(values[:, 1])[0]), top.double_pass()
-    equities = [top.equity(v) for v in (no_double, take, double_pass)]
-    in_match = isinstance(top, MatchCube)
-    action = proper_action(*equities, centred=top.owner == CENTRED, owned_by_the_other_side=top.owner == THEIRS,
-                           available=top.may_double(),
-                           can_win_gammon=bool(p[1] > 0), match=in_match, jacoby=jacoby and not in_match,
-                           beavers=beavers)
+    decided = decide_many(position.array[None], rules, evaluator, top, ply, as_threads(threads), beavers=beavers)
+    p = decided.probabilities[0]
     efficiency = float(cube_efficiency(position.array[None])[0])
-    take_point = _take_point(p, efficiency, doubled, double_pass)
-    cubeless = top.cubeless(p[None])[0]
-    mwc = (no_double, take, double_pass) if in_match else (None, None, None)
-    return CubeDecision(action=action, no_double=equities[0], double_take=equities[1], double_pass=equities[2],
-                        no_double_mwc=mwc[0], double_take_mwc=mwc[1], double_pass_mwc=mwc[2],
-                        probabilities=tuple(float(v) for v in p), cubeless_equity=float(cubeless),
-                        take_point=take_point, cash_point=1.0 - take_point, cube_efficiency=efficiency,
+    take_point = _take_point(p, efficiency, top.doubled(), top.double_pass())
+    in_match = isinstance(top, MatchCube)
+    mwc = tuple(float(v) for v in decided.values[0]) if in_match else (None, None, None)
+    equities = [float(v) for v in decided.equities[0]]
+    return CubeDecision(action=decided.actions[0], no_double=equities[0], double_take=equities[1],
+                        double_pass=equities[2], no_double_mwc=mwc[0], double_take_mwc=mwc[1],
+                        double_pass_mwc=mwc[2], probabilities=tuple(float(v) for v in p),
+                        cubeless_equity=float(top.cubeless(p[None])[0]), take_point=take_point,
+                        cash_point=1.0 - take_point, cube_efficiency=efficiency,
                         kind=str(position_kinds(position.array[None])[0]), ply=ply)
+
+
+class Decided(NamedTuple):
+    """The cube decisions of many positions in one cube state
+    (:func:`decide_many`): ``probabilities`` ``float64[N, 5]``;
+    ``values`` ``float64[N, 3]``, no double, double/take and double/pass
+    in the state's own units (equity per cube of 1, or MWC);
+    ``equities`` the same as normalised equities (EMG); ``actions``."""
+
+    probabilities: np.ndarray
+    values: np.ndarray
+    equities: np.ndarray
+    actions: list[str]
+
+
+def decide_many(positions: np.ndarray, rules: Rules, evaluator: Any, state: Cube, ply: int = 0, threads: int = 1,
+                *, beavers: bool = False) -> Decided:
+    """The cube decisions of checked ``positions`` (each seen by its side
+    on roll) in one cube ``state``, evaluated together: what
+    :func:`cube_decision` decides for each, without the take points."""
+    probabilities, values = cubeful_values(positions, rules, evaluator, [state, state.doubled()], ply, True,
+                                           threads)
+    choices = np.stack([values[:, 0], state.take(values[:, 1]), np.full(len(positions), state.double_pass())],
+                       axis=1)
+    # one at a time, in the table's float32 arithmetic, as GNU Backgammon converts them: a double
+    # within 1e-5 of not doubling is optional, and float64 rounding moves such ties
+    equities = np.array([[state.equity(float(v)) for v in row] for row in choices]).reshape(choices.shape)
+    in_match = isinstance(state, MatchCube)
+    jacoby = isinstance(state, MoneyCube) and state.jacoby
+    actions = [proper_action(*(float(v) for v in row), centred=state.owner == CENTRED,
+                             owned_by_the_other_side=state.owner == THEIRS, available=state.may_double(),
+                             can_win_gammon=bool(p[1] > 0), match=in_match, jacoby=jacoby, beavers=beavers)
+               for row, p in zip(equities, probabilities)]
+    return Decided(probabilities, choices, equities, actions)
