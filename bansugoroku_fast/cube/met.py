@@ -746,7 +746,7 @@ class MatchEquityTable:
         for k in (0, 1):
             cash = results[k, 0]
             if away[0] < 2 * cube or away[1] < 2 * cube:     # the doubled cube is dead
-                prime = self._results(away, crawford, _cube_prime(away[k], away[1 - k], cube))[k].astype(np.float32)
+                prime = self._results(away, crawford, cube_prime(away[k], away[1 - k], cube))[k].astype(np.float32)
                 take_lose = _mix(rates[1 - k], prime[6], prime[8], prime[9])
                 take_win = _mix(rates[k], prime[1], prime[3], prime[4])
                 points.append((take_lose - cash) / (take_lose - take_win))
@@ -766,7 +766,7 @@ def _mix(rates: tuple[Float32, Float32], single: Float32, gammon: Float32,
     return (ONE - rates[0] - rates[1]) * single + rates[0] * gammon + rates[1] * backgammon
 
 
-def _cube_prime(away: int, opponent_away: int, cube: int) -> int:
+def cube_prime(away: int, opponent_away: int, cube: int) -> int:
     """The cube a player's take is played on: doubled again at once when
     the player needs less than twice ``cube`` and the opponent does not
     (the opponent's automatic redouble; GNU Backgammon's

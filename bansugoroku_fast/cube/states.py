@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from .janowski import CENTRED, OWNED, THEIRS, money_cubeful
-from .met import MatchEquityTable
+from .met import MatchEquityTable, cube_prime
 
 __all__ = ["MatchCube", "MoneyCube", "OTHER_SIDE"]
 
@@ -202,7 +202,7 @@ class MatchCube:
             for k in (0, 1):
                 cash = results[k, 0]
                 if away[0] < 2 * value or away[1] < 2 * value:      # the doubled cube is dead
-                    prime = self._results(_cube_prime(away[k], away[1 - k], value))[k]
+                    prime = self._results(cube_prime(away[k], away[1 - k], value))[k]
                     take_lose = _mix(rates[1 - k], prime[6], prime[8], prime[9])
                     take_win = _mix(rates[k], prime[1], prime[3], prime[4])
                     points.append((take_lose - cash) / (take_lose - take_win))
@@ -243,12 +243,6 @@ def _mix(rates: tuple[np.ndarray, np.ndarray], single: float, gammon: float, bac
     """The MWC of a game won (or lost) single, gammon or backgammon in the proportions ``rates``."""
     result: np.ndarray = (1 - rates[0] - rates[1]) * single + rates[0] * gammon + rates[1] * backgammon
     return result
-
-
-def _cube_prime(away: int, opponent_away: int, cube: int) -> int:
-    """The cube a take is played on: redoubled at once by an opponent who
-    needs at least twice it when the taker needs less (GetCubePrimeValue)."""
-    return 2 * cube if away < 2 * cube <= opponent_away else cube
 
 
 def _broken_line(x: np.ndarray, points: list[tuple[Any, Any]]) -> np.ndarray:
