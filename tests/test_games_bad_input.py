@@ -190,7 +190,7 @@ def test_a_finished_start_is_a_game_of_no_ply(engine):
     assert list(records.value) == [3, 3]  # the loser still has stones in the winner's home
 
 
-# --- defaults that cannot mislead (issue 36, item 6) ---------------------------------------
+# --- defaults that cannot mislead ---------------------------------------------------------
 
 
 def test_a_rollout_without_rules_says_which_it_assumed(engine):
@@ -213,6 +213,28 @@ def test_what_scores_a_position_plays_by_the_network_unless_told_otherwise():
     assert default != games.rollout(start, BACKGAMMON, games=36, seed=2, policy="random").counts.tolist()
     ranked = games.rank_plays(start, (3, 1), BACKGAMMON, games=4, seed=2)
     assert ranked == games.rank_plays(start, (3, 1), BACKGAMMON, games=4, seed=2, policy="net")
+
+
+def test_what_scores_a_position_defaults_to_the_shipped_network():
+    from bansugoroku_fast import best_plays, cube_decision, evaluate, evaluate_position, legal_plays
+
+    start = Position.from_id("4HPwATDgc/ABMA")
+    children = np.stack([play.position.array for play in legal_plays(start, (3, 1), BACKGAMMON)])
+    assert evaluate(children, BACKGAMMON).tolist() == evaluate(children, BACKGAMMON, "net").tolist()
+    assert evaluate_position(start, BACKGAMMON).tolist() == evaluate_position(start, BACKGAMMON, "net").tolist()
+    assert str(best_plays(start, (3, 1), BACKGAMMON)[0].play) == "8/5 6/5"   # making the 5-point
+    assert cube_decision(start, BACKGAMMON).action == cube_decision(start, BACKGAMMON, "net").action
+
+
+@pytest.mark.parametrize("name", ["evaluate", "evaluate_position", "best_plays", "cube_decision"])
+def test_scoring_without_rules_says_which_it_assumed(name):
+    import bansugoroku_fast
+
+    call = getattr(bansugoroku_fast, name)
+    start = Position.initial()
+    arguments = {"evaluate": (start.array[None],), "best_plays": (start, (6, 5))}.get(name, (start,))
+    with pytest.warns(AssumedRulesWarning, match=rf"{name}: no rules given, so it assumed ban-sugoroku"):
+        call(*arguments, None)
 
 
 @pytest.mark.parametrize("stratify, count, warns", [(1296, 100, True), (1296, 1296, False), (36, 35, True),

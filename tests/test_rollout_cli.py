@@ -33,7 +33,7 @@ def test_a_certain_single_win(capsys):
     out = run(capsys, "rollout", "--rules", "backgammon", "--position", LAST_STONE.id, "--games", "50",
               "--no-progress")
     lines = [" ".join(line.split()) for line in out.splitlines()]
-    assert lines[0].startswith(f"Rollout of {LAST_STONE.id}, backgammon rules: 50 games, policy random, seed 0")
+    assert lines[0].startswith(f"Rollout of {LAST_STONE.id}, backgammon rules: 50 games, policy net, seed 0")
     assert "X (the side to move) wins 100.00% 100.00% .. 100.00%" in lines
     assert lines.index("single 100.00% 100.00% .. 100.00%") == 3  # X's singles
     assert "O (the opponent) wins 0.00% 0.00% .. 0.00%" in lines

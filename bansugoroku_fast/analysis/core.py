@@ -663,13 +663,14 @@ def statistics(decisions: Sequence[Decision], names: Sequence[str]) -> tuple[Pla
 # --- the entry point ---------------------------------------------------------------------------------
 
 
-def analyse(record: Any, evaluator: Any, *, ply: int = 0, threads: int | None = None, progress: bool = False,
+def analyse(record: Any, evaluator: Any = "net", *, ply: int = 0, threads: int | None = None, progress: bool = False,
             rules: Any = None, luck: bool = True, source: str = "") -> Analysis:
     """The analysis of ``record``: a :class:`~bansugoroku_fast.formats.MatchRecord`
     or a :class:`~bansugoroku_fast.formats.mat.GameRecord` (from
     :func:`~bansugoroku_fast.read_match`), or :func:`~bansugoroku_fast.play_games`
     records (``rules=`` for records that carry none). ``evaluator``: a
-    NetEvaluator, a callable ``positions -> float[N, 5]`` or ``"net"``;
+    NetEvaluator, a callable ``positions -> float[N, 5]`` or ``"net"``
+    (the default: the shipped network of the record's rules);
     ``ply`` 0, 1 or 2 (the plays' search depth; the luck is judged at 0
     ply, as GNU Backgammon does); ``threads`` the kernels' (None: every
     core; the figures do not depend on it); ``progress`` a tqdm bar on

@@ -44,9 +44,9 @@ def add_parser(commands: Commands) -> None:
     hint.add_argument("position", metavar="POSITION_ID", help="a GNU Backgammon Position ID or an XGID")
     hint.add_argument("dice", help="the roll, e.g. 6-5")
     add_rules_argument(hint)
-    hint.add_argument("--policy", default="random",
+    hint.add_argument("--policy", default="net",
                       help="the policy that plays the games out: random, first, heuristic, pubeval, race, net, "
-                           "net1, or a pair 'heuristic,random' (default random)")
+                           "net1, or a pair 'heuristic,random' (default net: the shipped network of the rules)")
     hint.add_argument("--games", type=whole_number("games", 1, out_of_range="games: expected a positive whole "
                                                    "number, got {}"), default=1296, metavar="N",
                       help="games per play (default 1296)")

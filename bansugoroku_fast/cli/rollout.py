@@ -50,9 +50,9 @@ def add_parser(commands: Commands) -> None:
     add_rules_argument(rollout)
     rollout.add_argument("--games", type=_positive("games"), default=1296, metavar="N",
                          help="games to play (default 1296)")
-    rollout.add_argument("--policy", default="random",
+    rollout.add_argument("--policy", default="net",
                          help="random, first, heuristic, pubeval, race, net, net1, or a pair for the two sides: "
-                              "'heuristic,random'")
+                              "'heuristic,random' (default net: the shipped network of the rules)")
     rollout.add_argument("--seed", type=_SEED, default=0, metavar="S")
     rollout.add_argument("--threads", type=_positive("threads"), metavar="T",
                          help="threads (default: every core)")

@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..checks import as_rules, check_position_for_rules
+from ..checks import as_rules, check_position_for_rules, scoring_rules
 from ..errors import CubeTypeError, InvalidCubeError
 from ..evaluators.network import as_threads
 from ..evaluators.scoring import EvaluatorLike, flip, resolve_evaluator
@@ -276,9 +276,9 @@ def _match_cube(match: Any, cube: int, owner: int | None, table: MatchEquityTabl
     return MatchCube(table, match.match_length, score, match.crawford, match.cube, _owner(relative_owner))
 
 
-def cube_decision(position: Any, rules: Any, evaluator: EvaluatorLike, *, cube: int = 1, owner: int | None = None,
-                  match: Any = None, ply: int = 0, jacoby: bool = False, beavers: bool = False,
-                  table: MatchEquityTable | None = None, threads: int | None = 1) -> CubeDecision:
+def cube_decision(position: Any, rules: Any, evaluator: EvaluatorLike = "net", *, cube: int = 1,
+                  owner: int | None = None, match: Any = None, ply: int = 0, jacoby: bool = False,
+                  beavers: bool = False, table: MatchEquityTable | None = None, threads: int | None = 1) -> CubeDecision:
     """The cube decision of the side on roll (row 0, before its roll) of
     ``position`` (see the module and :class:`CubeDecision`). ``owner``:
     None with the cube centred, 0 when the side on roll owns it, 1 when
@@ -288,8 +288,9 @@ def cube_decision(position: Any, rules: Any, evaluator: EvaluatorLike, *, cube: 
     ``player_on_roll`` is row 0; its cube and owner are the decision's),
     with ``table`` the match equity table (Kazaross-XG2 by default);
     ``evaluator``: anything :func:`~bansugoroku_fast.evaluators.evaluate`
-    takes (``"net"``: the shipped network). Every argument is checked
-    before any evaluation.
+    takes (``"net"``, the default: the shipped network). ``rules`` None
+    assumes the default rules and warns. Every argument is checked before
+    any evaluation.
 
     >>> import numpy as np
     >>> from bansugoroku_fast import Position
@@ -299,7 +300,7 @@ def cube_decision(position: Any, rules: Any, evaluator: EvaluatorLike, *, cube: 
     >>> d.kind, d.cube_efficiency, d.action
     ('bearoff', 0.6, 'No redouble, take')
     """
-    rules = as_rules(rules)
+    rules = as_rules(scoring_rules(rules, "cube_decision"))
     position = as_position(position)
     check_position_for_rules(position, rules)
     value, ply, jacoby, beavers = _cube(cube), _ply(ply), _flag(jacoby, "jacoby"), _flag(beavers, "beavers")

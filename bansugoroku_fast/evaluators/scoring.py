@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from ..batch import outcome
-from ..checks import as_rules
+from ..checks import as_rules, scoring_rules
 from ..errors import EvaluatorOutputError, EvaluatorOutputTypeError, EvaluatorTypeError, InvalidEvaluatorError
 from ..rules import Rules
 from .encoding import checked_positions
@@ -187,11 +187,14 @@ def resolve_evaluator(evaluator: object, rules: Rules) -> Evaluator:
     return evaluator
 
 
-def evaluate(positions: Any, rules: Any, evaluator: EvaluatorLike, *, threads: int | None = 1) -> np.ndarray:
+def evaluate(positions: Any, rules: Any, evaluator: EvaluatorLike = "net", *,
+             threads: int | None = 1) -> np.ndarray:
     """``float32[N, 5]``: each position's outcome probabilities for row 0
     (the side that has just moved): finished positions from their outcome,
     the others from ``evaluator`` (called once, on those only; a callable's
-    output is checked; ``"net"``: the shipped network of ``rules``). The
+    output is checked; ``"net"``, the default: the shipped network of
+    ``rules``). ``rules`` None assumes the default rules and warns
+    (:class:`~bansugoroku_fast.errors.AssumedRulesWarning`). The
     positions are checked first. ``threads``: a NetEvaluator's (None:
     every core).
 
@@ -201,7 +204,7 @@ def evaluate(positions: Any, rules: Any, evaluator: EvaluatorLike, *, threads: i
     >>> evaluate(done, "backgammon", net).tolist()     # a gammon won by row 0
     [[1.0, 1.0, 0.0, 0.0, 0.0]]
     """
-    rules = as_rules(rules)
+    rules = as_rules(scoring_rules(rules, "evaluate"))
     resolved = resolve_evaluator(evaluator, rules)
     array = checked_positions(positions, rules)
     return evaluate_valid(array, rules, resolved, as_threads(threads))

@@ -41,7 +41,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..batch import generate_plays, outcome, segment_argmax
-from ..checks import as_dice, as_rules, check_position_for_rules
+from ..checks import as_dice, as_rules, check_position_for_rules, scoring_rules
 from ..errors import ArgumentTypeError, InvalidArgumentError
 from ..moves import legal_plays
 from ..play import Play
@@ -214,20 +214,20 @@ def values_on_roll(positions: np.ndarray, rules: Rules, evaluator: Evaluator, pl
     return flip(ply_values(swap_sides(positions), rules, evaluator, ply, threads))
 
 
-def evaluate_position(position: Any, rules: Any, evaluator: EvaluatorLike, ply: int = 0, *,
+def evaluate_position(position: Any, rules: Any, evaluator: EvaluatorLike = "net", ply: int = 0, *,
                       threads: int | None = 1) -> np.ndarray:
     """``float64[5]``: the outcome probabilities of the side on roll (row
     0), before its roll, at ``ply`` plies (0, 1 or 2), as GNU Backgammon's
     ``eval`` gives them; :func:`~bansugoroku_fast.evaluators.evaluate` scores children
     instead, for the side that has just moved. A finished position's are
-    exact.
+    exact. ``evaluator`` and ``rules`` None as in :func:`~bansugoroku_fast.evaluators.evaluate`.
 
     >>> from bansugoroku_fast import Position
     >>> p = evaluate_position(Position.initial(), "backgammon", "net")
     >>> p.shape, bool(0.45 < p[0] < 0.56)       # the side on roll is a little ahead
     ((5,), True)
     """
-    rules = as_rules(rules)
+    rules = as_rules(scoring_rules(rules, "evaluate_position"))
     evaluator = resolve_evaluator(evaluator, rules)
     position = as_position(position)
     check_position_for_rules(position, rules)
@@ -288,11 +288,12 @@ def score_children(offsets: np.ndarray, children: np.ndarray, rules: Rules, eval
     return ScoredPlays(offsets, children, probabilities, equities, plies, _ranks(equities, plies, offsets))
 
 
-def best_plays_batch(positions: Any, dice: Any, rules: Any, evaluator: EvaluatorLike, ply: int = 0, *,
+def best_plays_batch(positions: Any, dice: Any, rules: Any, evaluator: EvaluatorLike = "net", ply: int = 0, *,
                      move_filter: MoveFilter | None = DEFAULT_FILTER, threads: int | None = None) -> ScoredPlays:
     """Every legal play of each (position, roll) item scored at ``ply``
     plies (see the module), as :class:`ScoredPlays`. ``positions``
     ``int8[N, 2, 26]`` (row 0 to play), ``dice`` ``int8[N, 2]`` or one roll;
+    ``evaluator`` and ``rules`` None as in :func:`~bansugoroku_fast.evaluators.evaluate`;
     ``threads`` (None: every core) generate the plays and run a
     NetEvaluator; the results do not depend on them.
 
@@ -304,14 +305,14 @@ def best_plays_batch(positions: Any, dice: Any, rules: Any, evaluator: Evaluator
     >>> scored.offsets.tolist(), scored.best().shape
     ([0, 7, 49], (2,))
     """
-    rules = as_rules(rules)
+    rules = as_rules(scoring_rules(rules, "best_plays_batch"))
     evaluator = resolve_evaluator(evaluator, rules)
     ply, move_filter, threads = _ply(ply), _move_filter(move_filter), as_threads(threads)
     plays = generate_plays(positions, dice, rules, threads=threads, fields=("children",))
     return score_children(plays.offsets, plays.children, rules, evaluator, ply, move_filter, threads)
 
 
-def best_plays(position: Any, dice: Any, rules: Any, evaluator: EvaluatorLike, ply: int = 0, *,
+def best_plays(position: Any, dice: Any, rules: Any, evaluator: EvaluatorLike = "net", ply: int = 0, *,
                move_filter: MoveFilter | None = DEFAULT_FILTER, threads: int | None = 1) -> list[ScoredPlay]:
     """Every legal play of ``position`` (row 0 to play) with ``dice``,
     best first, each with its equity and five probabilities at ``ply``
@@ -324,7 +325,7 @@ def best_plays(position: Any, dice: Any, rules: Any, evaluator: EvaluatorLike, p
     >>> best.ply, len(best.probabilities)
     (0, 5)
     """
-    rules = as_rules(rules)
+    rules = as_rules(scoring_rules(rules, "best_plays"))
     evaluator = resolve_evaluator(evaluator, rules)
     position = as_position(position)
     check_position_for_rules(position, rules)
