@@ -54,6 +54,7 @@ from ..batch import generate_plays
 from ..checks import as_rules
 from ..cube.decision import Cube, decide_many, equities_after_play
 from ..cube.janowski import CENTRED, OWNED, THEIRS
+from ..cube.kinds import cube_efficiency
 from ..cube.met import MatchEquityTable
 from ..cube.states import MatchCube, MoneyCube
 from ..errors import ArgumentTypeError, InvalidArgumentError, InvalidRulesError, MatchFileError
@@ -466,11 +467,32 @@ def _play_equities(turns: Sequence[_Turn], offsets: np.ndarray, children: np.nda
                    probabilities: np.ndarray) -> np.ndarray:
     """``float64[M]``: each child's equity for its mover: cubeful at its
     turn's cube (GNU Backgammon's analysis), cubeless without a cube."""
+    turn_of_child = np.repeat(np.arange(len(turns)), np.diff(offsets))
+    return _cubeful_equities(children, probabilities, turn_of_child, [turn.cube for turn in turns])
+
+
+def _cubeful_equities(children: np.ndarray, probabilities: np.ndarray, owners: np.ndarray,
+                      cubes: Sequence[Cube | None]) -> np.ndarray:
+    """``float64[M]``: each child's equity for the side that played it, at
+    the cube ``cubes[owners[j]]`` of child ``j`` (cubeless where None); the
+    cube efficiencies worked out once for all children."""
     out: np.ndarray = equity(probabilities)
-    for cube, members in _cube_groups([turn.cube for turn in turns]).values():
-        rows = np.concatenate([np.arange(offsets[i], offsets[i + 1]) for i in members]).astype(np.int64)
+    groups = _cube_groups(cubes)
+    if not groups:
+        return out
+    group_of = np.full(len(cubes), -1, dtype=np.int64)
+    for number, (_, members) in enumerate(groups.values()):
+        group_of[members] = number
+    child_group = group_of[owners]
+    cubeful = np.flatnonzero(child_group >= 0)
+    efficiency = np.empty(len(children))
+    efficiency[cubeful] = cube_efficiency(swap_sides(children[cubeful]))
+    order = cubeful[np.argsort(child_group[cubeful], kind="stable")]
+    bounds = np.searchsorted(child_group[order], np.arange(len(groups) + 1))
+    for number, (cube, _) in enumerate(groups.values()):
+        rows = order[bounds[number]:bounds[number + 1]]
         if len(rows):
-            out[rows] = equities_after_play(children[rows], probabilities[rows], cube)
+            out[rows] = equities_after_play(children[rows], probabilities[rows], cube, efficiency[rows])
     return out
 
 
@@ -509,15 +531,10 @@ def _cubeful_roll_values(positions: np.ndarray, rules: Rules, evaluator: Evaluat
     stays = parents[counts == 0]           # a roll with no play leaves the position as it is
     children = np.concatenate([plays.children, stays])
     probabilities = evaluate_valid(children, rules, evaluator, threads).astype(np.float64)
-    owner = np.concatenate([np.repeat(np.arange(len(parents)), counts), np.flatnonzero(counts == 0)]) // rolls
-    worth = equity(probabilities)
-    for cube, members in _cube_groups(cubes).values():
-        rows = np.flatnonzero(np.isin(owner, members))
-        if len(rows):
-            worth[rows] = equities_after_play(children[rows], probabilities[rows], cube)
+    item = np.concatenate([np.repeat(np.arange(len(parents)), counts), np.flatnonzero(counts == 0)])
+    worth = _cubeful_equities(children, probabilities, item // rolls, cubes)
     best = np.full(len(parents), -np.inf)
-    np.maximum.at(best, np.concatenate([np.repeat(np.arange(len(parents)), counts),
-                                        np.flatnonzero(counts == 0)]), worth)
+    np.maximum.at(best, item, worth)
     out: np.ndarray = best.reshape(len(positions), rolls)
     return out
 

@@ -170,18 +170,20 @@ def _after_each_roll(positions: np.ndarray, rules: Rules, evaluator: Any, states
     return flip(mean_probabilities), ours
 
 
-def equities_after_play(children: np.ndarray, probabilities: np.ndarray, state: Cube) -> np.ndarray:
+def equities_after_play(children: np.ndarray, probabilities: np.ndarray, state: Cube,
+                        their_efficiency: np.ndarray | None = None) -> np.ndarray:
     """``float64[M]``: the cubeful equity (normalised; EMG in a match) of
     each child for the side that has just played it, from its
     ``probabilities`` (``float[M, 5]``, that side's, at any ply) and the
     cube ``state`` as that side sees it: the other side, on roll, takes its
     best of playing on and doubling at 0 ply (GNU Backgammon's cubeful
-    value of a play)."""
+    value of a play). ``their_efficiency``: the children's cube efficiency
+    for the other side, when already known (``cube_efficiency(swap_sides(children))``)."""
     theirs = state.seen_by_the_other_side()
     expanded = _with_doubles([theirs], top=False)
     live = [cube for cube in expanded if cube is not None]
     their_probabilities = flip(np.asarray(probabilities, dtype=np.float64))
-    efficiency = cube_efficiency(swap_sides(children))
+    efficiency = cube_efficiency(swap_sides(children)) if their_efficiency is None else their_efficiency
     values = np.stack([cube.values(their_probabilities, efficiency) for cube in live], axis=1)
     best = _best_of_each(_spread(values, expanded), expanded)[:, 0]
     return state.equities(state.from_other_side(best))

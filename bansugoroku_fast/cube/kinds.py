@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["KINDS", "CONTACT_EFFICIENCY", "BEAROFF_EFFICIENCY", "cube_efficiency", "position_kinds",
+__all__ = ["KINDS", "CONTACT_EFFICIENCY", "BEAROFF_EFFICIENCY", "cube_efficiency", "kind_codes", "position_kinds",
            "race_efficiency"]
 
 #: The kinds, in the order of their codes.
@@ -41,17 +41,16 @@ CRASHED_STONES = 6
 
 def _rearmost(rows: np.ndarray) -> np.ndarray:
     """``int64[N]``: the point (1..25) of each row's rearmost stone, 0 for none."""
-    occupied = rows[:, 1:26] > 0
-    last = 25 - np.argmax(occupied[:, ::-1], axis=1)
+    occupied = rows[:, :0:-1] > 0                  # points 25 down to 1
+    last = 25 - np.argmax(occupied, axis=1)
     rearmost: np.ndarray = np.where(occupied.any(axis=1), last, 0)
     return rearmost
 
 
 def _crashed(rows: np.ndarray) -> np.ndarray:
     """``bool[N]``: GNU Backgammon's test of a crashed side (stones on 1..25)."""
-    stones = rows[:, 1:26].astype(np.int64)
-    total = stones.sum(axis=1)
-    on_1, on_2 = stones[:, 0], stones[:, 1]
+    total = rows[:, 1:26].sum(axis=1, dtype=np.int16)
+    on_1, on_2 = rows[:, 1].astype(np.int16), rows[:, 2].astype(np.int16)
     deep_1 = (on_1 > 1) & ((total <= CRASHED_STONES + on_1)
                            | ((on_2 > 1) & (1 + total - on_1 - on_2 <= CRASHED_STONES)))
     shallow_1 = (on_1 <= 1) & (total <= CRASHED_STONES + on_2 - 1)
@@ -59,16 +58,22 @@ def _crashed(rows: np.ndarray) -> np.ndarray:
     return crashed
 
 
-def position_kinds(positions: np.ndarray) -> np.ndarray:
-    """``str[N]``: each position's kind (:data:`KINDS`), seen by row 0, the
-    side on roll."""
+def kind_codes(positions: np.ndarray) -> np.ndarray:
+    """``int64[N]``: each position's kind as its index in :data:`KINDS`,
+    seen by row 0, the side on roll."""
     ours, theirs = _rearmost(positions[:, 0]), _rearmost(positions[:, 1])
     over = (ours == 0) | (theirs == 0)
     contact = ours + theirs > 25
     crashed = contact & (_crashed(positions[:, 0]) | _crashed(positions[:, 1]))
     bearoff = ~contact & (ours <= 6) & (theirs <= 6)
-    codes = np.select([over, crashed, contact, bearoff], [0, 2, 1, 4], default=3)
-    kinds: np.ndarray = np.array(KINDS)[codes]
+    codes: np.ndarray = np.select([over, crashed, contact, bearoff], [0, 2, 1, 4], default=3)
+    return codes
+
+
+def position_kinds(positions: np.ndarray) -> np.ndarray:
+    """``str[N]``: each position's kind (:data:`KINDS`), seen by row 0, the
+    side on roll."""
+    kinds: np.ndarray = np.array(KINDS)[kind_codes(positions)]
     return kinds
 
 
@@ -81,15 +86,18 @@ def race_efficiency(pips: np.ndarray) -> np.ndarray:
     return np.clip(RACE_BASE + RACE_PER_PIP * np.asarray(pips, dtype=np.float64), *RACE_RANGE)
 
 
+#: The efficiency of each kind but the race's (NaN), by code.
+_BY_CODE = np.array([0.0, CONTACT_EFFICIENCY, CONTACT_EFFICIENCY, np.nan, BEAROFF_EFFICIENCY])
+_PIP_OF_POINT = np.arange(26, dtype=np.int16)
+
+
 def cube_efficiency(positions: np.ndarray) -> np.ndarray:
     """``float64[N]``: each position's cube efficiency for row 0, the side
     on roll (see the module)."""
-    kinds = position_kinds(positions)
-    stones = positions[:, 0, 1:26].astype(np.int64)
-    pips = (stones * np.arange(1, 26)).sum(axis=1)
-    by_kind = {"over": 0.0, "contact": CONTACT_EFFICIENCY, "crashed": CONTACT_EFFICIENCY,
-               "bearoff": BEAROFF_EFFICIENCY}
-    out = race_efficiency(pips)
-    for kind, efficiency in by_kind.items():
-        out[kinds == kind] = efficiency
+    codes = kind_codes(positions)
+    out = _BY_CODE[codes]
+    race = codes == KINDS.index("race")
+    if race.any():
+        pips = positions[race, 0].astype(np.int16) @ _PIP_OF_POINT
+        out[race] = race_efficiency(pips)
     return out
