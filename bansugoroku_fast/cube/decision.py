@@ -280,7 +280,8 @@ def _match_cube(match: Any, cube: int, owner: int | None, table: MatchEquityTabl
 
 def cube_decision(position: Any, rules: Any, evaluator: EvaluatorLike = "net", *, cube: int = 1,
                   owner: int | None = None, match: Any = None, ply: int = 0, jacoby: bool = False,
-                  beavers: bool = False, table: MatchEquityTable | None = None, threads: int | None = 1) -> CubeDecision:
+                  beavers: bool = False, table: MatchEquityTable | None = None,
+                  threads: int | None = 1) -> CubeDecision:
     """The cube decision of the side on roll (row 0, before its roll) of
     ``position`` (see the module and :class:`CubeDecision`). ``owner``:
     None with the cube centred, 0 when the side on roll owns it, 1 when
