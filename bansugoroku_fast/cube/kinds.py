@@ -95,7 +95,7 @@ def cube_efficiency(positions: np.ndarray) -> np.ndarray:
     """``float64[N]``: each position's cube efficiency for row 0, the side
     on roll (see the module)."""
     codes = kind_codes(positions)
-    out = _BY_CODE[codes]
+    out: np.ndarray = _BY_CODE[codes]
     race = codes == KINDS.index("race")
     if race.any():
         pips = positions[race, 0].astype(np.int16) @ _PIP_OF_POINT
