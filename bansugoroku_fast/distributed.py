@@ -7,6 +7,10 @@ the tasks return integer tallies that add up, so the result is bit-identical
 to :func:`bansugoroku_fast.rollout` with the same arguments, on any number of
 workers; a task lost with a worker is played again, to the same result.
 
+**Analysis of match files** (:func:`analyse_files`): one task per file,
+each analysed as :func:`bansugoroku_fast.analyse` analyses it alone (one
+thread), so the figures are the same, bit for bit, on any number of workers.
+
 **Analysis of positions held as a** ``dask.array``: ``int8[N, 2, 26]``
 positions chunked along the first axis (from ``.npy`` files, zarr stores or
 anything larger than memory) go through the batch queries of
@@ -31,6 +35,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from contextlib import nullcontext
 from typing import Any
 
@@ -64,7 +69,7 @@ from .rules import Rules
 POSITIONS_PER_TASK = 64
 
 __all__ = [
-    "rollout", "count_plays", "outcome", "shots", "blocked_points", "blots", "closure_holds", "pip_counts",
+    "rollout", "analyse_files", "count_plays", "outcome", "shots", "blocked_points", "blots", "closure_holds", "pip_counts",
 ]
 
 _ITEM = re.compile(r"^(position|dice) (\d+)")
@@ -282,3 +287,65 @@ def rollout(positions: Any, rules: Any, games: int, policy: Any = "net", seed: i
         parts = client.gather(futures)
     result = bulk.stacked(_summed(parts, len(chunks), len(firsts), rules.is_backgammon))
     return bulk.unstacked(result) if single else result
+
+
+def _analysed(record: Any, evaluator: Any, ply: int, luck: bool, source: str) -> Any:
+    from .analysis import analyse
+
+    return analyse(record, evaluator, ply=ply, threads=1, luck=luck, source=source)
+
+
+def analyse_files(files: Sequence[str | Path], evaluator: Any = "net", *, ply: int = 0, rules: Any = None,
+                  luck: bool = True, client: Client | None = None, progress: bool = False) -> list[Any]:
+    """The :class:`~bansugoroku_fast.analysis.Analysis` of each match file,
+    one Dask task per file, in the order of ``files``: each the same, bit
+    for bit, as ``analyse(read_match(file), evaluator, ply=ply,
+    threads=1)`` gives on this machine (``source`` the file's name, as
+    ``bansugoroku analyse`` writes it). The files are read here first, so
+    that a missing or damaged one is named (file, line and column) before
+    any analysis runs, and the workers need no access to them. ``client``
+    and ``progress`` as in :func:`rollout`; ``evaluator`` a name
+    (``"net"``) or anything :func:`~bansugoroku_fast.analyse` takes that
+    pickles.
+
+    >>> import pathlib, tempfile
+    >>> from bansugoroku_fast import analyse, play_games, read_match
+    >>> from bansugoroku_fast.formats import write_match
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> paths = [folder / f"match{seed}.mat" for seed in (1, 2)]
+    >>> for seed, path in zip((1, 2), paths):
+    ...     _ = path.write_text(write_match(play_games("backgammon", 2, policy="first", seed=seed)))
+    >>> analyses = analyse_files(paths, luck=False)
+    >>> alone = analyse(read_match(paths[1]), luck=False, threads=1, source=str(paths[1]))
+    >>> analyses[1].to_json() == alone.to_json()
+    True
+    """
+    from .analysis.core import _ply
+    from .formats import read_match
+
+    if isinstance(files, (str, Path)) or not isinstance(files, Sequence):
+        raise ArgumentTypeError(f"files must be a sequence of paths, got {type(files).__name__}")
+    ply, client = _ply(ply), _checked_client(client)
+    records = [_read_file(file, rules, read_match) for file in files]
+    task = dask.delayed(_analysed, pure=True)
+    tasks = [task(record, evaluator, ply, bool(luck), str(file)) for record, file in zip(records, files)]
+    if client is None:
+        with ProgressBar() if progress else nullcontext():
+            return list(dask.compute(*tasks))
+    futures = client.compute(tasks)
+    if progress:
+        distributed_progress(futures)
+    return list(client.gather(futures))
+
+
+def _read_file(file: object, rules: Any, read_match: Callable[..., Any]) -> Any:
+    from .errors import MatchFileError
+
+    if not isinstance(file, (str, Path)):
+        raise ArgumentTypeError(f"each file must be a path (str or pathlib.Path), got {type(file).__name__}")
+    try:
+        return read_match(Path(file), rules=rules)
+    except OSError as error:
+        raise MatchFileError(f"{file}: cannot read it: {error.strerror or error}") from None
+    except MatchFileError as error:
+        raise MatchFileError(f"{file}: {error.message}", error.line, error.column) from None

@@ -180,3 +180,37 @@ def test_bad_rollout_arguments_are_named(client):
         bulk.rollout(Position.initial(), Rules(), 100, client=client, block=36)
     with pytest.raises(ValueError, match="games must be a positive integer"):
         bulk.rollout(Position.initial(), Rules(), 0, client=client)
+
+
+# --- match files ---------------------------------------------------------------------------------------
+
+MATCHES = [os.path.join(os.path.dirname(__file__), "data", "gnubg", name)
+           for name in ("analysis_3a.mat", "analysis_3b.mat", "analysis_5.mat")]
+
+
+def test_match_files_analysed_on_the_cluster_are_bit_identical_to_each_alone(client):
+    from bansugoroku_fast import analyse, read_match
+
+    analyses = bulk.analyse_files(MATCHES, "net", client=client)
+    assert [a.to_json() for a in analyses] == [
+        analyse(read_match(path), "net", threads=1, source=path).to_json() for path in MATCHES]
+
+
+def test_a_damaged_match_file_is_named_before_any_analysis(tmp_path, client):
+    from bansugoroku_fast import MatchFileError
+
+    damaged = tmp_path / "damaged.mat"
+    damaged.write_text(open(MATCHES[0]).read().replace(" 1) ", " 1) 9x: ", 1))
+    submitted = []
+    original = client.compute
+    client.compute = lambda *args, **kwargs: submitted.append(args) or original(*args, **kwargs)
+    try:
+        with pytest.raises(MatchFileError, match=r"line \d+, column \d+: .*damaged\.mat: game 1, move 1"):
+            bulk.analyse_files([MATCHES[1], damaged], client=client)
+        with pytest.raises(MatchFileError, match=r"missing\.mat: cannot read it"):
+            bulk.analyse_files([tmp_path / "missing.mat"], client=client)
+        with pytest.raises(TypeError, match=r"files must be a sequence of paths, got str"):
+            bulk.analyse_files(MATCHES[0], client=client)
+    finally:
+        del client.compute
+    assert submitted == []
