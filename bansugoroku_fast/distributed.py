@@ -35,8 +35,8 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from contextlib import nullcontext
+from pathlib import Path
 from typing import Any
 
 import dask
@@ -69,7 +69,8 @@ from .rules import Rules
 POSITIONS_PER_TASK = 64
 
 __all__ = [
-    "rollout", "analyse_files", "count_plays", "outcome", "shots", "blocked_points", "blots", "closure_holds", "pip_counts",
+    "rollout", "analyse_files", "count_plays", "outcome", "shots", "blocked_points", "blots", "closure_holds",
+    "pip_counts",
 ]
 
 _ITEM = re.compile(r"^(position|dice) (\d+)")

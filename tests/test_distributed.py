@@ -5,6 +5,7 @@ import os
 import signal
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -200,7 +201,7 @@ def test_a_damaged_match_file_is_named_before_any_analysis(tmp_path, client):
     from bansugoroku_fast import MatchFileError
 
     damaged = tmp_path / "damaged.mat"
-    damaged.write_text(open(MATCHES[0]).read().replace(" 1) ", " 1) 9x: ", 1))
+    damaged.write_text(Path(MATCHES[0]).read_text().replace(" 1) ", " 1) 9x: ", 1))
     submitted = []
     original = client.compute
     client.compute = lambda *args, **kwargs: submitted.append(args) or original(*args, **kwargs)
