@@ -386,7 +386,7 @@ def _subwave(offsets: np.ndarray, children: np.ndarray, items: np.ndarray) -> tu
     return sub_offsets, children[rows]
 
 
-def _play_out(batch: GameBatch, policies: tuple[ResolvedPolicy, ResolvedPolicy]) -> None:
+def play_out(batch: GameBatch, policies: tuple[ResolvedPolicy, ResolvedPolicy]) -> None:
     """Step ``batch`` to its end with seat 0's and seat 1's policies (seat 0
     moves at even plies); a callable is called once per wave for all the
     games its seat has to move."""
@@ -395,7 +395,7 @@ def _play_out(batch: GameBatch, policies: tuple[ResolvedPolicy, ResolvedPolicy])
 
 
 def _step_once(batch: GameBatch, policies: tuple[ResolvedPolicy, ResolvedPolicy]) -> None:
-    """One wave of :func:`_play_out`."""
+    """One wave of :func:`play_out`."""
     wave = batch.candidates()
     if policies[0] == policies[1]:  # the whole wave (a finished slot has no candidates: -1)
         batch.step(choose(policies[0], wave.positions, wave.offsets, wave.children, batch.rules,
@@ -417,7 +417,7 @@ def play_lockstep(rules: Rules, games: int, policies: tuple[ResolvedPolicy, Reso
     """``play_games`` for policies that include a callable (checked arguments)."""
     batch = GameBatch(rules, games, seed, start, stratify=stratify, max_plies=max_plies, threads=threads,
                       on_long=on_long)
-    _play_out(batch, policies)
+    play_out(batch, policies)
     return batch.records()
 
 
@@ -432,7 +432,7 @@ def rollout_lockstep(positions: np.ndarray, first_game: int, count: int,
     games = np.tile(np.arange(first_game, first_game + count, dtype=np.int64), len(positions))
     batch = GameBatch._of_items(rules, starts, games, seed, stratify=stratify, record=False,
                                 max_plies=max_plies, threads=threads, on_long=on_long)
-    _play_out(batch, policies)
+    play_out(batch, policies)
     slots, _, winner, value, kind, plies = batch._ends()
     order = np.argsort(slots)
     return _kernel.GameEnds(winner[order], value[order], kind[order], plies[order].astype(np.int32),
@@ -570,7 +570,7 @@ def rollout_stopped(positions: np.ndarray, first_game: int, count: int,
     games = np.tile(np.arange(first_game, first_game + count, dtype=np.int64), len(positions))
     batch = StoppedBatch.of_items(rules, starts, games, seed, stratify=stratify, max_plies=max_plies,
                                   threads=threads, on_long=on_long, judging=judging, settle=settle)
-    _play_out(batch, policies)
+    play_out(batch, policies)
     slots, _, winner, value, kind, plies = batch._ends()
     shares = batch.shares - batch.luck
     played = winner >= 0
