@@ -48,13 +48,15 @@ from ..moves import legal_plays
 from ..position import Position, as_position
 from ..rules import Rules
 from ..scoring import FEATURE_NAMES
-from .cubeful import Cubing, as_cube_settings, cubing_of
-from .cubeful_games import CubefulEnds, cubeful_rollout_ends, play_cubeful
+from .cubeful import CubeSettings, Cubing, as_cube_settings, cubing_of
 from .game_batch import (
     SETTLED,
+    CubefulBatch,
+    CubefulEnds,
     Judging,
     Settle,
     play_lockstep,
+    play_out,
     rollout_lockstep,
     rollout_stopped,
     settled_at_start,
@@ -67,7 +69,7 @@ from .policies import (
     policy_models,
     resolve_policies,
 )
-from .records import GameRecords
+from .records import CubeRecords, GameRecords
 from .tallies import (
     GNUBG_FIGURES,
     KINDS,
@@ -324,20 +326,22 @@ def cubeful_rollout_tally(positions: np.ndarray, rules: Rules, games: int,
                           on_long: str, cubing: Cubing, cube: np.ndarray, owner: np.ndarray,
                           hold: np.ndarray) -> tuple[CubefulTally, np.ndarray]:
     """A cubeful rollout's tally (checked arguments; see
-    :func:`~bansugoroku_fast.games.cubeful_games.cubeful_rollout_ends` for
+    :func:`cubeful_rollout_ends` for
     ``cube``, ``owner`` and ``hold``) and seat 0's points ``[position,
     game]``, in blocks of :data:`BLOCK` games (a stopping rule and a
     progress bar between them)."""
     tally = CubefulTally(cube)
-    points = []
+    points, cuts = [], []
     with tqdm(total=games * len(positions), disable=not progress, unit="game", leave=False) as bar:
         for first, stop in _blocks(games, True):
             ends = cubeful_rollout_ends(positions, first_game + first, stop - first, policies, rules, seed, stratify,
                                         max_plies, threads, on_long, cubing, cube, owner, hold)
             points.append(tally.add_cubeful(stop - first, ends))
+            cuts.append((ends.winner < 0).reshape(len(positions), stop - first))
             bar.update(len(positions) * (stop - first))
             if _reached(tally, rules, stop_at, stop, games):
                 break
+    tally.cut = np.concatenate(cuts, axis=1)
     return tally, np.concatenate(points, axis=1)
 
 
@@ -572,6 +576,55 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
                                   stop_at, progress, int(first_game), on_long, settle, judging=judging)
     result = stacked(tally.results(rules.is_backgammon))
     return unstacked(result) if single else result
+
+
+def cubeful_batch(rules: Rules, games: int, policies: tuple[ResolvedPolicy, ResolvedPolicy], seed: int,
+                  settings: CubeSettings, start: Any, stratify: int, max_plies: int, threads: int | None,
+                  on_long: str, record: bool) -> CubefulBatch:
+    """The batch of ``play_games(..., cubeful=settings)`` (checked arguments)."""
+    cubing = cubing_of(settings, rules, policies[0].function, "play_games")
+    start_array, opening = starting_array(start, rules)
+    starts = np.repeat(start_array[None], games, axis=0)
+    return CubefulBatch.of_cubeful_items(rules, starts, np.arange(games, dtype=np.int64), seed, cubing=cubing,
+                                 cube=settings.cube, owner=settings.owner_seat, hold=False, opening=opening,
+                                 stratify=stratify, record=record, max_plies=max_plies, threads=threads,
+                                 on_long=on_long)
+
+
+
+def play_cubeful(rules: Rules, games: int, policies: tuple[ResolvedPolicy, ResolvedPolicy], seed: int,
+                 settings: CubeSettings, start: Any, stratify: int, max_plies: int, threads: int | None,
+                 on_long: str) -> GameRecords:
+    """``play_games(..., cubeful=settings)`` (checked arguments): every ply
+    recorded, and the cube in the records' ``cube`` (:class:`CubeRecords`)."""
+    batch = cubeful_batch(rules, games, policies, seed, settings, start, stratify, max_plies, threads, on_long,
+                          record=True)
+    play_out(batch, policies)
+    ends = batch.cubeful_ends()
+    plain = batch.records()           # the games' ids are their slots: the same order
+    return GameRecords(plain.offsets, plain.positions, plain.dice, plain.after, ends.winner, ends.value, ends.kind,
+                       ends.plies, rules=rules, truncated=ends.winner < 0,
+                       cube=CubeRecords(ends.cube, ends.passed, ends.points, ends.actions))
+
+
+def cubeful_rollout_ends(positions: np.ndarray, first_game: int, count: int,
+                         policies: tuple[ResolvedPolicy, ResolvedPolicy], rules: Rules, seed: int, stratify: int,
+                         max_plies: int, threads: int | None, on_long: str, cubing: Cubing, cube: np.ndarray,
+                         owner: np.ndarray, hold: np.ndarray) -> CubefulEnds:
+    """The ends of cubeful games ``first_game .. first_game + count - 1``
+    from each of ``positions`` (item ``i * count + j``; seat 0 to roll),
+    position ``i``'s cube at ``cube[i]`` owned by ``owner[i]`` (-1
+    centred), seat 0 holding its first double where ``hold[i]``: what
+    ``rollout(..., cubeful=...)`` tallies (every position rolls the same
+    dice for game ``g``, until a pass)."""
+    starts = np.repeat(positions, count, axis=0)
+    games = np.tile(np.arange(first_game, first_game + count, dtype=np.int64), len(positions))
+    batch = CubefulBatch.of_cubeful_items(rules, starts, games, seed, cubing=cubing, cube=np.repeat(cube, count),
+                                  owner=np.repeat(owner, count), hold=np.repeat(hold, count), opening=False,
+                                  stratify=stratify, record=False, max_plies=max_plies, threads=threads,
+                                  on_long=on_long)
+    play_out(batch, policies)
+    return batch.cubeful_ends()
 
 
 def rank_plays(position: Any, dice: Any, rules: Any = None, games: int = 1296,

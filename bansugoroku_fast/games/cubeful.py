@@ -36,18 +36,18 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from ..checks import as_rules
-from ..cube.decision import Cube, decide_many
 from ..cube.janowski import CENTRED, OWNED, THEIRS
 from ..cube.met import MatchEquityTable
 from ..cube.states import MatchCube, MoneyCube
 from ..errors import ArgumentTypeError, InvalidArgumentError, InvalidRulesError
-from ..evaluators.scoring import resolve_evaluator
 from ..rules import Rules
+
+if TYPE_CHECKING:
+    from ..cube.decision import Cube
 
 __all__ = [
     "ACTION_NAMES", "BEAVER", "CUBE_LIMIT", "DOUBLE", "PASS", "TAKE", "CubeCalls", "CubeContext", "CubeSettings",
@@ -218,21 +218,6 @@ class Cubing:
             match = MatchScore(match.match_length, match.score[::-1], match.crawford)
         return cube_state(cube, owner_code, match, table=self.table, jacoby=self.jacoby)
 
-    def decide(self, positions: np.ndarray, rules: Rules, state: Cube, cube: np.ndarray,
-               threads: int = 1) -> tuple[CubeCalls, np.ndarray]:
-        """The cube actions of ``positions`` (each seen by its side on
-        roll, in ``state``, the cube at ``cube``) and their 0-ply cubeless
-        probabilities (``float64[N, 5]``, the side on roll's)."""
-        n = len(positions)
-        if not state.may_double():
-            nothing = np.zeros(n, dtype=bool)
-            return CubeCalls(nothing, nothing, nothing), np.full((n, 5), np.nan)
-        decided = decide_many(positions, as_rules(rules), self.evaluator, state, 0, threads,
-                              beavers=self.beavers)
-        room = BEAVER_FACTOR * np.asarray(cube) <= CUBE_LIMIT
-        calls = cube_calls(decided.equities, beavers=self.beavers and self.match is None, beaver_room=room)
-        return calls, decided.probabilities
-
 
 # --- the settings of cubeful games -----------------------------------------------------------------
 
@@ -316,6 +301,8 @@ def as_cube_settings(cubeful: object) -> CubeSettings | None:
 def cubing_of(settings: CubeSettings, rules: Rules, seat_0_policy: Any, where: str) -> Cubing:
     """The :class:`Cubing` of checked ``settings`` for ``rules`` (refused
     without a cube), the evaluator resolved (see :class:`CubeSettings`)."""
+    from ..evaluators.scoring import resolve_evaluator  # the evaluators load with cubeful play
+
     require_cube(rules, where)
     evaluator = settings.evaluator
     if evaluator is None:
