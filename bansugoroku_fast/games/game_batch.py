@@ -32,7 +32,7 @@ from ..checks import (
     check_position_for_rules,
     run_arguments,
 )
-from ..cube.decision import Cube, decide_many
+from ..cube.decision import Cube, cubeful_values
 from ..cube.janowski import CENTRED, OWNED
 from ..errors import GameStateError, GameTooLongError, PolicyOutputError, PolicyOutputTypeError
 from ..position import Position, as_position
@@ -627,19 +627,24 @@ class CubefulEnds(NamedTuple):
 
 
 def decide_cube(cubing: Cubing, positions: np.ndarray, rules: Rules, state: Cube, cube: np.ndarray,
-           threads: int = 1) -> tuple[CubeCalls, np.ndarray]:
+                threads: int = 1) -> tuple[CubeCalls, np.ndarray]:
     """The cube actions of ``positions`` (each seen by its side on roll,
     in one cube ``state``, the cube's value ``cube``, by ``cubing``'s
     evaluator) and their 0-ply cubeless probabilities (``float64[N, 5]``,
-    the side on roll's; NaN where it may not double)."""
+    the side on roll's; NaN where it may not double). The equities are
+    :func:`~bansugoroku_fast.cube.decision.decide_many`'s, taken for all
+    the positions at once in float64 (no action named: the calls need
+    the numbers alone)."""
     n = len(positions)
     if not state.may_double():
         nothing = np.zeros(n, dtype=bool)
         return CubeCalls(nothing, nothing, nothing), np.full((n, 5), np.nan)
-    decided = decide_many(positions, rules, cubing.evaluator, state, 0, threads, beavers=cubing.beavers)
+    probabilities, values = cubeful_values(positions, rules, cubing.evaluator, [state, state.doubled()], 0, True,
+                                           threads)
+    choices = np.stack([values[:, 0], state.take(values[:, 1]), np.full(n, state.double_pass())], axis=1)
     room = BEAVER_FACTOR * np.asarray(cube) <= CUBE_LIMIT
-    calls = cube_calls(decided.equities, beavers=cubing.beavers and cubing.match is None, beaver_room=room)
-    return calls, decided.probabilities
+    calls = cube_calls(state.equities(choices), beavers=cubing.beavers and cubing.match is None, beaver_room=room)
+    return calls, probabilities
 
 
 def shares_of(probabilities: np.ndarray) -> np.ndarray:
