@@ -521,7 +521,7 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
     cubeless figures count a passed game at the evaluator's chances there.
     ``stderr_target`` then holds the cubeful standard error down too.
     Not with ``endgames``, ``truncate`` or ``variance_reduction``.
-    :func:`~bansugoroku_fast.games.cubeful_rollouts.rollout_cube_decision`
+    :func:`~bansugoroku_fast.rollout_cube_decision`
     rolls out a cube decision (no double against double/take).
 
     **Defaults that cannot mislead.** A rollout scores a position, and a

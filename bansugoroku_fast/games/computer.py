@@ -120,8 +120,8 @@ class NetCube:
     method (:func:`~bansugoroku_fast.cube.decision.cube_decision`): the side
     on roll doubles when doubling gains whatever the answer (not when it
     is too good: it plays on for the gammon), the other side takes when
-    taking costs it no more than passing (:mod:`~.cubeful` has the rule).
-    In a match the decision reads the score (:class:`~.cubeful.MatchScore`,
+    taking costs it no more than passing (:mod:`bansugoroku_fast.games.cubeful` has the rule).
+    In a match the decision reads the score (:class:`~bansugoroku_fast.MatchScore`,
     ``table`` the match equity table, Kazaross-XG2 by default): nobody
     doubles in the Crawford game, and a dead cube is never turned.
 

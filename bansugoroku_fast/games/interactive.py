@@ -579,7 +579,7 @@ class Match:
     alternates game by game; with ``roll_off`` each game has its roll-off.
     ``length``: 0 (the default) for games without end (money play, or
     Ban-sugoroku's sessions); a number of points for a match to that many
-    points: each game knows the score (:attr:`Game.match`, which the
+    points: each game knows the score (``Game.match``, which the
     computer's cube decisions read), the game after a side first reaches
     ``length - 1`` is the Crawford game (no doubling), and the match is
     over once a side has ``length`` points.
