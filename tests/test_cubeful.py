@@ -276,6 +276,18 @@ def test_beavers_put_the_cube_at_four_times():
         assert records.cube.cube[game] == expected
 
 
+def test_games_at_a_match_score_read_the_score():
+    """At 6-3 in the Crawford game nobody doubles; post-Crawford the
+    trailer (seat 1, 4-away) doubles the leader at once, whatever the
+    leader answers."""
+    crawford = play_games("backgammon", 30, "net", seed=5,
+                          cubeful=CubeSettings(match=MatchScore(7, (6, 3), crawford=True)))
+    assert len(crawford.cube.actions.game) == 0 and (crawford.cube.cube == 1).all()
+    after = play_games("backgammon", 30, "net", seed=5, cubeful=CubeSettings(match=MatchScore(7, (6, 3))))
+    doubles = after.cube.actions.action == DOUBLE
+    assert (after.cube.actions.seat[doubles] == 1).all() and doubles.any()
+
+
 def test_a_rollout_is_the_mean_of_the_same_games_points():
     position = Position.initial()
     result = rollout(position, "backgammon", games=60, seed=4, cubeful=True)
@@ -324,6 +336,8 @@ def test_a_clear_pass_rolls_out_as_double_pass():
     (lambda: play_games("ban-sugoroku", 2, cubeful=True), InvalidRulesError, "no doubling cube"),
     (lambda: rollout(Position.initial(), "backgammon", games=2, cubeful=True, endgames=True), InvalidArgumentError,
      "endgames"),
+    (lambda: rollout(Position.initial(), "backgammon", games=2, cubeful=CubeSettings(match=MatchScore(7))),
+     InvalidArgumentError, "money play"),
     (lambda: CubeSettings(cube=3), InvalidArgumentError, "power of 2"),
     (lambda: CubeSettings(cube=2.0), ArgumentTypeError, "integer"),
     (lambda: CubeSettings(cube=2, owner=2), InvalidArgumentError, "owner"),

@@ -513,7 +513,7 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
 
     ``cubeful=True`` (or a :class:`~bansugoroku_fast.games.cubeful.CubeSettings`:
     the cube at the start, Jacoby, beavers, the evaluator; backgammon
-    only): both sides double, take and pass by the evaluator's 0-ply cube
+    only, money play): both sides double, take and pass by the evaluator's 0-ply cube
     decisions (see :mod:`bansugoroku_fast.games.cubeful`), the games in
     lockstep and in blocks of 1,296; the result gains ``cubeful_equity``
     (seat 0's points per game with the cube, normalised to the cube at the
@@ -565,6 +565,8 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
         if settle is not None or judging is not None:
             raise InvalidArgumentError("a cubeful rollout plays its games out: leave out endgames, truncate and "
                                        "variance_reduction")
+        if settings.match is not None:     # its figure would be match winning chances, not points
+            raise InvalidArgumentError("a cubeful rollout is of money play; play_games takes a match score")
         cubing = cubing_of(settings, rules, policies[0].function, "rollout")
         n = len(positions)
         tally, _ = cubeful_rollout_tally(positions, rules, games, policies, seed, strata, max_plies, threads,

@@ -84,8 +84,8 @@ class RolloutResult:
       of :data:`GNUBG_FIGURES` (probabilities in 0..1) and their standard errors;
     * a cubeful rollout (``cubeful=...``) only, else None: ``cubeful_equity``,
       seat 0's mean points per game with the cube, normalised to the cube
-      at the start (GNU Backgammon's cubeful equity; in a match, normalised
-      money equivalents, EMG), and its ``cubeful_stderr``; ``passed``, the
+      at the start (GNU Backgammon's cubeful equity, money play), and its
+      ``cubeful_stderr``; ``passed``, the
       games ended by a passed double (counted in ``settled``: their
       cubeless figures are the evaluator's chances at the pass); and
       ``mean_cube``, the cube's mean value at the games' end.
