@@ -88,6 +88,12 @@ def cube_game(other_pips: int, **cube_state) -> Game:
     return Game.from_position(race(other_pips), BACKGAMMON, ScriptedDice([2, 1] * 200), **cube_state)
 
 
+def pips() -> Computer:
+    """A computer that plays the first play and handles the cube by the
+    source page's pip-count rule (the default cube is the network's)."""
+    return Computer("first", cube="pips")
+
+
 def cube_actions(game: Game) -> list[tuple[int, str]]:
     return [(r.seat, r.action) for r in game.history if isinstance(r, CubeRecord)]
 
@@ -96,8 +102,8 @@ def test_computer_doubles_and_the_computer_takes():
     # 9% lead: seat 0 doubles (>= 8) and seat 1 takes (<= 12), then seat 0
     # rolls and plays; seat 1 now owns the cube at 2.
     game = cube_game(109)
-    game.hand_over(0, "first")
-    game.hand_over(1, "first")
+    game.hand_over(0, pips())
+    game.hand_over(1, pips())
     game.play_turn(game.computers[0])
     assert cube_actions(game) == [(0, "double"), (1, "take")]
     assert (game.cube, game.cube_owner) == (2, 1)
@@ -108,8 +114,8 @@ def test_computer_doubles_and_the_computer_drops():
     # 13% lead: a double that the other computer drops; seat 0 wins the
     # cube's value before the offer, 1 point.
     game = cube_game(113)
-    game.hand_over(0, "first")
-    game.hand_over(1, "first")
+    game.hand_over(0, pips())
+    game.hand_over(1, pips())
     game.advance()
     assert cube_actions(game) == [(0, "double"), (1, "drop")]
     assert game.result.winner == 0 and game.result.points == 1 and game.result.dropped
@@ -119,11 +125,11 @@ def test_computer_double_waits_for_a_person():
     # Only seat 0 is a computer: its double stops the turn until seat 1
     # answers; after the take, advance() lets seat 0 roll and play.
     game = cube_game(109)
-    game.hand_over(0, "first")
+    game.hand_over(0, pips())
     game.advance()
     assert game.double_offered_by == 0 and game.dice is None
     with pytest.raises(GameStateError, match="awaits an answer"):
-        game.play_turn("first")
+        game.play_turn(pips())
     game.take()
     game.advance()
     assert game.history[-1].seat == 0 and game.history[-1].dice == (2, 1)
@@ -134,19 +140,19 @@ def test_redouble_needs_the_higher_lead():
     # Seat 0 owns the cube at 2 and leads by 8%: enough to double, not to
     # redouble (9%), so it just rolls. At 9% it redoubles to 4.
     game = cube_game(108, cube=2, cube_owner=0)
-    game.hand_over(1, "first")
-    game.play_turn("first")
+    game.hand_over(1, pips())
+    game.play_turn(pips())
     assert cube_actions(game) == [] and game.history[-1].seat == 0
     game = cube_game(109, cube=2, cube_owner=0)
-    game.hand_over(1, "first")
-    game.play_turn("first")
+    game.hand_over(1, pips())
+    game.play_turn(pips())
     assert cube_actions(game) == [(0, "double"), (1, "take")] and game.cube == 4
 
 
 def test_person_doubles_the_computer():
     # The person (seat 0) leads by 13%: the computer in seat 1 drops.
     game = cube_game(113)
-    game.hand_over(1, "first")
+    game.hand_over(1, pips())
     game.offer_double()
     game.advance()
     assert game.result.winner == 0 and game.result.dropped

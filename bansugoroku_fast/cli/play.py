@@ -5,6 +5,7 @@ or (with neither option) one random game printed move by move.
     bansugoroku play --seats heuristic,random         # watch two policies play
     bansugoroku play                                  # a random game, printed
     bansugoroku play --vs heuristic --save game.mat   # and keep it as a match file
+    bansugoroku play --vs net --match 5               # a 5-point match (backgammon)
 
 Against the computer, moves are typed in notation (``24/18 13/8``, a move
 at a time or all at once, ``bar/22``, ``6/off``); ``undo`` takes back the
@@ -12,11 +13,17 @@ moves of the turn so far, ``moves`` lists the legal plays, ``board`` redraws
 the board, ``help`` lists the commands, ``leave`` hands your seat to the
 computer (which plays the game to its end), ``quit`` stops. In backgammon,
 ``double`` before rolling offers the cube and ``take`` / ``drop`` answer the
-computer's double; the computer doubles and answers by the pip count
-(:class:`~bansugoroku_fast.games.computer.PipCountCube`). A wrong entry is
+computer's double; the computer doubles, takes and passes by the shipped
+network's 0-ply cube decisions (``--cube net``, the default:
+:class:`~bansugoroku_fast.games.computer.NetCube`, which weighs gammons and
+the match score), or by the source page's pip-count rule with ``--cube
+pips`` (:class:`~bansugoroku_fast.games.computer.PipCountCube`). ``--match
+N`` plays a match to N points, game after game, the score shown between
+games (the Crawford game has no doubling; the computer's cube reads the
+score). Ban-sugoroku has no cube. A wrong entry is
 explained and the turn goes on. Once the game is over, the board and a
 last line say who won, how (the kind of win, a dropped double) and for how
-many points. ``--save FILE.mat`` writes the game as a match file that
+many points. ``--save FILE.mat`` writes the game (or the match) as a match file that
 ``bansugoroku match show`` reads (its path is checked before the game).
 """
 from __future__ import annotations
@@ -31,7 +38,7 @@ from ..checks import as_dice, as_output_file
 from ..errors import InvalidDiceError, InvalidOptionError, InvalidPolicyError
 from ..formats.mat import write_match
 from ..games.computer import Computer, check_policy
-from ..games.interactive import CubeRecord, Game, ScriptedDice, Turn, TurnRecord, dice_text
+from ..games.interactive import CubeRecord, Game, Match, ScriptedDice, Turn, TurnRecord, dice_text
 from ..rules import Rules
 from .common import Commands, add_rules_argument, position_arg, rules_name
 
@@ -69,6 +76,13 @@ def add_parser(commands: Commands) -> None:
                       help="roll these dice in order instead of random ones, e.g. '6-5 3-1 4-4'")
     play.add_argument("--save", metavar="FILE.mat",
                       help="write the game as a match file (what 'bansugoroku match show' reads)")
+    play.add_argument("--cube", choices=("net", "pips"), default="net",
+                      help="how the computer doubles, takes and passes in backgammon: 'net', the shipped "
+                           "network's cube decisions (default: it weighs gammons and the match score), or "
+                           "'pips', the source page's pip-count rule")
+    play.add_argument("--match", type=int, metavar="POINTS",
+                      help="play a match to POINTS points, game after game (the computer's cube reads the score; "
+                           "the Crawford game has no doubling)")
     play.set_defaults(run=run_play)
 
 
@@ -76,21 +90,51 @@ def run_play(args: argparse.Namespace) -> int:
     rules = Rules.parse(args.rules)
     seed = args.seed if args.seed is not None else random.randrange(10**6)
     save = _save_target(args.save, args.position)
+    length = _match_length(args.match, args.position, args.vs, args.seats)
     if args.vs is None and args.seats is None:
         return _print_random_game(rules, seed, save)
-    game = _new_game(rules, seed, args.position, args.dice)
     if args.seats is not None:
-        for seat, policy in enumerate(_seat_policies(args.seats, rules)):
-            game.hand_over(seat, Computer(policy, rng=random.Random(seed + 1 + seat)))
+        policies = _seat_policies(args.seats, rules)
+        computers = [Computer(policy, cube=args.cube, rng=random.Random(seed + 1 + seat))
+                     for seat, policy in enumerate(policies)]
+        names = (f"seat 0 ({policies[0]})", f"seat 1 ({policies[1]})")
+        if length:
+            match = Match(rules, _dice(seed, args.dice), length=length)
+            status = _watch_match(match, computers, seed)
+            _save(match, save, names, length)
+            return status
+        game = _new_game(rules, seed, args.position, args.dice)
+        for seat, computer in enumerate(computers):
+            game.hand_over(seat, computer)
         status = _watch(game, seed)
-        _save(game, save, (f"seat 0 ({game.computers[0].policy})", f"seat 1 ({game.computers[1].policy})"))
+        _save(game, save, names)
         return status
     check_policy(args.vs, rules)
-    computer = Computer(args.vs, rng=random.Random(seed + 1))
+    computer = Computer(args.vs, cube=args.cube, rng=random.Random(seed + 1))
+    names = ("You", f"Computer ({args.vs})")
+    players = (names[args.seat], names[1 - args.seat])
+    if length:
+        match = Match(rules, _dice(seed, args.dice), length=length)
+        status = TerminalMatch(match, args.seat, computer, input).run()
+        _save(match, save, players, length)
+        return status
+    game = _new_game(rules, seed, args.position, args.dice)
     status = TerminalGame(game, args.seat, computer, input).run()
-    names = ["You", f"Computer ({args.vs})"]
-    _save(game, save, (names[args.seat], names[1 - args.seat]))
+    _save(game, save, players)
     return status
+
+
+def _match_length(points: int | None, position_id: str | None, vs: str | None, seats: str | None) -> int:
+    """``--match``'s points, checked (0 without the option)."""
+    if points is None:
+        return 0
+    if points < 1:
+        raise InvalidOptionError(f"--match needs a number of points, at least 1, got {points}")
+    if position_id is not None:
+        raise InvalidOptionError("--match plays whole games from the start; leave out --position")
+    if vs is None and seats is None:
+        raise InvalidOptionError("--match plays against the computer (--vs) or watches two computers (--seats)")
+    return points
 
 
 def _save_target(path: str | None, position_id: str | None) -> str | None:
@@ -103,10 +147,10 @@ def _save_target(path: str | None, position_id: str | None) -> str | None:
     return as_output_file(path, [".mat"], "--save")
 
 
-def _save(game: Game, path: str | None, players: tuple[str, str]) -> None:
+def _save(game: Game | Match, path: str | None, players: tuple[str, str], length: int = 0) -> None:
     if path is None:
         return
-    text = write_match(game, players=players)
+    text = write_match(game, players=players, match_length=length)
 
     def write(temporary: str) -> None:
         with open(temporary, "w", encoding="utf-8") as stream:
@@ -121,8 +165,13 @@ def final_board(game: Game, seat: int) -> str:
     return render.board(game.position_for(seat).rows, to_move=False)
 
 
+def _dice(seed: int, dice: str | None) -> random.Random | ScriptedDice:
+    """The dice of ``--seed``, or of ``--dice``."""
+    return random.Random(seed) if dice is None else _scripted(dice)
+
+
 def _new_game(rules: Rules, seed: int, position_id: str | None, dice: str | None) -> Game:
-    source = random.Random(seed) if dice is None else _scripted(dice)
+    source = _dice(seed, dice)
     if position_id is None:
         return Game(rules, source)
     return Game.from_position(position_arg(position_id), rules, source)
@@ -211,6 +260,42 @@ def _watch(game: Game, seed: int) -> int:
     return 0
 
 
+def _score_line(match: Match, game: Game, name: Callable[[int], str]) -> str:
+    """Before a game of a match: its number and the score (and the Crawford game)."""
+    score = match.scores
+    crawford = " The Crawford game: no doubling." if game.match is not None and game.match.crawford else ""
+    return (f"Game {len(match.games)} of a {match.length}-point match: {name(0)} {score[0]}, "
+            f"{name(1)} {score[1]}.{crawford}")
+
+
+def _match_result(match: Match, name: Callable[[int], str]) -> str:
+    winner = match.winner
+    assert winner is not None
+    verb = "win" if name(winner) == "You" else "wins"
+    return f"{name(winner)} {verb} the match, {match.scores[winner]}-{match.scores[1 - winner]}."
+
+
+def _watch_match(match: Match, computers: list[Computer], seed: int) -> int:
+    """Two computers play a match; print each game's actions and result, and the match's."""
+    names = {seat: f"seat {seat} ({computers[seat].policy})" for seat in (0, 1)}
+    print(f"{names[0]} against {names[1]}, a {match.length}-point match, {rules_name(match.rules)} rules, "
+          f"seed {seed}")
+    while not match.is_over:
+        game = match.new_game()
+        for seat in (0, 1):
+            game.hand_over(seat, computers[seat])
+        print()
+        print(_score_line(match, game, names.__getitem__))
+        print(_describe_start(game))
+        game.advance()
+        for record in game.history:
+            print(_record_text(record, names.__getitem__))
+        print(f"Result: {game.result}.")
+    print()
+    print(_match_result(match, names.__getitem__))
+    return 0
+
+
 # --- a person against the computer --------------------------------------------------------
 
 
@@ -229,6 +314,8 @@ class TerminalGame:
         self.read = read
         self.shown = 0  # history records already printed
         self.drawn = -1  # the history's length when the board was last drawn
+        self.stopped = False  # the person typed quit
+        self.left = False  # the person gave the seat to the computer
         game.hand_over(1 - seat, computer)
 
     def name(self, seat: int) -> str:
@@ -247,6 +334,7 @@ class TerminalGame:
                     self.decide()
         except _Quit:
             print("Game stopped before its end.")
+            self.stopped = True
             return 0
         self.show_news()
         print()
@@ -372,4 +460,44 @@ class TerminalGame:
     def leave(self) -> None:
         """The person leaves: the computer takes the seat and plays on."""
         print("You leave; the computer takes your seat and plays the game to its end.")
+        self.left = True
         self.game.hand_over(self.seat, Computer(self.computer.policy, self.computer.cube, self.computer.rng))
+
+
+class TerminalMatch:
+    """A person (``seat``) against ``computer`` in a match: one
+    :class:`TerminalGame` per game, the score shown before each; ``quit``
+    stops the match, ``leave`` gives the rest of it to the computer."""
+
+    def __init__(self, match: Match, seat: int, computer: Computer, read: Callable[[str], str]) -> None:
+        self.match, self.seat, self.computer, self.read = match, seat, computer, read
+
+    def name(self, seat: int) -> str:
+        return "You" if seat == self.seat else "The computer"
+
+    def run(self) -> int:
+        match = self.match
+        print(f"A {match.length}-point match against the computer ({self.computer.policy}).")
+        while not match.is_over:
+            game = match.new_game()
+            print()
+            print(_score_line(match, game, lambda seat: self.name(seat).lower()))
+            terminal = TerminalGame(game, self.seat, self.computer, self.read)
+            terminal.run()
+            if terminal.stopped:
+                print(f"Match stopped at {match.scores[0]}-{match.scores[1]}.")
+                return 0
+            if terminal.left:
+                self._computers_finish()
+        print()
+        print(_match_result(match, self.name))
+        return 0
+
+    def _computers_finish(self) -> None:
+        """The person left: the computer plays both seats to the match's end."""
+        while not self.match.is_over:
+            game = self.match.new_game()
+            for seat in (0, 1):
+                game.hand_over(seat, Computer(self.computer.policy, self.computer.cube, self.computer.rng))
+            game.advance()
+            print(f"Game {len(self.match.games)}: {game.result}.")

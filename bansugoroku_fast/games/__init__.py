@@ -3,11 +3,16 @@
 Three ways to play, one for each need:
 
 * **interactive**, a person and the computer, turn by turn, with the cube:
-  :class:`Game` and :class:`Match` (:mod:`~bansugoroku_fast.games.interactive`),
-  the computer player :class:`Computer` (:mod:`~bansugoroku_fast.games.computer`);
+  :class:`Game` and :class:`Match` (:mod:`~bansugoroku_fast.games.interactive`;
+  a match's score: :class:`MatchScore`), the computer player
+  :class:`Computer` with its cube (:class:`NetCube`, :class:`PipCountCube`:
+  :mod:`~bansugoroku_fast.games.computer`);
 * **bulk**, many games at kernel speed with built-in policies:
   :func:`play_games` (every ply recorded), :func:`rollout` (tallies) and
-  :func:`rank_plays` (:mod:`~bansugoroku_fast.games.bulk`);
+  :func:`rank_plays` (:mod:`~bansugoroku_fast.games.bulk`); with the cube
+  (``cubeful=True`` or :class:`CubeSettings`: :mod:`~bansugoroku_fast.games.cubeful`),
+  and the rollout of a cube decision, :func:`rollout_cube_decision`
+  (:mod:`~bansugoroku_fast.games.cube_rollouts`);
 * **Python policies in lockstep**, many games stepped together so that one
   Python call scores every waiting game's candidates: :class:`GameBatch`
   (:mod:`~bansugoroku_fast.games.game_batch`); ``play_games`` and ``rollout``
@@ -28,7 +33,9 @@ from __future__ import annotations
 
 from ..scoring import FEATURE_NAMES
 from .bulk import features, play_games, rank_plays, rollout
-from .computer import Computer, PipCountCube
+from .computer import Computer, NetCube, PipCountCube
+from .cube_rollouts import CubeRollout, rollout_cube_decision
+from .cubeful import CubeSettings, MatchScore
 from .game_batch import Candidates, GameBatch, roll_dice, segment_argmax
 from .interactive import Game, Match
 from .policies import LinearPolicy
@@ -37,9 +44,10 @@ from .tallies import RankedPlay, RolloutResult
 
 __all__ = [
     # interactive
-    "Game", "Match", "Computer", "PipCountCube",
+    "Game", "Match", "MatchScore", "Computer", "NetCube", "PipCountCube",
     # bulk
-    "play_games", "rollout", "rank_plays", "features", "FEATURE_NAMES",
+    "play_games", "rollout", "rank_plays", "features", "FEATURE_NAMES", "CubeSettings",
+    "rollout_cube_decision", "CubeRollout",
     # Python policies in lockstep
     "GameBatch", "Candidates", "segment_argmax", "roll_dice",
     # policies and what games leave behind

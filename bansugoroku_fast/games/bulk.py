@@ -48,11 +48,15 @@ from ..moves import legal_plays
 from ..position import Position, as_position
 from ..rules import Rules
 from ..scoring import FEATURE_NAMES
+from .cubeful import CubeSettings, Cubing, as_cube_settings, cubing_of
 from .game_batch import (
     SETTLED,
+    CubefulBatch,
+    CubefulEnds,
     Judging,
     Settle,
     play_lockstep,
+    play_out,
     rollout_lockstep,
     rollout_stopped,
     settled_at_start,
@@ -65,15 +69,24 @@ from .policies import (
     policy_models,
     resolve_policies,
 )
-from .records import GameRecords
-from .tallies import GNUBG_FIGURES, KINDS, RankedPlay, RolloutResult, figure_values, rank, summarize
+from .records import CubeRecords, GameRecords
+from .tallies import (
+    GNUBG_FIGURES,
+    KINDS,
+    RankedPlay,
+    RolloutResult,
+    figure_values,
+    mean_and_stderr,
+    rank,
+    summarize,
+)
 
 __all__ = ["FEATURE_NAMES", "GameRecords", "features", "play_games", "rank_plays", "rollout"]
 
 
 def play_games(rules: Any, games: int, policy: Any = "random", seed: int = 0, start: Any = None,
                threads: int | None = None, *, stratify: int | None = None,
-               max_plies: int = MAX_PLIES, on_long: str = "raise") -> GameRecords:
+               max_plies: int = MAX_PLIES, on_long: str = "raise", cubeful: Any = False) -> GameRecords:
     """Play ``games`` whole games and record every ply (see :class:`GameRecords`).
 
     ``policy``: one policy for both seats or a pair ``(seat 0's, seat 1's)``;
@@ -87,6 +100,15 @@ def play_games(rules: Any, games: int, policy: Any = "random", seed: int = 0, st
     ``on_long="truncate"`` such a game ends there instead, unfinished
     (``truncated`` in the records).
 
+    ``cubeful=True`` (or a :class:`~bansugoroku_fast.games.cubeful.CubeSettings`;
+    backgammon only, the rules give Ban-sugoroku no cube): both sides
+    double, take and pass by the evaluator's 0-ply cube decisions (seat
+    0's policy's evaluator, else the shipped network; see
+    :mod:`bansugoroku_fast.games.cubeful`), the games stepped in lockstep;
+    the records' ``cube`` holds each game's cube, whether it ended by a
+    passed double, the winner's points (cube times value) and every cube
+    action. Up to a pass, game ``g`` rolls the dice of the cubeless game ``g``.
+
     >>> records = play_games("ban-sugoroku", games=2, policy="first", seed=5)
     >>> (records.positions[1:] == records.after[:-1][:, ::-1]).all(axis=(1, 2))[:3].tolist()
     [True, True, True]
@@ -97,6 +119,10 @@ def play_games(rules: Any, games: int, policy: Any = "random", seed: int = 0, st
     policies = resolve_policies(policy, rules, callables=True, networks=True)
     start_array, opening = starting_array(start, rules)
     strata = as_stratify(stratify, opening)
+    settings = as_cube_settings(cubeful)
+    if settings is not None:
+        cubing_of(settings, rules, policies[0].function, "play_games")      # refused before any game
+        return play_cubeful(rules, games, policies, seed, settings, start, strata, max_plies, threads, on_long)
     if has_callable(policies):
         return play_lockstep(rules, games, policies, seed, start, strata, max_plies, threads, on_long)
     codes, weights = policy_arrays(policies)
@@ -253,6 +279,72 @@ def rollout_values(positions: np.ndarray, rules: Rules, games: int,
     return tally, np.concatenate(values, axis=1)
 
 
+class CubefulTally(RolloutTally):
+    """:class:`RolloutTally` of cubeful games: the cubeless figures from
+    each game's shares (a passed game settled at the evaluator's chances
+    there), and seat 0's points with the cube, in integers (exact sums,
+    the same however runs split the games), normalised by each position's
+    ``start_cube`` at the end."""
+
+    def __init__(self, start_cube: np.ndarray) -> None:
+        super().__init__(len(start_cube), exact=True)
+        self.start_cube = np.asarray(start_cube, dtype=np.int64)
+        self.points = np.zeros(len(start_cube), dtype=np.int64)
+        self.points_squared = np.zeros(len(start_cube), dtype=np.int64)
+        self.passed = np.zeros(len(start_cube), dtype=np.int64)
+        self.cubes = np.zeros(len(start_cube), dtype=np.int64)
+
+    def add_cubeful(self, count: int, ends: CubefulEnds) -> np.ndarray:
+        """Tally ``count`` games a position; returns seat 0's points
+        ``int64[n, count]`` (0 for a game cut off)."""
+        n = len(self.plies)
+        winner = np.where(ends.passed, SETTLED, ends.winner).astype(np.int8)
+        self.add_shares(count, _kernel.GameEnds(winner, ends.value, ends.kind, ends.plies,
+                                                np.zeros(len(winner), dtype=np.int8)), ends.shares)
+        points = ends.seat_0_points.reshape(n, count)
+        self.points += points.sum(axis=1)
+        self.points_squared += (points * points).sum(axis=1)
+        self.passed += ends.passed.reshape(n, count).sum(axis=1)
+        self.cubes += np.where(ends.winner >= 0, ends.cube, 0).reshape(n, count).sum(axis=1)
+        return points
+
+    def results(self, backgammon: bool) -> list[RolloutResult]:
+        results = []
+        for i, result in enumerate(super().results(backgammon)):
+            finished = int(self.games[i] - self.truncated[i])
+            mean, stderr = mean_and_stderr(float(self.points[i]), float(self.points_squared[i]), finished)
+            cube = float(self.start_cube[i])
+            results.append(dataclasses.replace(
+                result, cubeful_equity=mean / cube, cubeful_stderr=stderr / cube, passed=int(self.passed[i]),
+                mean_cube=self.cubes[i] / finished if finished else float("nan")))
+        return results
+
+
+def cubeful_rollout_tally(positions: np.ndarray, rules: Rules, games: int,
+                          policies: tuple[ResolvedPolicy, ResolvedPolicy], seed: int, stratify: int,
+                          max_plies: int, threads: int, stop_at: float | None, progress: bool, first_game: int,
+                          on_long: str, cubing: Cubing, cube: np.ndarray, owner: np.ndarray,
+                          hold: np.ndarray) -> tuple[CubefulTally, np.ndarray]:
+    """A cubeful rollout's tally (checked arguments; see
+    :func:`cubeful_rollout_ends` for
+    ``cube``, ``owner`` and ``hold``) and seat 0's points ``[position,
+    game]``, in blocks of :data:`BLOCK` games (a stopping rule and a
+    progress bar between them)."""
+    tally = CubefulTally(cube)
+    points, cuts = [], []
+    with tqdm(total=games * len(positions), disable=not progress, unit="game", leave=False) as bar:
+        for first, stop in _blocks(games, True):
+            ends = cubeful_rollout_ends(positions, first_game + first, stop - first, policies, rules, seed, stratify,
+                                        max_plies, threads, on_long, cubing, cube, owner, hold)
+            points.append(tally.add_cubeful(stop - first, ends))
+            cuts.append((ends.winner < 0).reshape(len(positions), stop - first))
+            bar.update(len(positions) * (stop - first))
+            if _reached(tally, rules, stop_at, stop, games):
+                break
+    tally.cut = np.concatenate(cuts, axis=1)
+    return tally, np.concatenate(points, axis=1)
+
+
 def _reached(tally: RolloutTally, rules: Rules, stop_at: float | None, stop: int, games: int) -> bool:
     """Whether a rollout with a ``stderr_target`` may stop after game ``stop``."""
     if stop_at is None or stop >= games:
@@ -380,7 +472,7 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
             stratify: int | None = None, stderr_target: float | None = None,
             max_plies: int = MAX_PLIES, first_game: int = 0, on_long: str = "raise",
             endgames: bool = False, truncate: int | None = None,
-            variance_reduction: bool = False) -> RolloutResult:
+            variance_reduction: bool = False, cubeful: Any = False) -> RolloutResult:
     """Play ``games`` games from ``position`` (seat 0 = row 0, to roll) and
     tally them (see :class:`~bansugoroku_fast.games.tallies.RolloutResult`).
 
@@ -419,6 +511,19 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
     Both play in lockstep, over every waiting game at once; game ``g``
     is the played-out rollout's game ``g`` up to its stop.
 
+    ``cubeful=True`` (or a :class:`~bansugoroku_fast.games.cubeful.CubeSettings`:
+    the cube at the start, Jacoby, beavers, the evaluator; backgammon
+    only, money play): both sides double, take and pass by the evaluator's 0-ply cube
+    decisions (see :mod:`bansugoroku_fast.games.cubeful`), the games in
+    lockstep and in blocks of 1,296; the result gains ``cubeful_equity``
+    (seat 0's points per game with the cube, normalised to the cube at the
+    start), ``cubeful_stderr``, ``passed`` and ``mean_cube``, and the
+    cubeless figures count a passed game at the evaluator's chances there.
+    ``stderr_target`` then holds the cubeful standard error down too.
+    Not with ``endgames``, ``truncate`` or ``variance_reduction``.
+    :func:`~bansugoroku_fast.rollout_cube_decision`
+    rolls out a cube decision (no double against double/take).
+
     **Defaults that cannot mislead.** A rollout scores a position, and a
     score says nothing of how it was made: so ``policy`` is ``"net"``, the
     network shipped for the rules (random play, the old default, gives
@@ -452,12 +557,76 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
     positions, single = rollout_positions(position, rules)
     if isinstance(first_game, bool) or not isinstance(first_game, (int, np.integer)) or first_game < 0:
         raise InvalidArgumentError(f"first_game must be a non-negative integer, got {first_game!r}")
+    settings = as_cube_settings(cubeful)
     settle = table_settle(rules) if as_endgames(endgames) else None
     judging = as_judging(policies, rules, truncate, variance_reduction, threads)
-    tally, _ = rollout_values(positions, rules, games, policies, seed, strata, max_plies, threads,
-                               stop_at, progress, int(first_game), on_long, settle, judging=judging)
+    tally: RolloutTally
+    if settings is not None:
+        if settle is not None or judging is not None:
+            raise InvalidArgumentError("a cubeful rollout plays its games out: leave out endgames, truncate and "
+                                       "variance_reduction")
+        if settings.match is not None:     # its figure would be match winning chances, not points
+            raise InvalidArgumentError("a cubeful rollout is of money play; play_games takes a match score")
+        cubing = cubing_of(settings, rules, policies[0].function, "rollout")
+        n = len(positions)
+        tally, _ = cubeful_rollout_tally(positions, rules, games, policies, seed, strata, max_plies, threads,
+                                         stop_at, progress, int(first_game), on_long, cubing,
+                                         np.full(n, settings.cube), np.full(n, settings.owner_seat),
+                                         np.zeros(n, dtype=bool))
+    else:
+        tally, _ = rollout_values(positions, rules, games, policies, seed, strata, max_plies, threads,
+                                  stop_at, progress, int(first_game), on_long, settle, judging=judging)
     result = stacked(tally.results(rules.is_backgammon))
     return unstacked(result) if single else result
+
+
+def cubeful_batch(rules: Rules, games: int, policies: tuple[ResolvedPolicy, ResolvedPolicy], seed: int,
+                  settings: CubeSettings, start: Any, stratify: int, max_plies: int, threads: int | None,
+                  on_long: str, record: bool) -> CubefulBatch:
+    """The batch of ``play_games(..., cubeful=settings)`` (checked arguments)."""
+    cubing = cubing_of(settings, rules, policies[0].function, "play_games")
+    start_array, opening = starting_array(start, rules)
+    starts = np.repeat(start_array[None], games, axis=0)
+    return CubefulBatch.of_cubeful_items(rules, starts, np.arange(games, dtype=np.int64), seed, cubing=cubing,
+                                 cube=settings.cube, owner=settings.owner_seat, hold=False, opening=opening,
+                                 stratify=stratify, record=record, max_plies=max_plies, threads=threads,
+                                 on_long=on_long)
+
+
+
+def play_cubeful(rules: Rules, games: int, policies: tuple[ResolvedPolicy, ResolvedPolicy], seed: int,
+                 settings: CubeSettings, start: Any, stratify: int, max_plies: int, threads: int | None,
+                 on_long: str) -> GameRecords:
+    """``play_games(..., cubeful=settings)`` (checked arguments): every ply
+    recorded, and the cube in the records' ``cube`` (:class:`CubeRecords`)."""
+    batch = cubeful_batch(rules, games, policies, seed, settings, start, stratify, max_plies, threads, on_long,
+                          record=True)
+    play_out(batch, policies)
+    ends = batch.cubeful_ends()
+    plain = batch.records()           # the games' ids are their slots: the same order
+    return GameRecords(plain.offsets, plain.positions, plain.dice, plain.after, ends.winner, ends.value, ends.kind,
+                       ends.plies, rules=rules, truncated=ends.winner < 0,
+                       cube=CubeRecords(ends.cube, ends.passed, ends.points, ends.actions))
+
+
+def cubeful_rollout_ends(positions: np.ndarray, first_game: int, count: int,
+                         policies: tuple[ResolvedPolicy, ResolvedPolicy], rules: Rules, seed: int, stratify: int,
+                         max_plies: int, threads: int | None, on_long: str, cubing: Cubing, cube: np.ndarray,
+                         owner: np.ndarray, hold: np.ndarray) -> CubefulEnds:
+    """The ends of cubeful games ``first_game .. first_game + count - 1``
+    from each of ``positions`` (item ``i * count + j``; seat 0 to roll),
+    position ``i``'s cube at ``cube[i]`` owned by ``owner[i]`` (-1
+    centred), seat 0 holding its first double where ``hold[i]``: what
+    ``rollout(..., cubeful=...)`` tallies (every position rolls the same
+    dice for game ``g``, until a pass)."""
+    starts = np.repeat(positions, count, axis=0)
+    games = np.tile(np.arange(first_game, first_game + count, dtype=np.int64), len(positions))
+    batch = CubefulBatch.of_cubeful_items(rules, starts, games, seed, cubing=cubing, cube=np.repeat(cube, count),
+                                  owner=np.repeat(owner, count), hold=np.repeat(hold, count), opening=False,
+                                  stratify=stratify, record=False, max_plies=max_plies, threads=threads,
+                                  on_long=on_long)
+    play_out(batch, policies)
+    return batch.cubeful_ends()
 
 
 def rank_plays(position: Any, dice: Any, rules: Any = None, games: int = 1296,

@@ -1,9 +1,12 @@
 """The computer opponent of the source pages: a policy chooses its plays and
-a pip-count rule handles the cube.
+a cube strategy handles the backgammon cube.
 
-The backgammon page says the computer "offers and accepts the cube by the
-pip-count difference: a simple rule, not an expert analysis";
-:class:`PipCountCube` is that rule. The Ban-sugoroku pages say the computer
+Two cube strategies: :class:`NetCube`, the default, offers, takes and
+passes by the 0-ply cube decision of an evaluator (the shipped network:
+:func:`~bansugoroku_fast.cube.decision.cube_decision`'s method, money or
+match score); :class:`PipCountCube` is the source page's rule (the
+backgammon page says the computer "offers and accepts the cube by the
+pip-count difference: a simple rule, not an expert analysis"). The Ban-sugoroku pages say the computer
 takes the seat of a player who left (and gives it back when the player
 returns): :meth:`Game.hand_over <bansugoroku_fast.games.interactive.Game.hand_over>` and
 :meth:`Game.take_back <bansugoroku_fast.games.interactive.Game.take_back>`.
@@ -30,10 +33,12 @@ from typing import Any
 import numpy as np
 
 from ..checks import as_rules
-from ..errors import InvalidArgumentError, InvalidPolicyError
+from ..cube.met import MatchEquityTable
+from ..errors import ArgumentTypeError, InvalidArgumentError, InvalidPolicyError
 from ..play import Play
 from ..position import Position
 from ..rules import Rules
+from .cubeful import CubeContext, cube_calls
 from .policies import ResolvedPolicy, choose, resolve_policies
 
 
@@ -99,12 +104,107 @@ class PipCountCube:
         own, other = position.pip_counts
         return 100 * (other - own) <= self.take_up_to * own
 
+    def offers_double(self, position: Position, context: CubeContext) -> bool:
+        """:meth:`should_double` in the cube strategies' common form (the
+        rule reads the owner only)."""
+        return self.should_double(position, owns_cube=context.owner == 0)
+
+    def takes_double(self, position: Position, context: CubeContext) -> bool:
+        """:meth:`should_take` in the cube strategies' common form."""
+        return self.should_take(position)
+
+
+@dataclass(frozen=True)
+class NetCube:
+    """The cube by an evaluator's 0-ply cube decision, GNU Backgammon's
+    method (:func:`~bansugoroku_fast.cube.decision.cube_decision`): the side
+    on roll doubles when doubling gains whatever the answer (not when it
+    is too good: it plays on for the gammon), the other side takes when
+    taking costs it no more than passing (:mod:`bansugoroku_fast.games.cubeful` has the rule).
+    In a match the decision reads the score (:class:`~bansugoroku_fast.MatchScore`,
+    ``table`` the match equity table, Kazaross-XG2 by default): nobody
+    doubles in the Crawford game, and a dead cube is never turned.
+
+    ``evaluator``: anything :func:`~bansugoroku_fast.evaluators.evaluate`
+    takes (``"net"``: the network shipped for the rules). One decision is
+    one evaluation of the position, so the computer answers at once.
+
+    >>> from bansugoroku_fast import Position
+    >>> from bansugoroku_fast.games.cubeful import MatchScore
+    >>> opening = CubeContext(as_rules("backgammon"))               # money, the cube centred
+    >>> NetCube().offers_double(Position.initial(), opening), NetCube().takes_double(Position.initial(), opening)
+    (False, True)
+    >>> match = CubeContext(as_rules("backgammon"), match=MatchScore(7, (6, 3), crawford=True))
+    >>> NetCube().offers_double(Position.initial(), match)           # nobody doubles in the Crawford game
+    False
+    """
+
+    evaluator: Any = "net"
+    table: MatchEquityTable | None = None
+
+    def __post_init__(self) -> None:
+        if self.table is not None and not isinstance(self.table, MatchEquityTable):
+            raise ArgumentTypeError(f"NetCube.table is a MatchEquityTable or None, got {type(self.table).__name__}")
+
+    def equities(self, position: Position, context: CubeContext) -> np.ndarray:
+        """``float64[1, 3]``: the side on roll's cubeful equities (no
+        double, double/take, double/pass; normalised, EMG in a match), or
+        None-like NaNs when it may not double."""
+        from ..cube.decision import decide_many  # the evaluators load with the first decision
+        from ..evaluators.scoring import resolve_evaluator
+
+        state = context.state(self.table)
+        if not state.may_double():
+            return np.full((1, 3), np.nan)
+        evaluator = resolve_evaluator(self.evaluator, context.rules)
+        result: np.ndarray = decide_many(position.array[None], context.rules, evaluator, state).equities
+        return result
+
+    def offers_double(self, position: Position, context: CubeContext) -> bool:
+        """Whether the side on roll (row 0 of ``position``) doubles."""
+        equities = self.equities(position, context)
+        return not np.isnan(equities).any() and bool(cube_calls(equities).doubles[0])
+
+    def takes_double(self, position: Position, context: CubeContext) -> bool:
+        """Whether the other side takes the double of the side on roll
+        (``position`` and ``context`` as the doubler sees them, before
+        its double)."""
+        equities = self.equities(position, context)
+        return np.isnan(equities).any() or bool(cube_calls(equities).takes[0])
+
+
+#: What :class:`Computer` takes as its ``cube``: a strategy, or its name.
+CUBE_STRATEGIES = {"net": NetCube, "pips": PipCountCube}
+
+
+def as_cube_strategy(cube: object) -> Any:
+    """``cube`` as a cube strategy: a :class:`NetCube`, a
+    :class:`PipCountCube`, None (never double, always take), or the name
+    of one (``"net"``, ``"pips"``)."""
+    if isinstance(cube, str):
+        if cube not in CUBE_STRATEGIES:
+            raise InvalidArgumentError(f"unknown cube strategy {cube!r}: the names are 'net' and 'pips'")
+        return CUBE_STRATEGIES[cube]()
+    if cube is None or isinstance(cube, (NetCube, PipCountCube)):
+        return cube
+    if callable(getattr(cube, "offers_double", None)) and callable(getattr(cube, "takes_double", None)):
+        return cube
+    raise ArgumentTypeError(f"a computer's cube is 'net', 'pips', a NetCube, a PipCountCube or None, got {cube!r}")
+
 
 @dataclass
 class Computer:
-    """A computer player: ``policy`` chooses its plays, ``cube`` (a
-    :class:`PipCountCube`, or None never to double and always to take)
-    handles the backgammon cube. ``rng`` draws the choices of ``"random"``.
+    """A computer player: ``policy`` chooses its plays, ``cube`` handles
+    the backgammon cube: a :class:`NetCube` (``"net"``), a
+    :class:`PipCountCube` (``"pips"``), or None never to double and always
+    to take. ``rng`` draws the choices of ``"random"``.
+
+    The default cube is :class:`NetCube` with the shipped network: it
+    weighs gammons, contact and the match score as GNU Backgammon's 0-ply
+    decisions do, for one network evaluation per decision, where the
+    source page's pip-count rule (``cube="pips"``, kept for the page's
+    behaviour) doubles any 8% lead, a back game's included, and ignores
+    the score. Ban-sugoroku has no cube, so there the choice never acts.
 
     >>> from bansugoroku_fast import Position, legal_plays
     >>> start = Position.initial()
@@ -117,19 +217,36 @@ class Computer:
     """
 
     policy: Any
-    cube: PipCountCube | None = field(default_factory=PipCountCube)
+    cube: Any = field(default_factory=NetCube)
     rng: random.Random = field(default_factory=random.Random)
+
+    def __post_init__(self) -> None:
+        self.cube = as_cube_strategy(self.cube)
 
     def choose(self, position: Position, plays: Sequence[Play], rules: Rules | str) -> Play:
         """The play the policy chooses among ``plays``, the legal plays of
         ``position`` (in ``legal_plays`` order, at least one)."""
         return plays[choose_index(self.policy, position, plays, rules, self.rng)]
 
+    def offers_double(self, position: Position, context: CubeContext) -> bool:
+        """Whether this computer, on roll in ``position`` (row 0) with the
+        cube as ``context`` says, doubles."""
+        return self.cube is not None and self.cube.offers_double(position, context)
+
+    def takes_double(self, position: Position, context: CubeContext) -> bool:
+        """Whether this computer takes a double; ``position`` and
+        ``context`` are the doubler's, before the double."""
+        return self.cube is None or self.cube.takes_double(position, context)
+
     def should_double(self, position: Position, owns_cube: bool) -> bool:
-        return self.cube is not None and self.cube.should_double(position, owns_cube)
+        """:meth:`offers_double` in a money game of backgammon, the cube
+        centred or (``owns_cube``) owned at 2."""
+        cube, owner = (2, 0) if owns_cube else (1, None)
+        return self.offers_double(position, CubeContext(as_rules("backgammon"), cube, owner))
 
     def should_take(self, position: Position) -> bool:
-        return self.cube is None or self.cube.should_take(position)
+        """:meth:`takes_double` of a first double in a money game of backgammon."""
+        return self.takes_double(position, CubeContext(as_rules("backgammon")))
 
 
 def check_policy(policy: Any, rules: Rules | str) -> ResolvedPolicy:

@@ -32,9 +32,12 @@ from ..checks import (
     check_position_for_rules,
     run_arguments,
 )
+from ..cube.decision import Cube, cubeful_values
+from ..cube.janowski import CENTRED, OWNED
 from ..errors import GameStateError, GameTooLongError, PolicyOutputError, PolicyOutputTypeError
 from ..position import Position, as_position
 from ..rules import Rules
+from .cubeful import BEAVER, BEAVER_FACTOR, CUBE_LIMIT, DOUBLE, PASS, TAKE, CubeCalls, Cubing, cube_calls
 from .policies import (
     PolicyCallable,
     ResolvedPolicy,
@@ -42,9 +45,9 @@ from .policies import (
     choose,
     within_candidates,
 )
-from .records import GameRecords
+from .records import CubeActions, GameRecords
 
-__all__ = ["Candidates", "GameBatch", "roll_dice", "segment_argmax"]
+__all__ = ["Candidates", "CubefulBatch", "CubefulEnds", "GameBatch", "roll_dice", "segment_argmax"]
 
 
 # --- many games stepped together ------------------------------------------------------
@@ -386,7 +389,7 @@ def _subwave(offsets: np.ndarray, children: np.ndarray, items: np.ndarray) -> tu
     return sub_offsets, children[rows]
 
 
-def _play_out(batch: GameBatch, policies: tuple[ResolvedPolicy, ResolvedPolicy]) -> None:
+def play_out(batch: GameBatch, policies: tuple[ResolvedPolicy, ResolvedPolicy]) -> None:
     """Step ``batch`` to its end with seat 0's and seat 1's policies (seat 0
     moves at even plies); a callable is called once per wave for all the
     games its seat has to move."""
@@ -395,7 +398,7 @@ def _play_out(batch: GameBatch, policies: tuple[ResolvedPolicy, ResolvedPolicy])
 
 
 def _step_once(batch: GameBatch, policies: tuple[ResolvedPolicy, ResolvedPolicy]) -> None:
-    """One wave of :func:`_play_out`."""
+    """One wave of :func:`play_out`."""
     wave = batch.candidates()
     if policies[0] == policies[1]:  # the whole wave (a finished slot has no candidates: -1)
         batch.step(choose(policies[0], wave.positions, wave.offsets, wave.children, batch.rules,
@@ -417,7 +420,7 @@ def play_lockstep(rules: Rules, games: int, policies: tuple[ResolvedPolicy, Reso
     """``play_games`` for policies that include a callable (checked arguments)."""
     batch = GameBatch(rules, games, seed, start, stratify=stratify, max_plies=max_plies, threads=threads,
                       on_long=on_long)
-    _play_out(batch, policies)
+    play_out(batch, policies)
     return batch.records()
 
 
@@ -432,7 +435,7 @@ def rollout_lockstep(positions: np.ndarray, first_game: int, count: int,
     games = np.tile(np.arange(first_game, first_game + count, dtype=np.int64), len(positions))
     batch = GameBatch._of_items(rules, starts, games, seed, stratify=stratify, record=False,
                                 max_plies=max_plies, threads=threads, on_long=on_long)
-    _play_out(batch, policies)
+    play_out(batch, policies)
     slots, _, winner, value, kind, plies = batch._ends()
     order = np.argsort(slots)
     return _kernel.GameEnds(winner[order], value[order], kind[order], plies[order].astype(np.int32),
@@ -570,7 +573,7 @@ def rollout_stopped(positions: np.ndarray, first_game: int, count: int,
     games = np.tile(np.arange(first_game, first_game + count, dtype=np.int64), len(positions))
     batch = StoppedBatch.of_items(rules, starts, games, seed, stratify=stratify, max_plies=max_plies,
                                   threads=threads, on_long=on_long, judging=judging, settle=settle)
-    _play_out(batch, policies)
+    play_out(batch, policies)
     slots, _, winner, value, kind, plies = batch._ends()
     shares = batch.shares - batch.luck
     played = winner >= 0
@@ -580,3 +583,196 @@ def rollout_stopped(positions: np.ndarray, first_game: int, count: int,
     ends = _kernel.GameEnds(winner[order], value[order], kind[order], plies[order].astype(np.int32),
                             np.zeros(len(order), dtype=np.int8))
     return ends, shares
+
+
+# --- cubeful games: the cube before each roll ------------------------------------------------------
+#
+# Backgammon games stepped together with the cube: before every roll, each
+# side on roll that may double decides by its evaluator (the games of one
+# cube state in one call of decide_many), the other side answers, and a
+# passed double ends its game (games.cubeful says how each side acts). A
+# game's points are what its winner scores: the cube's value times the
+# game's value (1, 2 or 3; 1 under the Jacoby rule while the cube is
+# centred), or after a pass the cube's value before the offer. Game g rolls
+# the very dice of the cubeless game g of the same seed, ply by ply, until a
+# pass ends it.
+
+
+class CubefulEnds(NamedTuple):
+    """How each cubeful game ended, by item (``int8``/``int64[G]``):
+    ``winner`` (a seat; -1 for a game cut off at ``max_plies``),
+    ``value`` and ``kind`` as the records hold them (a passed game: value 1,
+    kind -1), ``plies``, ``cube`` (its value at the end, before the offer
+    for a pass), ``centred`` (never turned), ``passed``, ``points`` (the
+    winner's, 0 for a game cut off), and ``shares[item, seat, value]`` (a
+    one-hot for a game played out, the evaluator's chances at the pass).
+    ``actions``: every cube action (:class:`CubeActions`)."""
+
+    winner: np.ndarray
+    value: np.ndarray
+    kind: np.ndarray
+    plies: np.ndarray
+    cube: np.ndarray
+    centred: np.ndarray
+    passed: np.ndarray
+    points: np.ndarray
+    shares: np.ndarray
+    actions: CubeActions
+
+    @property
+    def seat_0_points(self) -> np.ndarray:
+        """``int64[G]``: seat 0's signed points."""
+        result: np.ndarray = np.where(self.winner == 0, self.points, -self.points)
+        return result
+
+
+def decide_cube(cubing: Cubing, positions: np.ndarray, rules: Rules, state: Cube, cube: np.ndarray,
+                threads: int = 1) -> tuple[CubeCalls, np.ndarray]:
+    """The cube actions of ``positions`` (each seen by its side on roll,
+    in one cube ``state``, the cube's value ``cube``, by ``cubing``'s
+    evaluator) and their 0-ply cubeless probabilities (``float64[N, 5]``,
+    the side on roll's; NaN where it may not double). The equities are
+    :func:`~bansugoroku_fast.cube.decision.decide_many`'s, taken for all
+    the positions at once in float64 (no action named: the calls need
+    the numbers alone)."""
+    n = len(positions)
+    if not state.may_double():
+        nothing = np.zeros(n, dtype=bool)
+        return CubeCalls(nothing, nothing, nothing), np.full((n, 5), np.nan)
+    probabilities, values = cubeful_values(positions, rules, cubing.evaluator, [state, state.doubled()], 0, True,
+                                           threads)
+    choices = np.stack([values[:, 0], state.take(values[:, 1]), np.full(n, state.double_pass())], axis=1)
+    room = BEAVER_FACTOR * np.asarray(cube) <= CUBE_LIMIT
+    calls = cube_calls(state.equities(choices), beavers=cubing.beavers and cubing.match is None, beaver_room=room)
+    return calls, probabilities
+
+
+def shares_of(probabilities: np.ndarray) -> np.ndarray:
+    """``float64[N, 2, 4]``: cumulative probabilities of the side on roll
+    (GNU Backgammon's five) as chances of each (row, value) result."""
+    p = np.asarray(probabilities, dtype=np.float64)
+    shares = np.zeros((len(p), 2, 4))
+    shares[:, 0, 1:] = np.stack([p[:, 0] - p[:, 1], p[:, 1] - p[:, 2], p[:, 2]], axis=1)
+    shares[:, 1, 1:] = np.stack([1 - p[:, 0] - p[:, 3], p[:, 3] - p[:, 4], p[:, 4]], axis=1)
+    return shares
+
+
+class CubefulBatch(StoppedBatch):
+    """Games of ``rules`` (backgammon) stepped together with the cube (see
+    the module): slot ``i`` plays game ``games[i]`` from ``starts[i]``
+    (seat 0 to roll), the cube at ``cube[i]`` owned by ``owner[i]`` (-1
+    centred, else a seat); ``hold[i]``: seat 0 does not double before its
+    first roll (the "no double" of a cube decision's rollout). ``opening``:
+    ply 0 plays the backgammon roll-off, before which nobody doubles."""
+
+    cubing: Cubing
+    cube: np.ndarray
+    owner: np.ndarray
+    hold: np.ndarray
+    passed_by: np.ndarray
+    _actions: list[tuple[np.ndarray, ...]]
+    _cube_ends: list[tuple[np.ndarray, ...]]
+
+    @classmethod
+    def of_cubeful_items(cls, rules: Rules, starts: np.ndarray, games: np.ndarray, seed: int, *, cubing: Cubing,
+                 cube: np.ndarray | int, owner: np.ndarray | int, hold: np.ndarray | bool, opening: bool,
+                 stratify: int,
+                 record: bool, max_plies: int, threads: int | None, on_long: str) -> CubefulBatch:
+        batch = cls.__new__(cls)
+        n = len(starts)
+        batch.judging, batch.settle, batch.cubing = None, None, cubing
+        batch.shares, batch.luck = np.zeros((n, 2, 4)), np.zeros((n, 2, 4))
+        batch.cube = np.broadcast_to(np.asarray(cube, dtype=np.int64), n).copy()
+        batch.owner = np.broadcast_to(np.asarray(owner, dtype=np.int8), n).copy()
+        batch.hold = np.broadcast_to(np.asarray(hold, dtype=bool), n).copy()
+        batch.passed_by = np.full(n, -1, dtype=np.int8)
+        batch._actions, batch._cube_ends = [], []
+        batch._setup(rules, np.array(starts, dtype=np.int8), np.array(games, dtype=np.int64), seed,
+                     opening=opening, stratify=stratify, restart=False, record=record, max_plies=max_plies,
+                     threads=threads, on_long=on_long)
+        return batch
+
+    # -- the cube before each roll --
+
+    def _stop_before_roll(self, slots: np.ndarray) -> np.ndarray:
+        deciding = slots[self._may_double(slots)]
+        if not deciding.size:
+            return slots
+        mover = (self._plies[deciding] % 2).astype(np.int8)
+        codes = np.where(self.owner[deciding] < 0, CENTRED, OWNED)
+        in_match = self.cubing.match is not None
+        # one evaluation per cube state: in money play the owner alone tells the states apart
+        keys = np.stack([codes, self.cube[deciding] if in_match else 0 * codes, mover if in_match else 0 * codes],
+                        axis=1)
+        passed_shares = np.zeros((self.n, 2, 4))
+        for key in np.unique(keys, axis=0):
+            group = np.flatnonzero((keys == key).all(axis=1))
+            state = self.cubing.state(int(self.cube[deciding[group[0]]]), int(key[0]), int(mover[group[0]]))
+            passers, probabilities = self._decide(deciding[group], state)
+            passed_shares[passers] = shares_of(probabilities)
+        passed = self.passed_by[slots] >= 0
+        return self._stop(slots, passed, passed_shares[slots[passed]]) if passed.any() else slots
+
+    def _may_double(self, slots: np.ndarray) -> np.ndarray:
+        """Which sides on roll of ``slots`` may offer the cube now."""
+        plies = self._plies[slots]
+        owner = self.owner[slots]
+        may = (self.cube[slots] < CUBE_LIMIT) & ((owner < 0) | (owner == plies % 2))
+        may &= ~(self.hold[slots] & (plies == 0))
+        if self._opening:
+            may &= plies > 0
+        result: np.ndarray = may
+        return result
+
+    def _decide(self, slots: np.ndarray, state: Cube) -> tuple[np.ndarray, np.ndarray]:
+        """The cube actions of ``slots`` (one cube ``state``): the cube
+        turned where a double is taken, the passers marked; returns the
+        slots whose double was passed and the evaluator's probabilities there."""
+        boards = np.ascontiguousarray(self._boards[slots])
+        calls, probabilities = decide_cube(self.cubing, boards, self.rules, state, self.cube[slots], self._threads)
+        doubled = slots[calls.doubles]
+        mover = (self._plies[doubled] % 2).astype(np.int8)
+        takes, beavers = calls.takes[calls.doubles], calls.beavers[calls.doubles]
+        self._log(doubled, mover, DOUBLE)
+        self._log(doubled[takes & ~beavers], 1 - mover[takes & ~beavers], TAKE)
+        self._log(doubled[beavers], 1 - mover[beavers], BEAVER)
+        self._log(doubled[~takes], 1 - mover[~takes], PASS)
+        taken = doubled[takes]
+        self.cube[taken] *= np.where(beavers[takes], BEAVER_FACTOR, 2)
+        self.owner[taken] = 1 - mover[takes]
+        self.passed_by[doubled[~takes]] = mover[~takes]
+        return doubled[~takes], probabilities[calls.doubles][~takes]
+
+    def _log(self, slots: np.ndarray, seats: np.ndarray, action: int) -> None:
+        if slots.size:
+            self._actions.append((self._games[slots].copy(), self._plies[slots].copy(), seats.astype(np.int8),
+                                  np.full(len(slots), action, dtype=np.int8)))
+
+    def _end(self, slots: np.ndarray, winner: np.ndarray, value: np.ndarray, kind: np.ndarray) -> None:
+        self._cube_ends.append((self.cube[slots].copy(), self.owner[slots] < 0, self.passed_by[slots].copy()))
+        super()._end(slots, winner, value, kind)
+
+    # -- what the games left --
+
+    def actions(self) -> CubeActions:
+        """Every cube action so far, in the order made."""
+        if not self._actions:
+            empty = np.empty(0, dtype=np.int64)
+            return CubeActions(empty, empty.copy(), np.empty(0, np.int8), np.empty(0, np.int8))
+        return CubeActions(*(np.concatenate(column) for column in zip(*self._actions)))
+
+    def cubeful_ends(self) -> CubefulEnds:
+        """Each slot's game's end (see :class:`CubefulEnds`), by slot."""
+        slots, _, winner, value, kind, plies = self._ends()
+        cube, centred, passed_by = (np.concatenate(column) for column in zip(*self._cube_ends))
+        passed = passed_by >= 0
+        winner = np.where(passed, passed_by, winner).astype(np.int8)
+        value = np.where(passed, 1, value).astype(np.int8)
+        counted = np.where(self.cubing.jacoby & centred, 1, value)
+        points = np.where(winner >= 0, cube * counted, 0).astype(np.int64)
+        shares = self.shares.copy()
+        played = (winner >= 0) & ~passed
+        shares[slots[played], winner[played], value[played]] += 1.0
+        order = np.argsort(slots)
+        return CubefulEnds(winner[order], value[order], kind[order], plies[order].astype(np.int32), cube[order],
+                           centred[order], passed[order], points[order], shares, self.actions())

@@ -36,6 +36,7 @@ from ..rules import Rules
 from ..turn import ROLL_NAMES, Turn, dice_text, dice_to_play, roll_name
 from ..typing import PositionLike, RulesLike
 from .computer import Computer
+from .cubeful import CubeContext, MatchScore, as_match_score
 
 __all__ = [
     "CubeRecord",
@@ -43,6 +44,7 @@ __all__ = [
     "Game",
     "GameResult",
     "Match",
+    "MatchScore",
     "ScriptedDice",
     "Seed",
     "TurnRecord",
@@ -210,6 +212,10 @@ class Game:
 
     ``seed`` is None, an int, a ``random.Random``, a numpy ``Generator`` or a
     :class:`ScriptedDice`; with the same seed a game rolls the same dice.
+    ``match``: None for a money game, or the score of a match game (a
+    :class:`MatchScore` or a :class:`~bansugoroku_fast.formats.MatchState`,
+    seat 0's score first): nobody doubles in its Crawford game, and the
+    computer's cube decisions read the score.
 
     >>> game = Game("backgammon", ScriptedDice([2, 2, 3, 5]))
     >>> game.opening_rolls, game.seat_to_move
@@ -221,13 +227,17 @@ class Game:
     (0, <Play 8/3 6/3>)
     """
 
-    def __init__(self, rules: RulesLike = None, seed: Seed = None, *, starter: int | None = None) -> None:
+    def __init__(self, rules: RulesLike = None, seed: Seed = None, *, starter: int | None = None,
+                 match: Any = None) -> None:
         checked_rules = as_rules(rules)
-        self._setup(checked_rules, seed, Position.initial(checked_rules), cube=1, cube_owner=None)
+        self._setup(checked_rules, seed, Position.initial(checked_rules), cube=1, cube_owner=None,
+                    match=as_match_score(match))
         self.seat_to_move = self.starter = self._decide_starter(starter)
 
-    def _setup(self, rules: Rules, seed: Seed, position: Position, cube: int, cube_owner: int | None) -> None:
+    def _setup(self, rules: Rules, seed: Seed, position: Position, cube: int, cube_owner: int | None,
+               match: MatchScore | None = None) -> None:
         self.rules = rules
+        self.match = match
         self._dice_source = dice_source(seed)
         self.position: Position = position
         self.cube = cube
@@ -248,17 +258,21 @@ class Game:
         seat_to_move: int = 0,
         cube: int = 1,
         cube_owner: int | None = None,
+        match: Any = None,
     ) -> Game:
         """A game resumed at ``position`` (seen by ``seat_to_move``), with no
-        opening: the side to move rolls normally."""
+        opening: the side to move rolls normally. ``match`` as for :class:`Game`."""
         checked_rules, checked_position = as_rules(rules), as_position(position)
         as_side(seat_to_move, "seat")
         if cube_owner is not None:
             as_side(cube_owner, "cube_owner")
         if cube not in CUBE_VALUES:
             raise InvalidArgumentError(f"the cube shows a power of 2 from 1 to {CUBE_LIMIT}, got {cube!r}")
+        match = as_match_score(match)
+        if match is not None and match.crawford and cube != 1:
+            raise InvalidArgumentError(f"nobody doubles in the Crawford game: the cube is at 1, got {cube}")
         game = cls.__new__(cls)
-        game._setup(checked_rules, seed, checked_position, cube=int(cube), cube_owner=cube_owner)
+        game._setup(checked_rules, seed, checked_position, cube=int(cube), cube_owner=cube_owner, match=match)
         game.seat_to_move = game.starter = seat_to_move
         game._settle(outcome(game.position, game.rules))
         return game
@@ -313,7 +327,8 @@ class Game:
     @property
     def can_double(self) -> bool:
         """The side to move may offer the cube now (backgammon, before rolling,
-        owning the cube or with it in the middle, below 64)."""
+        owning the cube or with it in the middle, below 64, not in a
+        match's Crawford game)."""
         return (
             self.rules.is_backgammon
             and not self.is_over
@@ -322,7 +337,23 @@ class Game:
             and self._opening_dice is None
             and self.cube < CUBE_LIMIT
             and self.cube_owner in (None, self.seat_to_move)
+            and not (self.match is not None and self.match.crawford)
         )
+
+    def cube_context(self) -> CubeContext:
+        """The cube as the side to move sees it (what a computer's cube
+        strategy reads): the owner 0 if it is the side to move's, the
+        match score with the side to move's first.
+
+        >>> game = Game.from_position(Position.initial(), "backgammon", seat_to_move=1, match=MatchScore(5, (1, 3)))
+        >>> game.cube_context().match.score
+        (3, 1)
+        """
+        owner = None if self.cube_owner is None else int(self.cube_owner != self.seat_to_move)
+        match = self.match
+        if match is not None and self.seat_to_move == 1:
+            match = MatchScore(match.match_length, match.score[::-1], match.crawford)
+        return CubeContext(self.rules, self.cube, owner, match)
 
     def legal_plays(self) -> Sequence[Play]:
         """The legal plays with the dice rolled."""
@@ -371,6 +402,8 @@ class Game:
             return "the dice are already rolled"
         if self.cube >= CUBE_LIMIT:
             return f"the cube stops at {CUBE_LIMIT}"
+        if self.match is not None and self.match.crawford:
+            return "nobody doubles in the Crawford game"
         return f"seat {self.cube_owner} owns the cube"
 
     # -- rolling and playing --
@@ -442,8 +475,11 @@ class Game:
         """From now on the computer plays ``seat`` (the Ban-sugoroku pages:
         the computer takes the seat of a player who left), mid-turn too.
         ``player`` is a :class:`~bansugoroku_fast.games.computer.Computer` or a
-        policy for one (with the pip-count cube). :meth:`advance` then plays
-        its turns.
+        policy for one (``"net"``, ``"heuristic"``, ...), which then
+        handles the cube by the shipped network's 0-ply cube decisions
+        (:class:`~bansugoroku_fast.games.computer.NetCube`; a
+        ``Computer(policy, cube="pips")`` keeps the source page's pip-count
+        rule). :meth:`advance` then plays its turns.
 
         >>> game = Game(Rules(), ScriptedDice([6, 5, 3, 1, 4, 2] * 40))
         >>> game.hand_over(1, "first")
@@ -489,8 +525,7 @@ class Game:
         computer = player if isinstance(player, Computer) else Computer(player)
         if self.is_over or self.double_offered_by is not None:
             raise GameStateError(f"seat {self.seat_to_move} cannot play now: {self._why_waiting()}")
-        owns_cube = self.cube_owner == self.seat_to_move
-        if self.can_double and computer.should_double(self.position, owns_cube):
+        if self.can_double and computer.offers_double(self.position, self.cube_context()):
             self.offer_double()
             answering = 1 - self.seat_to_move
             if answering not in self.computers:
@@ -505,7 +540,7 @@ class Game:
         self.play(computer.choose(self.position, self.legal_plays(), self.rules))
 
     def _answer_double(self, computer: Computer) -> None:
-        if computer.should_take(self.position):
+        if computer.takes_double(self.position, self.cube_context()):      # the doubler's, before its double
             self.take()
         else:
             self.drop()
@@ -542,6 +577,12 @@ class Match:
 
     With the ``alternate`` start, seat 0 starts game 1 and the starter
     alternates game by game; with ``roll_off`` each game has its roll-off.
+    ``length``: 0 (the default) for games without end (money play, or
+    Ban-sugoroku's sessions); a number of points for a match to that many
+    points: each game knows the score (``Game.match``, which the
+    computer's cube decisions read), the game after a side first reaches
+    ``length - 1`` is the Crawford game (no doubling), and the match is
+    over once a side has ``length`` points.
 
     >>> match = Match(Rules(), seed=5)
     >>> [match.new_game().starter for _ in range(1)]
@@ -549,21 +590,41 @@ class Match:
     >>> _ = match.play_random_games(2)
     >>> [game.starter for game in match.games]
     [0, 1, 0]
+    >>> match = Match("backgammon", seed=3, length=3)
+    >>> while not match.is_over:
+    ...     _ = match.play_random_games(1)
+    >>> max(match.scores) >= 3, match.winner == match.scores.index(max(match.scores))
+    (True, True)
     """
 
-    def __init__(self, rules: RulesLike = None, seed: Seed = None) -> None:
+    def __init__(self, rules: RulesLike = None, seed: Seed = None, *, length: int = 0) -> None:
         self.rules = as_rules(rules)
         self._dice_source = dice_source(seed)
+        if isinstance(length, bool) or not isinstance(length, int) or length < 0:
+            raise InvalidArgumentError(f"a match's length is a whole number of points (0: no end), got {length!r}")
+        self.length = length
         self.games: list[Game] = []
+        self._crawford_played = False
 
     def new_game(self) -> Game:
-        """The next game; the previous one must be over."""
+        """The next game; the previous one must be over, and the match not."""
         if self.games and not self.games[-1].is_over:
             raise GameStateError("finish the current game first")
+        if self.is_over:
+            raise GameStateError(f"the match is over: seat {self.winner} won {self.scores[0]}-{self.scores[1]}")
         starter = len(self.games) % 2 if self.rules.start == "alternate" else None
-        game = Game(self.rules, self._dice_source, starter=starter)
+        game = Game(self.rules, self._dice_source, starter=starter, match=self._next_score())
         self.games.append(game)
         return game
+
+    def _next_score(self) -> MatchScore | None:
+        """The score of the next game of a match (None without a length)."""
+        if not self.length:
+            return None
+        score = self.scores
+        crawford = self.length - 1 in score and not self._crawford_played
+        self._crawford_played |= crawford
+        return MatchScore(self.length, score, crawford)
 
     @property
     def scores(self) -> tuple[int, int]:
@@ -574,12 +635,26 @@ class Match:
                 points[game.result.winner] += game.result.points
         return points[0], points[1]
 
+    @property
+    def is_over(self) -> bool:
+        """A match with a length is over once a side has reached it."""
+        return bool(self.length) and max(self.scores) >= self.length
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that won the match (None while it goes on, or without a length)."""
+        if not self.is_over:
+            return None
+        return 0 if self.scores[0] >= self.length else 1
+
     def play_random_games(self, count: int) -> tuple[int, int]:
-        """Play ``count`` random games (finishing any game in progress first);
-        return the scores."""
+        """Play ``count`` random games (finishing any game in progress first;
+        fewer if a match ends); return the scores."""
         if self.games and not self.games[-1].is_over:
             _finish_randomly(self.games[-1])
         for _ in range(count):
+            if self.is_over:
+                break
             _finish_randomly(self.new_game())
         return self.scores
 

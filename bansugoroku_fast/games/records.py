@@ -24,6 +24,33 @@ class RecordFields(NamedTuple):
     plies: np.ndarray
 
 
+class CubeActions(NamedTuple):
+    """The cube actions of cubeful games, in the order they were made:
+    ``game`` (``int64``), ``ply`` (the ply whose roll they came before),
+    ``seat`` (who acted) and ``action`` (``int8``, an index into
+    :data:`~bansugoroku_fast.games.cubeful.ACTION_NAMES`: double, take,
+    pass, beaver)."""
+
+    game: np.ndarray
+    ply: np.ndarray
+    seat: np.ndarray
+    action: np.ndarray
+
+
+class CubeRecords(NamedTuple):
+    """The cube of cubeful games (``play_games(..., cubeful=...)``), per
+    game: ``cube`` (``int64[G]``, its value at the end; before the offer
+    for a passed double), ``passed`` (``bool[G]``: the game ended by a
+    passed double, its winner the doubler), ``points`` (``int64[G]``, what
+    the winner scores: the cube times the game's value, or the cube after
+    a pass; 0 for a game cut off), and ``actions`` (:class:`CubeActions`)."""
+
+    cube: np.ndarray
+    passed: np.ndarray
+    points: np.ndarray
+    actions: CubeActions
+
+
 class GameRecords(RecordFields):
     """The games of :func:`play_games`. Game ``g`` owns plies
     ``offsets[g]:offsets[g + 1]``.
@@ -38,13 +65,15 @@ class GameRecords(RecordFields):
     * ``value``: ``int8[G]``; ``kind``: ``int8[G]``, an index into
       :data:`~bansugoroku_fast.games.tallies.KINDS`; ``plies``: ``int32[G]``.
 
-    Two attributes beside the eight fields (None if not given): ``rules``,
+    Three attributes beside the eight fields (None if not given): ``rules``,
     the rule set the games were played under, so that
-    :func:`~bansugoroku_fast.write_match` needs no ``rules=``; and
+    :func:`~bansugoroku_fast.write_match` needs no ``rules=``;
     ``truncated``, ``bool[G]``, the games cut off unfinished at ``max_plies``
     (``on_long="truncate"``: winner and kind -1, value 0, their plies
-    recorded). They are not fields: code that unpacks the eight fields, or
-    indexes them, is unchanged.
+    recorded); and ``cube``, the :class:`CubeRecords` of cubeful games (a
+    passed game's winner is the doubler, its value 1, its kind -1). They
+    are not fields: code that unpacks the eight fields, or indexes them, is
+    unchanged.
 
     >>> from bansugoroku_fast import play_games
     >>> records = play_games("backgammon", games=2, seed=1)
@@ -57,14 +86,18 @@ class GameRecords(RecordFields):
 
     rules: Rules | None
     truncated: np.ndarray | None
+    cube: CubeRecords | None
 
     def __new__(cls, offsets: np.ndarray, positions: np.ndarray, dice: np.ndarray, after: np.ndarray,
                 winner: np.ndarray, value: np.ndarray, kind: np.ndarray, plies: np.ndarray,
-                rules: Rules | None = None, truncated: np.ndarray | None = None) -> GameRecords:
+                rules: Rules | None = None, truncated: np.ndarray | None = None,
+                cube: CubeRecords | None = None) -> GameRecords:
         records = super().__new__(cls, offsets, positions, dice, after, winner, value, kind, plies)
         records.rules = rules  # a subclass of a NamedTuple has a __dict__: pickles keep it
         records.truncated = truncated
+        records.cube = cube
         return records
 
     def _replace(self, /, **changes: Any) -> GameRecords:
-        return GameRecords(*RecordFields(*self)._replace(**changes), rules=self.rules, truncated=self.truncated)
+        return GameRecords(*RecordFields(*self)._replace(**changes), rules=self.rules, truncated=self.truncated,
+                           cube=self.cube)

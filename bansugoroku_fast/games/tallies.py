@@ -81,7 +81,14 @@ class RolloutResult:
     * ``win_probability``: the share of games seat 0 won, and ``win_stderr``;
     * ``mean_plies``: plies per game played (passes included);
     * ``gnubg`` / ``gnubg_stderr`` (backgammon, else None): the seven figures
-      of :data:`GNUBG_FIGURES` (probabilities in 0..1) and their standard errors.
+      of :data:`GNUBG_FIGURES` (probabilities in 0..1) and their standard errors;
+    * a cubeful rollout (``cubeful=...``) only, else None: ``cubeful_equity``,
+      seat 0's mean points per game with the cube, normalised to the cube
+      at the start (GNU Backgammon's cubeful equity, money play), and its
+      ``cubeful_stderr``; ``passed``, the
+      games ended by a passed double (counted in ``settled``: their
+      cubeless figures are the evaluator's chances at the pass); and
+      ``mean_cube``, the cube's mean value at the games' end.
     """
 
     counts: Any
@@ -96,11 +103,17 @@ class RolloutResult:
     gnubg_stderr: dict[str, Any] | None
     truncated: Any = 0
     settled: Any = 0
+    cubeful_equity: Any = None
+    cubeful_stderr: Any = None
+    passed: Any = None
+    mean_cube: Any = None
 
     def largest_stderr(self) -> float:
         """The largest standard error among the reported figures (what
         ``stderr_target`` holds down)."""
         errors = [self.stderr, self.win_stderr, *(self.gnubg_stderr or {}).values()]
+        if self.cubeful_stderr is not None:
+            errors.append(self.cubeful_stderr)
         return max(_worst(error) for error in errors)
 
 
