@@ -1,6 +1,7 @@
 # cython: language_level=3
 """Exact endgame tables: one-sided distributions of turns, two-sided
-winning chances, and the batch race look-up.
+winning chances (and, for backgammon, the two-sided money cubeful
+equities in the cube's three states), and the batch race look-up.
 
 A table position is one side's stones on six consecutive points, read as
 ``counts[0..5]`` (the table's points 1..6) with at most 15 stones:
