@@ -293,6 +293,29 @@ def test_an_exact_race_is_final_at_every_ply_in_money_play(owner):
         assert got.probabilities[0] == pytest.approx(race(position, BACKGAMMON).win, abs=1e-15)
 
 
+def test_gnu_backgammons_deeper_money_figures_of_two_sided_bear_offs_are_its_databases():
+    """The reference's two-sided bear-offs at 1 and 2 plies, money play:
+    GNU Backgammon does not search them (its figures are the 0-ply ones),
+    and neither do we: its equities within 3e-4 and its action, with an
+    evaluator that must not be asked."""
+    data = reference()
+    state = "money_centred_jacoby_beavers"
+    assert state in data["deeper"]["states"]
+    checked = 0
+    for item in data["deeper"]["positions"]:
+        if item["kind"] != "bearoff_two_sided":
+            continue
+        for ply, by_state in item["plies"].items():
+            expected = dict(zip(data["header"]["cube_columns"], by_state[state]["cube"]))
+            got = cube_decision(Position.from_id(item["id"]), BACKGAMMON, never_called, ply=int(ply),
+                                **arguments(data["states"][state]))
+            assert (got.no_double, got.double_take, got.double_pass) == pytest.approx(
+                (expected["no_double"], expected["double_take"], expected["double_pass"]), abs=3e-4), item["id"]
+            assert got.action == expected["action"], item["id"]
+            checked += 1
+    assert checked == 5 * 2
+
+
 def test_a_search_meets_exact_races_at_its_leaves():
     """Seven stones on the 1-point, one more than the table holds: every
     roll bears off two (a double four), so at 1 ply each of the 21 leaves,
