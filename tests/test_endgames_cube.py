@@ -12,6 +12,7 @@ import pytest
 
 from bansugoroku_fast import Position, Rules
 from bansugoroku_fast.cube.decision import cube_decision
+from bansugoroku_fast.cube.exact import janowski_comparison, janowski_differences
 from bansugoroku_fast.endgames import (
     CUBE_STATES,
     SMALL_POSITIONS,
@@ -22,6 +23,7 @@ from bansugoroku_fast.endgames import (
     race_cube,
     tables,
 )
+from bansugoroku_fast.endgames.__main__ import main as endgames_main
 from bansugoroku_fast.errors import InvalidCubeError, NotInTableError, TableRulesError
 from bansugoroku_fast.oracle import endgames as oracle_endgames
 
@@ -181,6 +183,30 @@ def _arrival_race() -> Position:
     rows[0][12], rows[0][3] = 1, 14
     rows[1][7], rows[1][2] = 1, 14
     return Position(rows)
+
+
+# --- Janowski's formula against the exact figures ---------------------------------------
+
+
+def test_janowski_is_exact_where_the_cube_is_dead_and_off_elsewhere() -> None:
+    """A sure win is worth 1 both ways; over the whole table the formula
+    misses by up to a third of a point, and its action loses something."""
+    differences = janowski_differences()
+    sure_win = oracle_endgames.rank((1, 0, 0, 0, 0, 0))
+    assert differences[sure_win, sure_win] == pytest.approx([0, 0, 0], abs=1e-12)
+    found = janowski_comparison()
+    assert np.abs(differences).max() == pytest.approx(max(found.largest))
+    assert found.largest_cost > 0.1 and 0 < found.mean_cost < found.largest_cost
+    worst = race_cube(found.position, BACKGAMMON)
+    assert worst.doubles and worst.takes
+
+
+def test_the_cube_command_prints_the_comparison(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
+    assert endgames_main(["cube", "--plot", str(tmp_path / "cube.png")]) == 0
+    printed = capsys.readouterr().out
+    assert "| centred | 0.3" in printed and "the proper action differs on" in printed
+    assert (tmp_path / "cube.png").stat().st_size > 1000
 
 
 # --- bad input ------------------------------------------------------------------------
