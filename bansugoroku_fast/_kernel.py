@@ -963,13 +963,19 @@ def table_children(rule_code: int, positions: int) -> tuple[np.ndarray, np.ndarr
     return np.frombuffer(offsets, dtype=np.int32).copy(), np.frombuffer(rows, dtype=np.int32).copy()
 
 
-def build_two_sided(rule_code: int) -> np.ndarray:
-    """``float64[TABLE_SMALL_POSITIONS, TABLE_SMALL_POSITIONS]``: the exact chance that
-    the side to roll (row) wins against the other (column), both playing to win."""
+def build_two_sided(rule_code: int, cubeful: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """``(win, no_double)``: ``win`` ``float64[TABLE_SMALL_POSITIONS,
+    TABLE_SMALL_POSITIONS]``, the exact chance that the side to roll (row)
+    wins against the other (column), both playing to win; with
+    ``cubeful``, ``no_double`` ``float64[.., .., 3]``, its exact money
+    equity when it rolls without doubling, cube centred / its own / the
+    other side's (else ``float64[0, 0, 3]``)."""
     offsets, rows = table_children(rule_code, TABLE_SMALL_POSITIONS)
     win = np.zeros((TABLE_SMALL_POSITIONS, TABLE_SMALL_POSITIONS))
-    _tables.build_two_sided(offsets, rows, win)
-    return win
+    size = TABLE_SMALL_POSITIONS if cubeful else 0
+    no_double = np.zeros((size, size, 3))
+    _tables.build_two_sided(offsets, rows, win, no_double)
+    return win, no_double
 
 
 def race_lookup(positions: np.ndarray, bears_off: bool, gammons: bool, finish: np.ndarray,

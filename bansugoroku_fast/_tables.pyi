@@ -40,9 +40,14 @@ def children(rule_code: int, positions: int) -> tuple[bytes, bytes] | int:
     """``(offsets, children)`` as bytes of int32 for the ranks below ``positions``, or a STATUS_* int."""
 
 def build_two_sided(
-    offsets: npt.NDArray[np.int32], children: npt.NDArray[np.int32], win: npt.NDArray[np.float64]
+    offsets: npt.NDArray[np.int32],
+    children: npt.NDArray[np.int32],
+    win: npt.NDArray[np.float64],
+    cubeful: npt.NDArray[np.float64],
 ) -> None:
-    """``win[a, b]``: the exact probability that the side to roll with ``a`` wins against ``b``."""
+    """``win[a, b]``: the exact probability that the side to roll with ``a`` wins against ``b``;
+    ``cubeful[a, b, s]`` (unless its shape is ``(0, 0, 3)``): its money equity when it rolls
+    without doubling, the cube centred (s = 0), its own (1) or the other side's (2)."""
 
 def race_lookup(
     positions: npt.NDArray[np.int8],

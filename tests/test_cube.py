@@ -13,10 +13,12 @@ import pytest
 from bansugoroku_fast import Position
 from bansugoroku_fast.cube import MatchEquityTable
 from bansugoroku_fast.cube.actions import NOT_AVAILABLE
-from bansugoroku_fast.cube.decision import cube_decision
+from bansugoroku_fast.cube.decision import cube_decision, equities_after_play
+from bansugoroku_fast.cube.exact import exact_values
 from bansugoroku_fast.cube.janowski import CENTRED, OWNED, THEIRS, money_cubeful
 from bansugoroku_fast.cube.kinds import cube_efficiency, position_kinds
-from bansugoroku_fast.cube.states import MatchCube
+from bansugoroku_fast.cube.states import MatchCube, MoneyCube
+from bansugoroku_fast.endgames import SMALL_POSITIONS, race, race_cube, tables
 from bansugoroku_fast.errors import CubeTypeError, InvalidCubeError, InvalidEvaluatorError
 from bansugoroku_fast.evaluators import evaluate_position, flip
 from bansugoroku_fast.formats import MatchState
@@ -29,6 +31,8 @@ REFERENCE = Path(__file__).parent / "data" / "gnubg" / "cube_reference.json"
 #: GNU Backgammon's classes whose 0-ply cube decisions are Janowski's (its
 #: two-sided bear-offs are read from its exact cubeful database instead).
 JANOWSKI_CLASSES = ("Contact", "Crashed", "Race", "Bearoff1")
+#: Its two-sided bear-offs: up to 6 stones a side, valued from the database.
+EXACT_CLASS = "Bearoff2"
 OWNERS = {"centred": None, "roller": 0, "opponent": 1}
 
 
@@ -223,6 +227,150 @@ def test_zero_ply_decisions_are_gnu_backgammons():
                     tuple(expected[f"mwc_{k}"] for k in ("no_double", "double_take", "double_pass")), abs=0.001)
             checked += 1
     assert checked >= 300 * 10
+
+
+def test_two_sided_bear_offs_are_gnu_backgammons():
+    """The reference's two-sided bear-offs (40 positions x 14 states),
+    which GNU Backgammon values from its database gnubg_ts0.bd: the same
+    action everywhere; money equities within 3e-4 (the file's 16-bit
+    entries are within 1.3e-4 of the exact figures,
+    tests/test_endgames_gnubg.py; a double/take is twice an entry); in a
+    match, where both sides carry the efficiency the exact money figures
+    imply into the match formula, within 1e-3 EMG and 2e-4 MWC (an
+    efficiency is a quotient of two such figures)."""
+    data = reference()
+    evaluator = gnubg_evaluator(data)
+    checked = exact = 0
+    for item in data["positions"]:
+        if item["gnubg_class"] != EXACT_CLASS:
+            continue
+        position = Position.from_id(item["id"])
+        for name, row in item["cube"].items():
+            expected = dict(zip(data["header"]["cube_columns"], row))
+            got = cube_decision(position, BACKGAMMON, evaluator, **arguments(data["states"][name]))
+            where = f"{item['id']} {name}"
+            money = not data["states"][name]["match_length"]
+            tolerance = 3e-4 if money else 1e-3
+            for key in ("no_double", "double_take", "double_pass"):
+                assert getattr(got, key) == pytest.approx(expected[key], abs=tolerance), (where, key)
+            words = NOT_AVAILABLE if expected["action"] == "Unknown cube decision" else expected["action"]
+            assert got.action == words, where
+            assert got.probabilities[0] == pytest.approx(item["probabilities"][0], abs=1e-4), where
+            if not money:
+                assert (got.no_double_mwc, got.double_take_mwc, got.double_pass_mwc) == pytest.approx(
+                    tuple(expected[f"mwc_{k}"] for k in ("no_double", "double_take", "double_pass")), abs=2e-4)
+            checked += 1
+            exact += got.exact
+    assert checked == 40 * 14 and exact == 40 * 5
+
+
+def never_called(positions):
+    raise AssertionError("an exact race needs no evaluator")
+
+
+def race_position(mine: dict[int, int], theirs: dict[int, int]) -> Position:
+    board = np.zeros((2, 26), dtype=np.int8)
+    for row, stones in enumerate((mine, theirs)):
+        for point, count in stones.items():
+            board[row, point] = count
+        board[row, 0] = 15 - sum(stones.values())
+    return Position(board)
+
+
+@pytest.mark.parametrize("owner", [None, 0, 1])
+def test_an_exact_race_is_final_at_every_ply_in_money_play(owner):
+    """GNU Backgammon never searches a position of its two-sided database
+    in money play: at 0, 1 and 2 plies the figures are the table's, and
+    the evaluator is not asked."""
+    position = race_position({6: 2, 4: 1, 2: 2}, {5: 2, 3: 2, 1: 1})
+    exact = race_cube(position, BACKGAMMON, owner=owner)
+    for ply in (0, 1, 2):
+        got = cube_decision(position, BACKGAMMON, never_called, cube=1 if owner is None else 2, owner=owner,
+                            ply=ply)
+        assert got.exact
+        assert (got.no_double, got.double_take, got.double_pass) == pytest.approx(
+            (exact.no_double, exact.double_take, 1.0), abs=1e-12)
+        assert got.probabilities[0] == pytest.approx(race(position, BACKGAMMON).win, abs=1e-15)
+
+
+def test_gnu_backgammons_deeper_money_figures_of_two_sided_bear_offs_are_its_databases():
+    """The reference's two-sided bear-offs at 1 and 2 plies, money play:
+    GNU Backgammon does not search them (its figures are the 0-ply ones),
+    and neither do we: its equities within 3e-4 and its action, with an
+    evaluator that must not be asked."""
+    data = reference()
+    state = "money_centred_jacoby_beavers"
+    assert state in data["deeper"]["states"]
+    checked = 0
+    for item in data["deeper"]["positions"]:
+        if item["kind"] != "bearoff_two_sided":
+            continue
+        for ply, by_state in item["plies"].items():
+            expected = dict(zip(data["header"]["cube_columns"], by_state[state]["cube"]))
+            got = cube_decision(Position.from_id(item["id"]), BACKGAMMON, never_called, ply=int(ply),
+                                **arguments(data["states"][state]))
+            assert (got.no_double, got.double_take, got.double_pass) == pytest.approx(
+                (expected["no_double"], expected["double_take"], expected["double_pass"]), abs=3e-4), item["id"]
+            assert got.action == expected["action"], item["id"]
+            checked += 1
+    assert checked == 5 * 2
+
+
+def test_a_search_meets_exact_races_at_its_leaves():
+    """Seven stones on the 1-point, one more than the table holds: every
+    roll bears off two (a double four), so at 1 ply each of the 21 leaves,
+    the other side on roll, is in the table, and its cube decision there
+    is the table's: no double is the mean over our rolls of minus its
+    equity with the cube centred (its own double included), double/take
+    twice the mean of minus its equity owning the cube. Whatever the
+    evaluator says."""
+    position = race_position({1: 7}, {6: 2, 5: 2, 2: 2})
+    them = {6: 2, 5: 2, 2: 2}
+    no_double = double_take = 0.0
+    for a in range(1, 7):
+        for b in range(a, 7):
+            weight = (1 if a == b else 2) / 36
+            theirs = race(race_position(them, {1: 7 - (4 if a == b else 2)}), BACKGAMMON).cubeful
+            no_double -= weight * theirs.centred
+            double_take -= 2 * weight * theirs.owned
+    for guess in (0.2, 0.5):
+        got = cube_decision(position, BACKGAMMON, fixed([guess, 0, 0, 0, 0]), ply=1)
+        assert not got.exact
+        assert (got.no_double, got.double_take) == pytest.approx((no_double, double_take), abs=1e-12)
+
+
+def test_a_play_into_an_exact_race_is_valued_from_the_table():
+    """The cubeful equity of a play (what the analysis ranks plays by)
+    whose child is in the table: minus the other side's exact equity, its
+    own cube action included, whatever probabilities are given."""
+    child = race_position({5: 1, 1: 1}, {5: 1, 1: 1})            # row 0 has just played; row 1 is on roll
+    their_view = Position(child.array[::-1].copy())
+    their_cubeful = race(their_view, BACKGAMMON).cubeful
+    wrong = np.array([[0.9, 0.0, 0.0, 0.0, 0.0]])
+    for owner, theirs in ((CENTRED, their_cubeful.centred), (OWNED, their_cubeful.theirs),
+                          (THEIRS, their_cubeful.owned)):
+        worth = equities_after_play(child.array[None], wrong, MoneyCube(owner))
+        assert worth[0] == pytest.approx(-theirs, abs=1e-12)
+
+
+@pytest.mark.parametrize(("score", "crawford", "cube"), [((0, 0), False, 1), ((2, 4), False, 1), ((4, 2), False, 2),
+                                                         ((6, 3), False, 1), ((5, 5), False, 1)])
+def test_exact_match_values_match_the_oracle(score, crawford, cube):
+    """In a match an exact race keeps the match formula, with the
+    efficiency its exact money equity implies: the plain-Python twin."""
+    table, plain_table = MatchEquityTable.default(), plain_met.MatchEquityTable.default()
+    built = tables(BACKGAMMON)
+    rng = np.random.default_rng(sum(score) + cube)
+    pairs = rng.integers(1, SMALL_POSITIONS, size=(60, 2))
+    probabilities = np.zeros((len(pairs), 5))
+    probabilities[:, 0] = built.win[pairs[:, 0], pairs[:, 1]]
+    no_double = built.no_double[pairs[:, 0], pairs[:, 1]]
+    for owner, name in ((CENTRED, "centred"), (OWNED, "mine"), (THEIRS, "theirs")):
+        state = MatchCube(table, 7, score, crawford, cube, owner)
+        fast = exact_values(state, probabilities, no_double, np.full(len(pairs), 0.6))
+        slow = [plain.exact_match_value(p.tolist(), float(money[owner]), plain_table, 7, score, crawford, cube,
+                                        name, 0.6) for p, money in zip(probabilities, no_double)]
+        assert np.allclose(fast, slow, atol=1e-6), name
 
 
 # --- bad input ------------------------------------------------------------------------------

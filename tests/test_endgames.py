@@ -398,9 +398,9 @@ def fresh_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_missing_cache_is_built_and_written(fresh_cache: Path) -> None:
     with pytest.warns(EndgameCacheWarning, match="no cache file"):
         built = tables(BACKGAMMON)
-    path = fresh_cache / "backgammon-v2.npz"
+    path = fresh_cache / f"backgammon-v{tables_module.FORMAT}.npz"
     assert path.exists()
-    assert [p.name for p in fresh_cache.iterdir()] == ["backgammon-v2.npz"]  # no temporary left
+    assert [p.name for p in fresh_cache.iterdir()] == [f"backgammon-v{tables_module.FORMAT}.npz"]  # no temporary left
     tables_module.forget()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -412,7 +412,7 @@ def test_missing_cache_is_built_and_written(fresh_cache: Path) -> None:
 def test_damaged_cache_is_rebuilt(fresh_cache: Path, damage: str) -> None:
     with pytest.warns(EndgameCacheWarning):
         built = tables(BACKGAMMON)
-    path = fresh_cache / "backgammon-v2.npz"
+    path = fresh_cache / f"backgammon-v{tables_module.FORMAT}.npz"
     data = bytearray(path.read_bytes())
     if damage == "truncate":
         data = data[: len(data) // 2]
@@ -472,7 +472,7 @@ def test_cache_directory_that_is_a_file(fresh_cache: Path) -> None:
 
 def test_command_builds_the_cache(fresh_cache: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert endgames_main(["build", "--kind", "backgammon"]) == 0
-    assert (fresh_cache / "backgammon-v2.npz").exists()
+    assert (fresh_cache / f"backgammon-v{tables_module.FORMAT}.npz").exists()
     assert "backgammon: built in" in capsys.readouterr().out
 
 

@@ -492,7 +492,8 @@ def _cubeful_equities(children: np.ndarray, probabilities: np.ndarray, owners: n
     for number, (cube, _) in enumerate(groups.values()):
         rows = order[bounds[number]:bounds[number + 1]]
         if len(rows):
-            out[rows] = equities_after_play(children[rows], probabilities[rows], cube, efficiency[rows])
+            out[rows] = equities_after_play(children[rows], probabilities[rows], cube,
+                                            their_efficiency=efficiency[rows])
     return out
 
 

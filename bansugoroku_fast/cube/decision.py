@@ -12,6 +12,13 @@ carries them: at each node a side that may double takes the best of
 playing on and doubling (then the other side's best of taking and
 passing).
 
+A backgammon race with at most 6 stones a side (the two-sided endgame
+table's positions) is valued from the table wherever the search meets it
+(:mod:`.exact`): in money play by its exact cubeful equities (never
+searched further), in a match by the match formula with the cube
+efficiency its exact money equities imply, as GNU Backgammon values the
+positions of its two-sided bear-off database.
+
 >>> from bansugoroku_fast import Position
 >>> d = cube_decision(Position.initial(), "backgammon", "net")
 >>> d.action, d.no_double > d.double_take         # doubling now would cost
@@ -33,6 +40,7 @@ from ..evaluators.search import ROLL_DICE, ROLL_WEIGHTS, best_replies, swap_side
 from ..position import as_position
 from ..rules import Rules
 from .actions import proper_action
+from .exact import exact_races, exact_values
 from .janowski import CENTRED, OWNED, THEIRS
 from .kinds import cube_efficiency, position_kinds
 from .met import MatchEquityTable
@@ -71,7 +79,13 @@ class CubeDecision:
       from which a double is a pass (``1 - take_point``), both where the
       cubeful take and pass are worth the same with these gammon rates;
     * ``cube_efficiency``: Janowski's ``x`` of the position's ``kind``
-      (:mod:`.kinds`); ``ply``: the plies of the evaluation.
+      (:mod:`.kinds`); ``ply``: the plies of the evaluation;
+    * ``exact``: the figures are the two-sided endgame table's exact ones
+      (money play, a backgammon race with at most 6 stones a side; see
+      :mod:`.exact`): ``probabilities`` and the three equities are exact
+      at every ply, and ``take_point``, ``cash_point`` and
+      ``cube_efficiency`` stay Janowski's figures for the kind, which the
+      decision does not use.
     """
 
     action: str
@@ -88,6 +102,7 @@ class CubeDecision:
     cube_efficiency: float
     kind: str
     ply: int
+    exact: bool = False
 
     @property
     def best_equity(self) -> float:
@@ -137,12 +152,52 @@ def cubeful_values(positions: np.ndarray, rules: Rules, evaluator: Any, states: 
     expanded = _with_doubles(states, top)
     live = [state for state in expanded if state is not None]
     if ply == 0:
-        probabilities = values_on_roll(positions, rules, evaluator, 0, threads)
-        efficiency = cube_efficiency(positions)
-        values = np.stack([state.values(probabilities, efficiency) for state in live], axis=1)
+        probabilities, values = _leaf_values(positions, rules, evaluator, live, threads)
     else:
-        probabilities, values = _after_each_roll(positions, rules, evaluator, live, ply, threads)
+        # an exact position is a leaf at any ply in money play (its figures are final)
+        money = isinstance(states[0], MoneyCube)
+        searched = np.ones(len(positions), dtype=bool)
+        if money:
+            searched[exact_races(positions, rules).rows] = False
+        probabilities, values = np.zeros((len(positions), 5)), np.zeros((len(positions), len(live)))
+        if searched.any():
+            probabilities[searched], values[searched] = _after_each_roll(positions[searched], rules, evaluator,
+                                                                         live, ply, threads)
+        if not searched.all():
+            probabilities[~searched], values[~searched] = _leaf_values(positions[~searched], rules, evaluator,
+                                                                       live, threads)
     return probabilities, _best_of_each(_spread(values, expanded), expanded)
+
+
+def _leaf_values(positions: np.ndarray, rules: Rules, evaluator: Any, states: list[Cube],
+                 threads: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(float64[N, 5], float64[N, S])``: the 0-ply probabilities and
+    cubeful values in ``states`` of each position, seen by the side on
+    roll: from the two-sided table where it applies (:mod:`.exact`), else
+    by Janowski's interpolation of the evaluator's probabilities."""
+    exact = exact_races(positions, rules)
+    probabilities = np.zeros((len(positions), 5))
+    estimated = np.ones(len(positions), dtype=bool)
+    estimated[exact.rows] = False
+    if estimated.any():
+        probabilities[estimated] = values_on_roll(positions[estimated], rules, evaluator, 0, threads)
+    probabilities[exact.rows] = exact.probabilities
+    return probabilities, _values_of(positions, probabilities, states, exact)
+
+
+def _values_of(positions: np.ndarray, probabilities: np.ndarray, states: list[Cube], exact: Any,
+               efficiency: np.ndarray | None = None) -> np.ndarray:
+    """``float64[N, S]``: the 0-ply cubeful values in ``states`` of
+    positions with these ``probabilities`` (seen by the side on roll),
+    the rows of ``exact`` (:func:`.exact.exact_races`) from the table;
+    ``efficiency`` the positions' cube efficiencies when already known."""
+    if efficiency is None:
+        efficiency = cube_efficiency(positions)
+    values = np.stack([state.values(probabilities, efficiency) for state in states], axis=1)
+    if len(exact.rows):
+        values[exact.rows] = np.stack([exact_values(state, exact.probabilities, exact.no_double,
+                                                    efficiency[exact.rows]) for state in states], axis=1)
+    return values
 
 
 def _spread(values: np.ndarray, expanded: list[Cube | None]) -> np.ndarray:
@@ -170,21 +225,29 @@ def _after_each_roll(positions: np.ndarray, rules: Rules, evaluator: Any, states
     return flip(mean_probabilities), ours
 
 
+#: The rules a cube is played under (Ban-sugoroku has none).
+CUBE_RULES = Rules(variant="backgammon")
+
+
 def equities_after_play(children: np.ndarray, probabilities: np.ndarray, state: Cube,
-                        their_efficiency: np.ndarray | None = None) -> np.ndarray:
+                        rules: Rules = CUBE_RULES, their_efficiency: np.ndarray | None = None) -> np.ndarray:
     """``float64[M]``: the cubeful equity (normalised; EMG in a match) of
     each child for the side that has just played it, from its
     ``probabilities`` (``float[M, 5]``, that side's, at any ply) and the
     cube ``state`` as that side sees it: the other side, on roll, takes its
     best of playing on and doubling at 0 ply (GNU Backgammon's cubeful
-    value of a play). ``their_efficiency``: the children's cube efficiency
-    for the other side, when already known (``cube_efficiency(swap_sides(children))``)."""
+    value of a play); a child in the two-sided endgame table is valued
+    from it (:mod:`.exact`), its ``probabilities`` replaced by the exact
+    ones. ``their_efficiency``: the children's cube efficiency for the
+    other side, when already known (``cube_efficiency(swap_sides(children))``)."""
     theirs = state.seen_by_the_other_side()
     expanded = _with_doubles([theirs], top=False)
     live = [cube for cube in expanded if cube is not None]
     their_probabilities = flip(np.asarray(probabilities, dtype=np.float64))
-    efficiency = cube_efficiency(swap_sides(children)) if their_efficiency is None else their_efficiency
-    values = np.stack([cube.values(their_probabilities, efficiency) for cube in live], axis=1)
+    their_positions = swap_sides(children)
+    exact = exact_races(their_positions, rules)
+    their_probabilities[exact.rows] = exact.probabilities
+    values = _values_of(their_positions, their_probabilities, live, exact, their_efficiency)
     best = _best_of_each(_spread(values, expanded), expanded)[:, 0]
     return state.equities(state.from_other_side(best))
 
@@ -302,6 +365,16 @@ def cube_decision(position: Any, rules: Any, evaluator: EvaluatorLike = "net", *
     >>> d = cube_decision(Position(board), "backgammon", "net", cube=2, owner=0)
     >>> d.kind, d.cube_efficiency, d.action
     ('bearoff', 0.6, 'No redouble, take')
+
+    A race with at most 6 stones a side is decided exactly in money play
+    (whatever the evaluator): one stone each on the 1-point, the side on
+    roll bears off and wins, so it doubles and the other side passes:
+
+    >>> board = np.zeros((2, 26), dtype=np.int8)
+    >>> board[:, 0], board[:, 1] = 14, 1
+    >>> d = cube_decision(Position(board), "backgammon", "net")
+    >>> d.exact, d.action, [round(v, 12) for v in (d.no_double, d.double_take, d.double_pass)]
+    (True, 'Double, pass', [1.0, 2.0, 1.0])
     """
     rules = as_rules(scoring_rules(rules, "cube_decision"))
     position = as_position(position)
@@ -321,7 +394,8 @@ def cube_decision(position: Any, rules: Any, evaluator: EvaluatorLike = "net", *
                         double_pass_mwc=mwc[2], probabilities=tuple(float(v) for v in p),
                         cubeless_equity=float(top.cubeless(p[None])[0]), take_point=take_point,
                         cash_point=1.0 - take_point, cube_efficiency=efficiency,
-                        kind=str(position_kinds(position.array[None])[0]), ply=ply)
+                        kind=str(position_kinds(position.array[None])[0]), ply=ply,
+                        exact=not in_match and len(exact_races(position.array[None], rules).rows) == 1)
 
 
 class Decided(NamedTuple):

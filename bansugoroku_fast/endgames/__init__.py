@@ -4,7 +4,9 @@ kernels, exact race figures, and the best play of a race.
 * :func:`one_sided` / :func:`first_off`: one side's distribution of the
   turns to finish / to take its first stone off;
 * :func:`race` / :func:`race_batch`: winning and gammon chances, equity
-  and expected turns of a race (row 0 to roll), exact from the tables;
+  and expected turns of a race (row 0 to roll), exact from the tables, and
+  in a backgammon race of up to 6 stones a side its exact money cubeful
+  equities; :func:`race_cube`: the exact money cube decision there;
 * :func:`race_play`, :func:`race_scores`, :class:`RacePolicy`: playing a
   race by the tables;
 * :func:`~bansugoroku_fast.endgames.store.tables`: the tables themselves,
@@ -26,9 +28,11 @@ import numpy as np
 from ..checks import as_rules
 from ..errors import InvalidStonesError, TableRulesError
 from .races import (
+    CubefulEquities,
     Method,
     OneSidedError,
     RaceBatch,
+    RaceCube,
     RacePolicy,
     RaceResult,
     TablePolicy,
@@ -36,10 +40,12 @@ from .races import (
     one_sided_error,
     race,
     race_batch,
+    race_cube,
     race_play,
     race_scores,
 )
 from .store import (
+    CUBE_STATES,
     KINDS,
     POSITIONS,
     SMALL_POSITIONS,
@@ -57,12 +63,15 @@ from .store import (
 )
 
 __all__ = [
+    "CUBE_STATES",
     "KINDS",
     "POSITIONS",
     "SMALL_POSITIONS",
+    "CubefulEquities",
     "Method",
     "OneSidedError",
     "RaceBatch",
+    "RaceCube",
     "RacePolicy",
     "RaceResult",
     "TablePolicy",
@@ -78,6 +87,7 @@ __all__ = [
     "play_children",
     "race",
     "race_batch",
+    "race_cube",
     "race_play",
     "race_scores",
     "rank",

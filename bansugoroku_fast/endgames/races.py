@@ -1,9 +1,10 @@
-"""Exact race figures from the tables: one position, a batch, and the best
-play of a race.
+"""Exact race figures from the tables: one position, a batch, the exact
+money cube decision of a small race, and the best play of a race.
 
 A race (no contact) whose stones all stand on a table's points is valued
 exactly: two-sided (both sides with at most 6 stones: the exact chance
-under both sides' best play for winning) or one-sided (the convolution of
+under both sides' best play for winning, and in backgammon the exact money
+cubeful equities under perfect cube play) or one-sided (the convolution of
 the two sides' distributions of turns, each side playing to least expected
 turns: exact for that play, an approximation of the best play for winning;
 docs/endgames.md gives the largest difference found).
@@ -11,23 +12,60 @@ docs/endgames.md gives the largest difference found).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import numpy as np
 
 from .. import _kernel
 from ..batch import outcome as outcome_batch
 from ..checks import as_rules, check_position_for_rules
-from ..errors import ContactError, InvalidArgumentError, NotARaceError, NotInTableError
+from ..errors import (
+    ContactError,
+    InvalidArgumentError,
+    InvalidCubeError,
+    NotARaceError,
+    NotInTableError,
+    TableRulesError,
+)
 from ..moves import legal_plays
 from ..play import Play
 from ..position import Position, as_position
 from ..rules import Rules
 from ..scoring import HEURISTIC_WEIGHTS
 from ..typing import BatchLike, DiceLike, PositionLike
-from .store import TableKind, kind_of, tables
+from .store import CUBE_STATES, TableKind, kind_of, tables
 
 Method = Literal["two-sided", "one-sided"]
+
+
+class CubefulEquities(NamedTuple):
+    """Exact money equities of the side to roll, per cube of 1, in each of
+    the cube's states: ``centred``, ``owned`` (by the side to roll) and
+    ``theirs`` (owned by the other side)."""
+
+    centred: float
+    owned: float
+    theirs: float
+
+
+def with_cube_action(no_double: np.ndarray) -> np.ndarray:
+    """``float64[..., 3]``: the equities of :class:`CubefulEquities`'
+    states once the side to roll has made its own cube decision, from its
+    no-double equities ``float64[..., 3]``: where it may double (the cube
+    centred or its own) it doubles when doubling is no worse than not, and
+    the other side takes (worth twice the ``theirs`` no-double equity) or
+    passes (1), whichever costs it less.
+
+    >>> with_cube_action(np.array([0.4, 0.5, 0.45])).round(6).tolist()
+    [0.9, 0.9, 0.45]
+    """
+    no_double = np.asarray(no_double, dtype=np.float64)
+    take = 2 * no_double[..., 2]
+    out: np.ndarray = no_double.copy()
+    for state in (0, 1):
+        doubles = (take >= no_double[..., state]) & (no_double[..., state] <= 1.0)
+        out[..., state] = np.where(doubles, np.minimum(take, 1.0), no_double[..., state])
+    return out
 
 
 @dataclass(frozen=True)
@@ -40,7 +78,12 @@ class RaceResult:
     ``equity``: the cubeless equity, ``2 win - 1 + win_gammon -
     lose_gammon`` (no backgammon is possible in a table position);
     ``turns``: each side's expected turns to finish (row 0, row 1), played
-    to least expected turns; ``method``: ``"two-sided"`` or ``"one-sided"``.
+    to least expected turns; ``method``: ``"two-sided"`` or ``"one-sided"``;
+    ``no_double``: with the two-sided method in backgammon (else None),
+    the exact money equities, per cube of 1, when the side to roll rolls
+    without doubling, in the cube's three states (perfect cube play and
+    cube-aware plays by both sides from then on); :attr:`cubeful`: the
+    same once the side to roll has made its own cube decision.
     """
 
     win: float
@@ -49,15 +92,26 @@ class RaceResult:
     equity: float
     turns: tuple[float, float]
     method: Method
+    no_double: CubefulEquities | None = None
+
+    @property
+    def cubeful(self) -> CubefulEquities | None:
+        """The exact money cubeful equities in the three cube states, the
+        side to roll's own double (and the other side's answer) included
+        (None where :attr:`no_double` is)."""
+        if self.no_double is None:
+            return None
+        return CubefulEquities(*(float(v) for v in with_cube_action(np.array(self.no_double))))
 
 
 @dataclass(frozen=True, eq=False)
 class RaceBatch:
     """Race figures of a batch (row 0 of each position to roll): arrays of
     length ``N`` as in :class:`RaceResult` (``turns`` is ``float64[N, 2]``),
-    ``two_sided`` (bool: the method), and ``in_table`` (bool: False where
+    ``two_sided`` (bool: the method), ``in_table`` (bool: False where
     the position is not a table race, its figures NaN, with
-    ``outside="nan"``)."""
+    ``outside="nan"``), and ``no_double`` (``float64[N, 3]``, NaN where
+    :class:`RaceResult`'s is None)."""
 
     win: np.ndarray
     win_gammon: np.ndarray
@@ -66,9 +120,15 @@ class RaceBatch:
     turns: np.ndarray
     two_sided: np.ndarray
     in_table: np.ndarray
+    no_double: np.ndarray
 
     def __len__(self) -> int:
         return len(self.win)
+
+    @property
+    def cubeful(self) -> np.ndarray:
+        """``float64[N, 3]``: :attr:`RaceResult.cubeful` of each position (NaN where none)."""
+        return with_cube_action(self.no_double)
 
     def value_probabilities(self) -> np.ndarray:
         """``float64[N, 2, 4]``: ``[i, row, value]`` = the probability that
@@ -96,9 +156,11 @@ class RaceBatch:
         """Item ``index`` as a :class:`RaceResult` (a table race only)."""
         if not self.in_table[index]:
             raise NotARaceError(f"position {index} of the batch is not a table race")
+        cube = self.no_double[index]
         return RaceResult(float(self.win[index]), float(self.win_gammon[index]), float(self.lose_gammon[index]),
                           float(self.equity[index]), (float(self.turns[index, 0]), float(self.turns[index, 1])),
-                          "two-sided" if self.two_sided[index] else "one-sided")
+                          "two-sided" if self.two_sided[index] else "one-sided",
+                          None if np.isnan(cube).any() else CubefulEquities(*(float(v) for v in cube)))
 
 
 def race(position: PositionLike, rules: object = None, *, method: Method | None = None) -> RaceResult:
@@ -124,6 +186,13 @@ def race(position: PositionLike, rules: object = None, *, method: Method | None 
     >>> result = race(Position(board), "backgammon")
     >>> result.method, round(result.win * 36, 9), result.turns
     ('two-sided', 27.0, (1.25, 1.0))
+
+    With the cube centred the side to roll doubles: the other side wins 9
+    times in 36, just its 25% take point, so a take (2 x (27 - 9) / 36 = 1)
+    and a pass cost it the same:
+
+    >>> result.no_double.centred, result.cubeful.centred
+    (0.5, 1.0)
     """
     if method not in (None, "one-sided", "two-sided"):
         raise InvalidArgumentError(f"method must be None, 'one-sided' or 'two-sided', got {method!r}")
@@ -165,9 +234,16 @@ def _batch(array: np.ndarray, rules: Rules, over: np.ndarray, *, raise_outside: 
         first = int(np.flatnonzero(~in_table)[0])
         raise _not_a_race(array[first], kind, f"position {first} of the batch")
     figures[~in_table] = np.nan
+    two_sided_rows = status == _kernel.RACE_TWO_SIDED
+    no_double = np.full((len(array), len(CUBE_STATES)), np.nan)
+    cubeful_rows = np.flatnonzero(two_sided_rows & in_table) if kind.cube else np.zeros(0, dtype=np.int64)
+    if len(cubeful_rows):
+        ours, theirs = (_kernel.table_ranks(array[cubeful_rows, row, kind.base_point:kind.base_point + 6])
+                        for row in (0, 1))
+        no_double[cubeful_rows] = built.no_double[ours, theirs]
     win, win_gammon, lose_gammon = figures[:, 0], figures[:, 1], figures[:, 2]
     return RaceBatch(win, win_gammon, lose_gammon, 2 * win - 1 + win_gammon - lose_gammon, figures[:, 3:5],
-                     status == _kernel.RACE_TWO_SIDED, in_table)
+                     two_sided_rows, in_table, no_double)
 
 
 def _figures(array: np.ndarray, rules: Rules, where: str, two_sided: bool) -> RaceBatch:
@@ -199,6 +275,80 @@ def _has_contact(rows: np.ndarray) -> bool:
     mine = [p for p in range(1, 26) if rows[0][p]]
     theirs = [25 - q for q in range(1, 26) if rows[1][q]]
     return bool(mine and theirs and max(mine) > min(theirs))
+
+
+# --- the exact money cube decision of a small race ---------------------------------
+
+
+#: Equities this close are one (a sum of 21 rolls' shares rounds at about 1e-16: a
+#: sure win can come out at 1 + 2e-16); at a tie the side to roll doubles and the
+#: other side passes, as GNU Backgammon decides.
+SAME_EQUITY = 1e-12
+
+
+@dataclass(frozen=True)
+class RaceCube:
+    """The exact money cube decision of the side to roll in a two-sided
+    backgammon table race (see :func:`race_cube`), equities per cube of 1:
+
+    * ``no_double``: rolling without doubling; ``double_take``: doubling
+      and being taken (twice the equity with the cube then the other
+      side's); ``double_pass``: 1;
+    * ``doubles``: the side to roll should double (False where the cube is
+      the other side's: it may not); ``takes``: the other side should take
+      a double (a take costs it less than a pass);
+    * ``equity``: the equity of the proper actions.
+    """
+
+    no_double: float
+    double_take: float
+    double_pass: float
+    doubles: bool
+    takes: bool
+    equity: float
+
+
+def race_cube(position: PositionLike, rules: object = None, *, owner: int | None = None) -> RaceCube:
+    """The exact money cube decision of the side to roll (row 0) of a
+    backgammon race where both sides have at most 6 stones, from the
+    two-sided table's cubeful equities; ``owner``: None with the cube
+    centred, 0 when the side to roll owns it, 1 when the other side does.
+
+    Raises :class:`~bansugoroku_fast.errors.TableRulesError` under
+    Ban-sugoroku's rules (played without a cube),
+    :class:`~bansugoroku_fast.errors.NotInTableError` for a race with more
+    than 6 stones a side (or stones off the table's points), the errors of
+    :func:`race` for other positions, and
+    :class:`~bansugoroku_fast.errors.InvalidCubeError` for another owner.
+
+    One stone each, the side to roll's on its 5-point and the other side's
+    on its 6-point: the side to roll bears off at once with 31 rolls of 36
+    (all but 1-1, 1-2, 1-3); after a miss the other side bears off with
+    27 and else loses, so it doubles and wins 1 whether it is taken or
+    passed. Not doubling is worth 2 x 31 / 36 - 1 = 26 / 36; a double is a
+    pass:
+
+    >>> from bansugoroku_fast import Position
+    >>> board = [[14, 0, 0, 0, 0, 1] + [0] * 20, [14, 0, 0, 0, 0, 0, 1] + [0] * 19]
+    >>> decision = race_cube(Position(board), "backgammon")
+    >>> round(decision.no_double * 36, 9), decision.doubles, decision.takes, decision.equity
+    (26.0, True, False, 1.0)
+    """
+    checked_rules = as_rules(rules)
+    if isinstance(owner, bool) or owner not in (None, 0, 1):
+        raise InvalidCubeError(f"owner is None (the cube centred), 0 (the side to roll) or 1 (the other side), "
+                               f"got {owner!r}")
+    if not kind_of(checked_rules).cube:
+        raise TableRulesError(f"{checked_rules.short_name} is played without a doubling cube: no cubeful table")
+    result = race(position, checked_rules, method="two-sided")
+    assert result.no_double is not None       # a two-sided backgammon race
+    state = {None: 0, 0: 1, 1: 2}[owner]
+    no_double = result.no_double[state]
+    double_take = 2 * result.no_double.theirs
+    may_double = owner != 1
+    doubles = may_double and double_take >= no_double - SAME_EQUITY and no_double <= 1.0 + SAME_EQUITY
+    equity = min(double_take, 1.0) if doubles else no_double
+    return RaceCube(no_double, double_take, 1.0, doubles, double_take < 1.0 - SAME_EQUITY, equity)
 
 
 # --- how far the one-sided approximation is from the exact table ------------------

@@ -13,7 +13,8 @@ Each kind holds the one-sided tables (every arrangement of up to 15 stones
 on its six points: the distribution of the turns to finish, and for the
 bear-off kinds of the turns until the first stone is off) and the
 two-sided table (up to 6 stones a side: the exact winning chance of the
-side to roll). Built in memory in a few seconds by the kernels, they are
+side to roll, and in backgammon, the one kind with a doubling cube, its
+exact money cubeful equities in the cube's three states). Built in memory in a few seconds by the kernels, they are
 kept in the user's cache directory (``platformdirs.user_cache_dir``, which
 honours ``$XDG_CACHE_HOME``), one ``.npz`` file per kind with a SHA-256 of
 its arrays, written to a temporary file and renamed into place.
@@ -51,8 +52,10 @@ POSITIONS = _kernel.TABLE_POSITIONS
 SMALL_POSITIONS = _kernel.TABLE_SMALL_POSITIONS
 
 #: Bumped whenever the files' contents change meaning (a file of another format is rebuilt).
-FORMAT = 2
-_ARRAYS = ("finish", "finish_mean", "first", "first_mean", "win", "tied")
+FORMAT = 3
+_ARRAYS = ("finish", "finish_mean", "first", "first_mean", "win", "no_double", "tied")
+#: The cube states of ``Tables.no_double``'s last axis, as the side to roll sees them.
+CUBE_STATES = ("centred", "owned", "theirs")
 
 
 POINTS = 6
@@ -133,12 +136,15 @@ def play_children(rules: object = None, rows: int = POSITIONS) -> tuple[np.ndarr
 @dataclass(frozen=True)
 class TableKind:
     """One kind of table: its name, the rule code its plays are searched
-    under, whether stones leave the board, and whether gammons count."""
+    under, whether stones leave the board, whether gammons count, and
+    whether its rules have a doubling cube (backgammon only: Ban-sugoroku
+    is played without one)."""
 
     name: str
     rule_code: int
     bears_off: bool
     gammons: bool
+    cube: bool = False
 
     @property
     def base_point(self) -> int:
@@ -147,7 +153,7 @@ class TableKind:
 
 
 KINDS: dict[str, TableKind] = {
-    "backgammon": TableKind("backgammon", Rules(variant="backgammon").code, True, True),
+    "backgammon": TableKind("backgammon", Rules(variant="backgammon").code, True, True, cube=True),
     "ban-bear-off": TableKind("ban-bear-off", Rules(finish="bear_off", closure="off").code, True, False),
     "ban-arrival": TableKind("ban-arrival", Rules(finish="arrival", closure="off").code, False, False),
 }
@@ -175,6 +181,15 @@ class Tables:
       arrival): the same for the turns until one of its stones is off;
     * ``win[a, b]`` (``a, b`` < 924): the exact chance that the side to
       roll with ``a`` wins against ``b``, both playing to win;
+    * ``no_double[a, b, s]`` (backgammon; ``float64[0, 0, 3]`` for the
+      kinds without a cube): the exact money equity, per cube of 1, of the
+      side to roll with ``a`` against ``b`` when it rolls without doubling
+      now, with the cube centred (``s`` = 0), its own (1) or the other
+      side's (2) (:data:`CUBE_STATES`), both sides playing and handling
+      the cube perfectly from then on (each state with its own plays), as
+      GNU Backgammon's two-sided bear-off database holds them; no gammon is
+      possible there. :func:`~.races.race` and :func:`~.races.race_cube`
+      turn them into the cube decision;
     * ``tied[r]``: whether ``finish[r]`` is one of several optimal
       distributions: some roll, at ``r`` or at a play chosen below it, has
       two plays of the same least mean (within 1e-9 turns) and different
@@ -187,6 +202,7 @@ class Tables:
     first: np.ndarray
     first_mean: np.ndarray
     win: np.ndarray
+    no_double: np.ndarray
     tied: np.ndarray
 
 
@@ -209,11 +225,11 @@ def build(rules: object = None, *, cache: bool = False,
     kind = kind_of(rules)
     one = _kernel.build_one_sided(kind.rule_code, kind.bears_off, progress=progress)
     turns = _trimmed(one.finish, one.first)
-    win = _kernel.build_two_sided(kind.rule_code)
+    win, no_double = _kernel.build_two_sided(kind.rule_code, cubeful=kind.cube)
     if progress is not None:
         progress(ROWS_PER_KIND)
     built = _frozen(kind, one.finish[:, :turns], one.finish_mean, one.first[:, :turns], one.first_mean, win,
-                    one.ties != 0)
+                    no_double, one.ties != 0)
     if cache:
         try:
             _save(built)
@@ -340,8 +356,9 @@ def _problem(arrays: dict[str, np.ndarray], stored: np.ndarray, kind: TableKind)
     """What is wrong with arrays read from a cache file, or None."""
     positions, small = _kernel.TABLE_POSITIONS, _kernel.TABLE_SMALL_POSITIONS
     first_rows = positions if kind.bears_off else 0
+    cube_rows = small if kind.cube else 0
     expected = {"finish_mean": (positions,), "first_mean": (first_rows,), "win": (small, small),
-                "tied": (positions,)}
+                "no_double": (cube_rows, cube_rows, len(CUBE_STATES)), "tied": (positions,)}
     for name, array in arrays.items():
         dtype = np.dtype(bool if name == "tied" else np.float64)
         if array.dtype != dtype:

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from .met import MatchEquityTable
 
-__all__ = ["action", "decision", "efficiency", "kind", "match_decision", "match_value", "money_equity"]
+__all__ = ["action", "decision", "efficiency", "exact_match_value", "kind", "match_decision", "match_value",
+           "money_equity"]
 
 
 # --- the kind of a position and its cube efficiency ------------------------------------------------
@@ -130,6 +131,21 @@ def match_value(p: list[float], table: MatchEquityTable, length: int, score: tup
     else:
         live = _line(p[0], (mine, win), (1.0, winning)) if mine < 1 else winning
     return (1 - efficiency) * dead + efficiency * live
+
+
+def exact_match_value(p: list[float], exact_money: float, table: MatchEquityTable, length: int,
+                      score: tuple[int, int], crawford: bool, cube_value: int, cube: str, ceiling: float) -> float:
+    """The cubeful match winning chance of a position whose exact money
+    equity in the same cube state is ``exact_money`` (a two-sided table
+    race, no gammons): :func:`match_value` with the efficiency ``x`` that
+    makes ``(1 - x) cubeless + x live`` (money, fully live cube) equal
+    ``exact_money``, kept within 0 and ``ceiling``; ``ceiling`` itself
+    where the live and the dead money cube are within 1e-4."""
+    cubeless = 2 * p[0] - 1
+    live = money_equity(p, cube, 1.0)
+    x = (exact_money - cubeless) / (live - cubeless) if abs(live - cubeless) > 1e-4 else ceiling
+    x = min(max(x, 0.0), ceiling)
+    return match_value(p, table, length, score, crawford, cube_value, cube, x)
 
 
 # --- the decision ------------------------------------------------------------------------------

@@ -176,6 +176,58 @@ def two_sided_table(rules: Rules, most_stones: int = 4) -> dict[tuple[Stones, St
     return win
 
 
+def _cube_equity(no_double: float, double_take: float) -> float:
+    """A side on roll that may double: it doubles when doubling is no
+    worse than not (a pass wins 1), and is then taken or passed, whichever
+    the other side prefers."""
+    if double_take >= no_double and no_double <= 1.0:
+        return min(double_take, 1.0)
+    return no_double
+
+
+CubeStates = tuple[float, float, float]
+
+
+def cubeful_table(rules: Rules, most_stones: int = 3) -> dict[tuple[Stones, Stones], CubeStates]:
+    """``no_double[(a, b)]``: the exact money equity, per cube of 1, of the
+    side to roll with ``a`` against ``b`` (both up to ``most_stones``
+    stones) when it rolls without doubling, as ``(centred, owned,
+    theirs)``: the cube in the middle, its own, the other side's; from
+    then on both sides play and handle the cube perfectly, each state with
+    its own plays. ``a`` empty: it has won, 1; else ``b`` empty: -1.
+
+    After our play to ``c``, the other side is on roll at ``(b, c)``:
+
+    * the cube centred: it may double (we would then own the cube at
+      twice the value: its "theirs" state);
+    * ours: it may not double (its "theirs" state);
+    * its own: it may redouble (its "owned" state; we would own the cube).
+    """
+    every = sorted(positions(most_stones), key=rank)
+    plays = {(a, dice): children(a, dice, rules) for a in every if sum(a) for dice in ROLLS}
+    no_double: dict[tuple[Stones, Stones], CubeStates] = {}
+    for a, b in sorted(((a, b) for a in every for b in every), key=lambda pair: rank(pair[0]) + rank(pair[1])):
+        if sum(a) == 0:
+            no_double[(a, b)] = (1.0, 1.0, 1.0)
+        elif sum(b) == 0:
+            no_double[(a, b)] = (-1.0, -1.0, -1.0)
+        else:
+            totals = [0.0, 0.0, 0.0]
+            for dice in ROLLS:
+                options = []
+                for c in plays[(a, dice)]:
+                    if sum(c) == 0:
+                        options.append((1.0, 1.0, 1.0))
+                        continue
+                    centred, owned, theirs = no_double[(b, c)]
+                    their_take = 2.0 * theirs
+                    options.append((-_cube_equity(centred, their_take), -theirs, -_cube_equity(owned, their_take)))
+                for state in range(3):
+                    totals[state] += roll_weight(dice) * max(option[state] for option in options)
+            no_double[(a, b)] = (totals[0], totals[1], totals[2])
+    return no_double
+
+
 def expected_turns(row: tuple[int, ...], rules: Rules, memo: dict[tuple[int, ...], float] | None = None) -> float:
     """The least expected turns for one side, its row (26 counts, its own
     numbering) alone on the board (the opponent's stones on its point 7),

@@ -1,6 +1,7 @@
 # cython: language_level=3
 """Exact endgame tables: one-sided distributions of turns, two-sided
-winning chances, and the batch race look-up.
+winning chances (and, for backgammon, the two-sided money cubeful
+equities in the cube's three states), and the batch race look-up.
 
 A table position is one side's stones on six consecutive points, read as
 ``counts[0..5]`` (the table's points 1..6) with at most 15 stones:
@@ -338,39 +339,90 @@ def children(int rule_code, int64_t positions):
         free(found)
 
 
+cdef inline double _cube_equity(double no_double, double double_take) noexcept nogil:
+    """The money value (per cube of 1) of a side on roll that may double,
+    from its no-double value and its value once doubled and taken (twice
+    the doubled state's, already doubled here); a pass wins 1. It doubles
+    when doubling is no worse (double/take and double/pass both at least
+    no double), and the other side then takes or passes, whichever costs it
+    less (GNU Backgammon's rule; at a tie the value is the same)."""
+    if double_take >= no_double and 1.0 >= no_double:
+        return double_take if double_take < 1.0 else 1.0
+    return no_double
+
+
 @cython.boundscheck(False)
 @cython.wraparound(False)
-def build_two_sided(const int32_t[::1] offsets, const int32_t[::1] children, double[:, ::1] win):
+def build_two_sided(const int32_t[::1] offsets, const int32_t[::1] children, double[:, ::1] win,
+                    double[:, :, ::1] cubeful):
     """``win[a, b]``: the exact probability that the side to roll with
     small position ``a`` wins against ``b``, both sides playing to win
     (``a`` = 0: it has already won, 1; ``b`` = 0: it has lost, 0). Pairs
     are filled by increasing ``a + b``: a child ``c`` of ``a`` has
-    ``c < a``, so ``win[b, c]`` is known when ``win[a, b]`` needs it."""
-    cdef int n = SMALL_POSITIONS, total, a, b, j, ra, rb
-    cdef int32_t k
-    cdef double acc, best, value
+    ``c < a``, so ``win[b, c]`` is known when ``win[a, b]`` needs it.
+
+    ``cubeful`` (``[0, 0, 3]``: not built): ``cubeful[a, b, s]``, the exact
+    money equity (per cube of 1, no gammons: 9 stones are off) of the side
+    to roll with ``a`` when it rolls without doubling, with the cube
+    centred (``s`` = 0), its own (1) or the other side's (2), both sides
+    playing and handling the cube perfectly from then on; each state
+    chooses its own play of each roll. After a play to ``c`` the other
+    side, on roll at ``(b, c)``, sees the cube centred (it may double: its
+    double makes the cube ours, its state 2), ours (its state 2: it may not
+    double) or its own (its state 1: it may redouble). A side that has
+    finished has won 1 in every state."""
+    cdef int n = SMALL_POSITIONS, total, a, b, j, ra, rb, s
+    cdef bint with_cube = cubeful.shape[0] > 0
+    cdef int32_t k, c
+    cdef double acc, best, value, weight, their_take
+    cdef double best_state[3]
+    cdef double acc_state[3]
+    cdef double value_state[3]
+    cdef const double* theirs
     with nogil:
         for total in range(2 * n - 1):
             for a in range(max(0, total - n + 1), min(total, n - 1) + 1):
                 b = total - a
-                if a == 0:
-                    win[a, b] = 1.0
-                    continue
-                if b == 0:
-                    win[a, b] = 0.0
+                if a == 0 or b == 0:
+                    win[a, b] = 1.0 if a == 0 else 0.0
+                    if with_cube:
+                        for s in range(3):
+                            cubeful[a, b, s] = 1.0 if a == 0 else -1.0
                     continue
                 acc = 0.0
+                acc_state[0] = acc_state[1] = acc_state[2] = 0.0
                 j = 0
                 for ra in range(1, 7):
                     for rb in range(ra, 7):
                         best = -1.0
+                        best_state[0] = best_state[1] = best_state[2] = -INFINITY
                         for k in range(offsets[21 * a + j], offsets[21 * a + j + 1]):
-                            value = 1.0 if children[k] == 0 else 1.0 - win[b, children[k]]
+                            c = children[k]
+                            value = 1.0 if c == 0 else 1.0 - win[b, c]
                             if value > best:
                                 best = value
-                        acc += roll_weight(ra, rb) * best
+                            if with_cube:
+                                if c == 0:
+                                    value_state[0] = value_state[1] = value_state[2] = 1.0
+                                else:
+                                    theirs = &cubeful[b, c, 0]
+                                    their_take = 2.0 * theirs[2]
+                                    value_state[0] = -_cube_equity(theirs[0], their_take)
+                                    value_state[1] = -theirs[2]
+                                    value_state[2] = -_cube_equity(theirs[1], their_take)
+                                for s in range(3):
+                                    if value_state[s] > best_state[s]:
+                                        best_state[s] = value_state[s]
+                        weight = roll_weight(ra, rb)
+                        acc += weight * best
+                        if with_cube:
+                            for s in range(3):
+                                acc_state[s] += weight * best_state[s]
                         j += 1
                 win[a, b] = acc
+                if with_cube:
+                    for s in range(3):
+                        cubeful[a, b, s] = acc_state[s]
 
 
 # --- the race look-up ----------------------------------------------------------
