@@ -61,6 +61,7 @@ from .errors import (
     PolicyOutputError,
     PolicyOutputTypeError,
     PolicyTypeError,
+    RequestError,
     RulesTypeError,
     StonesTypeError,
     TableRulesError,
@@ -258,6 +259,7 @@ __all__ = [
     "InvalidArgumentError",
     "ArgumentTypeError",
     "InvalidOptionError",
+    "RequestError",
     "UnknownOptionError",
     "OutputPathError",
     # evaluators
