@@ -22,7 +22,7 @@ replay), 429 too many analyses at once.
 >>> from starlette.testclient import TestClient
 >>> client = TestClient(create_app())
 >>> client.post("/api/plays", json={"position": "4HPwATDgc/ABMA", "dice": [6, 5], "rules": "backgammon"}).json()
-{'plays': [{'play': '24/13', 'position': '0HPwATDgc/ABMA'}, ...]}
+{'plays': [{'play': '24/13', 'position': '4HPwAyDgc/ABMA'}, ...]}
 >>> client.post("/api/plays", json={"position": "4HPwATDgc/ABMA", "dice": [6, 5]}).status_code
 422
 """
@@ -254,6 +254,13 @@ async def create_session(request: Request) -> Response:
     return _json({"token": session.token, "expires_in": store.ttl}, status=201)
 
 
+async def session_info(request: Request) -> Response:
+    session = _session(request)
+    store: SessionStore = request.app.state.sessions
+    return _json({"expires_in": store.ttl, "game": session.play is not None,
+                  "jobs": [job.state()["job"] for job in session.jobs.values()]})
+
+
 async def delete_session(request: Request) -> Response:
     store: SessionStore = request.app.state.sessions
     store.delete(_token(request))
@@ -457,6 +464,7 @@ def routes() -> list[Route | Mount]:
         Route("/api/analyse", analyse_match, methods=["POST"]),
         Route("/api/board", board, methods=["POST"]),
         Route("/api/sessions", create_session, methods=["POST"]),
+        Route("/api/sessions", session_info, methods=["GET"]),
         Route("/api/sessions", delete_session, methods=["DELETE"]),
         Route("/api/game", new_game, methods=["POST"]),
         Route("/api/game", game_state, methods=["GET"]),
@@ -502,7 +510,7 @@ def create_app(*, allowed_hosts: list[str] | None = None, session_ttl: float | N
         middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts, www_redirect=False))
     app = Starlette(routes=routes(), middleware=middleware,
                     exception_handlers={BansugorokuError: library_error, HTTPException: http_error})
-    store = sessions or SessionStore()
+    store = sessions if sessions is not None else SessionStore()
     if session_ttl is not None:
         store.ttl = session_ttl
     app.state.sessions = store
