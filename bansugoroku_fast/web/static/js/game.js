@@ -6,6 +6,11 @@ import { drawBoard } from "./board.js";
 const $ = (id) => document.getElementById(id);
 const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+// While the page waits for the server or shows the computer's moves, <body> is .busy.
+function setBusy(busy) {
+  document.body.classList.toggle("busy", busy);
+}
+
 export class GameView {
   constructor({ onAnalyse, onError }) {
     this.state = null;
@@ -45,6 +50,7 @@ export class GameView {
   async act(action, body) {
     if (this.busy || !this.state) return;
     this.busy = true;
+    setBusy(true);
     try {
       const path = action === "move" ? "/api/game/move" : `/api/game/${action}`;
       const state = await call("POST", path, body, () => this.expired());
@@ -54,6 +60,7 @@ export class GameView {
       this.busy = false;
       $("message").textContent = error.message;
     }
+    setBusy(this.busy);
   }
 
   move(from, to) {
@@ -69,6 +76,7 @@ export class GameView {
   // Shows the computer's actions step by step, then the state.
   async show(state) {
     this.busy = true;
+    setBusy(true);
     try {
       for (const event of state.events) {
         if (!event.frames || this.speed === 0) continue;
@@ -84,10 +92,12 @@ export class GameView {
     }
     this.state = state;
     this.render();
+    setBusy(false);
   }
 
   render() {
     const s = this.state;
+    $("play-view").dataset.phase = s.phase;
     const rules = s.rules === "backgammon" ? "Backgammon" : `Ban-sugoroku (${s.rules.replace("ban-sugoroku,", "")})`;
     $("game-title").textContent = `${rules}: you against the computer (${s.computer.policy}), game ${s.game}`;
     $("score").textContent = `Score: you ${s.score.you}, the computer ${s.score.computer}`;
@@ -125,6 +135,7 @@ export class GameView {
   async hint() {
     if (this.busy || !this.state || !this.state.can.hint) return;
     this.busy = true;
+    setBusy(true);
     try {
       const hint = await call("POST", "/api/game/hint", { ply: 1 });
       const list = $("hint-list");
@@ -150,6 +161,7 @@ export class GameView {
       $("message").textContent = error.message;
     } finally {
       this.busy = false;
+      setBusy(false);
     }
   }
 }
