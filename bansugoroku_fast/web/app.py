@@ -38,6 +38,7 @@ from typing import Any
 
 import anyio
 import anyio.to_thread
+import numpy as np
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -54,7 +55,11 @@ from ..errors import BansugorokuError, GameStateError, RequestError
 from ..evaluators.search import best_plays, evaluate_position
 from ..formats.mat import MatchRecord, parse_match, write_match
 from ..moves import legal_plays, outcome
+from ..notation import format_steps
+from ..position import Position
+from ..position_id import encode_many
 from ..render import svg
+from ..rules import Rules
 from ..version import __version__
 from . import openapi
 from .fields import (
@@ -154,10 +159,25 @@ async def openapi_document(request: Request) -> Response:
     return _json(openapi.document(__version__))
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _notation(steps: tuple[tuple[int, int], ...], hits: tuple[bool, ...]) -> str:
+    """A play's notation (``str(play)``), remembered: the same few thousand step lists come back all the time."""
+    return format_steps(steps, hits)
+
+
+def _plays_json(position: Position, dice: tuple[int, int], rules: Rules) -> list[dict[str, str]]:
+    """Each legal play's notation and the Position ID after it, seen by the side then on roll."""
+    found = list(legal_plays(position, dice, rules))
+    if not found:
+        return []
+    after = encode_many(np.stack([play.position.array[::-1] for play in found]))
+    return [{"play": _notation(play.steps, play.hits), "position": position_id}
+            for play, position_id in zip(found, after)]
+
+
 async def plays(request: Request) -> Response:
     fields = await _fields(request, PLAYS)
-    found = legal_plays(fields["position"], fields["dice"], fields["rules"])
-    return _json({"plays": [{"play": str(play), "position": play.position.swapped().id} for play in found]})
+    return _json({"plays": _plays_json(fields["position"], fields["dice"], fields["rules"])})
 
 
 def _evaluation(fields: dict[str, Any]) -> dict[str, Any]:
