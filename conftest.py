@@ -8,6 +8,7 @@ import os
 OPTIONAL = {
     "bansugoroku_fast/envs": ("gymnasium", "pettingzoo"),
     "bansugoroku_fast/distributed.py": ("dask", "distributed"),
+    "bansugoroku_fast/web": ("starlette", "uvicorn", "httpx2"),
 }
 
 collect_ignore = []

@@ -61,6 +61,7 @@ from .errors import (
     PolicyOutputError,
     PolicyOutputTypeError,
     PolicyTypeError,
+    RequestError,
     RulesTypeError,
     StonesTypeError,
     TableRulesError,
@@ -269,6 +270,7 @@ __all__ = [
     "InvalidArgumentError",
     "ArgumentTypeError",
     "InvalidOptionError",
+    "RequestError",
     "UnknownOptionError",
     "OutputPathError",
     # evaluators

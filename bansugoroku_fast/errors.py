@@ -66,6 +66,7 @@ __all__ = [
     "PolicyOutputError",
     "PolicyOutputTypeError",
     "PolicyTypeError",
+    "RequestError",
     "RulesTypeError",
     "StonesTypeError",
     "TableRulesError",
@@ -266,6 +267,24 @@ class ArgumentTypeError(InvalidArgumentError, TypeError):
 class UnknownOptionError(InvalidOptionError, TypeError):
     """A keyword argument the function does not take (a TypeError, as Python
     raises for it); the message lists the keywords it does take."""
+
+
+class RequestError(BansugorokuError, ValueError):
+    """An HTTP request to ``bansugoroku serve`` that cannot be read or is not
+    allowed, whatever it asks: a body that is not JSON or not an object, a
+    field the call does not take or one it needs left out, a body over the
+    size limit, a missing or expired session, an unknown job, too many
+    analyses at once. ``status`` is the HTTP status the server answers with
+    (a 4xx); the message names the field or the limit.
+
+    >>> error = RequestError("unknown field 'colour'; the fields are position, dice, rules", status=422)
+    >>> error.status, isinstance(error, ValueError)
+    (422, True)
+    """
+
+    def __init__(self, message: str, status: int = 400):
+        self.status = status
+        super().__init__(message)
 
 
 class OutputPathError(BansugorokuError, ValueError):

@@ -114,12 +114,55 @@ def _stones(x: float, top: bool, owner: str, count: int) -> list[str]:
     return parts
 
 
-def svg(rows: Rows) -> str:
-    """An SVG drawing of ``rows`` from the side to move (light stones, X)."""
+#: The bear-off tray at the right of an interactive board.
+_TRAY = 32
+
+
+def _hit_areas(width: float, height: float) -> list[str]:
+    """Transparent rectangles naming what a pointer is over (``data-point``):
+    each point's half of the board (1..24), the bar (25) and the tray (0)."""
+    half = height / 2
+    parts = []
+    for point in range(1, 25):
+        x, top = _point_x(point), point >= 13
+        parts.append(f'<rect class="hit" data-point="{point}" x="{x}" y="{0 if top else half}" '
+                     f'width="{_WIDTH}" height="{half}" fill="transparent"/>')
+    parts.append(f'<rect class="hit" data-point="25" x="{6 * _WIDTH}" y="0" width="{_BAR}" height="{height}" '
+                 f'fill="transparent"/>')
+    parts.append(f'<rect class="hit" data-point="0" x="{width}" y="{half}" width="{_TRAY}" height="{half}" '
+                 f'fill="transparent"/>')
+    return parts
+
+
+def _tray(width: float, height: float, rows: Rows) -> list[str]:
+    """The bear-off tray: each side's stones off, as bars (X below, O above)."""
+    parts = [f'<rect x="{width}" width="{_TRAY}" height="{height}" fill="#7a5230"/>']
+    for side, owner in ((0, "X"), (1, "O")):
+        off = rows[side][0]
+        for i in range(off):
+            y = height - 4 - (i + 1) * 7 if side == 0 else 4 + i * 7
+            parts.append(f'<rect x="{width + 4}" y="{y}" width="{_TRAY - 8}" height="6" '
+                         f'fill="{_COLOURS[owner]}" stroke="#000" stroke-width="0.5"/>')
+    return parts
+
+
+def svg(rows: Rows, *, interactive: bool = False) -> str:
+    """An SVG drawing of ``rows`` from the side to move (light stones, X).
+
+    ``interactive=True`` draws the board for a page to play on: a bear-off
+    tray on the right, transparent ``<rect class="hit" data-point="N">``
+    areas over each point (1..24, in X's numbering), the bar (25) and the
+    tray (0), and no status line (the page shows the counts itself).
+
+    >>> page = svg(((0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5) + (0,) * 10 + (2, 0),) * 2, interactive=True)
+    >>> page.count('class="hit"'), 'data-point="0"' in page
+    (26, True)
+    """
     width, height = 12 * _WIDTH + _BAR, 2 * _HEIGHT + 40
+    full_width = width + (_TRAY if interactive else 0)
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height + 30}" '
-        f'width="{width * 1.5:.0f}" height="{(height + 30) * 1.5:.0f}">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {full_width} {height + 30}" '
+        f'width="{full_width * 1.5:.0f}" height="{(height + 30) * 1.5:.0f}">',
         f'<rect width="{width}" height="{height}" fill="{BACKGROUND}"/>',
         f'<rect x="{6 * _WIDTH}" width="{_BAR}" height="{height}" fill="#7a5230"/>',
     ]
@@ -147,8 +190,11 @@ def svg(rows: Rows) -> str:
                 f'<circle cx="{x}" cy="{y}" r="{_STONE / 2 - 1}" fill="{_COLOURS[owner]}" stroke="#000"/>'
                 f'<text x="{x}" y="{y + 4}" font-size="11" text-anchor="middle" fill="red">{rows[side][25]}</text>'
             )
-    parts.append(
-        f'<text x="2" y="{height + 26}" font-size="9">X to move: off {rows[0][0]}, O: off {rows[1][0]}</text>'
-    )
+    if interactive:
+        parts += _tray(width, height, rows) + _hit_areas(width, height)
+    else:
+        parts.append(
+            f'<text x="2" y="{height + 26}" font-size="9">X to move: off {rows[0][0]}, O: off {rows[1][0]}</text>'
+        )
     parts.append("</svg>")
     return "".join(parts)

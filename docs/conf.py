@@ -77,6 +77,10 @@ nitpick_ignore_regex = [
     ("py:class", r"dict\[str"),
     # the environments' bases and spaces (gymnasium, pettingzoo), Dask's arrays and clients, tqdm
     ("py:.*", r"(gymnasium|gym|pettingzoo|dask|distributed|tqdm|matplotlib)(\..*)?"),
+    # the web server's stack (Starlette, uvicorn, anyio)
+    ("py:.*", r"(starlette|uvicorn|anyio)(\..*)?"),
+    # ... and a dataclass field's Callable[[], int] (CubefulComputer.cube_value)
+    ("py:class", r"Callable\[\[\]"),
 ]
 
 # --- HTML -------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ The rooms are read from the document's table, so that the page and the code
 cannot drift apart: every module is in exactly one room, every import goes
 down or stays in its room, only the seam imports a compiled kernel, nothing
 imports another module's private names, the graph has no cycle and its
-longest chain is at most 16 modules, and policies are named in one registry
+longest chain is at most 17 modules, and policies are named in one registry
 that imports what it names (no module found by an import string).
 """
 from __future__ import annotations
@@ -27,7 +27,10 @@ SEAM = "bansugoroku_fast._kernel"
 #: evaluators it names ("net": the command line -> the games -> the policies
 #: -> the evaluators' search, network and encoding -> the batch calls); the
 #: chain was as long before, but an import string hid six of its levels.
-MOST_LEVELS = 16
+#: 17 since ``bansugoroku serve``: the command line -> serve -> the web app
+#: -> match files -> the games (the app writes and reads the page's games as
+#: match files).
+MOST_LEVELS = 17
 
 pytestmark = source_tree.needs("docs/architecture.md", "src/bansugoroku_fast", "bansugoroku_fast")
 
@@ -153,7 +156,7 @@ def test_no_module_imports_another_module_s_private_names():
     assert private == []
 
 
-def test_the_import_graph_has_no_cycle_and_at_most_sixteen_levels():
+def test_the_import_graph_has_no_cycle_and_at_most_seventeen_levels():
     edges = {module: {target for target, _ in targets if target in graph()} - {module}
              for module, targets in graph().items()}
     levels: dict[str, int] = {}

@@ -309,3 +309,15 @@ def _shared_point():
 def test_every_encoder_refuses_an_invalid_position(encoder, rows, problem):
     with pytest.raises(InvalidPositionError, match="cannot encode an invalid position: " + problem):
         encoder(rows)
+
+
+def test_position_ids_of_a_batch_are_each_position_s_own():
+    """``encode_many`` (numpy, for a batch) gives what ``encode`` gives one position at a time,
+    over positions of whole games: stones on the bar, borne off, every rule set's."""
+    from bansugoroku_fast import play_games
+    from bansugoroku_fast.position_id import encode_many
+
+    for rules in ("backgammon", "ban-sugoroku,finish=bear_off"):
+        records = play_games(rules, games=20, seed=3)
+        positions = np.concatenate([np.asarray(records.positions), np.asarray(records.after)])
+        assert encode_many(positions) == [Position(position).id for position in positions]

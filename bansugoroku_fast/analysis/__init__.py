@@ -16,12 +16,14 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .core import Analysis, Decision, PlayerStatistics, analyse, cube_decisions
+    from .core import Analysis, Decision, PlayerStatistics, analyse, cube_decisions, statistics
     from .figures import luck_mark, mark, rating
 
-__all__ = ["Analysis", "Decision", "PlayerStatistics", "analyse", "cube_decisions", "luck_mark", "mark", "rating"]
+__all__ = ["Analysis", "Decision", "PlayerStatistics", "analyse", "cube_decisions", "luck_mark", "mark", "rating",
+           "statistics"]
 
-_WHERE = {**dict.fromkeys(["Analysis", "Decision", "PlayerStatistics", "analyse", "cube_decisions"], "core"),
+_WHERE = {**dict.fromkeys(["Analysis", "Decision", "PlayerStatistics", "analyse", "cube_decisions", "statistics"],
+                          "core"),
           **dict.fromkeys(["luck_mark", "mark", "rating"], "figures")}
 
 

@@ -13,6 +13,7 @@ subcommand for all its options).
     bansugoroku rollout [--position ID|XGID] [--rules RULES] [--games N] [--policy P] [--seed S]
                         [--threads T] [--stratify [36|1296]] [--json] [--plot FILE.png] [--no-progress]
     bansugoroku hint POSITION_ID 6-5 [--rules RULES] [--policy P] [--games N] [--seed S] [--no-progress]
+    bansugoroku serve [--host 127.0.0.1] [--port 8000] [--open]
     bansugoroku --version
 
 Bad input (an unreadable id, dice or rules label, an unreadable or illegal
@@ -42,12 +43,12 @@ import sys
 from collections.abc import Sequence
 
 from ..version import __version__
-from . import analyse, conformance, hint, match, moves, perft, play, race, rollout
+from . import analyse, conformance, hint, match, moves, perft, play, race, rollout, serve
 from .common import USER_ERRORS
 
 # One module per subcommand, each with add_parser(commands); listed in the
 # order ``--help`` shows them.
-SUBCOMMANDS = (moves, perft, play, match, analyse, conformance, rollout, hint, race)
+SUBCOMMANDS = (moves, perft, play, match, analyse, conformance, rollout, hint, race, serve)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,184 @@
+"""Load on ``bansugoroku serve``: 50 concurrent clients of ``POST /api/plays``
+on the loopback, bounded in time.
+
+The server runs in its own process (uvicorn, one worker, as ``bansugoroku
+serve`` runs it, without the access log); the load comes from another
+process: Debian's ``wrk`` with a Lua script for the POST where it is
+installed, else a plain asyncio client (keep-alive HTTP/1.1, one connection
+per client). Each request asks for the plays of a roll from one of a few
+positions, so the server does real work (reading the body, decoding the id,
+generating the plays, writing their ids) for positions and rolls taken from
+games (2,000 items, a quarter of them Ban-sugoroku's, so that nothing the
+server remembers serves them all).
+
+    python benchmarks/serve_load.py [--clients 50] [--seconds 10] [--client wrk|asyncio]
+
+Prints the requests per second, the latency percentiles and the errors, and
+exits 1 if the target is missed (at least 1,000 requests a second, the 99th
+percentile under 50 ms, no error). The figures of this machine are in
+``docs/guides/browser.md``.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+#: The (position, dice, rules) items the clients ask for.
+ITEMS = 2000
+
+
+def bodies(count: int = ITEMS) -> list[dict[str, object]]:
+    """Bodies of ``POST /api/plays``: positions and rolls of games played by the heuristic."""
+    from bansugoroku_fast import Position, play_games
+
+    out: list[dict[str, object]] = []
+    for rules, share in (("backgammon", 3 * count // 4), ("ban-sugoroku", count - 3 * count // 4)):
+        records = play_games(rules, games=share // 20 + 1, policy="heuristic", seed=7)
+        for position, dice in list(zip(records.positions, records.dice))[:share]:
+            out.append({"position": Position(position).id, "dice": [int(dice[0]), int(dice[1])], "rules": rules})
+    return out
+TARGET_RATE = 1000.0
+TARGET_P99_MS = 50.0
+
+SERVER = """
+import uvicorn
+from bansugoroku_fast.web.app import create_app
+uvicorn.run(create_app(), host="127.0.0.1", port={port}, log_level="warning", access_log=False)
+"""
+
+WRK_SCRIPT = """
+local bodies = {%s}
+local i = 0
+request = function()
+  i = i %% #bodies + 1
+  return wrk.format("POST", "/api/plays", {["Content-Type"] = "application/json"}, bodies[i])
+end
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def start_server(port: int) -> subprocess.Popen[bytes]:
+    server = subprocess.Popen([sys.executable, "-c", SERVER.format(port=port)], cwd=ROOT)
+    for _ in range(200):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return server
+        except OSError:
+            time.sleep(0.05)
+    server.kill()
+    raise SystemExit("the server did not start")
+
+
+def run_wrk(port: int, clients: int, seconds: int) -> dict[str, float]:
+    """wrk's figures: requests/s, p50/p99 latency (ms), errors."""
+    lua_bodies = ", ".join(json.dumps(json.dumps(body)) for body in bodies())
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
+        script.write(WRK_SCRIPT % lua_bodies)
+    try:
+        command = ["wrk", "-t", "1", "-c", str(clients), "-d", f"{seconds}s", "--latency", "-s", script.name,
+                   f"http://127.0.0.1:{port}/api/plays"]
+        print("load:", " ".join(command[:-3]), "POST /api/plays")
+        output = subprocess.run(command, capture_output=True, text=True, check=True,
+                                timeout=seconds + 30).stdout
+    finally:
+        os.unlink(script.name)
+    print(output)
+
+    def latency(label: str) -> float:
+        match = re.search(rf"^\s*{label}%\s+([\d.]+)(us|ms|s)\s*$", output, re.M)
+        assert match, f"no {label}% latency in wrk's output"
+        scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}[match.group(2)]
+        return float(match.group(1)) * scale
+
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))  # type: ignore[union-attr]
+    bad = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", output)
+    socket_errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output)
+    errors = (int(bad.group(1)) if bad else 0) + (sum(map(int, socket_errors.groups())) if socket_errors else 0)
+    return {"rate": rate, "p50": latency("50"), "p99": latency("99"), "errors": errors}
+
+
+async def _client(port: int, deadline: float, latencies: list[float], errors: list[int], first: int,
+                  items: list[dict[str, object]]) -> None:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    requests = []
+    for body in items:
+        data = json.dumps(body).encode()
+        requests.append(b"POST /api/plays HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                        b"Content-Length: " + str(len(data)).encode() + b"\r\n\r\n" + data)
+    i = first
+    try:
+        while time.perf_counter() < deadline:
+            started = time.perf_counter()
+            writer.write(requests[i % len(requests)])
+            i += 1
+            head = await reader.readuntil(b"\r\n\r\n")
+            length = int(re.search(rb"content-length: (\d+)", head, re.I).group(1))  # type: ignore[union-attr]
+            await reader.readexactly(length)
+            latencies.append(time.perf_counter() - started)
+            if not head.startswith(b"HTTP/1.1 200"):
+                errors.append(1)
+    finally:
+        writer.close()
+
+
+def run_asyncio(port: int, clients: int, seconds: int) -> dict[str, float]:
+    """The same load from asyncio clients in this process (the server is in another)."""
+    print(f"load: {clients} asyncio clients for {seconds} s, POST /api/plays")
+    latencies: list[float] = []
+    errors: list[int] = []
+    items = bodies()
+
+    async def main() -> None:
+        deadline = time.perf_counter() + seconds
+        await asyncio.gather(*(_client(port, deadline, latencies, errors, k * 37, items) for k in range(clients)))
+
+    started = time.perf_counter()
+    asyncio.run(main())
+    elapsed = time.perf_counter() - started
+    latencies.sort()
+    at = lambda q: 1000 * latencies[min(int(q * len(latencies)), len(latencies) - 1)]  # noqa: E731
+    return {"rate": len(latencies) / elapsed, "p50": at(0.5), "p99": at(0.99), "errors": len(errors)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--seconds", type=int, default=10, help="the load's length (at most 120)")
+    parser.add_argument("--client", choices=("wrk", "asyncio"), default="wrk" if shutil.which("wrk") else "asyncio")
+    args = parser.parse_args(argv)
+    seconds = max(1, min(args.seconds, 120))
+    port = free_port()
+    server = start_server(port)
+    try:
+        load = run_wrk if args.client == "wrk" else run_asyncio
+        figures = load(port, args.clients, seconds)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    print(f"{figures['rate']:.0f} requests/s, p50 {figures['p50']:.1f} ms, p99 {figures['p99']:.1f} ms, "
+          f"{figures['errors']:.0f} errors ({args.clients} clients, {seconds} s, {args.client}, "
+          f"{os.cpu_count()} cores)")
+    met = figures["rate"] >= TARGET_RATE and figures["p99"] < TARGET_P99_MS and figures["errors"] == 0
+    print(f"target (>= {TARGET_RATE:.0f} requests/s, p99 < {TARGET_P99_MS:.0f} ms, no error): "
+          f"{'met' if met else 'MISSED'}")
+    return 0 if met else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
