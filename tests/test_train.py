@@ -90,7 +90,9 @@ def test_gradients_match_finite_differences(activation: str, hidden: tuple[int, 
     # the gradients training takes its steps on are the played network's own (NetEvaluator's layers)
     rng = np.random.default_rng(0)
     parameters = [p.astype(np.float64) for p in fitting.initial_parameters(7, hidden, rng)]  # exact arithmetic
-    parameters[len(parameters) // 2 - 1][:] = rng.normal(size=parameters[len(parameters) // 2 - 1].shape)
+    output = parameters[len(parameters) // 2 - 1]    # nonzero output weights: the hidden layers' gradients count
+    output[:] = 0.3 * rng.normal(size=output.shape)      # (small, and the outputs' biases 0: outputs near 1/2,
+    parameters[-1][:] = 0.0                              # far from 0 and 1, where the loss's 1e-7 would show)
     x = rng.random((9, 7))
     targets = rng.random((9, 5))
     gradients, _ = fitting.gradients(parameters, activation, x, targets)

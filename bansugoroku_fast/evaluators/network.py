@@ -389,14 +389,15 @@ def layer_outputs(weights: Sequence[np.ndarray], biases: Sequence[np.ndarray], a
     """Every layer's activations of a network in :class:`NetEvaluator`'s
     layout (``weights[k]`` is ``[inputs, outputs]``), the encoded inputs
     first, the raw sigmoid outputs last (before :func:`consistent`), in
-    float32: the one forward pass in numpy, which :meth:`NetEvaluator.forward`
+    float32 (in float64 for float64 weights, as a gradient check wants):
+    the one forward pass in numpy, which :meth:`NetEvaluator.forward`
     and training share.
 
     >>> net = NetEvaluator.random("backgammon", hidden=(3,), seed=0)
     >>> [a.shape for a in layer_outputs(net.weights, net.biases, "sigmoid", np.zeros((2, 198), np.float32))]
     [(2, 198), (2, 3), (2, 5)]
     """
-    layers = [np.asarray(inputs, dtype=np.float32)]
+    layers = [np.asarray(inputs, dtype=np.result_type(weights[0].dtype, np.float32))]  # float32, or wider weights
     last = len(weights) - 1
     for k, (w, b) in enumerate(zip(weights, biases)):
         z = layers[-1] @ w + b
@@ -422,7 +423,7 @@ def loss_gradients(weights: Sequence[np.ndarray], biases: Sequence[np.ndarray], 
     out = layers[-1]
     eps = 1e-7
     loss = -float(np.mean(np.sum(targets * np.log(out + eps) + (1 - targets) * np.log(1 - out + eps), axis=1)))
-    delta = ((out - targets) / len(out)).astype(np.float32)
+    delta = ((out - targets) / len(out)).astype(out.dtype)     # float32 in training
     grad_w: list[np.ndarray] = []
     grad_b: list[np.ndarray] = []
     for k in range(len(weights) - 1, -1, -1):
