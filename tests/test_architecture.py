@@ -257,3 +257,21 @@ def test_the_rules_catch_what_they_forbid(tmp_path):
     assert names == [("typing", ["TYPE_CHECKING"]), ("moves", ["_prepare"]), ("games", ["bulk"])]
     assert room_of("bansugoroku_fast.games.bulk", rooms()) == [5]
     assert room_of("bansugoroku_fast.cli.match", rooms()) == [7]
+
+
+#: The network classes: the one that plays and trains, and the oracle's plain twin.
+NETWORK_CLASSES = {"bansugoroku_fast.evaluators.network.NetEvaluator",
+                   "bansugoroku_fast.oracle.evaluators.PlainNetwork"}
+
+
+def test_one_network_class_plays_and_trains():
+    # a class with a forward pass (a ``forward`` method) or named a network is a network class:
+    # training fits NetEvaluator's layers (bansugoroku_fast.train.fitting), not a class of its own
+    found = set()
+    for module, path in module_files().items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ClassDef):
+                methods = {item.name for item in node.body if isinstance(item, ast.FunctionDef)}
+                if "forward" in methods or node.name.endswith("Network"):
+                    found.add(f"{module}.{node.name}")
+    assert found == NETWORK_CLASSES

@@ -98,6 +98,9 @@ def test_the_integer_scores_of_children_agree_with_the_float_pass(hidden):
 @pytest.mark.parametrize("net", [NetEvaluator.shipped(BACKGAMMON), NetEvaluator.random(BACKGAMMON, hidden=(80,))])
 def test_the_kernel_model_s_arrays_start_on_cache_lines(net):
     # the kernels' vector loads of a row straddle two cache lines where an array does not
-    arrays = net.native_model().arrays
+    arrays = dict(net.native_model().arrays)
+    # the endgame tables (the shipped network's), read an entry at a time, are kept alive beside them
+    assert ("race_tables" in arrays) == net.endgames
+    arrays.pop("race_tables", None)
     assert "rows" in arrays and ("rows16" in arrays) == net.exact
     assert all(array.ctypes.data % 64 == 0 and array.flags.c_contiguous for array in arrays.values())

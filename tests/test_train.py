@@ -17,16 +17,17 @@ from bansugoroku_fast.evaluators.scoring import flip
 from bansugoroku_fast.strength import duplicate_match, points_of_seat
 from bansugoroku_fast.train import (
     BAN_COMBINATIONS,
-    Network,
-    RulesInputNetwork,
     TrainingConfig,
     TrainingRun,
     checkpoint_path,
+    fitting,
     lambda_returns,
     main,
     rule_inputs,
+    specialised,
     train,
     train_every_ban,
+    with_rule_inputs,
 )
 
 TINY = dict(hidden=(8,), parallel=16, segment_games=20, eval_every=0, update_size=256, minibatch=32)
@@ -38,7 +39,7 @@ def tiny(rules: str = "ban/arrival/off", games: int = 40, seed: int = 1, **chang
 
 
 def parameters(run: TrainingRun) -> list[np.ndarray]:
-    return [p.copy() for p in run.net.parameters]
+    return [p.copy() for p in run.parameters]
 
 
 def same(a: list[np.ndarray], b: list[np.ndarray]) -> bool:
@@ -86,20 +87,22 @@ def test_monte_carlo_returns_are_the_result_seen_by_each_side() -> None:
 @pytest.mark.parametrize("activation", ["sigmoid", "relu"])
 @pytest.mark.parametrize("hidden", [(6,), (5, 4)])
 def test_gradients_match_finite_differences(activation: str, hidden: tuple[int, ...]) -> None:
+    # the gradients training takes its steps on are the played network's own (NetEvaluator's layers)
     rng = np.random.default_rng(0)
-    net = Network.initial(7, hidden, activation, rng)
-    net.weights = [w.astype(np.float64) for w in net.weights]  # exact arithmetic for the check
-    net.biases = [b.astype(np.float64) for b in net.biases]
+    parameters = [p.astype(np.float64) for p in fitting.initial_parameters(7, hidden, rng)]  # exact arithmetic
+    output = parameters[len(parameters) // 2 - 1]    # nonzero output weights: the hidden layers' gradients count
+    output[:] = 0.3 * rng.normal(size=output.shape)      # (small, and the outputs' biases 0: outputs near 1/2,
+    parameters[-1][:] = 0.0                              # far from 0 and 1, where the loss's 1e-7 would show)
     x = rng.random((9, 7))
     targets = rng.random((9, 5))
-    gradients, _ = net.gradients(x, targets)
-    for parameter, gradient in zip(net.parameters, gradients):
+    gradients, _ = fitting.gradients(parameters, activation, x, targets)
+    for parameter, gradient in zip(parameters, gradients):
         for index in list(np.ndindex(parameter.shape))[:6]:
             keep = parameter[index]
             parameter[index] = keep + 1e-6
-            up = net.gradients(x, targets)[1]
+            up = fitting.gradients(parameters, activation, x, targets)[1]
             parameter[index] = keep - 1e-6
-            down = net.gradients(x, targets)[1]
+            down = fitting.gradients(parameters, activation, x, targets)[1]
             parameter[index] = keep
             assert gradient[index] == pytest.approx((up - down) / 2e-6, rel=1e-4, abs=1e-7)
 
@@ -113,8 +116,9 @@ def test_the_saved_network_scores_as_trained(tmp_path: os.PathLike[str]) -> None
 
     inputs = encode(positions, "raw198+features", "backgammon")
     # The kernels' forward pass sums in its own order: float32 rounding apart, the same numbers.
-    np.testing.assert_allclose(run.net.predict(inputs), loaded(positions), atol=1e-5)
-    np.testing.assert_array_equal(run.net.predict(inputs), loaded.forward(inputs))
+    trained = fitting.predict(run.parameters, run.config.activation, inputs)
+    np.testing.assert_allclose(trained, loaded(positions), atol=1e-5)
+    np.testing.assert_array_equal(trained, loaded.forward(inputs))
 
 
 # --- training runs ---------------------------------------------------------------------------
@@ -149,12 +153,14 @@ def test_a_few_hundred_games_of_self_play_improve_the_network(tmp_path: os.PathL
     rules = Rules(closure="off")
     config = tiny("ban/arrival/off", games=400, seed=5, hidden=(16,), parallel=64, segment_games=400,
                   encoding="raw198+features", rate=0.003, update_size=512)
-    untrained = TrainingRun.start(config).net
-    before = duplicate_match(rules, EvaluatorPolicy(untrained.evaluator(rules, config.encoding)), "heuristic", 200,
-                             seed=9, progress=False)
-    trained = train(config, os.path.join(tmp_path, "net.npz"), progress=False).net
-    after = duplicate_match(rules, EvaluatorPolicy(trained.evaluator(rules, config.encoding)), "heuristic", 200,
-                            seed=9, progress=False)
+    untrained = TrainingRun.start(config).parameters
+    before = duplicate_match(rules, EvaluatorPolicy(fitting.evaluator(untrained, rules, config.encoding,
+                                                                      config.activation)),
+                             "heuristic", 200, seed=9, progress=False)
+    trained = train(config, os.path.join(tmp_path, "net.npz"), progress=False).parameters
+    after = duplicate_match(rules, EvaluatorPolicy(fitting.evaluator(trained, rules, config.encoding,
+                                                                     config.activation)),
+                            "heuristic", 200, seed=9, progress=False)
     assert before.ppg < -0.5
     assert after.ppg - before.ppg > 8 * math.hypot(before.stderr, after.stderr)
 
@@ -295,16 +301,15 @@ def test_a_shared_run_writes_six_networks_that_play_as_the_shared_one(tmp_path: 
     scores on that combination's positions, read back from disk."""
     folder = str(tmp_path)
     run = train_every_ban(tiny(games=20, rate=1e-4), folder, progress=False)
-    assert isinstance(run.net, RulesInputNetwork)
     assert run.games == 20 * len(BAN_COMBINATIONS)
     scores_by_rules = []
     for rules in BAN_COMBINATIONS:
         positions = play_games(rules, 2, seed=5).after[:50]
         loaded = NetEvaluator.load(os.path.join(folder, rules.short_name.replace("/", "-") + ".npz"))
         assert loaded.rules == rules
-        run.net.rules = rules
         inputs = encode_valid(positions, run.config.encoding, rules)
-        np.testing.assert_allclose(loaded.forward(inputs), run.net.predict(inputs), atol=1e-5)
+        shared = fitting.predict(run.parameters, run.config.activation, with_rule_inputs(inputs, rules))
+        np.testing.assert_allclose(loaded.forward(inputs), shared, atol=1e-5)
         scores_by_rules.append(loaded.forward(encode_valid(positions[:1], run.config.encoding, rules)))
     # The rule inputs reach the network: one position, six different scores.
     assert len({tuple(np.round(s[0], 6)) for s in scores_by_rules}) == len(BAN_COMBINATIONS)
@@ -318,13 +323,12 @@ def test_a_shared_run_depends_on_its_seed_alone(tmp_path: os.PathLike[str]) -> N
 
 
 def test_the_rule_inputs_fold_into_the_biases() -> None:
-    net = RulesInputNetwork.initial(6 + 3, (4, 3), "relu", np.random.default_rng(2))
-    net.weights[-1][:] = np.random.default_rng(3).normal(size=net.weights[-1].shape)
+    shared = fitting.initial_parameters(6 + 3, (4, 3), np.random.default_rng(2))
+    shared[2][:] = np.random.default_rng(3).normal(size=shared[2].shape)    # the output weights
     x = np.random.default_rng(4).random((5, 6), dtype=np.float32)
     for rules in BAN_COMBINATIONS:
-        net.rules = rules
-        with_inputs = net.forward(x)[-1]
-        plain = Network.forward(net.specialised(rules), x)[-1]
+        with_inputs = fitting.predict(shared, "relu", with_rule_inputs(x, rules))
+        plain = fitting.predict(specialised(shared, rules), "relu", x)
         np.testing.assert_allclose(plain, with_inputs, atol=1e-6)
     assert rule_inputs(Rules()).tolist() == [0.0, 0.0, 0.0]
     assert rule_inputs(Rules(finish="bear_off", closure="immediate")).tolist() == [1.0, 1.0, 0.0]

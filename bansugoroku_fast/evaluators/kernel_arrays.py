@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import _kernel
 from ..layout import STONES
+from ..rules import Rules
 from ..scoring import SIDE_FEATURES
 from .encoding import FEATURE_SCALES, RAW_INPUTS, ROW_UNITS, TURN_UNITS
 
@@ -142,6 +143,15 @@ def model(weights: Sequence[np.ndarray], biases: Sequence[np.ndarray], encoding:
     exact = exact_arrays(arrays, read) if activation == "relu" and not hidden2 else None
     return _kernel.net_model({**arrays, **(exact or {})}, hidden1, hidden2, activation == "relu", features, mask,
                              exact is not None)
+
+
+def use_tables(net_model: Any, rules: Rules) -> None:
+    """Make the kernels' model answer from the exact endgame tables of
+    ``rules`` (built, or read from the cache, on first use)."""
+    from ..endgames.store import kind_of, tables  # the tables import the evaluators' neighbours
+
+    kind, built = kind_of(rules), tables(rules)
+    net_model.use_tables(built.finish, built.finish_mean, built.first, built.win, kind.bears_off, kind.gammons)
 
 
 #: The most each feature the kernels read takes (15 stones make at most

@@ -55,7 +55,8 @@ from ..rules import Rules
 from . import kernel_arrays
 from .encoding import ENCODINGS, checked_positions
 
-__all__ = ["ACTIVATIONS", "FORMAT_VERSION", "OUTPUTS", "NetEvaluator", "consistent", "sigmoid"]
+__all__ = ["ACTIVATIONS", "FORMAT_VERSION", "OUTPUTS", "NetEvaluator", "consistent", "layer_outputs", "loss_gradients",
+           "sigmoid"]
 
 #: The version of the ``.npz`` format this module reads and writes.
 FORMAT_VERSION = 1
@@ -114,10 +115,11 @@ class NetEvaluator:
     """
 
     def __init__(self, weights: Sequence[Any], biases: Sequence[Any], *, encoding: str = "raw198",
-                 rules: Any = "backgammon", activation: str = "sigmoid") -> None:
+                 rules: Any = "backgammon", activation: str = "sigmoid", endgames: bool = False) -> None:
         self._encoding, self._activation = _checked_names(encoding, activation, "")
         self._rules = as_rules(rules)
         self._weights, self._biases = _checked_layers(list(weights), list(biases), self._encoding, "")
+        self._endgames = _checked_endgames(endgames)
         self._model: Any = None
 
     # -- construction --
@@ -148,7 +150,32 @@ class NetEvaluator:
         (False, True)
         """
         weights, biases = kernel_arrays.rounded_layers(self._weights, self._biases)
-        return type(self)(weights, biases, encoding=self._encoding, rules=self._rules, activation=self._activation)
+        return type(self)(weights, biases, encoding=self._encoding, rules=self._rules, activation=self._activation,
+                          endgames=self._endgames)
+
+    def with_endgames(self, endgames: bool = True) -> NetEvaluator:
+        """This network answering from the exact endgame tables (or not):
+        a position both of whose sides the tables of its rules cover (a
+        race on the tables' six points: two-sided where both sides have at
+        most 6 stones there, else the one-sided convolution, as GNU
+        Backgammon's evaluation answers from its bear-off databases) is
+        scored from them, not the layers, wherever the network scores:
+        :meth:`__call__`, searches, the ``"net"`` policies' games and
+        rollouts (docs/endgames.md says what is exact). The shipped
+        networks do (:meth:`shipped`); the weights are shared.
+
+        >>> from bansugoroku_fast import Position
+        >>> net = NetEvaluator.random("backgammon", hidden=(8,), seed=1).with_endgames()
+        >>> board = Position([[14, 1] + [0] * 24, [14, 0, 0, 0, 0, 0, 1] + [0] * 19])  # row 1 rolls next
+        >>> round(float(net(board.array[None])[0, 0]) * 36, 4)    # row 0 wins unless row 1's 6 comes off
+        9.0
+        """
+        net = type(self).__new__(type(self))
+        net._encoding, net._activation, net._rules = self._encoding, self._activation, self._rules
+        net._weights, net._biases = self._weights, self._biases
+        net._endgames = _checked_endgames(endgames)
+        net._model = None
+        return net
 
     @property
     def exact(self) -> bool:
@@ -162,12 +189,13 @@ class NetEvaluator:
     @classmethod
     def shipped(cls, rules: Any) -> NetEvaluator:
         """The network shipped with the package for ``rules`` (the one the
-        name ``"net"`` stands for), loaded once per rule set and shared:
-        a NetEvaluator never changes. No network for ``rules`` raises
-        :class:`~bansugoroku_fast.errors.NetworkFileError`.
+        name ``"net"`` stands for), answering from the exact endgame
+        tables where they apply (:meth:`with_endgames`), loaded once per
+        rule set and shared: a NetEvaluator never changes. No network for
+        ``rules`` raises :class:`~bansugoroku_fast.errors.NetworkFileError`.
 
-        >>> NetEvaluator.shipped("backgammon").rules.variant
-        'backgammon'
+        >>> NetEvaluator.shipped("backgammon").rules.variant, NetEvaluator.shipped("backgammon").endgames
+        ('backgammon', True)
         >>> NetEvaluator.shipped("backgammon") is NetEvaluator.shipped("backgammon")
         True
         """
@@ -218,6 +246,7 @@ class NetEvaluator:
         net = cls.__new__(cls)
         net._encoding, net._activation, net._rules = encoding, activation, rules
         net._weights, net._biases = weights, biases
+        net._endgames = False
         net._model = None
         return net
 
@@ -259,6 +288,12 @@ class NetEvaluator:
         return self._rules
 
     @property
+    def endgames(self) -> bool:
+        """Whether it answers from the exact endgame tables where they
+        apply (:meth:`with_endgames`; not part of the file)."""
+        return self._endgames
+
+    @property
     def weights(self) -> tuple[np.ndarray, ...]:
         """Each layer's ``float32[inputs, outputs]`` (read-only views)."""
         return tuple(_read_only(w) for w in self._weights)
@@ -286,13 +321,15 @@ class NetEvaluator:
         if not isinstance(other, NetEvaluator):
             return NotImplemented
         mine, theirs = self.arrays(), other.arrays()
-        return mine.keys() == theirs.keys() and all(np.array_equal(mine[k], theirs[k]) for k in mine)
+        return (self._endgames == other._endgames and mine.keys() == theirs.keys()
+                and all(np.array_equal(mine[k], theirs[k]) for k in mine))
 
     __hash__ = None  # type: ignore[assignment]  # mutable arrays inside: not hashable
 
     def __repr__(self) -> str:
         sizes = "-".join(map(str, self.layer_sizes))
-        return f"<NetEvaluator {sizes} {self._activation} {self._encoding} for {self._rules.short_name}>"
+        tables = " with endgame tables" if self._endgames else ""
+        return f"<NetEvaluator {sizes} {self._activation} {self._encoding} for {self._rules.short_name}{tables}>"
 
     # -- scoring --
 
@@ -300,7 +337,8 @@ class NetEvaluator:
         """``float32[N, 5]``: the network's consistent outputs for
         ``int8[N, 2, 26]`` positions these rules accept (checked), computed
         by the kernels on ``threads`` threads (None: every core; the results
-        do not depend on it)."""
+        do not depend on it); from the tables where :attr:`endgames` and
+        they apply."""
         return self.score_valid(checked_positions(positions, self._rules), as_threads(threads))
 
     def score_valid(self, positions: np.ndarray, threads: int = 1) -> np.ndarray:
@@ -324,23 +362,78 @@ class NetEvaluator:
         """The network as the kernels read it (made once, then kept: the
         arrays never change)."""
         if self._model is None:
-            self._model = kernel_arrays.model(self._weights, self._biases, self._encoding, self._activation)
+            model = kernel_arrays.model(self._weights, self._biases, self._encoding, self._activation)
+            if self._endgames:
+                kernel_arrays.use_tables(model, self._rules)
+            self._model = model
         return self._model
 
     def forward(self, inputs: np.ndarray) -> np.ndarray:
         """``float32[N, 5]``: the consistent outputs for encoded inputs
         ``float32[N, K]`` (:func:`~.encoding.encode`) by numpy's float32
         matmul: the reference the kernels' pass is tested against, and what
-        a trainer differentiates."""
-        values = np.asarray(inputs, dtype=np.float32)
-        last = len(self._weights) - 1
-        for k, (weights, biases) in enumerate(zip(self._weights, self._biases)):
-            values = values @ weights + biases
-            if k == last or self._activation == "sigmoid":
-                values = sigmoid(values)
-            else:
-                np.maximum(values, 0, out=values)
-        return consistent(values)
+        a trainer differentiates (the layers alone: inputs are no
+        positions, so no tables)."""
+        return consistent(layer_outputs(self._weights, self._biases, self._activation, inputs)[-1])
+
+    def gradients(self, inputs: np.ndarray, targets: np.ndarray) -> tuple[list[np.ndarray], float]:
+        """The gradients of the mean cross-entropy of the five sigmoid
+        outputs against ``targets`` (:func:`loss_gradients`), in the order
+        ``weights_0, ..., biases_0, ...``, and that loss: what a trainer
+        fitting this network's weights takes its steps on."""
+        return loss_gradients(self._weights, self._biases, self._activation, inputs, targets)
+
+
+def layer_outputs(weights: Sequence[np.ndarray], biases: Sequence[np.ndarray], activation: str,
+                  inputs: np.ndarray) -> list[np.ndarray]:
+    """Every layer's activations of a network in :class:`NetEvaluator`'s
+    layout (``weights[k]`` is ``[inputs, outputs]``), the encoded inputs
+    first, the raw sigmoid outputs last (before :func:`consistent`), in
+    float32 (in float64 for float64 weights, as a gradient check wants):
+    the one forward pass in numpy, which :meth:`NetEvaluator.forward`
+    and training share.
+
+    >>> net = NetEvaluator.random("backgammon", hidden=(3,), seed=0)
+    >>> [a.shape for a in layer_outputs(net.weights, net.biases, "sigmoid", np.zeros((2, 198), np.float32))]
+    [(2, 198), (2, 3), (2, 5)]
+    """
+    layers = [np.asarray(inputs, dtype=np.result_type(weights[0].dtype, np.float32))]  # float32, or wider weights
+    last = len(weights) - 1
+    for k, (w, b) in enumerate(zip(weights, biases)):
+        z = layers[-1] @ w + b
+        layers.append(sigmoid(z) if k == last or activation == "sigmoid" else np.maximum(z, 0))
+    return layers
+
+
+def loss_gradients(weights: Sequence[np.ndarray], biases: Sequence[np.ndarray], activation: str,
+                   inputs: np.ndarray, targets: np.ndarray) -> tuple[list[np.ndarray], float]:
+    """Backpropagation through :func:`layer_outputs`: the gradients of the
+    mean over rows (summed over the five outputs) of the cross-entropy of
+    each sigmoid output against its target (the gradient at an output's
+    logit is ``output - target``), weights first then biases, and that
+    mean loss.
+
+    >>> net = NetEvaluator.random("backgammon", hidden=(3,), seed=0)
+    >>> grads, loss = loss_gradients(net.weights, net.biases, "relu", np.ones((2, 198), np.float32),
+    ...                              np.full((2, 5), 0.5, np.float32))
+    >>> [g.shape for g in grads], round(loss, 3) > 0
+    ([(198, 3), (3, 5), (3,), (5,)], True)
+    """
+    layers = layer_outputs(weights, biases, activation, inputs)
+    out = layers[-1]
+    eps = 1e-7
+    loss = -float(np.mean(np.sum(targets * np.log(out + eps) + (1 - targets) * np.log(1 - out + eps), axis=1)))
+    delta = ((out - targets) / len(out)).astype(out.dtype)     # float32 in training
+    grad_w: list[np.ndarray] = []
+    grad_b: list[np.ndarray] = []
+    for k in range(len(weights) - 1, -1, -1):
+        grad_w.insert(0, layers[k].T @ delta)
+        grad_b.insert(0, delta.sum(axis=0))
+        if k:
+            back = delta @ weights[k].T
+            a = layers[k]
+            delta = back * (a * (1.0 - a)) if activation == "sigmoid" else back * (a > 0)
+    return [*grad_w, *grad_b], loss
 
 
 @functools.cache
@@ -350,7 +443,7 @@ def _shipped(rules: Rules) -> NetEvaluator:
     path = network_file(rules)
     if not os.path.exists(path):
         raise NetworkFileError(f"no network ships for {rules.short_name}", path)
-    return NetEvaluator.load(path, rules=rules)
+    return NetEvaluator.load(path, rules=rules).with_endgames()
 
 
 def as_threads(threads: object) -> int:
@@ -361,6 +454,12 @@ def as_threads(threads: object) -> int:
     if isinstance(threads, bool) or not isinstance(threads, numbers.Integral) or not 1 <= int(threads) <= MAX_THREADS:
         raise InvalidArgumentError(f"threads must be an integer in 1..{MAX_THREADS} or None, got {threads!r}")
     return int(threads)
+
+
+def _checked_endgames(endgames: object) -> bool:
+    if not isinstance(endgames, (bool, np.bool_)):
+        raise InvalidEvaluatorError(f"endgames must be True or False, got {endgames!r}")
+    return bool(endgames)
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:

@@ -22,17 +22,20 @@ from ..checks import as_dice, as_rules
 from ..errors import InvalidEvaluatorError
 from ..position import Position, as_position
 from ..rules import ALL_ROLLS, Rules
+from .endgames import Stones, rank
 from .features import features
 from .moves import legal_plays, outcome
 
-__all__ = ["PlainNetwork", "best_value", "encode", "equity", "evaluate", "flip", "luck", "one_ply_values",
-           "rank_plays", "result_shares", "standing_value"]
+__all__ = ["PlainNetwork", "PlainTables", "best_value", "encode", "equity", "evaluate", "flip", "luck",
+           "one_ply_values", "rank_plays", "result_shares", "standing_value"]
 
 #: Each side feature's divisor (pips, off, bar, home, back, blots, points,
 #: home points, prime, anchors, exposure, stacking, closure, won), twice.
 FEATURE_DIVISORS = (167, 15, 2, 15, 15, 5, 12, 6, 6, 6, 36, 12, 1, 3) * 2
 
 Probabilities = tuple[float, float, float, float, float]
+#: Table positions with at most 6 stones: the two-sided table's rows (C(12, 6)).
+SMALL_POSITIONS = 924
 
 
 def encode(position: Position, encoding: str, rules: Rules) -> list[float]:
@@ -62,16 +65,86 @@ def _sigmoid(x: float) -> float:
     return e / (1 + e)
 
 
+class PlainTables:
+    """The exact endgame tables as a network with ``endgames`` reads them:
+    a position both of whose rows stand on the tables' six points (and
+    neither has finished) is valued by the two-sided table where both
+    rows have at most 6 stones there, else by the convolution of the two
+    one-sided distributions (gammons from the first-stone-off ones, for a
+    row with all 15 stones on the board, where the rules count gammons).
+
+    The tables' numbers are data here, as a network's weights are: the
+    kernels built them, and ``tests/test_endgames.py`` checks them against
+    this oracle's own builder (:mod:`.endgames`) for small stone counts.
+    ``finish``, ``first`` and ``win`` are indexable by rank (rows of
+    numbers, ``first`` empty without gammons), ``bears_off``: the table's
+    points are 1..6 (else 7..12, the arrival finish).
+    """
+
+    def __init__(self, finish: Any, first: Any, win: Any, bears_off: bool, gammons: bool) -> None:
+        self.finish, self.first, self.win = finish, first, win
+        self.bears_off, self.gammons = bears_off, gammons and len(first) > 0
+
+    @classmethod
+    def of(cls, rules: Rules) -> PlainTables:
+        """The tables of ``rules``' kind (``bansugoroku_fast.endgames.tables``)."""
+        from ..endgames.store import kind_of, tables
+
+        kind, built = kind_of(rules), tables(rules)
+        return cls(built.finish, built.first, built.win, kind.bears_off, kind.gammons)
+
+    def stones(self, row: Sequence[int]) -> Stones | None:
+        """The row's stones on the table's points 1..6, or None if one
+        stands elsewhere (on the bar, above the table's points; under the
+        arrival finish, off the board) or none is left there (finished)."""
+        base = 1 if self.bears_off else 7
+        allowed = set(range(0, 7)) if self.bears_off else set(range(1, 13))
+        if any(row[place] for place in range(26) if place not in allowed):
+            return None
+        stones: Stones = (row[base], row[base + 1], row[base + 2], row[base + 3], row[base + 4], row[base + 5])
+        return stones if sum(stones) else None
+
+    def figures(self, mover: Sequence[int], other: Sequence[int]) -> tuple[float, float, float] | None:
+        """``(win, win_gammon, lose_gammon)`` of ``mover``, to roll, or None
+        when the tables do not cover both rows; the one-sided sums run from
+        the last turn down, as the kernels add them."""
+        mine, theirs = self.stones(mover), self.stones(other)
+        if mine is None or theirs is None:
+            return None
+        a, b = rank(mine), rank(theirs)
+        if a < SMALL_POSITIONS and b < SMALL_POSITIONS:
+            return float(self.win[a][b]), 0.0, 0.0
+        d0, d1 = [float(p) for p in self.finish[a]], [float(p) for p in self.finish[b]]
+        gammon0 = self.gammons and sum(mine) == 15
+        gammon1 = self.gammons and sum(theirs) == 15
+        f0 = [float(p) for p in self.first[a]] if gammon0 else []
+        f1 = [float(p) for p in self.first[b]] if gammon1 else []
+        win = win_gammon = lose_gammon = tail1 = tail_first1 = tail_first0 = 0.0
+        for t in range(len(d0) - 1, 0, -1):
+            tail1 += d1[t]
+            win += d0[t] * tail1
+            if gammon1:
+                tail_first1 += f1[t]
+                win_gammon += d0[t] * tail_first1
+            if gammon0:
+                lose_gammon += d1[t] * tail_first0
+                tail_first0 += f0[t]
+        return win, win_gammon, lose_gammon
+
+
 @dataclass(frozen=True)
 class PlainNetwork:
     """A multilayer perceptron: ``weights[k]`` is ``inputs x outputs``,
     ``biases[k]`` has ``outputs`` entries; hidden units ``activation``
-    (``"sigmoid"`` or ``"relu"``), outputs sigmoid."""
+    (``"sigmoid"`` or ``"relu"``), outputs sigmoid. ``tables``: the exact
+    endgame tables it answers from where they cover a position (a
+    network with ``endgames``), or None."""
 
     weights: Sequence[Sequence[Sequence[float]]]
     biases: Sequence[Sequence[float]]
     encoding: str
     activation: str
+    tables: PlainTables | None = None
 
     @classmethod
     def of(cls, network: Any) -> PlainNetwork:
@@ -83,8 +156,9 @@ class PlainNetwork:
         >>> PlainNetwork.of(NetEvaluator.random(hidden=(3,))).biases[0]
         [0.0, 0.0, 0.0]
         """
+        tables = PlainTables.of(network.rules) if getattr(network, "endgames", False) else None
         return cls([w.tolist() for w in network.weights], [b.tolist() for b in network.biases],
-                   network.encoding, network.activation)
+                   network.encoding, network.activation, tables)
 
     def forward(self, units: Sequence[float]) -> Probabilities:
         """The five outputs for ``units``, made consistent: clipped to
@@ -118,11 +192,17 @@ def flip(p: Sequence[float]) -> Probabilities:
 
 
 def evaluate(position: object, rules: object, network: PlainNetwork) -> Probabilities:
-    """Row 0's five probabilities: exact once the game is over (a win worth
-    ``v`` fills the slots of values up to ``v``), else the network's."""
+    """Row 0's five probabilities (row 0 has just moved): exact once the
+    game is over (a win worth ``v`` fills the slots of values up to
+    ``v``), from the network's tables where they cover both rows (row 1's
+    figures, to roll, turned round), else the network's."""
     position, rules = as_position(position), as_rules(rules)
     result = outcome(position, rules)
     if result is None:
+        figures = network.tables.figures(position.rows[1], position.rows[0]) if network.tables else None
+        if figures is not None:
+            win, win_gammon, lose_gammon = figures
+            return 1.0 - win, lose_gammon, 0.0, win_gammon, 0.0
         return network.forward(encode(position, network.encoding, rules))
     slots = tuple(float(result.value >= v) for v in (1, 2, 3))
     if result.winner == 0:

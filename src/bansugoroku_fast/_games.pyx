@@ -29,8 +29,8 @@ from ._board cimport (
 )
 from ._pool cimport BSF_POOL_MOST_THREADS, bsf_job, job_threads, run_job
 from ._net cimport (
-    BSF_NET_MAX_HIDDEN, Model, bsf_net, bsf_net_children_sums, bsf_net_exact_sums, bsf_net_finish, bsf_net_forward,
-    bsf_net_sums, model_of,
+    BSF_NET_MAX_HIDDEN, Model, bsf_net, bsf_net_children_sums, bsf_net_equity, bsf_net_exact_sums, bsf_net_finish,
+    bsf_net_forward, bsf_net_sums, model_of, table_probabilities, table_row,
 )
 from ._queries cimport outcome_of
 from ._tables cimport RaceTables, race_figures
@@ -354,8 +354,14 @@ cdef int net_choice_of(const bsf_net* net, NetParent* parent, const Children* ch
     from its parent's sums. The children go NET_CHUNK at a time: the output
     sums of each (``bsf_net_children_sums``), then their probabilities and
     equities together (``bsf_net_finish``). The chosen child's five
-    probabilities go to ``best_probabilities`` (NULL: not wanted)."""
+    probabilities go to ``best_probabilities`` (NULL: not wanted). With
+    the tables (``Model.use_tables``), a child they cover is scored from
+    them, not the layers; none is when the side that does not move stands
+    outside them (one test of the parent)."""
     cdef float scratch[2 * BSF_NET_MAX_HIDDEN]
+    cdef float exact[5 * NET_CHUNK]         # from the tables, where tabled[i]
+    cdef bint tabled[NET_CHUNK]
+    cdef bint tables = table_row(net, parent.board.opp)
     cdef float sums[5 * NET_CHUNK]          # output k of the chunk's child i at k * NET_CHUNK + i
     cdef double equities[NET_CHUNK]
     cdef int winners[NET_CHUNK]
@@ -378,20 +384,27 @@ cdef int net_choice_of(const bsf_net* net, NetParent* parent, const Children* ch
             elif outcome_of(child, rules, &winner, &value) < 0:
                 winner = -1
             winners[i], values[i] = winner, value
-            scored[i] = child.me if winner < 0 else NULL     # a finished child is scored exactly below
+            tabled[i] = tables and winner < 0 and table_probabilities(net, child, exact + 5 * i)
+            scored[i] = child.me if winner < 0 and not tabled[i] else NULL  # scored exactly below
         bsf_net_children_sums(net, parent.board.me, <const int32_t*> parent_values, parent.sums, parent.sums16, scored,
                               <const int32_t*> child_features if net.features else NULL, FEATURES, count, scratch,
                               sums, NET_CHUNK)
         bsf_net_finish(sums, NET_CHUNK, count, equities)
         for i in range(count):
             winner, value = winners[i], values[i]
-            score = equities[i] if winner < 0 else (value if winner == 0 else -value)
+            if tabled[i]:
+                score = bsf_net_equity(exact + 5 * i)
+            else:
+                score = equities[i] if winner < 0 else (value if winner == 0 else -value)
             if start + i == 0 or score > best_score:
                 best, best_score = start + i, score
                 if best_probabilities == NULL:
                     continue
                 if winner >= 0:
                     outcome_probabilities(winner, value, best_probabilities)
+                elif tabled[i]:
+                    for k in range(5):
+                        best_probabilities[k] = exact[5 * i + k]
                 else:
                     for k in range(5):
                         best_probabilities[k] = sums[k * NET_CHUNK + i]
@@ -896,9 +909,11 @@ cdef struct Replies:
 cdef void net_probabilities(const bsf_net* net, const Board* board, RuleSet rules, float* out) noexcept nogil:
     """``out[5]``: the network's five probabilities for row 0 of a game
     going on, computed from scratch (what ``NetEvaluator.score_valid``
-    gives)."""
+    gives: from the tables where they cover it)."""
     cdef float scratch[2 * BSF_NET_MAX_HIDDEN]
     cdef int values[FEATURES]
+    if table_probabilities(net, board, out):
+        return
     if net.features:
         net_features(board, rules, values)
     bsf_net_forward(net, board.me, <const int32_t*> values if net.features else NULL, out, scratch)

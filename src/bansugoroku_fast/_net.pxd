@@ -23,6 +23,12 @@ their probabilities and equities, many children at once; networks with
 hidden layers of at most ``BSF_NET_MAX_HIDDEN`` units, whose scratch fits
 on the stack.
 
+With the endgame tables (``Model.use_tables``), a position both of whose
+sides stand on the tables' points is scored from them, not the layers:
+``table_probabilities(net, board, out)`` says whether it is and fills
+``out``; ``table_row`` is the cheap test of one row that lets a caller
+skip it when the side that does not move is outside the tables.
+
 ``features`` are the 28 integer ``features()`` of each position when the
 network reads them (``net.features == 28``), else NULL; only those of
 ``net.feature_mask`` are read (``_games.net_features`` writes them).
@@ -30,6 +36,7 @@ network reads them (``net.features == 28``), else NULL; only those of
 from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t
 
 from ._board cimport Board, RuleSet
+from ._tables cimport RaceTables
 
 cdef extern from "bsf_net.h":
     ctypedef struct bsf_net:
@@ -55,6 +62,7 @@ cdef extern from "bsf_net.h":
         const int16_t* point16
         const int16_t* bias16
         const int16_t* place16
+        const void* race_tables
     int64_t bsf_net_scratch(const bsf_net* net) noexcept nogil
     void bsf_net_forward(const bsf_net* net, const signed char* board, const int32_t* features,
                          float* out, float* scratch) noexcept nogil
@@ -79,8 +87,11 @@ cdef extern from "bsf_net.h":
 
 cdef class Model:
     cdef bsf_net net
+    cdef RaceTables tables       # what net.race_tables points to, once use_tables has filled it
     cdef readonly dict arrays    # the numpy arrays the pointers point into
 
 cdef const bsf_net* model_of(Model model) noexcept
+cdef bint table_probabilities(const bsf_net* net, const Board* board, float* out) noexcept nogil
+cdef bint table_row(const bsf_net* net, const signed char* row) noexcept nogil
 cdef int64_t net_best_child(const bsf_net* net, const Board* children, int64_t stride, int64_t n, RuleSet rules,
                             const int32_t* features, float* scratch) noexcept nogil

@@ -18,6 +18,7 @@ import numpy as np
 from ._board cimport Board, RuleSet, rules_from_code
 from ._pool cimport bsf_job, job_threads, run_job
 from ._queries cimport outcome_of
+from ._tables cimport RaceTables, race_figures, row_rank
 
 cdef enum:
     CHUNK = 256         # positions a thread takes at a time: a few tens of microseconds
@@ -120,6 +121,24 @@ cdef class Model:
             self.arrays["place16"] = _aligned(np.zeros(places, dtype=np.int16), np.int16)
             bsf_net_fill_places(&self.net, <int16_t*> _int16s(self.arrays["place16"]))
 
+    def use_tables(self, const double[:, ::1] finish, const double[::1] finish_mean, const double[:, ::1] first,
+                   const double[:, ::1] win, bint bears_off, bint gammons):
+        """Score from the endgame tables (``_tables.race_lookup``'s
+        arguments, kept alive here) every position both of whose sides
+        they cover, in every kernel that reads this Model."""
+        self.arrays["race_tables"] = (finish, finish_mean, first, win)
+        self.tables.finish = &finish[0, 0]
+        self.tables.finish_mean = &finish_mean[0]
+        self.tables.first = &first[0, 0] if (gammons and first.shape[0] > 0) else NULL
+        self.tables.win = &win[0, 0] if win.shape[0] > 0 else NULL
+        self.tables.turns = <int> finish.shape[1]
+        self.tables.bears_off = bears_off
+        self.net.race_tables = &self.tables
+
+    @property
+    def tables_used(self):
+        return self.net.race_tables != NULL
+
     @property
     def features(self):
         return self.net.features
@@ -139,13 +158,39 @@ cdef const bsf_net* model_of(Model model) noexcept:
     return &model.net
 
 
+cdef bint table_row(const bsf_net* net, const signed char* row) noexcept nogil:
+    """Whether the tables of ``net`` (if any) cover this row, a side that
+    has not finished."""
+    cdef const RaceTables* tables = <const RaceTables*> net.race_tables
+    return tables != NULL and row_rank(row, tables.bears_off) >= 0
+
+
+cdef bint table_probabilities(const bsf_net* net, const Board* board, float* out) noexcept nogil:
+    """Whether the tables of ``net`` cover both sides of ``board`` (row
+    ``me`` has just moved, ``opp`` rolls next: a race, as no two sides on
+    the tables' points touch); if so ``out[5]`` gets row ``me``'s five
+    probabilities from them (the roller's figures turned round: no triple
+    wins in a table race)."""
+    cdef const RaceTables* tables = <const RaceTables*> net.race_tables
+    cdef double figures[5]
+    if tables == NULL or race_figures(tables, board.opp, board.me, figures) < 0:
+        return False
+    out[0] = <float> (1.0 - figures[0])
+    out[1] = <float> figures[2]
+    out[2] = 0.0
+    out[3] = <float> figures[1]
+    out[4] = 0.0
+    return True
+
+
 cdef int64_t net_best_child(const bsf_net* net, const Board* children, int64_t stride, int64_t n, RuleSet rules,
                             const int32_t* features, float* scratch) noexcept nogil:
     """The index of the child with the greatest equity (ties: the first;
     -1 when n is 0); child i is the Board ``stride * i`` bytes after
     ``children``. A finished child is worth its outcome's signed value.
     The children are scored CHILD_CHUNK at a time by the batch loop (its
-    AVX2 clone where the CPU has AVX2), then checked one by one."""
+    AVX2 clone where the CPU has AVX2), then checked one by one; with the
+    tables, a child they cover is worth its equity from them."""
     cdef int64_t i, start, count, best = -1
     cdef int winner, value
     cdef double score, best_score = 0
@@ -162,6 +207,7 @@ cdef int64_t net_best_child(const bsf_net* net, const Board* children, int64_t s
             if outcome_of(child, rules, &winner, &value) >= 0 and winner >= 0:
                 score = value if winner == 0 else -value
             else:
+                table_probabilities(net, child, &p[5 * i])      # p[5 i ..] untouched where not covered
                 score = bsf_net_equity(&p[5 * i])
             if best < 0 or score > best_score:
                 best, best_score = start + i, score
@@ -180,14 +226,19 @@ cdef struct ForwardTask:
 
 cdef void forward_items(void* task, int slot, int64_t start, int64_t stop) noexcept nogil:
     cdef ForwardTask* t = <ForwardTask*> task
+    cdef int64_t i
     bsf_net_forward_range(t.net, t.boards, sizeof(Board), t.features, start, stop, t.out,
                           t.scratch + slot * t.scratch_size)
+    if t.net.race_tables != NULL:
+        for i in range(start, stop):
+            table_probabilities(t.net, (<const Board*> t.boards) + i, t.out + 5 * i)
 
 
 def forward_batch(Model model, const signed char[:, :, ::1] positions, const int32_t[:, ::1] features,
                   float[:, ::1] out, int threads=1):
     """The five consistent probabilities of each position into ``out``
-    (``features``: ``int32[N, 28]`` when the network reads them, else an
+    (from the tables where the Model has them and they cover the position;
+    ``features``: ``int32[N, 28]`` when the network reads them, else an
     empty array), without the GIL, on ``threads`` threads of the pool (each
     position computed alone: the same results on any thread count)."""
     cdef int64_t n = positions.shape[0]

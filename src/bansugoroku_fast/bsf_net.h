@@ -87,6 +87,11 @@ typedef struct {
     /* its places' rows at each count where bsf_net_places_size is not 0
        (bsf_net_fill_places), NULL elsewhere */
     const int16_t* place16;
+    /* Not NULL: the exact endgame tables (a RaceTables of _tables.pxd,
+       which this header does not read): a position both of whose sides
+       they cover is scored from them instead of the layers (_net.pyx,
+       table_probabilities). */
+    const void* race_tables;
 } bsf_net;
 
 /* The exact networks' children in AVX2, or AVX2 with AVX-512 VNNI, where

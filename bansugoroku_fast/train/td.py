@@ -1,6 +1,6 @@
 """Training evaluator networks by TD(λ) self-play, in numpy.
 
-``python -m bansugoroku_fast.train --rules backgammon --games 200000 --seed 1 --out bg.npz``
+``python -m bansugoroku_fast.train td --rules backgammon --games 200000 --seed 1 --out bg.npz``
 
 **The algorithm.** ``parallel`` games of self-play run in lockstep in a
 :class:`~bansugoroku_fast.GameBatch` (``restart=True``: a finished game's slot
@@ -58,46 +58,47 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import itertools
 import json
 import math
 import os
 import sys
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 from tqdm import tqdm
 
-from ._files import write_atomically
-from .batch import outcome, segment_argmax
-from .checks import as_rules
-from .errors import InvalidTrainingError
-from .evaluators.encoding import ENCODINGS, encode_valid, encoding_size
-from .evaluators.network import ACTIVATIONS, NetEvaluator, consistent, sigmoid
-from .evaluators.scoring import equity, flip, outcome_probabilities
-from .evaluators.search import EvaluatorPolicy
-from .games.game_batch import GameBatch
-from .rules import Rules
-from .strength import MatchScore, duplicate_match
+from .._files import write_atomically
+from ..batch import outcome, segment_argmax
+from ..checks import as_rules
+from ..errors import InvalidTrainingError
+from ..evaluators.encoding import ENCODINGS, encode_valid, encoding_size
+from ..evaluators.network import ACTIVATIONS
+from ..evaluators.scoring import equity, flip, outcome_probabilities
+from ..evaluators.search import EvaluatorPolicy
+from ..games.game_batch import GameBatch
+from ..rules import Rules
+from ..strength import MatchScore, duplicate_match
+from . import fitting
+from .files import atomic_savez, read_npz
 
 __all__ = [
     "CHECKPOINT_VERSION",
     "BAN_COMBINATIONS",
     "EVERY_BAN",
-    "Network",
-    "RulesInputNetwork",
     "TrainingConfig",
     "TrainingRun",
     "checkpoint_path",
     "lambda_returns",
-    "main",
+    "td_main",
     "opponents",
     "plot_curve",
     "rule_inputs",
+    "specialised",
     "train",
     "train_every_ban",
+    "with_rule_inputs",
 ]
 
 #: The format of the training state files (``<out>.ckpt.npz``).
@@ -139,86 +140,7 @@ def lambda_returns(values: np.ndarray, seats: np.ndarray, lam: float) -> np.ndar
     return np.where(other[:count, None], flip(targets), targets)
 
 
-# --- the network being trained ----------------------------------------------------------------
-
-
-AnyNetwork = TypeVar("AnyNetwork", bound="Network")
-
-
-class Network:
-    """A multilayer perceptron in float32 with its gradient: ``weights[k]``
-    is ``(inputs, outputs)`` of layer ``k``, hidden units ``activation``,
-    five sigmoid outputs.
-
-    >>> net = Network.initial(4, (3,), "sigmoid", np.random.default_rng(0))
-    >>> net.predict(np.zeros((2, 4), dtype=np.float32)).shape
-    (2, 5)
-    """
-
-    def __init__(self, weights: Sequence[np.ndarray], biases: Sequence[np.ndarray], activation: str) -> None:
-        self.weights = [np.ascontiguousarray(w, dtype=np.float32) for w in weights]
-        self.biases = [np.ascontiguousarray(b, dtype=np.float32) for b in biases]
-        self.activation = activation
-
-    @classmethod
-    def initial(cls: type[AnyNetwork], inputs: int, hidden: Sequence[int], activation: str,
-                rng: np.random.Generator) -> AnyNetwork:
-        """Glorot-uniform hidden weights; output weights zero, output biases
-        at even odds of a single win and rarer doubles and triples.
-
-        Zero output weights make every play score the same at first, so the
-        first games play the first legal play (as ``"first"`` does): short
-        games. Random hidden weights would play arbitrary structures instead,
-        and in arrival mode such games run to hundreds of plies."""
-        sizes = [inputs, *hidden, 5]
-        weights = [rng.uniform(-1.0, 1.0, (a, b)) * math.sqrt(6.0 / (a + b)) for a, b in itertools.pairwise(sizes)]
-        weights[-1] = np.zeros_like(weights[-1])
-        biases = [np.zeros(size) for size in sizes[1:]]
-        biases[-1] = np.array([0.0, -2.0, -4.0, -2.0, -4.0])
-        return cls(weights, biases, activation)
-
-    @property
-    def parameters(self) -> list[np.ndarray]:
-        return [*self.weights, *self.biases]
-
-    def forward(self, x: np.ndarray) -> list[np.ndarray]:
-        """The activations of every layer, input first, the raw sigmoid outputs last
-        (the arithmetic of :meth:`NetEvaluator.forward`, which then makes them consistent)."""
-        layers = [x]
-        last = len(self.weights) - 1
-        for k, (w, b) in enumerate(zip(self.weights, self.biases)):
-            z = layers[-1] @ w + b
-            layers.append(sigmoid(z) if k == last or self.activation == "sigmoid" else np.maximum(z, 0))
-        return layers
-
-    def predict(self, x: np.ndarray) -> np.ndarray:
-        """``float32[N, 5]``: the consistent outputs for inputs ``x``, as the
-        :class:`NetEvaluator` of these weights gives them."""
-        return consistent(self.forward(x)[-1])
-
-    def evaluator(self, rules: Rules, encoding: str) -> NetEvaluator:
-        """A :class:`NetEvaluator` holding a copy of the weights."""
-        return NetEvaluator([w.copy() for w in self.weights], [b.copy() for b in self.biases], encoding=encoding,
-                            rules=rules, activation=self.activation)
-
-    def gradients(self, x: np.ndarray, targets: np.ndarray) -> tuple[list[np.ndarray], float]:
-        """Gradients of the mean (over rows, summed over the five outputs)
-        cross-entropy against ``targets``, in :attr:`parameters` order, and that loss."""
-        layers = self.forward(x)
-        out = layers[-1]
-        eps = 1e-7
-        loss = -float(np.mean(np.sum(targets * np.log(out + eps) + (1 - targets) * np.log(1 - out + eps), axis=1)))
-        delta = ((out - targets) / len(x)).astype(np.float32)
-        grad_w: list[np.ndarray] = []
-        grad_b: list[np.ndarray] = []
-        for k in range(len(self.weights) - 1, -1, -1):
-            grad_w.insert(0, layers[k].T @ delta)
-            grad_b.insert(0, delta.sum(axis=0))
-            if k:
-                back = delta @ self.weights[k].T
-                a = layers[k]
-                delta = back * (a * (1.0 - a)) if self.activation == "sigmoid" else back * (a > 0)
-        return [*grad_w, *grad_b], loss
+# --- the parameters being trained ------------------------------------------------------------
 
 
 #: The six Ban-sugoroku rule combinations, in the order a shared run's segments take them.
@@ -240,57 +162,29 @@ def rule_inputs(rules: Rules) -> np.ndarray:
                     dtype=np.float32)
 
 
-class RulesInputNetwork(Network):
-    """A :class:`Network` for every Ban-sugoroku combination: its last three
-    inputs are :func:`rule_inputs` of ``self.rules`` (the rules of the games
-    being played), appended to every row it is given.
+def with_rule_inputs(inputs: np.ndarray, rules: Rules) -> np.ndarray:
+    """``inputs`` with the three :func:`rule_inputs` columns of ``rules`` appended."""
+    return np.hstack([inputs, np.broadcast_to(rule_inputs(rules), (len(inputs), RULE_INPUTS))])
 
-    The rule inputs are constant within a game, so for one combination they
-    only shift the first layer's biases: :meth:`specialised` is the plain
-    network that plays that combination exactly as this one does.
 
-    >>> net = RulesInputNetwork.initial(4 + RULE_INPUTS, (3,), "sigmoid", np.random.default_rng(0))
-    >>> net.weights[-1][:] = 0.5
-    >>> x = np.random.default_rng(1).random((2, 4), dtype=np.float32)
-    >>> net.rules = BAN_COMBINATIONS[5]
-    >>> bool(np.allclose(net.predict(x), net.specialised(BAN_COMBINATIONS[5]).predict(x), atol=1e-6))
+def specialised(parameters: Sequence[np.ndarray], rules: Rules) -> list[np.ndarray]:
+    """The parameters of a plain network playing ``rules`` as the shared
+    network ``parameters`` (whose last three inputs are :func:`rule_inputs`)
+    does: the rule inputs are constant within a game, so they fold into the
+    first layer's biases.
+
+    >>> rng = np.random.default_rng(0)
+    >>> shared = fitting.initial_parameters(4 + RULE_INPUTS, (3,), rng)
+    >>> shared[1][:] = 0.5
+    >>> x = rng.random((2, 4), dtype=np.float32)
+    >>> rules = BAN_COMBINATIONS[5]
+    >>> bool(np.allclose(fitting.predict(shared, "sigmoid", with_rule_inputs(x, rules)),
+    ...                  fitting.predict(specialised(shared, rules), "sigmoid", x), atol=1e-6))
     True
     """
-
-    rules: Rules = BAN_COMBINATIONS[0]
-
-    def forward(self, x: np.ndarray) -> list[np.ndarray]:
-        columns = np.broadcast_to(rule_inputs(self.rules), (len(x), RULE_INPUTS))
-        return super().forward(np.hstack([x, columns]))
-
-    def specialised(self, rules: Rules) -> Network:
-        """The plain network playing ``rules`` as this one does (rule inputs folded into the biases)."""
-        first, rule_rows = self.weights[0][:-RULE_INPUTS], self.weights[0][-RULE_INPUTS:]
-        biases: list[np.ndarray] = [self.biases[0] + rule_inputs(rules) @ rule_rows, *self.biases[1:]]
-        return Network([first, *self.weights[1:]], biases, self.activation)
-
-
-class Adam:
-    """Adam (Kingma and Ba) over a list of float32 arrays, updated in place."""
-
-    def __init__(self, parameters: Sequence[np.ndarray], rate: float, beta1: float = 0.9, beta2: float = 0.999,
-                 eps: float = 1e-8) -> None:
-        self.rate, self.beta1, self.beta2, self.eps = rate, beta1, beta2, eps
-        self.first = [np.zeros_like(p) for p in parameters]
-        self.second = [np.zeros_like(p) for p in parameters]
-        self.steps = 0
-
-    def step(self, parameters: Sequence[np.ndarray], gradients: Sequence[np.ndarray]) -> None:
-        self.steps += 1
-        correction1 = 1.0 - self.beta1**self.steps
-        correction2 = 1.0 - self.beta2**self.steps
-        size = self.rate * math.sqrt(correction2) / correction1
-        for p, g, m, v in zip(parameters, gradients, self.first, self.second):
-            m *= self.beta1
-            m += (1.0 - self.beta1) * g
-            v *= self.beta2
-            v += (1.0 - self.beta2) * g * g
-            p -= (size * m / (np.sqrt(v) + self.eps)).astype(np.float32)
+    weights, biases = fitting.layers(parameters)
+    first, rule_rows = weights[0][:-RULE_INPUTS], weights[0][-RULE_INPUTS:]
+    return [np.ascontiguousarray(first), *weights[1:], biases[0] + rule_inputs(rules) @ rule_rows, *biases[1:]]
 
 
 # --- configuration ---------------------------------------------------------------------------
@@ -409,8 +303,8 @@ EVAL_SEED = 20_240_601
 class _Learner:
     """Gathers (input, λ-return) pairs and takes Adam steps every ``update_size`` pairs."""
 
-    def __init__(self, net: Network, adam: Adam, config: TrainingConfig) -> None:
-        self.net, self.adam, self.config = net, adam, config
+    def __init__(self, parameters: list[np.ndarray], adam: fitting.Adam, config: TrainingConfig) -> None:
+        self.parameters, self.adam, self.config = parameters, adam, config
         self.inputs: list[np.ndarray] = []
         self.targets: list[np.ndarray] = []
         self.pending = 0
@@ -436,16 +330,21 @@ class _Learner:
         losses = []
         for start in range(0, len(order), self.config.minibatch):
             rows = order[start:start + self.config.minibatch]
-            gradients, loss = self.net.gradients(inputs[rows], targets[rows])
-            self.adam.step(self.net.parameters, gradients)
+            gradients, loss = fitting.gradients(self.parameters, self.config.activation, inputs[rows], targets[rows])
+            self.adam.step(self.parameters, gradients)
             losses.append(loss)
         self.loss = float(np.mean(losses))
 
 
-def _score_children(net: Network, children: np.ndarray, rules: Rules, encoding: str) -> tuple[np.ndarray, ...]:
-    """Inputs, outputs (exact for finished children) and equities of ``children``."""
-    inputs = encode_valid(children, encoding, rules)
-    values = net.predict(inputs)
+def _score_children(parameters: list[np.ndarray], config: TrainingConfig, children: np.ndarray,
+                    shared: bool) -> tuple[np.ndarray, ...]:
+    """Inputs, outputs (exact for finished children) and equities of
+    ``children`` under ``config.rules`` (``shared``: with the rule inputs)."""
+    rules = config.rules
+    inputs = encode_valid(children, config.encoding, rules)
+    if shared:
+        inputs = with_rule_inputs(inputs, rules)
+    values = fitting.predict(parameters, config.activation, inputs)
     ended = outcome(children, rules)
     over = ended.winner >= 0
     if over.any():
@@ -453,9 +352,10 @@ def _score_children(net: Network, children: np.ndarray, rules: Rules, encoding: 
     return inputs, values, equity(values), over
 
 
-def _play_segment(net: Network, learner: _Learner, config: TrainingConfig, segment: int,
-                  tick: Callable[[int], None]) -> None:
-    """Self-play until ``segment_games`` games have ended, training as they end."""
+def _play_segment(learner: _Learner, config: TrainingConfig, segment: int, tick: Callable[[int], None],
+                  shared: bool = False) -> None:
+    """Self-play until ``segment_games`` games have ended, training as they
+    end (``shared``: a network with the rule inputs)."""
     learner.adam.rate = config.rate_at(segment * config.segment_games)
     seed = _derived_seed(config.seed, DICE_STREAM, segment)
     rng = np.random.default_rng(_derived_seed(config.seed, SHUFFLE_STREAM, segment))
@@ -464,7 +364,7 @@ def _play_segment(net: Network, learner: _Learner, config: TrainingConfig, segme
     finished = 0
     while finished < config.segment_games:
         wave = batch.candidates()
-        inputs, values, scores, over = _score_children(net, wave.children, config.rules, config.encoding)
+        inputs, values, scores, over = _score_children(learner.parameters, config, wave.children, shared)
         choices = segment_argmax(scores, wave.offsets)
         rows = wave.offsets[:-1] + choices
         chosen_inputs, chosen_values = inputs[rows], values[rows]  # copies: the wave's arrays can go
@@ -498,8 +398,9 @@ def opponents(rules: Rules) -> tuple[str, ...]:
     return ("pubeval", "heuristic") if rules.is_backgammon else ("heuristic",)
 
 
-def _measure(net: Network, config: TrainingConfig) -> dict[str, MatchScore]:
-    player = EvaluatorPolicy(net.evaluator(config.rules, config.encoding))   # greedy, 0 ply, in the kernels
+def _measure(parameters: list[np.ndarray], config: TrainingConfig) -> dict[str, MatchScore]:
+    net = fitting.evaluator(parameters, config.rules, config.encoding, config.activation)
+    player = EvaluatorPolicy(net)   # greedy, 0 ply, in the kernels
     return {name: duplicate_match(config.rules, player, name, config.eval_games, EVAL_SEED, progress=False)
             for name in opponents(config.rules)}
 
@@ -509,12 +410,14 @@ def _measure(net: Network, config: TrainingConfig) -> dict[str, MatchScore]:
 
 @dataclasses.dataclass
 class TrainingRun:
-    """The state of a run: its network, optimiser, games trained and curve
-    (``curve[i]`` = ``{"games": n, "seconds": s, "<opponent>": [ppg, stderr], "loss": l}``)."""
+    """The state of a run: its network's parameters (a :class:`NetEvaluator`'s
+    layers, :mod:`~bansugoroku_fast.train.fitting`), optimiser, games trained
+    and curve (``curve[i]`` = ``{"games": n, "seconds": s, "<opponent>":
+    [ppg, stderr], "loss": l}``)."""
 
     config: TrainingConfig
-    net: Network
-    adam: Adam
+    parameters: list[np.ndarray]
+    adam: fitting.Adam
     games: int = 0
     seconds: float = 0.0
     curve: list[dict[str, Any]] = dataclasses.field(default_factory=list)
@@ -522,8 +425,8 @@ class TrainingRun:
     @classmethod
     def start(cls, config: TrainingConfig) -> TrainingRun:
         rng = np.random.default_rng(_derived_seed(config.seed, INIT_STREAM))
-        net = Network.initial(encoding_size(config.encoding), config.hidden, config.activation, rng)
-        return cls(config, net, Adam(net.parameters, config.rate))
+        parameters = fitting.initial_parameters(encoding_size(config.encoding), config.hidden, rng)
+        return cls(config, parameters, fitting.Adam(parameters, config.rate))
 
     def save_checkpoint(self, path: str) -> None:
         """The whole state, written atomically (a temporary file, then ``os.replace``)."""
@@ -533,50 +436,40 @@ class TrainingRun:
             "games": np.int64(self.games),
             "seconds": np.float64(self.seconds),
             "curve": np.array(json.dumps(self.curve)),
-            "adam_steps": np.int64(self.adam.steps),
+            **self.adam.state(),
         }
-        for k, p in enumerate(self.net.parameters):
+        for k, p in enumerate(self.parameters):
             arrays[f"param_{k}"] = p
-            arrays[f"adam_m_{k}"] = self.adam.first[k]
-            arrays[f"adam_v_{k}"] = self.adam.second[k]
-        _atomic_savez(path, arrays)
+        atomic_savez(path, arrays)
 
     @classmethod
     def load_checkpoint(cls, path: str, config: TrainingConfig | None = None) -> TrainingRun:
         """The run saved at ``path``; ``config`` may lengthen it and change its
         step sizes (:data:`RESUMABLE_CHANGES`), nothing else."""
-        with np.load(path, allow_pickle=False) as data:
-            if int(data["version"]) != CHECKPOINT_VERSION:
-                raise InvalidTrainingError(f"{path}: checkpoint version {int(data['version'])}, "
-                                           f"expected {CHECKPOINT_VERSION}")
+        data = read_npz(path)
+        if "version" not in data or data["version"].shape != () or int(data["version"]) != CHECKPOINT_VERSION:
+            raise InvalidTrainingError(f"{path}: checkpoint version {data.get('version')}, "
+                                       f"expected {CHECKPOINT_VERSION}")
+        try:
             saved = TrainingConfig.from_json(str(data["config"]))
-            schedule = {name: getattr(saved, name) for name in RESUMABLE_CHANGES}
-            if config is not None and dataclasses.replace(config, **schedule) != saved:
-                raise InvalidTrainingError(
-                    f"{path}: the checkpoint was made with another configuration ({saved.as_json()}); "
-                    f"only {', '.join(RESUMABLE_CHANGES)} may change on --resume"
-                )
-            config = config or saved
             layers = len(saved.hidden) + 1
-            params = [data[f"param_{k}"] for k in range(2 * layers)]
-            net = Network(params[:layers], params[layers:], saved.activation)
-            adam = Adam(net.parameters, saved.rate)
-            adam.first = [data[f"adam_m_{k}"].copy() for k in range(2 * layers)]
-            adam.second = [data[f"adam_v_{k}"].copy() for k in range(2 * layers)]
-            adam.steps = int(data["adam_steps"])
-            return cls(config, net, adam, int(data["games"]), float(data["seconds"]), json.loads(str(data["curve"])))
+            parameters = [np.array(data[f"param_{k}"], dtype=np.float32) for k in range(2 * layers)]
+            adam = fitting.Adam(parameters, saved.rate)
+            adam.restore(data)
+            state = int(data["games"]), float(data["seconds"]), json.loads(str(data["curve"]))
+        except (KeyError, ValueError, TypeError) as error:
+            raise InvalidTrainingError(f"{path}: a damaged checkpoint ({error})") from None
+        schedule = {name: getattr(saved, name) for name in RESUMABLE_CHANGES}
+        if config is not None and dataclasses.replace(config, **schedule) != saved:
+            raise InvalidTrainingError(
+                f"{path}: the checkpoint was made with another configuration ({saved.as_json()}); "
+                f"only {', '.join(RESUMABLE_CHANGES)} may change on --resume"
+            )
+        return cls(config or saved, parameters, adam, *state)
 
     def save_network(self, path: str) -> None:
         """The network as an evaluator ``.npz`` (:class:`~bansugoroku_fast.evaluators.NetEvaluator`)."""
-        self.net.evaluator(self.config.rules, self.config.encoding).save(path)
-
-
-def _atomic_savez(path: str, arrays: dict[str, Any]) -> None:
-    def write(temporary: str) -> None:
-        with open(temporary, "wb") as file:
-            np.savez(file, **arrays)
-
-    write_atomically(path, write)
+        fitting.evaluator(self.parameters, self.config.rules, self.config.encoding, self.config.activation).save(path)
 
 
 def checkpoint_path(out: str) -> str:
@@ -604,13 +497,13 @@ def train(config: TrainingConfig, out: str, *, resume: bool = False, plot: str |
         run = TrainingRun.start(config)
     bar = tqdm(total=config.games, initial=run.games, unit="game", disable=not progress,
                desc=f"TD({config.lam}) {config.rules.short_name}", dynamic_ncols=True)
-    learner = _Learner(run.net, run.adam, config)
+    learner = _Learner(run.parameters, run.adam, config)
     if not run.curve and config.eval_every:
         _add_point(run)
     with bar:
         while run.games < config.games:
             began = time.perf_counter()
-            _play_segment(run.net, learner, config, run.games // config.segment_games, bar.update)
+            _play_segment(learner, config, run.games // config.segment_games, bar.update)
             run.games += config.segment_games
             run.seconds += time.perf_counter() - began
             if config.eval_every and run.games % config.eval_every == 0:
@@ -625,9 +518,10 @@ def train(config: TrainingConfig, out: str, *, resume: bool = False, plot: str |
 
 def train_every_ban(config: TrainingConfig, folder: str, *, plot: str | None = None,
                     progress: bool = True) -> TrainingRun:
-    """Train one :class:`RulesInputNetwork` on the six Ban-sugoroku
-    combinations (``config.games`` games each; ``config.rules`` is not used)
-    and write its six :meth:`~RulesInputNetwork.specialised` networks into
+    """Train one network whose last three inputs are the :func:`rule_inputs`
+    on the six Ban-sugoroku combinations (``config.games`` games each;
+    ``config.rules`` is not used) and write its six :func:`specialised`
+    networks into
     ``folder``, one file per combination named as the shipped ones
     (``ban-arrival-multiplied.npz``, ...).
 
@@ -654,41 +548,42 @@ def train_every_ban(config: TrainingConfig, folder: str, *, plot: str | None = N
     if plot is not None:
         _check_output(plot, "plot")
     rng = np.random.default_rng(_derived_seed(config.seed, INIT_STREAM))
-    net = RulesInputNetwork.initial(encoding_size(config.encoding) + RULE_INPUTS, config.hidden, config.activation,
-                                    rng)
-    run = TrainingRun(config, net, Adam(net.parameters, config.rate))
-    learner = _Learner(net, run.adam, config)
+    parameters = fitting.initial_parameters(encoding_size(config.encoding) + RULE_INPUTS, config.hidden, rng)
+    run = TrainingRun(config, parameters, fitting.Adam(parameters, config.rate))
+    learner = _Learner(parameters, run.adam, config)
     rounds = config.games // config.segment_games
     with tqdm(total=rounds * len(BAN_COMBINATIONS) * config.segment_games, unit="game", disable=not progress,
               desc=f"TD({config.lam}) {EVERY_BAN}", dynamic_ncols=True) as bar:
         for segment in range(rounds * len(BAN_COMBINATIONS)):
-            net.rules = BAN_COMBINATIONS[segment % len(BAN_COMBINATIONS)]
+            rules = BAN_COMBINATIONS[segment % len(BAN_COMBINATIONS)]
             began = time.perf_counter()
-            _play_segment(net, learner, dataclasses.replace(config, rules=net.rules), segment, bar.update)
+            _play_segment(learner, dataclasses.replace(config, rules=rules), segment, bar.update, shared=True)
             run.seconds += time.perf_counter() - began
             run.games += config.segment_games
             per_combination = run.games // len(BAN_COMBINATIONS)
             if config.eval_every and run.games % (len(BAN_COMBINATIONS) * config.eval_every) == 0:
-                _add_shared_point(run, net, per_combination, learner.loss)
+                _add_shared_point(run, per_combination, learner.loss)
                 if plot is not None:
                     plot_curve(run, plot, title=f"{EVERY_BAN}, rules as inputs")
     for rules in BAN_COMBINATIONS:
         path = os.path.join(folder, rules.short_name.replace("/", "-") + ".npz")
-        net.specialised(rules).evaluator(rules, config.encoding).save(path)
+        fitting.evaluator(specialised(parameters, rules), rules, config.encoding, config.activation).save(path)
     return run
 
 
-def _add_shared_point(run: TrainingRun, net: RulesInputNetwork, games: int, loss: float) -> None:
+def _add_shared_point(run: TrainingRun, games: int, loss: float) -> None:
     point: dict[str, Any] = {"games": games, "seconds": round(run.seconds, 1), "loss": loss}
     for rules in BAN_COMBINATIONS:
-        player = EvaluatorPolicy(net.specialised(rules).evaluator(rules, run.config.encoding))
+        config = run.config
+        player = EvaluatorPolicy(fitting.evaluator(specialised(run.parameters, rules), rules, config.encoding,
+                                                   config.activation))
         score = duplicate_match(rules, player, "heuristic", run.config.eval_games, EVAL_SEED, progress=False)
         point[rules.short_name] = [score.ppg, score.stderr]
     run.curve.append(point)
 
 
 def _add_point(run: TrainingRun, loss: float = float("nan")) -> None:
-    scores = _measure(run.net, run.config)
+    scores = _measure(run.parameters, run.config)
     point: dict[str, Any] = {"games": run.games, "seconds": round(run.seconds, 1), "loss": loss}
     point.update({name: [score.ppg, score.stderr] for name, score in scores.items()})
     run.curve.append(point)
@@ -740,7 +635,8 @@ def plot_curve(run: TrainingRun, path: str, title: str | None = None) -> None:
 
 def _parser() -> argparse.ArgumentParser:
     defaults: dict[str, Any] = {field.name: field.default for field in dataclasses.fields(TrainingConfig)}
-    parser = argparse.ArgumentParser(prog="python -m bansugoroku_fast.train", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m bansugoroku_fast.train td",
+                                     description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--rules", required=True,
                         help=f"a rules label: backgammon, ban/arrival/multiplied, ...; {EVERY_BAN}: one network "
                              "for the six Ban-sugoroku combinations, the rules as inputs")
@@ -772,8 +668,8 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """The command line; returns the exit status (2 for bad arguments)."""
+def td_main(argv: Sequence[str] | None = None) -> int:
+    """The ``td`` command line; returns the exit status (2 for bad arguments)."""
     args = _parser().parse_args(argv)
     try:
         every_ban = args.rules.strip() == EVERY_BAN
@@ -799,6 +695,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"last point: {_point_text(run.curve[-1])}")
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())
