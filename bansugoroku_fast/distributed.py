@@ -321,12 +321,12 @@ def analyse_files(files: Sequence[str | Path], evaluator: Any = "net", *, ply: i
     >>> analyses[1].to_json() == alone.to_json()
     True
     """
-    from .analysis.core import _ply
+    from .evaluators.search import as_ply
     from .formats import read_match
 
     if isinstance(files, (str, Path)) or not isinstance(files, Sequence):
         raise ArgumentTypeError(f"files must be a sequence of paths, got {type(files).__name__}")
-    ply, client = _ply(ply), _checked_client(client)
+    ply, client = as_ply(ply), _checked_client(client)
     records = [_read_file(file, rules, read_match) for file in files]
     task = dask.delayed(_analysed, pure=True)
     tasks = [task(record, evaluator, ply, bool(luck), str(file)) for record, file in zip(records, files)]

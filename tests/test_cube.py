@@ -19,7 +19,7 @@ from bansugoroku_fast.cube.janowski import CENTRED, OWNED, THEIRS, money_cubeful
 from bansugoroku_fast.cube.kinds import cube_efficiency, position_kinds
 from bansugoroku_fast.cube.states import MatchCube, MoneyCube
 from bansugoroku_fast.endgames import SMALL_POSITIONS, race, race_cube, tables
-from bansugoroku_fast.errors import CubeTypeError, InvalidCubeError, InvalidEvaluatorError
+from bansugoroku_fast.errors import CubeTypeError, InvalidArgumentError, InvalidCubeError, InvalidEvaluatorError
 from bansugoroku_fast.evaluators import evaluate_position, flip
 from bansugoroku_fast.formats import MatchState
 from bansugoroku_fast.oracle import cube as plain
@@ -115,6 +115,21 @@ def test_deeper_plies_score_the_position_as_evaluate_position_does():
         decision = cube_decision(start, BACKGAMMON, "net", ply=ply)
         assert np.allclose(decision.probabilities, evaluate_position(start, BACKGAMMON, "net", ply=ply))
         assert decision.ply == ply
+
+
+@pytest.mark.parametrize("ply", [0, 1, 2])
+@pytest.mark.parametrize("match", [None, MatchState(match_length=7, score=(2, 4))])
+def test_a_game_the_roller_ends_this_roll_is_a_leaf_at_every_ply(ply, match):
+    """Row 0's last stone is on its 1-point and row 1 has borne none off:
+    every roll wins a gammon, so the search must stop at the finished game
+    (two sides never both win) and the roller is too good to double."""
+    board = np.zeros((2, 26), dtype=np.int8)
+    board[0, 0], board[0, 1] = 14, 1
+    board[1, 1:6] = 3
+    decision = cube_decision(Position(board), BACKGAMMON, "net", ply=ply, match=match)
+    assert decision.action == "Too good to double, pass"
+    if match is None:
+        assert (decision.no_double, decision.double_pass) == pytest.approx((2.0, 1.0))
 
 
 # --- the oracle twin ---------------------------------------------------------------------
@@ -381,7 +396,7 @@ def test_exact_match_values_match_the_oracle(score, crawford, cube):
     ({"cube": 128}, InvalidCubeError, "power of 2 from 1 to 64"),
     ({"cube": "2"}, CubeTypeError, "integer"),
     ({"owner": 2}, InvalidCubeError, "owner"),
-    ({"ply": 3}, InvalidCubeError, "ply"),
+    ({"ply": 3}, InvalidArgumentError, "ply must be 0, 1 or 2"),
     ({"jacoby": "yes"}, CubeTypeError, "jacoby"),
     ({"match": (7, 0, 0)}, CubeTypeError, "MatchState"),
     ({"match": MatchState()}, InvalidCubeError, "money game"),

@@ -43,7 +43,6 @@ True
 from __future__ import annotations
 
 import json
-import numbers
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -63,6 +62,7 @@ from ..evaluators.scoring import EVALUATOR_NAMES, Evaluator, equity, evaluate_va
 from ..evaluators.search import (
     ROLL_DICE,
     ROLL_WEIGHTS,
+    as_ply,
     best_plays_batch,
     best_replies,
     ply_values,
@@ -359,12 +359,6 @@ def _record(source: object, rules: object) -> _Record:
 
 
 # --- the evaluator ---------------------------------------------------------------------------------
-
-
-def _ply(ply: object) -> int:
-    if isinstance(ply, bool) or not isinstance(ply, numbers.Integral) or not 0 <= int(ply) <= 2:
-        raise InvalidArgumentError(f"ply must be 0, 1 or 2, got {ply!r}")
-    return int(ply)
 
 
 # --- judging the plays -------------------------------------------------------------------------------
@@ -696,7 +690,7 @@ def analyse(record: Any, evaluator: Any = "net", *, ply: int = 0, threads: int |
     ``source`` names what was analysed (a file) in the output.
     See the module for the figures.
     """
-    ply = _ply(ply)
+    ply = as_ply(ply)
     threads = as_threads(threads)
     found = _record(record, rules)
     rules = found.rules

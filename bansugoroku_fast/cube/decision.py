@@ -32,11 +32,12 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ..batch import outcome
 from ..checks import as_rules, check_position_for_rules, scoring_rules
 from ..errors import CubeTypeError, InvalidCubeError
 from ..evaluators.network import as_threads
 from ..evaluators.scoring import EvaluatorLike, flip, resolve_evaluator
-from ..evaluators.search import ROLL_DICE, ROLL_WEIGHTS, best_replies, swap_sides, values_on_roll
+from ..evaluators.search import ROLL_DICE, ROLL_WEIGHTS, as_ply, best_replies, swap_sides, values_on_roll
 from ..position import as_position
 from ..rules import Rules
 from .actions import proper_action
@@ -154,10 +155,10 @@ def cubeful_values(positions: np.ndarray, rules: Rules, evaluator: Any, states: 
     if ply == 0:
         probabilities, values = _leaf_values(positions, rules, evaluator, live, threads)
     else:
-        # an exact position is a leaf at any ply in money play (its figures are final)
-        money = isinstance(states[0], MoneyCube)
-        searched = np.ones(len(positions), dtype=bool)
-        if money:
+        # a finished game is a leaf at any ply, and so is an exact position in
+        # money play (its figures are final)
+        searched = outcome(positions, rules).winner < 0
+        if isinstance(states[0], MoneyCube):
             searched[exact_races(positions, rules).rows] = False
         probabilities, values = np.zeros((len(positions), 5)), np.zeros((len(positions), len(live)))
         if searched.any():
@@ -278,12 +279,6 @@ def _flag(value: object, name: str) -> bool:
     return bool(value)
 
 
-def _ply(ply: object) -> int:
-    if isinstance(ply, bool) or not isinstance(ply, numbers.Integral) or not 0 <= int(ply) <= MAX_PLY:
-        raise InvalidCubeError(f"ply is 0, 1 or 2, got {ply!r}")
-    return int(ply)
-
-
 #: Points of each of the two grids on which a take point is sought.
 TAKE_GRID_POINTS = 65
 
@@ -379,7 +374,7 @@ def cube_decision(position: Any, rules: Any, evaluator: EvaluatorLike = "net", *
     rules = as_rules(scoring_rules(rules, "cube_decision"))
     position = as_position(position)
     check_position_for_rules(position, rules)
-    value, ply, jacoby, beavers = _cube(cube), _ply(ply), _flag(jacoby, "jacoby"), _flag(beavers, "beavers")
+    value, ply, jacoby, beavers = _cube(cube), as_ply(ply), _flag(jacoby, "jacoby"), _flag(beavers, "beavers")
     top: Cube = _match_cube(match, value, owner, table) or MoneyCube(_owner(owner), jacoby)
     evaluator = resolve_evaluator(evaluator, rules)
     decided = decide_many(position.array[None], rules, evaluator, top, ply, as_threads(threads), beavers=beavers)

@@ -231,7 +231,7 @@ def evaluate_position(position: Any, rules: Any, evaluator: EvaluatorLike = "net
     evaluator = resolve_evaluator(evaluator, rules)
     position = as_position(position)
     check_position_for_rules(position, rules)
-    values: np.ndarray = values_on_roll(position.array[None], rules, evaluator, _ply(ply), as_threads(threads))[0]
+    values: np.ndarray = values_on_roll(position.array[None], rules, evaluator, as_ply(ply), as_threads(threads))[0]
     return values
 
 
@@ -262,7 +262,14 @@ def _ranks(equities: np.ndarray, plies: np.ndarray, offsets: np.ndarray) -> np.n
     return ranks
 
 
-def _ply(ply: object) -> int:
+def as_ply(ply: object) -> int:
+    """``ply`` checked: 0, 1 or 2 (an integer, not a bool).
+
+    >>> as_ply(3)
+    Traceback (most recent call last):
+    ...
+    bansugoroku_fast.errors.InvalidArgumentError: ply must be 0, 1 or 2, got 3
+    """
     if isinstance(ply, bool) or not isinstance(ply, numbers.Integral) or not 0 <= int(ply) <= MAX_PLY:
         raise InvalidArgumentError(f"ply must be 0, 1 or 2, got {ply!r}")
     return int(ply)
@@ -307,7 +314,7 @@ def best_plays_batch(positions: Any, dice: Any, rules: Any, evaluator: Evaluator
     """
     rules = as_rules(scoring_rules(rules, "best_plays_batch"))
     evaluator = resolve_evaluator(evaluator, rules)
-    ply, move_filter, threads = _ply(ply), _move_filter(move_filter), as_threads(threads)
+    ply, move_filter, threads = as_ply(ply), _move_filter(move_filter), as_threads(threads)
     plays = generate_plays(positions, dice, rules, threads=threads, fields=("children",))
     return score_children(plays.offsets, plays.children, rules, evaluator, ply, move_filter, threads)
 
@@ -330,7 +337,7 @@ def best_plays(position: Any, dice: Any, rules: Any, evaluator: EvaluatorLike = 
     position = as_position(position)
     check_position_for_rules(position, rules)
     dice = as_dice(dice)
-    ply, move_filter, threads = _ply(ply), _move_filter(move_filter), as_threads(threads)
+    ply, move_filter, threads = as_ply(ply), _move_filter(move_filter), as_threads(threads)
     plays = legal_plays(position, dice, rules)
     if not plays:
         return []
@@ -428,7 +435,7 @@ class EvaluatorPolicy:
             rules = evaluator.rules
         self.rules = as_rules(rules)
         self.evaluator = resolve_evaluator(evaluator, self.rules)
-        self.ply = _ply(ply)
+        self.ply = as_ply(ply)
         self.move_filter = _move_filter(move_filter)
         self.threads = as_threads(threads)
 
