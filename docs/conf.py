@@ -45,6 +45,7 @@ copybutton_prompt_text = r">>> |\.\.\. |\$ "
 copybutton_prompt_is_regexp = True
 copybutton_only_copy_prompt_lines = True
 copybutton_remove_prompts = True
+copybutton_line_continuation_character = "\\"   # a "$ " command's next line, after a backslash
 
 # --- MyST -------------------------------------------------------------------------------------------
 myst_enable_extensions = ["colon_fence", "deflist", "dollarmath", "html_image"]  # html_image: <img width=...>

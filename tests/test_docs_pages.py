@@ -36,8 +36,9 @@ def fenced_blocks(page: Path) -> list[tuple[int, str, str]]:
 def test_no_code_line_is_wider_than_the_page():
     pages = site_pages()
     assert {"README.md", "rules.md", "getting-started.md"} <= {page.name for page in pages}
+    # A directive's block ({eval-rst}, {toctree}...) is source, not code shown on the page.
     wide = [f"{page.relative_to(ROOT)}:{first + index}: {len(line)} characters"
-            for page in pages for first, _, block in fenced_blocks(page)
+            for page in pages for first, language, block in fenced_blocks(page) if not language.startswith("{")
             for index, line in enumerate(block.splitlines()) if len(line) > WIDEST_CODE_LINE]
     assert wide == []
 
