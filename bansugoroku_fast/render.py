@@ -260,5 +260,5 @@ def _key(rows: Rows, y: float, to_move: bool) -> list[str]:
     for x, owner, words in ((6, "X", f"{mover}: off {rows[0][0]}"),
                             (190, "O", f"O (dark): off {rows[1][0]}")):
         parts.append(f'<circle cx="{x}" cy="{y - 3}" r="5" fill="{_COLOURS[owner]}" stroke="#000"/>')
-        parts.append(f'<text x="{x + 9}" y="{y}" font-size="9">{words}</text>')
+        parts.append(f'<text x="{x + 9}" y="{y + 1}" font-size="11">{words}</text>')
     return parts
