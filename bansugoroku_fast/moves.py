@@ -183,11 +183,42 @@ def legal_plays(position: PositionLike, dice: DiceLike, rules: RulesLike = None,
 
     One play per distinct resulting position, with its canonical step list
     (the greatest ``(from, to, die)`` key among the legal orders reaching
-    it), sorted by that key, greatest first; with ``all_orderings=True`` one
-    play per distinct legal order. An empty list is a pass, or a game already
-    over (see :func:`outcome`). The result is a :class:`Plays`, which
-    behaves as the list of the plays and makes each play only when read.
+    it), sorted by that key, greatest first. An empty list is a pass, or a
+    game already over (see :func:`outcome`).
 
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        The position, row 0 to move: a :class:`Position`, a GNU Backgammon
+        Position ID or an ``int8[2, 26]`` array.
+    dice : ~bansugoroku_fast.typing.DiceLike
+        The roll: a pair of integers in 1..6 or text such as ``"6-5"``.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`Rules`, its label (``"backgammon"``), or None for
+        Ban-sugoroku with every option at its default.
+    all_orderings : bool
+        One play per distinct legal order of the moves instead of one per
+        resulting position.
+
+    Returns
+    -------
+    Plays
+        The plays, a sequence that behaves as the list of them (``len``,
+        indexing, slices, iteration) and makes each :class:`Play` only
+        when it is read.
+
+    Raises
+    ------
+    InvalidPositionError
+        The position is not one of the rules (stone counts, shared points).
+    InvalidDiceError
+        The dice are not a roll.
+    InvalidRulesError
+        The rules are not a rule set (``RulesTypeError`` for a value that
+        is not a :class:`Rules` or a label).
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position, Rules
     >>> [str(p) for p in legal_plays(Position.initial(), (1, 1), Rules())][:4]
     ['24/23(2)', '24/22', '24/23 8/7', '24/23 6/5']

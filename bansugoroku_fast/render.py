@@ -1,4 +1,5 @@
-"""Text rendering of a position (what ``str(position)`` prints).
+"""Drawings of a position: the text ``str(position)`` prints, and the SVG
+board notebooks and the documentation show.
 
 The board is drawn from the side to move (``X``, row 0), whose stones run from
 point 24 (top right) round to point 1 (bottom right, its home on the right);
@@ -7,7 +8,9 @@ point 24 (top right) round to point 1 (bottom right, its home on the right);
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
+from .errors import InvalidArgumentError
 from .typing import Rows
 
 __all__ = ["board", "svg"]
@@ -146,23 +149,61 @@ def _tray(width: float, height: float, rows: Rows) -> list[str]:
     return parts
 
 
-def svg(rows: Rows, *, interactive: bool = False) -> str:
+def svg(rows: Rows, *, numbers: Literal["near", "both"] = "near", key: bool = False,
+        to_move: bool = True, interactive: bool = False) -> str:
     """An SVG drawing of ``rows`` from the side to move (light stones, X).
 
-    ``interactive=True`` draws the board for a page to play on: a bear-off
-    tray on the right, transparent ``<rect class="hit" data-point="N">``
-    areas over each point (1..24, in X's numbering), the bar (25) and the
-    tray (0), and no status line (the page shows the counts itself).
+    Parameters
+    ----------
+    rows : Rows
+        The two rows of the interchange layout, row 0 the side to move.
+    numbers : str
+        Which rows of points carry their numbers (always X's numbering):
+        ``"near"``, the near row only (1 to 12), or ``"both"``, the far
+        row (13 to 24) as well.
+    key : bool
+        Draw, under the board, which stones are X (light, to move) and
+        which are O (dark), with the stones each has borne off; otherwise
+        a line of text says only the stones borne off.
+    to_move : bool
+        Whether the key calls X the side to move (``False`` for a position
+        seen by the side that has just played, or a finished game).
+    interactive : bool
+        Draw the board for a page to play on: a bear-off tray on the right,
+        transparent ``<rect class="hit" data-point="N">`` areas over each
+        point (1..24, in X's numbering), the bar (25) and the tray (0), and
+        no status line (the page shows the counts itself).
 
-    >>> page = svg(((0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5) + (0,) * 10 + (2, 0),) * 2, interactive=True)
+    Returns
+    -------
+    str
+        The drawing, an ``<svg>`` element with its own namespace.
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``numbers`` is neither ``"near"`` nor ``"both"``.
+
+    Examples
+    --------
+    >>> from bansugoroku_fast import Position
+    >>> drawing = svg(Position.initial().rows, numbers="both", key=True)
+    >>> drawing.startswith("<svg") and ">24</text>" in drawing and "X (light)" in drawing
+    True
+    >>> page = svg(Position.initial().rows, interactive=True)
     >>> page.count('class="hit"'), 'data-point="0"' in page
     (26, True)
     """
+    if numbers not in ("near", "both"):
+        raise InvalidArgumentError(f"render.svg: numbers must be 'near' or 'both', not {numbers!r}")
     width, height = 12 * _WIDTH + _BAR, 2 * _HEIGHT + 40
     full_width = width + (_TRAY if interactive else 0)
+    top_strip = _LABEL_STRIP if numbers == "both" else 0  # room above the board for 13..24
+    total = top_strip + height + 30
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {full_width} {height + 30}" '
-        f'width="{full_width * 1.5:.0f}" height="{(height + 30) * 1.5:.0f}">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {full_width} {total}" '
+        f'width="{full_width * 1.5:.0f}" height="{total * 1.5:.0f}">',
+        f'<g transform="translate(0,{top_strip})">' if top_strip else "<g>",
         f'<rect width="{width}" height="{height}" fill="{BACKGROUND}"/>',
         f'<rect x="{6 * _WIDTH}" width="{_BAR}" height="{height}" fill="#7a5230"/>',
     ]
@@ -174,9 +215,10 @@ def svg(rows: Rows, *, interactive: bool = False) -> str:
         parts.append(
             f'<polygon points="{x},{base} {x + _WIDTH},{base} {x + _WIDTH / 2},{tip}" fill="{shade}"/>'
         )
-        label_y = height + 12
         if not top:  # numbers under the near half
-            parts.append(f'<text x="{x + _WIDTH / 2}" y="{label_y}" font-size="9" text-anchor="middle">{point}</text>')
+            parts.append(_label(x, height + 12, point))
+        elif top_strip:  # ... and above the far half
+            parts.append(_label(x, -4, point))
         mine, theirs = rows[0][point], rows[1][25 - point]
         if mine:
             parts += _stones(x, top, "X", mine)
@@ -192,9 +234,31 @@ def svg(rows: Rows, *, interactive: bool = False) -> str:
             )
     if interactive:
         parts += _tray(width, height, rows) + _hit_areas(width, height)
-    else:
+    if key:
+        parts += _key(rows, height + 26, to_move)
+    elif not interactive:
         parts.append(
             f'<text x="2" y="{height + 26}" font-size="9">X to move: off {rows[0][0]}, O: off {rows[1][0]}</text>'
         )
-    parts.append("</svg>")
+    parts.append("</g></svg>")
     return "".join(parts)
+    return "".join(parts)
+
+
+#: The height of the strip above the board that holds the far row's numbers.
+_LABEL_STRIP = 14
+
+
+def _label(x: float, y: float, point: int) -> str:
+    return f'<text x="{x + _WIDTH / 2}" y="{y}" font-size="9" text-anchor="middle">{point}</text>'
+
+
+def _key(rows: Rows, y: float, to_move: bool) -> list[str]:
+    """A stone of each colour with its side's name and the stones it has borne off."""
+    parts = []
+    mover = "X (light), to move" if to_move else "X (light)"
+    for x, owner, words in ((6, "X", f"{mover}: off {rows[0][0]}"),
+                            (190, "O", f"O (dark): off {rows[1][0]}")):
+        parts.append(f'<circle cx="{x}" cy="{y - 3}" r="5" fill="{_COLOURS[owner]}" stroke="#000"/>')
+        parts.append(f'<text x="{x + 9}" y="{y + 1}" font-size="11">{words}</text>')
+    return parts

@@ -43,7 +43,7 @@ OPENMP_SETTINGS = {"OMP_WAIT_POLICY": "passive", "GOMP_SPINCOUNT": "10000"}
 #: (glob patterns under the repository root): ``_yardstick`` cimports the
 #: kernels' declarations, ``_plain_movegen`` includes its C file.
 INCLUDED_SOURCES = {
-    "_yardstick": ("src/bansugoroku_fast/*.pxd",),
+    "_yardstick": ("src/bansugoroku_fast/*.pxd", "src/bansugoroku_fast/*.h"),
     "_plain_movegen": ("benchmarks/plain_movegen.c",),
 }
 
@@ -90,7 +90,9 @@ def _build(name: str) -> None:
 
     extension = Extension(
         name, [os.path.join(HERE, f"{name}.pyx")],
-        include_dirs=[numpy.get_include(), os.path.join(ROOT, "src"), HERE],
+        # src/bansugoroku_fast: the headers the kernels' declarations include (bsf_portable.h)
+        include_dirs=[numpy.get_include(), os.path.join(ROOT, "src"), os.path.join(ROOT, "src", "bansugoroku_fast"),
+                      HERE],
         extra_compile_args=COMPILE_ARGS + OPENMP_ARGS, extra_link_args=OPENMP_ARGS,
     )
     distribution = Distribution({"ext_modules": cythonize(

@@ -27,6 +27,7 @@ extensions = [
     "sphinx.ext.autodoc",           # the reference, from the docstrings
     "sphinx.ext.viewcode",          # "[source]" links into the highlighted code
     "sphinxarg.ext",                # the command line's reference, from its argparse parser
+    "sphinx_copybutton",            # a copy button on every code block, prompts and output left out
     "bsf_reference",                # the package's names: the index table, and references by object
     "bsf_gallery",                  # the gallery's pictures, drawn by the library at build time
 ]
@@ -37,8 +38,17 @@ root_doc = "index"
 # included through the gallery's pages, not read as pages of its own.
 exclude_patterns = ["_build", "README.md", "gallery/_generated/*.md", "Thumbs.db", ".DS_Store"]
 
+# --- the copy button ------------------------------------------------------------------------------
+# What is copied runs as it stands: the doctests' ">>> " and "... " prompts and the shell's "$ "
+# are taken off, and in a block with prompts only the prompted lines are copied (not the output).
+copybutton_prompt_text = r">>> |\.\.\. |\$ "
+copybutton_prompt_is_regexp = True
+copybutton_only_copy_prompt_lines = True
+copybutton_remove_prompts = True
+copybutton_line_continuation_character = "\\"   # a "$ " command's next line, after a backslash
+
 # --- MyST -------------------------------------------------------------------------------------------
-myst_enable_extensions = ["colon_fence", "deflist", "dollarmath"]
+myst_enable_extensions = ["colon_fence", "deflist", "dollarmath", "html_image"]  # html_image: <img width=...>
 myst_heading_anchors = 3            # links to a page's sections by their slug (rules.md#decisions)
 
 # --- the reference ----------------------------------------------------------------------------------
@@ -52,8 +62,9 @@ autodoc_type_aliases = {
     name: f"bansugoroku_fast.typing.{name}"
     for name in ("BatchLike", "DiceLike", "PositionLike", "Rows", "RulesLike")
 }
-# No napoleon: the docstrings are reStructuredText prose with no Google or NumPy sections, and
-# napoleon would read the first phrase of a constant's "#:" comment ("Rows of a one-sided
+# The numpydoc sections of the docstrings (Parameters / Returns / Raises / Examples) are rendered
+# by bsf_reference with napoleon's parser, on functions, classes and modules only: napoleon as an
+# extension would also read the first phrase of a constant's "#:" comment ("Rows of a one-sided
 # table: ...") as its type. No autosummary: bsf_reference's tables read ``__all__`` (lazy names
 # included) and link each name where it is documented.
 

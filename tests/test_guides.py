@@ -75,9 +75,15 @@ def test_every_plain_python_block_has_its_test():
         assert sum(marker in block for marker in tested) == 1, (page.name, block.splitlines()[0])
 
 
+def commands(block: str) -> list[str]:
+    """The lines of a shell block, each command on one line (a line that
+    ends with a backslash goes on on the next)."""
+    return block.replace("\\\n", " ").splitlines()
+
+
 def bansugoroku_lines() -> list[str]:
     """Every ``bansugoroku ...`` command of the pages' shell blocks, once each."""
-    lines = [line.strip() for _, block in code_blocks("sh") for line in block.splitlines()]
+    lines = [line.strip() for _, block in code_blocks("sh") for line in commands(block)]
     return list(dict.fromkeys(line for line in lines if line.startswith("bansugoroku ")))
 
 

@@ -269,6 +269,52 @@ def test_svg_writes_the_count_on_a_point_of_more_than_five():
     assert "13" not in [e.text for e in ElementTree.fromstring(Position.initial()._repr_svg_()).iter()]
 
 
+def _svg_texts(svg: str) -> list[str]:
+    import xml.etree.ElementTree as ElementTree
+
+    return [e.text for e in ElementTree.fromstring(svg).iter() if e.tag.endswith("text")]
+
+
+def test_svg_numbers_both_rows_on_request():
+    from bansugoroku_fast import render
+
+    rows = Position.initial().rows
+    assert sorted(int(t) for t in _svg_texts(render.svg(rows, numbers="both")) if t.isdigit()) == list(range(1, 25))
+    # The default numbers the near row only.
+    assert sorted(int(t) for t in _svg_texts(render.svg(rows)) if t.isdigit()) == list(range(1, 13))
+
+
+def test_svg_key_names_each_side_by_the_colour_of_its_stones():
+    import xml.etree.ElementTree as ElementTree
+
+    from bansugoroku_fast import render
+
+    rows = [[0] * 26, [0] * 26]
+    rows[0][6], rows[0][0] = 14, 1   # X: fourteen on its 6-point, one borne off
+    rows[1][6], rows[1][0] = 12, 3   # O: twelve on its 6-point (X's 19), three off
+    root = ElementTree.fromstring(render.svg(rows, key=True))
+    circles = [e for e in root.iter() if e.tag.endswith("circle")]
+    # Five stones drawn on each point, then one swatch per side in the key.
+    board, swatches = circles[:10], circles[10:]
+    assert len(swatches) == 2
+    below = max(float(c.get("cy")) for c in board)
+    x_stone = next(c for c in board if float(c.get("cy")) == below)  # the near row holds X's 6-point
+    o_stone = next(c for c in board if float(c.get("cy")) < below / 2)
+    assert swatches[0].get("fill") == x_stone.get("fill") != o_stone.get("fill") == swatches[1].get("fill")
+    texts = _svg_texts(render.svg(rows, key=True))
+    assert "X (light), to move: off 1" in texts and "O (dark): off 3" in texts
+    # Seen by the side that has just played, X is not to move.
+    assert "X (light): off 1" in _svg_texts(render.svg(rows, key=True, to_move=False))
+
+
+def test_svg_refuses_an_unknown_numbering():
+    from bansugoroku_fast import render
+    from bansugoroku_fast.errors import InvalidArgumentError
+
+    with pytest.raises(InvalidArgumentError, match="numbers must be"):
+        render.svg(Position.initial().rows, numbers="far")
+
+
 # --- encoders refuse invalid positions --------------------------------------------------
 
 

@@ -677,18 +677,58 @@ def statistics(decisions: Sequence[Decision], names: Sequence[str]) -> tuple[Pla
 
 def analyse(record: Any, evaluator: Any = "net", *, ply: int = 0, threads: int | None = None, progress: bool = False,
             rules: Any = None, luck: bool = True, source: str = "") -> Analysis:
-    """The analysis of ``record``: a :class:`~bansugoroku_fast.formats.MatchRecord`
-    or a :class:`~bansugoroku_fast.formats.mat.GameRecord` (from
-    :func:`~bansugoroku_fast.read_match`), or :func:`~bansugoroku_fast.play_games`
-    records (``rules=`` for records that carry none). ``evaluator``: a
-    NetEvaluator, a callable ``positions -> float[N, 5]`` or ``"net"``
-    (the default: the shipped network of the record's rules);
-    ``ply`` 0, 1 or 2 (the plays' search depth; the luck is judged at 0
-    ply, as GNU Backgammon does); ``threads`` the kernels' (None: every
-    core; the figures do not depend on it); ``progress`` a tqdm bar on
-    stderr; ``luck=False`` skips the luck (half the work at 0 ply);
-    ``source`` names what was analysed (a file) in the output.
-    See the module for the figures.
+    """The analysis of ``record``: every checker play and cube decision
+    judged, as GNU Backgammon judges them (see the module for the figures).
+
+    Parameters
+    ----------
+    record : ~bansugoroku_fast.formats.MatchRecord or ~bansugoroku_fast.games.GameRecords
+        A :class:`~bansugoroku_fast.formats.MatchRecord` or a
+        :class:`~bansugoroku_fast.formats.mat.GameRecord` (from
+        :func:`~bansugoroku_fast.read_match`), or
+        :func:`~bansugoroku_fast.play_games` records.
+    evaluator : ~bansugoroku_fast.evaluators.EvaluatorLike
+        A :class:`~bansugoroku_fast.evaluators.NetEvaluator`, a callable
+        ``positions -> float[N, 5]`` or ``"net"`` (the default: the shipped
+        network of the record's rules).
+    ply : int
+        The plays' search depth, 0, 1 or 2 (the luck is judged at 0 ply, as
+        GNU Backgammon does).
+    threads : int or None
+        The kernels' threads (None: every core); the figures do not depend
+        on it.
+    progress : bool
+        A progress bar (tqdm) on stderr.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        The rules of records that carry none (``play_games`` records).
+    luck : bool
+        Judge each roll's luck too (``False``: half the work at 0 ply).
+    source : str
+        What was analysed (a file's name), named in the output.
+
+    Returns
+    -------
+    Analysis
+        Every decision in order (``decisions``), each player's figures
+        (``players``: error rate, luck, rating...), ``errors()`` for the
+        marked ones, ``to_json()``.
+
+    Raises
+    ------
+    ArgumentTypeError
+        ``record`` is not a match, a game or game records.
+    InvalidArgumentError
+        ``ply`` is not 0, 1 or 2, or another argument out of its range.
+    InvalidEvaluatorError
+        ``evaluator`` is not an evaluator of the record's rules.
+
+    Examples
+    --------
+    >>> from bansugoroku_fast import play_games
+    >>> games = play_games("backgammon", games=2, policy="heuristic", seed=3)
+    >>> analysis = analyse(games, "net")
+    >>> len(analysis.decisions) == len(games.positions), len(analysis.players)
+    (True, 2)
     """
     ply = as_ply(ply)
     threads = as_threads(threads)

@@ -341,18 +341,61 @@ def cube_decision(position: Any, rules: Any, evaluator: EvaluatorLike = "net", *
                   beavers: bool = False, table: MatchEquityTable | None = None,
                   threads: int | None = 1) -> CubeDecision:
     """The cube decision of the side on roll (row 0, before its roll) of
-    ``position`` (see the module and :class:`CubeDecision`). ``owner``:
-    None with the cube centred, 0 when the side on roll owns it, 1 when
-    the other side does; ``cube``: its value (a power of 2 up to 64);
-    ``jacoby``, ``beavers``: the money-game rules; ``match``: a
-    :class:`~bansugoroku_fast.formats.MatchState` for match play (its
-    ``player_on_roll`` is row 0; its cube and owner are the decision's),
-    with ``table`` the match equity table (Kazaross-XG2 by default);
-    ``evaluator``: anything :func:`~bansugoroku_fast.evaluators.evaluate`
-    takes (``"net"``, the default: the shipped network). ``rules`` None
-    assumes the default rules and warns. Every argument is checked before
-    any evaluation.
+    ``position`` (see the module and :class:`CubeDecision`).
 
+    Every argument is checked before any evaluation.
+
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        The position, row 0 on roll and not yet rolled.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        The rule set; None assumes the default rules and warns.
+    evaluator : ~bansugoroku_fast.evaluators.EvaluatorLike
+        Anything :func:`~bansugoroku_fast.evaluators.evaluate` takes
+        (``"net"``, the default: the shipped network).
+    cube : int
+        The cube's value, a power of 2 up to 64.
+    owner : int or None
+        None with the cube centred, 0 when the side on roll owns it, 1 when
+        the other side does.
+    match : ~bansugoroku_fast.formats.MatchState or None
+        Match play: the match's state (its ``player_on_roll`` is row 0; its
+        cube and owner are the decision's); None for money play.
+    ply : int
+        The search depth of the evaluations: 0, 1 or 2.
+    jacoby : bool
+        Money play's Jacoby rule (a gammon counts only once the cube has
+        been turned).
+    beavers : bool
+        Money play with beavers (the taker may redouble at once, keeping the
+        cube).
+    table : ~bansugoroku_fast.cube.MatchEquityTable or None
+        The match equity table (None: Kazaross-XG2).
+    threads : int or None
+        The threads of a NetEvaluator (None: every core).
+
+    Returns
+    -------
+    CubeDecision
+        The equities of no double, double/take and double/pass, the proper
+        action in GNU Backgammon's words, the cube efficiency and how the
+        position was judged (``kind``, ``exact``).
+
+    Raises
+    ------
+    InvalidCubeError
+        A cube or owner that no game reaches (a cube of 3, an owner that
+        is not 0, 1 or None).
+    InvalidPositionError
+        The position is not one of the rules.
+    InvalidEvaluatorError
+        ``evaluator`` is not an evaluator of these rules.
+    InvalidArgumentError
+        ``ply`` is not 0, 1 or 2.
+
+    Examples
+    --------
     >>> import numpy as np
     >>> from bansugoroku_fast import Position
     >>> board = np.zeros((2, 26), dtype=np.int8)

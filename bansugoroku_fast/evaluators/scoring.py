@@ -189,16 +189,48 @@ def resolve_evaluator(evaluator: object, rules: Rules) -> Evaluator:
 
 def evaluate(positions: Any, rules: Any, evaluator: EvaluatorLike = "net", *,
              threads: int | None = 1) -> np.ndarray:
-    """``float32[N, 5]``: each position's outcome probabilities for row 0
-    (the side that has just moved): finished positions from their outcome,
-    the others from ``evaluator`` (called once, on those only; a callable's
-    output is checked; ``"net"``, the default: the shipped network of
-    ``rules``). ``rules`` None assumes the default rules and warns
-    (:class:`~bansugoroku_fast.errors.AssumedRulesWarning`). The
-    positions are checked first. ``threads``: a NetEvaluator's (None:
-    every core).
+    """Each position's outcome probabilities for row 0 (the side that has
+    just moved).
 
-    >>> from bansugoroku_fast import Position
+    Finished positions are scored from their outcome, the others by
+    ``evaluator``, called once, on those only.
+
+    Parameters
+    ----------
+    positions : numpy.ndarray
+        ``int8[N, 2, 26]`` positions (any array-like of them), checked
+        first.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        The rule set; None assumes the default rules (Ban-sugoroku) and
+        warns (:class:`~bansugoroku_fast.errors.AssumedRulesWarning`).
+    evaluator : ~bansugoroku_fast.evaluators.EvaluatorLike
+        A :class:`NetEvaluator`, a callable ``positions -> float[N, 5]``
+        (its output is checked) or ``"net"``, the shipped network of
+        ``rules``.
+    threads : int or None
+        The threads of a NetEvaluator (None: every core); the figures do
+        not depend on it.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``float32[N, 5]``: P(win), P(win 2+), P(win 3), P(lose 2+),
+        P(lose 3) for row 0 (2+: a gammon or a backgammon; 3: a
+        backgammon).
+
+    Raises
+    ------
+    InvalidPositionError
+        A position is not one of the rules (the message names it).
+    InvalidEvaluatorError
+        ``evaluator`` is not an evaluator (an unknown name, a network of
+        other rules).
+    EvaluatorOutputError
+        A callable's output is not five probabilities per position, in
+        order.
+
+    Examples
+    --------
     >>> net = NetEvaluator.random("backgammon", hidden=(4,))
     >>> done = np.zeros((1, 2, 26), dtype=np.int8); done[0, 0, 0] = 15; done[0, 1, 1] = 15
     >>> evaluate(done, "backgammon", net).tolist()     # a gammon won by row 0

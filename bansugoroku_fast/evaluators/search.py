@@ -322,10 +322,50 @@ def best_plays_batch(positions: Any, dice: Any, rules: Any, evaluator: Evaluator
 def best_plays(position: Any, dice: Any, rules: Any, evaluator: EvaluatorLike = "net", ply: int = 0, *,
                move_filter: MoveFilter | None = DEFAULT_FILTER, threads: int | None = 1) -> list[ScoredPlay]:
     """Every legal play of ``position`` (row 0 to play) with ``dice``,
-    best first, each with its equity and five probabilities at ``ply``
-    plies (0, 1 or 2; see the module); an empty list for a pass or a
-    finished game. ``threads`` as in :func:`best_plays_batch`.
+    best first, scored at ``ply`` plies (see the module).
 
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        The position, row 0 to play.
+    dice : ~bansugoroku_fast.typing.DiceLike
+        The roll.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        The rule set; None assumes the default rules and warns, as in
+        :func:`~bansugoroku_fast.evaluators.evaluate`.
+    evaluator : ~bansugoroku_fast.evaluators.EvaluatorLike
+        What scores the positions: a :class:`NetEvaluator`, a callable or
+        ``"net"``, the shipped network.
+    ply : int
+        0 (each play's position scored), 1 (the other side's 21 rolls,
+        each answered by its best reply at 0 ply) or 2.
+    move_filter : MoveFilter or None
+        Which plays a search takes deeper than 0 plies: by default GNU
+        Backgammon's, the 8 best by 0-ply equity within 0.16 of the best;
+        None, every play.
+    threads : int or None
+        As in :func:`best_plays_batch` (None: every core); the results do
+        not depend on it.
+
+    Returns
+    -------
+    list of ScoredPlay
+        Each play with its equity, its five probabilities and the ply it
+        was scored at, best first; empty for a pass or a finished game.
+
+    Raises
+    ------
+    InvalidPositionError
+        The position is not one of the rules.
+    InvalidDiceError
+        The dice are not a roll.
+    InvalidArgumentError
+        ``ply`` is not 0, 1 or 2.
+    InvalidEvaluatorError
+        ``evaluator`` is not an evaluator of these rules.
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position
     >>> net = NetEvaluator.random("backgammon", hidden=(8,))
     >>> best = best_plays(Position.initial(), (6, 5), "backgammon", net)[0]

@@ -89,26 +89,70 @@ def play_games(rules: Any, games: int, policy: Any = "random", seed: int = 0, st
                max_plies: int = MAX_PLIES, on_long: str = "raise", cubeful: Any = False) -> GameRecords:
     """Play ``games`` whole games and record every ply (see :class:`GameRecords`).
 
-    ``policy``: one policy for both seats or a pair ``(seat 0's, seat 1's)``;
-    ``start``: a position (row 0 = seat 0, to roll; any roll) or None for the
-    rules' start (in backgammon, ply 0 then plays the roll-off's non-double).
-    ``stratify``: 36 or 1296 deals the first roll (or two) evenly, as
-    :func:`rollout` does (a ``start`` is needed in backgammon), so that a
-    stratified rollout's games can be replayed and recorded.
-    Raises :class:`~bansugoroku_fast.errors.GameTooLongError` naming the game
-    and seed if a game has not ended after ``max_plies`` plies; with
-    ``on_long="truncate"`` such a game ends there instead, unfinished
-    (``truncated`` in the records).
+    Parameters
+    ----------
+    rules : ~bansugoroku_fast.typing.RulesLike
+        The rule set (None: Ban-sugoroku with its default options).
+    games : int
+        How many games, at least 1.
+    policy : str or Callable or tuple
+        One policy for both seats or a pair ``(seat 0's, seat 1's)``: a
+        built-in's name (``"random"``, ``"first"``, ``"heuristic"``,
+        ``"pubeval"``, ``"race"``, ``"net"``, ``"net1"``), an
+        :class:`~bansugoroku_fast.evaluators.EvaluatorPolicy` or a Python
+        policy (see :mod:`bansugoroku_fast.games`).
+    seed : int
+        The dice: game ``g`` of a seed always rolls the same dice.
+    start : ~bansugoroku_fast.typing.PositionLike or None
+        The position every game starts from (row 0 = seat 0, to roll; any
+        roll), or None for the rules' start (in backgammon, ply 0 then
+        plays the roll-off's non-double).
+    threads : int or None
+        Threads for the kernels (None: every core); the games do not
+        depend on it.
+    stratify : int or None
+        36 or 1296 deals the first roll (or two) evenly, as
+        :func:`rollout` does (a ``start`` is needed in backgammon), so that
+        a stratified rollout's games can be replayed and recorded.
+    max_plies : int
+        The plies a game may last.
+    on_long : str
+        ``"raise"``: a game not over after ``max_plies`` plies raises;
+        ``"truncate"``: it ends there, unfinished (``truncated`` in the
+        records).
+    cubeful : bool or CubeSettings
+        ``True`` (or a :class:`~bansugoroku_fast.games.cubeful.CubeSettings`;
+        backgammon only, the rules give Ban-sugoroku no cube): both sides
+        double, take and pass by the evaluator's 0-ply cube decisions (seat
+        0's policy's evaluator, else the shipped network; see
+        :mod:`bansugoroku_fast.games.cubeful`), the games stepped in
+        lockstep; the records' ``cube`` holds each game's cube, whether it
+        ended by a passed double, the winner's points (cube times value)
+        and every cube action. Up to a pass, game ``g`` rolls the dice of
+        the cubeless game ``g``.
 
-    ``cubeful=True`` (or a :class:`~bansugoroku_fast.games.cubeful.CubeSettings`;
-    backgammon only, the rules give Ban-sugoroku no cube): both sides
-    double, take and pass by the evaluator's 0-ply cube decisions (seat
-    0's policy's evaluator, else the shipped network; see
-    :mod:`bansugoroku_fast.games.cubeful`), the games stepped in lockstep;
-    the records' ``cube`` holds each game's cube, whether it ended by a
-    passed double, the winner's points (cube times value) and every cube
-    action. Up to a pass, game ``g`` rolls the dice of the cubeless game ``g``.
+    Returns
+    -------
+    GameRecords
+        Every ply of every game (positions, dice, plays, the position
+        after), each game's winner, value and length.
 
+    Raises
+    ------
+    InvalidArgumentError
+        A count, seed or option out of its range (``games`` of 0, an
+        unknown ``on_long``, ``stratify`` other than 36 or 1296).
+    InvalidPolicyError
+        A policy that is not one (an unknown name, a policy of other
+        rules).
+    InvalidPositionError
+        ``start`` is not a position of the rules.
+    GameTooLongError
+        A game has not ended after ``max_plies`` plies (the message names
+        the game and the seed), unless ``on_long="truncate"``.
+
+    Examples
+    --------
     >>> records = play_games("ban-sugoroku", games=2, policy="first", seed=5)
     >>> (records.positions[1:] == records.after[:-1][:, ::-1]).all(axis=(1, 2))[:3].tolist()
     [True, True, True]
@@ -474,55 +518,10 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
             endgames: bool = False, truncate: int | None = None,
             variance_reduction: bool = False, cubeful: Any = False) -> RolloutResult:
     """Play ``games`` games from ``position`` (seat 0 = row 0, to roll) and
-    tally them (see :class:`~bansugoroku_fast.games.tallies.RolloutResult`).
+    tally them.
 
-    ``position`` is one position (a :class:`Position`, an id or an ``int8[2,
-    26]``) or a batch ``int8[N, 2, 26]`` (every field then gains a leading
-    ``N`` axis; game ``g`` of every position rolls the same dice). Game ``g``
-    is game ``g`` of ``play_games(rules, games, policy, seed,
-    start=position, stratify=stratify)``; ``stratify=36`` (or ``1296``) deals
-    the first roll (or two) evenly over each 36 (or 1,296) consecutive
-    games, and the standard errors stay the plain, conservative formula (see
-    :mod:`bansugoroku_fast.games.tallies`). ``stderr_target``: play blocks of 1,296 games and stop after the first
-    block at which every figure's standard error (of every position) is at
-    most the target. ``progress``: a progress bar (tqdm) on stderr.
-    ``first_game``: play games ``first_game .. first_game + games - 1`` of
-    the seed instead of ``0 .. games - 1``, so that runs over consecutive
-    ranges add up to one run (what :func:`bansugoroku_fast.distributed.rollout`
-    does). ``on_long``: ``"raise"`` (GameTooLongError for a game not over
-    after ``max_plies`` plies) or ``"truncate"`` (it ends there, counted in
-    ``truncated`` and left out of the figures: see
-    :mod:`bansugoroku_fast.games.tallies`). ``endgames=True``: each game
-    stops the moment both sides are in an exact endgame table (a race on
-    the tables' points: docs/endgames.md) and counts the exact chances of
-    each result from there instead of one played-out result (``counts``
-    then holds expected counts, floats; ``settled`` says how many games
-    stopped so); up to that ply every game is the played-out rollout's.
-
-    With an evaluator policy (:class:`~bansugoroku_fast.evaluators.EvaluatorPolicy`,
-    ``"net"``, ``"net1"``; seat 0's evaluator judges):
-    ``truncate=plies`` stops each game after that many plies (or earlier,
-    at its end or the tables) and counts the evaluator's chances of each
-    result there (0-ply; counted in ``settled``);
-    ``variance_reduction=True`` subtracts each roll's luck from its
-    game's result, as GNU Backgammon does (see
-    :class:`~bansugoroku_fast.evaluators.RolloutJudge`): the
-    figures keep their expected values and their standard errors shrink.
-    Both play in lockstep, over every waiting game at once; game ``g``
-    is the played-out rollout's game ``g`` up to its stop.
-
-    ``cubeful=True`` (or a :class:`~bansugoroku_fast.games.cubeful.CubeSettings`:
-    the cube at the start, Jacoby, beavers, the evaluator; backgammon
-    only, money play): both sides double, take and pass by the evaluator's 0-ply cube
-    decisions (see :mod:`bansugoroku_fast.games.cubeful`), the games in
-    lockstep and in blocks of 1,296; the result gains ``cubeful_equity``
-    (seat 0's points per game with the cube, normalised to the cube at the
-    start), ``cubeful_stderr``, ``passed`` and ``mean_cube``, and the
-    cubeless figures count a passed game at the evaluator's chances there.
-    ``stderr_target`` then holds the cubeful standard error down too.
-    Not with ``endgames``, ``truncate`` or ``variance_reduction``.
-    :func:`~bansugoroku_fast.rollout_cube_decision`
-    rolls out a cube decision (no double against double/take).
+    Game ``g`` is game ``g`` of ``play_games(rules, games, policy, seed,
+    start=position, stratify=stratify)``.
 
     **Defaults that cannot mislead.** A rollout scores a position, and a
     score says nothing of how it was made: so ``policy`` is ``"net"``, the
@@ -536,10 +535,102 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
     without ``rules="backgammon"`` would otherwise be rolled out silently
     as Ban-sugoroku (with its network). A warning rather than a required
     argument keeps ``rules`` where it is in every call of the library
-    (second, defaulting to Ban-sugoroku). ``stratify`` over more strata
-    than ``games`` warns (:class:`~bansugoroku_fast.errors.UnevenStrataWarning`):
-    its first rolls would not be dealt evenly.
+    (second, defaulting to Ban-sugoroku).
 
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike or numpy.ndarray
+        One position (a :class:`Position`, an id or an ``int8[2, 26]``) or
+        a batch ``int8[N, 2, 26]`` (every field of the result then gains a
+        leading ``N`` axis; game ``g`` of every position rolls the same
+        dice).
+    rules : ~bansugoroku_fast.typing.RulesLike
+        The rule set; None assumes Ban-sugoroku's defaults and warns.
+    games : int
+        How many games, at least 1.
+    policy : str or Callable or tuple
+        As in :func:`play_games`; by default ``"net"``, the shipped network.
+    seed : int
+        The dice: the same seed rolls the same games.
+    threads : int or None
+        Threads for the kernels (None: every core); the figures do not
+        depend on it.
+    progress : bool
+        A progress bar (tqdm) on stderr.
+    stratify : int or None
+        36 (or 1296) deals the first roll (or two) evenly over each 36 (or
+        1,296) consecutive games; the standard errors stay the plain,
+        conservative formula (see :mod:`bansugoroku_fast.games.tallies`).
+        More strata than ``games`` warns
+        (:class:`~bansugoroku_fast.errors.UnevenStrataWarning`).
+    stderr_target : float or None
+        Play blocks of 1,296 games and stop after the first block at which
+        every figure's standard error (of every position) is at most this.
+    max_plies : int
+        The plies a game may last.
+    first_game : int
+        Play games ``first_game .. first_game + games - 1`` of the seed, so
+        that runs over consecutive ranges add up to one run (what
+        :func:`bansugoroku_fast.distributed.rollout` does).
+    on_long : str
+        ``"raise"`` (:class:`~bansugoroku_fast.errors.GameTooLongError` for
+        a game not over after ``max_plies`` plies) or ``"truncate"`` (it
+        ends there, counted in ``truncated`` and left out of the figures).
+    endgames : bool
+        Stop each game the moment both sides are in an exact endgame table
+        (a race on the tables' points: docs/endgames.md) and count the
+        exact chances of each result from there (``counts`` then holds
+        expected counts, floats; ``settled`` says how many games stopped
+        so); up to that ply every game is the played-out rollout's.
+    truncate : int or None
+        With an evaluator policy (``"net"``, ``"net1"``, an
+        :class:`~bansugoroku_fast.evaluators.EvaluatorPolicy`; seat 0's
+        evaluator judges): stop each game after this many plies (or
+        earlier, at its end or the tables) and count the evaluator's
+        chances of each result there (0-ply; counted in ``settled``).
+    variance_reduction : bool
+        With an evaluator policy: subtract each roll's luck from its game's
+        result, as GNU Backgammon does (see
+        :class:`~bansugoroku_fast.evaluators.RolloutJudge`); the figures
+        keep their expected values and their standard errors shrink.
+    cubeful : bool or CubeSettings
+        ``True`` (or a :class:`~bansugoroku_fast.games.cubeful.CubeSettings`:
+        the cube at the start, Jacoby, beavers, the evaluator; backgammon
+        only, money play): both sides double, take and pass by the
+        evaluator's 0-ply cube decisions (see
+        :mod:`bansugoroku_fast.games.cubeful`), the games in lockstep and
+        in blocks of 1,296; the result gains ``cubeful_equity`` (seat 0's
+        points per game with the cube, normalised to the cube at the
+        start), ``cubeful_stderr``, ``passed`` and ``mean_cube``, and the
+        cubeless figures count a passed game at the evaluator's chances
+        there. ``stderr_target`` then holds the cubeful standard error down
+        too. Not with ``endgames``, ``truncate`` or ``variance_reduction``;
+        :func:`~bansugoroku_fast.rollout_cube_decision` rolls out a cube
+        decision.
+
+    Returns
+    -------
+    RolloutResult
+        The games' counts by seat and value, the win probability, the
+        equity and GNU Backgammon's figures, each with its standard error
+        (see :class:`~bansugoroku_fast.games.tallies.RolloutResult`).
+
+    Raises
+    ------
+    InvalidArgumentError
+        A count or option out of its range (``games`` of 0, ``stratify``
+        other than 36 or 1296, ``cubeful`` with ``truncate``...).
+    InvalidPolicyError
+        A policy that is not one (``PolicyTypeError`` when ``truncate`` or
+        ``variance_reduction`` is asked of a policy without an evaluator).
+    InvalidPositionError
+        The position is not one of the rules.
+    GameTooLongError
+        A game has not ended after ``max_plies`` plies, unless
+        ``on_long="truncate"``.
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position
     >>> batch = np.stack([Position.initial().array] * 2)
     >>> result = rollout(batch, "backgammon", games=36, policy="first", stratify=36)

@@ -32,9 +32,11 @@ README = os.path.join(os.path.dirname(DOCS), "README.md")
 BENCHMARKS = os.path.join(os.path.dirname(DOCS), "benchmarks", "README.md")
 
 
-def boards() -> None:
-    """The start (both games), the start after 6-5 played 24/18/13, and a
-    Ban-sugoroku position from the middle of a game of heuristic play."""
+def board_drawings() -> dict[str, str]:
+    """The start (both games), the start after 6-5 played 24/18/13 (seen by
+    the side that played it), and a Ban-sugoroku position from the middle of
+    a game of heuristic play: each numbered on both rows, with the key that
+    says which stones are X and which O."""
     from bansugoroku_fast import Position, Rules, legal_plays, play_games, render
 
     backgammon = Rules(variant="backgammon")
@@ -42,10 +44,17 @@ def boards() -> None:
     plays = legal_plays(start, (6, 5), backgammon)
     running = next(play.position for play in plays if play.steps == ((24, 18), (18, 13)))
     game = play_games(Rules(), 1, policy="heuristic", seed=7)
-    pictures = {"board-start.svg": start.array, "board-after-65.svg": running.array,
-                "board-ban-sugoroku-middle.svg": game.positions[len(game.positions) // 2]}
-    for name, rows in pictures.items():
-        _write_text(name, render.svg(rows))
+    middle = game.positions[len(game.positions) // 2]
+    return {
+        "board-start.svg": render.svg(start.rows, numbers="both", key=True),
+        "board-after-65.svg": render.svg(running.rows, numbers="both", key=True, to_move=False),
+        "board-ban-sugoroku-middle.svg": render.svg(middle.tolist(), numbers="both", key=True),
+    }
+
+
+def boards() -> None:
+    for name, drawing in board_drawings().items():
+        _write_text(name, drawing)
 
 
 def rollout() -> None:
@@ -116,7 +125,8 @@ def threads() -> None:
 def speed_table() -> None:
     """The front page's headline table: nanoseconds per (position, roll), one thread."""
     rows = _readme_table("| batch call |")
-    calls = [(name.strip("`"), _low(ban), _low(bg)) for name, ban, bg in rows if "x" not in ban]
+    # The call's name as the table writes it, without the Markdown backticks.
+    calls = [(name.replace("`", ""), _low(ban), _low(bg)) for name, ban, bg in rows if "x" not in ban]
     figure, axes = plt.subplots(figsize=(7, 3.2))
     y = np.arange(len(calls))
     axes.barh(y - 0.2, [c[1] for c in calls], height=0.4, label="Ban-sugoroku")

@@ -39,6 +39,8 @@ from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.errors import PycodeError
+from sphinx.ext.napoleon import Config as NapoleonConfig
+from sphinx.ext.napoleon.docstring import NumpyDocstring
 from sphinx.pycode import ModuleAnalyzer
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode
@@ -46,7 +48,7 @@ from sphinx.util.nodes import make_refnode
 PACKAGE = "bansugoroku_fast"
 #: The public submodules, in the reference's order; each has a page that documents its ``__all__``.
 PUBLIC_MODULES = ("batch", "games", "formats", "evaluators", "endgames", "cube", "analysis", "envs", "distributed",
-                  "oracle", "errors", "typing")
+                  "oracle", "errors", "typing", "render")
 _DECLARED = "an attribute declared by its class, set on each instance"
 _SCALARS = (int, float, str, bytes, bool, type(None))
 
@@ -376,7 +378,27 @@ def cli_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: How the numpydoc sections become Sphinx fields (``:param x:``, ``:returns:``, ``:raises E:``).
+NUMPYDOC = NapoleonConfig(napoleon_google_docstring=False, napoleon_numpy_docstring=True, napoleon_use_param=True,
+                          napoleon_use_rtype=False, napoleon_preprocess_types=False)
+
+
+def numpydoc_sections(app: Sphinx, what: str, name: str, obj: Any, options: Any, lines: list[str]) -> None:
+    """Render the numpydoc sections (Parameters, Returns, Yields, Raises,
+    Examples...) of a function's, class's or module's docstring, with
+    napoleon's parser. Docstrings without a section are left as they are,
+    and so are constants and attributes: napoleon would read the first
+    phrase of their ``#:`` comment ("Rows of a one-sided table: ...") as a
+    type."""
+    if what in ("attribute", "data", "property"):
+        return
+    if not any(re.fullmatch(r"-{3,}", line.strip()) for line in lines):
+        return
+    lines[:] = NumpyDocstring(lines, NUMPYDOC, app, what, name, obj, options).lines()
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
+    app.connect("autodoc-process-docstring", numpydoc_sections)
     app.connect("missing-reference", resolve)
     app.connect("autodoc-process-docstring", foreign_docstring)
     app.connect("autodoc-process-docstring", doc_comment, priority=100)  # before other hooks read it
