@@ -124,6 +124,23 @@ class Plays(_kernel.PlayRecords, Sequence[Play]):  # type: ignore[misc]
 
     __slots__ = ()
 
+    def boards(self) -> np.ndarray:
+        """``int8[len(self), 2, 26]``: every play's resulting board (row 0
+        still the side that moved), read at once from the records, without
+        making a play or a :class:`Position`: what a caller that wants the
+        positions as an array (to score or encode them) needs.
+
+        >>> from bansugoroku_fast import Position
+        >>> plays = legal_plays(Position.initial(), (6, 5), "backgammon")
+        >>> boards = plays.boards()
+        >>> boards.shape, bool((boards[0] == plays[0].position.array).all())
+        ((7, 2, 26), True)
+        """
+        records = np.frombuffer(self.records, dtype=np.uint8)[:len(self) * _RECORD_BYTES]
+        rows = records.reshape(len(self), _RECORD_BYTES)[:, _BOARD_START:_BOARD_START + _BOARD_BYTES]
+        boards: np.ndarray = rows.view(np.int8).reshape(len(self), 2, 26).copy()
+        return boards
+
     if TYPE_CHECKING:  # the plays' type, for the type checker (PlayRecords holds any class)
         def __iter__(self) -> Iterator[Play]: ...
 

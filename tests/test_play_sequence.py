@@ -1,4 +1,4 @@
-"""``legal_plays`` returns a lazy sequence (issue 10 item 3): it must behave
+"""``legal_plays`` returns a lazy sequence: it must behave
 as the list of its plays (the oracle's list), make a play only when one is
 read, never change once returned (whatever runs meanwhile: finalizers,
 signal handlers, other threads calling ``legal_plays`` on the same shared
@@ -319,3 +319,17 @@ def test_play_positions_are_read_only_and_their_own():
     legal_plays(START, (1, 1), BACKGAMMON)[0].position  # noqa: B018 (reads another record)
     assert first.key == expected and first.array.tobytes() == expected
     assert first == Position(first.array.tolist())
+
+
+@pytest.mark.parametrize("rules", [BACKGAMMON, BAN], ids=str)
+def test_boards_are_the_plays_positions_as_one_array(rules):
+    positions, dice = playouts.playout_items(rules, 300, seed=21)
+    for position, roll in zip(positions, dice):
+        pair = (int(roll[0]), int(roll[1]))
+        found = legal_plays(position, pair, rules)
+        boards = found.boards()
+        assert boards.dtype == np.int8 and boards.shape == (len(found), 2, 26)
+        expected = [play.position.array for play in oracle.legal_plays(position, pair, rules)]
+        assert [board.tolist() for board in boards] == [array.tolist() for array in expected]
+        boards[:] = 0     # a copy: the plays are unchanged
+        assert [play.position.array.tolist() for play in found] == [array.tolist() for array in expected]

@@ -38,7 +38,6 @@ from typing import Any
 
 import anyio
 import anyio.to_thread
-import numpy as np
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -167,10 +166,10 @@ def _notation(steps: tuple[tuple[int, int], ...], hits: tuple[bool, ...]) -> str
 
 def _plays_json(position: Position, dice: tuple[int, int], rules: Rules) -> list[dict[str, str]]:
     """Each legal play's notation and the Position ID after it, seen by the side then on roll."""
-    found = list(legal_plays(position, dice, rules))
-    if not found:
+    found = legal_plays(position, dice, rules)
+    if not len(found):
         return []
-    after = encode_many(np.stack([play.position.array[::-1] for play in found]))
+    after = encode_many(found.boards()[:, ::-1])
     return [{"play": _notation(play.steps, play.hits), "position": position_id}
             for play, position_id in zip(found, after)]
 
