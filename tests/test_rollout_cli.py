@@ -168,3 +168,24 @@ def test_hint_ranks_by_variance_reduced_rollouts(capsys):
               "--truncate", "4", "--variance-reduction", "--no-progress")
     assert "(policy net, seed 0 --truncate 4 --variance-reduction)" in out.splitlines()[0]
     assert out.splitlines()[1].split()[:2] == ["1.", "8/5"]
+
+
+def test_a_cubeful_rollout_of_a_cashing_race_scores_one_point_a_game(capsys):
+    """A race GNU Backgammon calls double/pass: with --cubeful every game
+    ends at once by a pass (+1 each), as rollout(..., cubeful=True) says."""
+    from tests.test_cubeful import CASHES
+
+    out = run(capsys, "rollout", "--rules", "backgammon", "--position", CASHES[0], "--games", "36", "--cubeful",
+              "--json", "--no-progress")
+    figures = json.loads(out)
+    assert figures["cubeful"] == {"equity": 1.0, "stderr": 0.0, "passed": 36, "mean_cube": 1.0}
+    assert figures["produced_by"]["command"].endswith("--cubeful")
+    expected = rollout(Position.from_id(CASHES[0]), "backgammon", 36, cubeful=True)
+    assert figures["equity"] == pytest.approx(expected.equity)
+
+
+@pytest.mark.parametrize("flags", [["--endgames"], ["--truncate", "4"], ["--variance-reduction"]])
+def test_a_cubeful_rollout_refuses_the_options_it_does_not_take(capsys, flags):
+    with pytest.raises(SystemExit):
+        main(["rollout", "--rules", "backgammon", "--games", "4", "--cubeful", "--no-progress", *flags])
+    assert "--cubeful does not combine with" in capsys.readouterr().err

@@ -24,7 +24,8 @@ import numpy as np
 
 from .._files import write_atomically
 from ..checks import MAX_PLIES, as_output_file, as_rules, as_stratify, as_threads
-from ..games.bulk import as_judging, rollout_positions, rollout_values, table_settle
+from ..errors import InvalidOptionError
+from ..games.bulk import as_judging, rollout, rollout_positions, rollout_values, table_settle
 from ..games.policies import resolve_policies
 from ..games.tallies import KINDS, RolloutResult
 from ..version import __version__
@@ -59,6 +60,9 @@ def add_parser(commands: Commands) -> None:
     rollout.add_argument("--stratify", nargs="?", const=36, type=int, choices=(36, 1296),
                          help="deal the first roll (36) or first two rolls (1296) evenly")
     add_rollout_options(rollout)
+    rollout.add_argument("--cubeful", action="store_true",
+                         help="money play with the cube (backgammon): both sides double, take and pass by the "
+                              "policy's network at 0 ply; the figures gain the cubeful equity")
     rollout.add_argument("--json", action="store_true", help="print the figures as JSON")
     rollout.add_argument("--plot", metavar="FILE.png", help="draw the outcomes and the running equity")
     rollout.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -115,6 +119,9 @@ def figures(result: RolloutResult, rules: Any, stratify: int = 0) -> dict[str, A
         "outcomes": sides, "equity": float(result.equity), "stderr": float(result.stderr),
         "mean_plies": float(result.mean_plies), "settled": int(result.settled),
     }
+    if result.cubeful_equity is not None:
+        output["cubeful"] = {"equity": float(result.cubeful_equity), "stderr": float(result.cubeful_stderr),
+                             "passed": int(result.passed), "mean_cube": float(result.mean_cube)}
     if result.gnubg is not None and result.gnubg_stderr is not None:
         errors = result.gnubg_stderr
         output["gnubg"] = {name: {"value": float(value), "stderr": float(errors[name])}
@@ -131,6 +138,10 @@ def _print_table(output: dict[str, Any], title: str) -> None:
             print(f"{label:<30} {100 * rate['rate']:7.2f}%   {100 * rate['low']:6.2f}% .. {100 * rate['high']:6.2f}%")
     print(f"equity (side to move, cubeless): {output['equity']:+.4f} +- {output['stderr']:.4f} (standard error"
           + (", the plain formula: conservative for a stratified rollout)" if output["stratify"] else ")"))
+    if "cubeful" in output:
+        cubeful = output["cubeful"]
+        print(f"equity (side to move, cubeful, money): {cubeful['equity']:+.4f} +- {cubeful['stderr']:.4f}; "
+              f"{cubeful['passed']:,} games ended by a pass, mean cube {cubeful['mean_cube']:.2f}")
     print(f"mean plies per game: {output['mean_plies']:.1f}")
     if output["settled"]:
         print(f"games stopped early and valued by their chances: {output['settled']:,}")
@@ -188,9 +199,11 @@ def provenance(position_id: str, rules: Any, args: argparse.Namespace, strata: i
                "--games", str(args.games), "--policy", args.policy, "--seed", str(args.seed), "--json"]
     if strata:
         command += ["--stratify", str(strata)]
+    if args.cubeful:
+        command += ["--cubeful"]
     return {"position_id": position_id, "rules": rules.label, "policy": args.policy, "games": args.games,
             "seed": args.seed, "stratify": strata, "max_plies": MAX_PLIES, **rollout_options(args),
-            "version": __version__, "command": shlex.join(command + rollout_flags(args))}
+            "cubeful": bool(args.cubeful), "version": __version__, "command": shlex.join(command + rollout_flags(args))}
 
 
 def run_rollout(args: argparse.Namespace) -> int:
@@ -205,17 +218,33 @@ def run_rollout(args: argparse.Namespace) -> int:
     positions, _ = rollout_positions(position, rules)
     progress = not args.no_progress and sys.stderr.isatty()
     strata = as_stratify(args.stratify)
-    tally, values = rollout_values(positions, rules, args.games, policies, args.seed, strata, MAX_PLIES,
-                                    threads, None, progress, settle=settle, judging=judging)
-    result = tally.results(rules.is_backgammon)[0]
+    if args.cubeful:
+        _refuse_with_the_cube(args)
+        result = rollout(position, rules, args.games, policy_argument(args.policy), args.seed, threads, progress,
+                         stratify=strata or None, cubeful=True)
+        values = None
+    else:
+        tally, values = rollout_values(positions, rules, args.games, policies, args.seed, strata, MAX_PLIES,
+                                        threads, None, progress, settle=settle, judging=judging)
+        result = tally.results(rules.is_backgammon)[0]
     output = figures(result, rules, strata)
     title = (f"Rollout of {position.id}, {rules_name(rules)} rules: {args.games:,} games, "
              f"policy {args.policy}, seed {args.seed}" + (f", stratified {args.stratify}" if args.stratify else "")
-             + (f", {shlex.join(rollout_flags(args))}" if rollout_flags(args) else ""))
+             + (f", {shlex.join(rollout_flags(args))}" if rollout_flags(args) else "")
+             + (", cubeful" if args.cubeful else ""))
     if args.json:
         print(json.dumps({"produced_by": provenance(position.id, rules, args, strata), **output}, indent=2))
     else:
         _print_table(output, title)
-    if plot:
+    if plot and values is not None:
         _plot(values[0], plot, title)
     return 0
+
+
+def _refuse_with_the_cube(args: argparse.Namespace) -> None:
+    """The options a cubeful rollout does not take, refused before any game."""
+    given = [flag for flag, value in (("--endgames", args.endgames), ("--truncate", args.truncate),
+                                      ("--variance-reduction", args.variance_reduction), ("--plot", args.plot))
+             if value]
+    if given:
+        raise InvalidOptionError(f"--cubeful does not combine with {', '.join(given)}")
