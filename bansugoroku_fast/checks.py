@@ -16,7 +16,7 @@ import numbers
 import os
 import warnings
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING, Any, TypeGuard, TypeVar
 
 import numpy as np
 
@@ -264,7 +264,11 @@ def as_on_long(on_long: object) -> str:
     return on_long
 
 
-def scoring_rules(rules: object, where: str) -> object:
+#: A value passed through unchanged.
+_Same = TypeVar("_Same")
+
+
+def scoring_rules(rules: _Same, where: str) -> _Same:
     """``rules`` for a call that scores positions (``where`` names it): as
     given, or, when None, the default rules (Ban-sugoroku's) with an
     :class:`~bansugoroku_fast.errors.AssumedRulesWarning` naming them, so
