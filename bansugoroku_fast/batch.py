@@ -155,7 +155,7 @@ def generate_plays(positions: BatchLike, dice: BatchLike, rules: RulesLike = Non
     threads : int or None
         The threads to run on, 1..:data:`~bansugoroku_fast.checks.MAX_THREADS`;
         None for every core. The result does not depend on it.
-    fields : iterable of str
+    fields : Iterable of str
         What to write, any of :data:`FIELDS` with ``"children"`` among them
         (the others are None in the result): children alone is what
         analysis and rollouts read, and costs less.
@@ -218,7 +218,7 @@ def play_buffers(items: int, plays: int, fields: Iterable[str] = FIELDS) -> Play
         ``items + 1``).
     plays : int
         The plays the fields have room for.
-    fields : iterable of str
+    fields : Iterable of str
         What to write, any of :data:`FIELDS` with ``"children"`` among them
         (the others are None in the result): children alone is what
         analysis and rollouts read, and costs less.
@@ -313,7 +313,7 @@ def iter_plays(positions: BatchLike, dice: BatchLike, rules: RulesLike = None, *
         Without it each chunk is new arrays, whose memory is recycled once
         you drop them (:func:`set_output_recycling`), so that neither way
         pays the OS for fresh pages chunk after chunk.
-    fields : iterable of str
+    fields : Iterable of str
         What to write, any of :data:`FIELDS` with ``"children"`` among them
         (the others are None in the result): children alone is what
         analysis and rollouts read, and costs less.

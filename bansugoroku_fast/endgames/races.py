@@ -175,7 +175,7 @@ def race(position: PositionLike, rules: RulesLike = None, *, method: Method | No
     rules : ~bansugoroku_fast.typing.RulesLike
         A :class:`~bansugoroku_fast.rules.Rules`, its label, or None for
         Ban-sugoroku's defaults.
-    method : {None, "one-sided", "two-sided"}
+    method : str or None
         None for the two-sided table where both sides fit in it (6 stones
         or fewer), else the one-sided convolution; ``"one-sided"`` for the
         convolution everywhere (to compare); ``"two-sided"`` to insist on
@@ -248,7 +248,7 @@ def race_batch(positions: BatchLike, rules: RulesLike = None, *,
     rules : ~bansugoroku_fast.typing.RulesLike
         A :class:`~bansugoroku_fast.rules.Rules`, its label, or None for
         Ban-sugoroku's defaults.
-    outside : {"raise", "nan"}
+    outside : str
         ``"raise"`` raises the typed error of :func:`race` for the first
         position that is not a table race (naming it); ``"nan"`` marks such
         positions ``in_table = False`` with NaN figures instead (what a

@@ -882,7 +882,7 @@ def write_match(source: object, *, match_length: int = 0, players: Sequence[str]
 
     Parameters
     ----------
-    source : Match, Game, list of Game, MatchRecord or GameRecords
+    source : Match or Game or list of Game or MatchRecord or ~bansugoroku_fast.games.GameRecords
         The games: a :class:`~bansugoroku_fast.Match`, a
         :class:`~bansugoroku_fast.Game` or a list of games, a
         :class:`MatchRecord`, or :func:`~bansugoroku_fast.play_games`
@@ -891,14 +891,15 @@ def write_match(source: object, *, match_length: int = 0, players: Sequence[str]
     match_length : int
         The match's length in points, 0 for money play (a
         :class:`MatchRecord`'s own when 0).
-    players : sequence of str
+    players : Sequence of str
         The two players' names, seat 0 first (a :class:`MatchRecord`'s own
         when left at the default).
     rules : ~bansugoroku_fast.rules.Rules or str or None
         The rules of the oracle's records; for any other source, None or
         the rules it was played under.
-    headers : dict of str to str or None
-        Header lines (``; [Event "..."]``) to write first.
+    headers : dict or None
+        Header names to values, str each, written first as
+        ``; [Event "..."]`` lines.
 
     Returns
     -------
