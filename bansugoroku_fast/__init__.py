@@ -301,10 +301,56 @@ __all__ = [
 
 
 def parse_play(position: PositionLike, dice: DiceLike, text: str, rules: RulesLike = None) -> Play:
-    """The legal play that ``text`` names (gnubg notation, read leniently).
+    """The legal play that ``text`` names, in GNU Backgammon's notation
+    read leniently.
 
+    The text must move the same stones to the same places as the play, in
+    any order and grouping (``24/13``, ``24/18/13`` and ``24/18 18/13`` are
+    one); hit marks, where given, must name the points the play hits.
+    Without hit marks, a play that hits nothing is preferred.
+
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        The position, row 0 to move.
+    dice : ~bansugoroku_fast.typing.DiceLike
+        The roll: a pair of integers in 1..6 or text such as ``"6-5"``.
+    text : str
+        The play, such as ``"24/18 13/11*"``, ``"8/5(2)"`` or ``"bar/22"``.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`Rules`, its label, or None for Ban-sugoroku's defaults.
+
+    Returns
+    -------
+    Play
+        The legal play named.
+
+    Raises
+    ------
+    InvalidNotationError
+        ``text`` is not move notation (``PlayTextTypeError`` when it is not
+        a str).
+    IllegalPlayError
+        No legal play moves those stones; the message lists the legal
+        plays.
+    AmbiguousPlayError
+        Several legal plays match (each way of making the moves hits):
+        the message names them.
+    InvalidPositionError
+        The position is not a position.
+    InvalidDiceError
+        The dice are not a roll.
+    InvalidRulesError
+        The rules are not a rule set.
+
+    Examples
+    --------
     >>> start = Position.initial()
     >>> parse_play(start, (6, 5), "24/18/13", Rules(variant="backgammon"))
     <Play 24/13>
+    >>> parse_play(start, (6, 5), "24/10", "backgammon")
+    Traceback (most recent call last):
+    ...
+    bansugoroku_fast.errors.IllegalPlayError: '24/10' is not a legal play here; legal plays: 24/13, ...
     """
     return _match_play(legal_plays(position, dice, rules), text)

@@ -16,7 +16,7 @@ import numbers
 import os
 import warnings
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING, Any, TypeGuard, TypeVar
 
 import numpy as np
 
@@ -162,6 +162,22 @@ def positive_int(value: object, name: str) -> int:
     return int(value)
 
 
+def non_negative_int(value: object, name: str) -> int:
+    """``value`` as an int >= 0 (numpy integers accepted, not a bool or a
+    float), or ValueError naming ``name``.
+
+    >>> non_negative_int(0, "plays")
+    0
+    >>> non_negative_int(-1, "plays")
+    Traceback (most recent call last):
+    ...
+    bansugoroku_fast.errors.InvalidArgumentError: plays must be an integer >= 0, got -1
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or int(value) < 0:
+        raise InvalidArgumentError(f"{name} must be an integer >= 0, got {value!r}")
+    return int(value)
+
+
 def as_depth(depth: object, least: int) -> int:
     """``depth`` (a perft depth) as an int >= ``least`` (numpy integers
     accepted, as everywhere else), or ValueError.
@@ -248,7 +264,11 @@ def as_on_long(on_long: object) -> str:
     return on_long
 
 
-def scoring_rules(rules: object, where: str) -> object:
+#: A value passed through unchanged.
+_Same = TypeVar("_Same")
+
+
+def scoring_rules(rules: _Same, where: str) -> _Same:
     """``rules`` for a call that scores positions (``where`` names it): as
     given, or, when None, the default rules (Ban-sugoroku's) with an
     :class:`~bansugoroku_fast.errors.AssumedRulesWarning` naming them, so

@@ -265,9 +265,40 @@ def legal_play_count(position: PositionLike, dice: DiceLike, rules: RulesLike = 
 
 def legal_first_steps(position: PositionLike, dice: DiceLike, rules: RulesLike = None) -> list[Step]:
     """The single moves that start some legal play, greatest
-    ``(origin, target, die)`` first: a move that would leave a die
-    unplayable is never offered.
+    ``(origin, target, die)`` first.
 
+    A move that would leave a die unplayable is never offered, so a program
+    that lets a person play one stone at a time can offer exactly these.
+
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        The position, row 0 to move: a :class:`Position`, a GNU Backgammon
+        Position ID or an ``int8[2, 26]`` array.
+    dice : ~bansugoroku_fast.typing.DiceLike
+        The roll: a pair of integers in 1..6 or text such as ``"6-5"``.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`Rules`, its label (``"backgammon"``), or None for
+        Ban-sugoroku with every option at its default.
+
+    Returns
+    -------
+    list of Step
+        The first moves, empty when the roll has no play.
+
+    Raises
+    ------
+    InvalidPositionError
+        The position is not a position (stone counts, shared points, an
+        unreadable Position ID).
+    InvalidDiceError
+        The dice are not a roll.
+    InvalidRulesError
+        The rules are not a rule set (``RulesTypeError`` for a value that
+        is not a :class:`Rules` or a label).
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position, Rules
     >>> [str(step) for step in legal_first_steps(Position.initial(), (6, 5), Rules())]
     ['24/18', '13/8', '13/7', '8/3', '8/2']
@@ -278,9 +309,36 @@ def legal_first_steps(position: PositionLike, dice: DiceLike, rules: RulesLike =
 
 
 def outcome(position: PositionLike, rules: RulesLike = None) -> Outcome | None:
-    """Who has won in ``position`` (``winner`` 0 = row 0), how and for how
-    much; None while the game goes on.
+    """Who has won in ``position``, how and for how much; None while the
+    game goes on.
 
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        The position, row 0 to move: a :class:`Position`, a GNU Backgammon
+        Position ID or an ``int8[2, 26]`` array.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`Rules`, its label (``"backgammon"``), or None for
+        Ban-sugoroku with every option at its default.
+
+    Returns
+    -------
+    Outcome or None
+        The winner (0 = row 0), the points won (1, 2 or 3) and how
+        (``kind``, an :class:`OutcomeKind` value); None when nobody has won
+        yet.
+
+    Raises
+    ------
+    InvalidPositionError
+        The position is not a position (stone counts, shared points, an
+        unreadable Position ID).
+    InvalidRulesError
+        The rules are not a rule set (``RulesTypeError`` for a value that
+        is not a :class:`Rules` or a label).
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position
     >>> outcome(Position.initial()) is None
     True
@@ -298,9 +356,36 @@ def outcome(position: PositionLike, rules: RulesLike = None) -> Outcome | None:
 
 
 def shots(position: PositionLike, rules: RulesLike = None) -> int:
-    """How many of the 36 rolls give the mover a legal play that hits
-    (non-doubles count twice; 0 once the game is over).
+    """How many of the 36 rolls give the mover a legal play that hits.
 
+    Non-doubles count twice, as they come twice in 36; a finished game has
+    no shots.
+
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        The position, row 0 to move: a :class:`Position`, a GNU Backgammon
+        Position ID or an ``int8[2, 26]`` array.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`Rules`, its label (``"backgammon"``), or None for
+        Ban-sugoroku with every option at its default.
+
+    Returns
+    -------
+    int
+        The hitting rolls, 0 to 36.
+
+    Raises
+    ------
+    InvalidPositionError
+        The position is not a position (stone counts, shared points, an
+        unreadable Position ID).
+    InvalidRulesError
+        The rules are not a rule set (``RulesTypeError`` for a value that
+        is not a :class:`Rules` or a label).
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position
     >>> shots(Position.initial(), "backgammon")
     0
@@ -323,6 +408,25 @@ def _points(mask: int) -> tuple[int, ...]:
 def blocked_points(position: PositionLike) -> tuple[int, ...]:
     """The mover's points (1..24) that the opponent holds with two or more.
 
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        The position, row 0 to move: a :class:`Position`, a GNU Backgammon
+        Position ID or an ``int8[2, 26]`` array.
+
+    Returns
+    -------
+    tuple of int
+        The blocked points in the mover's numbering, ascending.
+
+    Raises
+    ------
+    InvalidPositionError
+        The position is not a position (stone counts, shared points, an
+        unreadable Position ID).
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position
     >>> blocked_points(Position.initial())
     (1, 12, 17, 19)
@@ -331,9 +435,28 @@ def blocked_points(position: PositionLike) -> tuple[int, ...]:
 
 
 def blots(position: PositionLike) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Points holding exactly one stone: ``(mover's, opponent's)``, each side
-    in its own numbering.
+    """Points holding exactly one stone: ``(mover's, opponent's)``.
 
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        The position, row 0 to move: a :class:`Position`, a GNU Backgammon
+        Position ID or an ``int8[2, 26]`` array.
+
+    Returns
+    -------
+    tuple of (tuple of int, tuple of int)
+        The mover's blots and the opponent's, each side in its own
+        numbering (1..24), ascending.
+
+    Raises
+    ------
+    InvalidPositionError
+        The position is not a position (stone counts, shared points, an
+        unreadable Position ID).
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position
     >>> blots(Position.initial())
     ((), ())
@@ -343,9 +466,36 @@ def blots(position: PositionLike) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 
 def closure_holds(position: PositionLike, side: int = 0) -> bool:
-    """Whether ``side``'s home is closed (each of its points 1..6 holds two
-    or more) while the other side has a stone on the bar.
+    """Whether ``side``'s home is closed while the other side is on the bar.
 
+    A closed home: each of the side's points 1..6 holds two or more stones.
+    Ban-sugoroku's ``closure`` rule multiplies a win on it or ends the game
+    at once.
+
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        The position, row 0 to move: a :class:`Position`, a GNU Backgammon
+        Position ID or an ``int8[2, 26]`` array.
+    side : int
+        0 for row 0 (the mover), 1 for row 1.
+
+    Returns
+    -------
+    bool
+        True when the home is closed and the other side has a stone on the
+        bar.
+
+    Raises
+    ------
+    InvalidPositionError
+        The position is not a position (stone counts, shared points, an
+        unreadable Position ID).
+    InvalidArgumentError
+        ``side`` is not 0 or 1.
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position
     >>> closure_holds(Position.initial())
     False
@@ -354,8 +504,28 @@ def closure_holds(position: PositionLike, side: int = 0) -> bool:
 
 
 def pip_counts(position: PositionLike) -> tuple[int, int]:
-    """``(mover, opponent)`` pip counts: the sum of point x stones, bar = 25.
+    """The two sides' pip counts: the sum of point x stones, the bar
+    counting 25.
 
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        The position, row 0 to move: a :class:`Position`, a GNU Backgammon
+        Position ID or an ``int8[2, 26]`` array.
+
+    Returns
+    -------
+    tuple of (int, int)
+        ``(mover, opponent)``.
+
+    Raises
+    ------
+    InvalidPositionError
+        The position is not a position (stone counts, shared points, an
+        unreadable Position ID).
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position
     >>> pip_counts(Position.initial())
     (167, 167)
@@ -364,9 +534,41 @@ def pip_counts(position: PositionLike) -> tuple[int, int]:
 
 
 def perft(position: PositionLike, depth: int, rules: RulesLike = None) -> int:
-    """Leaf count of the play tree ``depth`` plies deep over the 21 rolls; a
-    roll with no play counts as one node, and so does a finished game.
+    """Leaf count of the play tree ``depth`` plies deep over the 21 rolls.
 
+    A roll with no play counts as one node, and so does a finished game: the
+    count checks move generation against other programs (as chess engines'
+    perft does).
+
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        The position, row 0 to move: a :class:`Position`, a GNU Backgammon
+        Position ID or an ``int8[2, 26]`` array.
+    depth : int
+        The plies, 0 or more (0 counts the position itself).
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`Rules`, its label (``"backgammon"``), or None for
+        Ban-sugoroku with every option at its default.
+
+    Returns
+    -------
+    int
+        The leaves of the tree.
+
+    Raises
+    ------
+    InvalidPositionError
+        The position is not a position (stone counts, shared points, an
+        unreadable Position ID).
+    InvalidArgumentError
+        ``depth`` is not an integer >= 0.
+    InvalidRulesError
+        The rules are not a rule set (``RulesTypeError`` for a value that
+        is not a :class:`Rules` or a label).
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position
     >>> perft(Position.initial(), 2, "backgammon")
     202782
@@ -377,9 +579,40 @@ def perft(position: PositionLike, depth: int, rules: RulesLike = None) -> int:
 
 
 def perft_divide(position: PositionLike, depth: int, rules: RulesLike = None) -> dict[tuple[int, int], int]:
-    """:func:`perft` split by the first roll: ``{(a, b): count}``, rolls
-    ordered as the oracle orders them (6-6, 6-5, ..., 1-1).
+    """:func:`perft` split by the first roll.
 
+    Rolls are ordered as the oracle orders them (6-6, 6-5, ..., 1-1), so
+    the two implementations' counts can be compared roll by roll.
+
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        The position, row 0 to move: a :class:`Position`, a GNU Backgammon
+        Position ID or an ``int8[2, 26]`` array.
+    depth : int
+        The plies, 1 or more, the first roll's included.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`Rules`, its label (``"backgammon"``), or None for
+        Ban-sugoroku with every option at its default.
+
+    Returns
+    -------
+    dict of (int, int) to int
+        ``{(a, b): count}`` over the 21 rolls; empty for a finished game.
+
+    Raises
+    ------
+    InvalidPositionError
+        The position is not a position (stone counts, shared points, an
+        unreadable Position ID).
+    InvalidArgumentError
+        ``depth`` is not an integer >= 1.
+    InvalidRulesError
+        The rules are not a rule set (``RulesTypeError`` for a value that
+        is not a :class:`Rules` or a label).
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position
     >>> divide = perft_divide(Position.initial(), 1, "backgammon")
     >>> divide[(6, 5)], divide[(1, 1)], divide[(5, 5)], sum(divide.values())

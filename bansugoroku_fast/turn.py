@@ -47,6 +47,26 @@ ROLL_NAMES = {(6, 6): "Chōroku", (4, 4): "Shushi", (6, 5): "Goroku", (1, 1): "D
 def roll_name(dice: DiceLike) -> str | None:
     """The traditional name of a roll, in either order, or None.
 
+    Ban-sugoroku names four rolls (:data:`ROLL_NAMES`); games print them
+    beside the dice.
+
+    Parameters
+    ----------
+    dice : ~bansugoroku_fast.typing.DiceLike
+        The roll: a pair of integers in 1..6 or text such as ``"6-5"``.
+
+    Returns
+    -------
+    str or None
+        The name, or None for a roll without one.
+
+    Raises
+    ------
+    InvalidDiceError
+        The dice are not a roll.
+
+    Examples
+    --------
     >>> [roll_name(d) for d in ((6, 6), (4, 4), (5, 6), (1, 1), (2, 1))]
     ['Chōroku', 'Shushi', 'Goroku', 'Decchi', None]
     """

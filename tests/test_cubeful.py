@@ -347,6 +347,8 @@ def test_a_clear_pass_rolls_out_as_double_pass():
     (lambda: CubeSettings(match="7 points"), ArgumentTypeError, "MatchScore"),
     (lambda: rollout_cube_decision(Position.initial(), "backgammon", games=2, cubeful=CubeSettings(cube=2, owner=1)),
      InvalidArgumentError, "owns the cube"),
+    (lambda: rollout_cube_decision(Position.initial(), "backgammon", games=2, cubeful=False),
+     InvalidArgumentError, "rolls out with the cube"),
     (lambda: Computer("net", cube="dice"), InvalidArgumentError, "cube strategy"),
     (lambda: Computer("net", cube=5), ArgumentTypeError, "cube"),
     (lambda: NetCube(table="kazaross"), ArgumentTypeError, "MatchEquityTable"),

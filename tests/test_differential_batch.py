@@ -21,7 +21,7 @@ import os
 import numpy as np
 import pytest
 
-from bansugoroku_fast.errors import InvalidDiceError, InvalidPositionError
+from bansugoroku_fast.errors import InvalidArgumentError, InvalidDiceError, InvalidPositionError
 from bansugoroku_fast.position import Position
 from bansugoroku_fast.rules import Rules
 
@@ -232,6 +232,13 @@ def test_bad_fields_are_refused(fields):
     start = Position.initial().array[None]
     with pytest.raises(ValueError, match="fields"):
         batch.generate_plays(start, [[6, 5]], "backgammon", fields=fields)
+
+
+@pytest.mark.parametrize(("items", "plays"), [(-1, 5), (1.5, 5), (2, -3), (True, 5)])
+def test_bad_buffer_sizes_are_refused(items, plays):
+    # A negative size once gave buffers of garbage shape, and a float numpy's TypeError.
+    with pytest.raises(InvalidArgumentError, match="must be an integer >= 0"):
+        batch.play_buffers(items, plays)
 
 
 def test_thread_counts_give_identical_results(corpus):

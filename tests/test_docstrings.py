@@ -23,25 +23,18 @@ PUBLIC_MODULES = ("batch", "games", "formats", "evaluators", "endgames", "cube",
 #: Public functions whose docstrings are still prose, by the name users import them under.
 _PENDING_NAMES = """
     analysis.cube_decisions analysis.luck_mark analysis.mark analysis.rating analysis.statistics
-    batch.blocked_points batch.blots batch.closure_holds batch.outcome batch.pip_counts batch.play_buffers
-    batch.set_output_recycling batch.shots
-    blocked_points blots closure_holds count_plays decode_match_id encode_match_id
     distributed.analyse_files distributed.blocked_points distributed.blots distributed.closure_holds
-    distributed.count_plays distributed.outcome distributed.pip_counts distributed.rollout distributed.shots
-    endgames.build endgames.cache_dir endgames.first_off endgames.kind_of endgames.one_sided
-    endgames.one_sided_differences endgames.one_sided_error endgames.play_children endgames.race_cube
-    endgames.race_play endgames.race_scores endgames.rank endgames.ranks endgames.stone_counts
-    endgames.stones_of_rank endgames.tables
-    envs.aec_env envs.backgammon envs.ban_sugoroku envs.step_action envs.step_of_action
-    evaluate_position evaluators.best_plays_batch evaluators.check_output evaluators.consistent
-    evaluators.encode evaluators.equity evaluators.flip evaluators.outcome_probabilities features
-    formats.game_gnubg_id formats.game_state_of formats.gnubg_id formats.parse_gnubg_id formats.play_text
-    games.roll_dice generate_plays iter_plays legal_first_steps
-    oracle.blocked_points oracle.blots oracle.closure_holds oracle.features oracle.legal_first_steps
-    oracle.legal_plays oracle.outcome oracle.perft oracle.perft_divide oracle.pip_counts oracle.play_games
-    oracle.rank_plays oracle.rollout oracle.shots
-    outcome parse_match parse_play perft perft_divide pip_counts race race_batch rank_plays read_match
-    render.board roll_name rollout_cube_decision segment_argmax shots write_match
+    distributed.count_plays distributed.outcome distributed.pip_counts distributed.rollout
+    distributed.shots endgames.build endgames.cache_dir endgames.first_off endgames.kind_of
+    endgames.one_sided endgames.one_sided_differences endgames.one_sided_error endgames.play_children
+    endgames.race_cube endgames.race_play endgames.race_scores endgames.rank endgames.ranks
+    endgames.stone_counts endgames.stones_of_rank endgames.tables envs.aec_env envs.backgammon
+    envs.ban_sugoroku envs.step_action envs.step_of_action evaluators.best_plays_batch
+    evaluators.check_output evaluators.consistent evaluators.encode evaluators.equity evaluators.flip
+    evaluators.outcome_probabilities games.roll_dice oracle.blocked_points oracle.blots
+    oracle.closure_holds oracle.features oracle.legal_first_steps oracle.legal_plays oracle.outcome
+    oracle.perft oracle.perft_divide oracle.pip_counts oracle.play_games oracle.rank_plays
+    oracle.rollout oracle.shots render.board
 """
 PENDING = frozenset(_PENDING_NAMES.split())
 

@@ -349,6 +349,26 @@ def test_records_from_another_start_are_refused():
 
 # --- bad input ---------------------------------------------------------------------------
 
+@pytest.mark.parametrize("arguments, words", [
+    ({"match_length": -1}, "match_length must be an integer >= 0"),
+    ({"match_length": "5"}, "match_length must be an integer >= 0"),
+    ({"players": ("Alice",)}, "players must be two names"),
+    ({"players": "AB"}, "players must be two names"),
+    ({"players": ("Alice\nGame 2", "Bob")}, "players must be two names"),
+    ({"headers": {"Event\n": "x"}}, r"header 'Event\\n'"),
+    ({"headers": {"Event]": "x"}}, r"header 'Event\]'"),
+    ({"headers": {"Event": 5}}, "header 'Event': 5"),
+    ({"headers": ["Event"]}, "headers must be a dict"),
+    ({"rules": Rules()}, "played under backgammon, not the rules= given"),
+    ({"rules": "backgammons"}, "cannot read rules"),
+])
+def test_write_match_refuses_what_its_text_cannot_carry(arguments, words):
+    """A header or name with a line break would be read back as other lines, a negative
+    length is no match; the games' own rules cannot be overridden."""
+    with pytest.raises(ValueError, match=words):
+        write_match(random_game(BACKGAMMON, seed=4), **arguments)
+
+
 GOOD = AUTO5.read_text()
 
 

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bansugoroku_fast import Game, Position, Rules
-from bansugoroku_fast.errors import MatchIdError
+from bansugoroku_fast.errors import ArgumentTypeError, InvalidPositionError, MatchIdError
 from bansugoroku_fast.formats import (
     MatchState,
     decode_match_id,
@@ -25,6 +25,7 @@ from bansugoroku_fast.formats import (
     game_state_of,
     gnubg_id,
     parse_gnubg_id,
+    play_text,
     read_match,
 )
 from bansugoroku_fast.formats.match_id import GAME_STATES
@@ -225,6 +226,20 @@ def test_bad_match_ids_are_refused_naming_the_problem(text, words):
 def test_bad_gnubg_ids_are_refused(text):
     with pytest.raises(MatchIdError):
         parse_gnubg_id(text)
+
+
+def test_a_gnubg_id_takes_any_position_like_and_refuses_what_is_not_one():
+    state = decode_match_id("cAkXAAAAAAAA")
+    assert gnubg_id(Position.initial().array, state) == gnubg_id(Position.initial().id, state)
+    with pytest.raises(InvalidPositionError):
+        gnubg_id("not an id", state)
+
+
+@pytest.mark.parametrize("call", [lambda: game_state_of("a game"), lambda: game_gnubg_id(None, match_length=3),
+                                  lambda: play_text("24/13")], ids=["game_state_of", "game_gnubg_id", "play_text"])
+def test_what_is_not_a_game_or_a_play_is_refused_by_type(call):
+    with pytest.raises(ArgumentTypeError):
+        call()
 
 
 @pytest.mark.parametrize(

@@ -32,7 +32,7 @@ from ..play import Play
 from ..position import Position, as_position
 from ..rules import Rules
 from ..scoring import HEURISTIC_WEIGHTS
-from ..typing import BatchLike, DiceLike, PositionLike
+from ..typing import BatchLike, DiceLike, PositionLike, RulesLike
 from .store import CUBE_STATES, TableKind, kind_of, tables
 
 Method = Literal["two-sided", "one-sided"]
@@ -163,20 +163,51 @@ class RaceBatch:
                           None if np.isnan(cube).any() else CubefulEquities(*(float(v) for v in cube)))
 
 
-def race(position: PositionLike, rules: object = None, *, method: Method | None = None) -> RaceResult:
-    """The exact race figures of ``position`` (row 0 to roll) under ``rules``.
+def race(position: PositionLike, rules: RulesLike = None, *, method: Method | None = None) -> RaceResult:
+    """The exact race figures of ``position`` (row 0 to roll) under
+    ``rules``, from the endgame tables.
 
-    ``method``: None (default) for the two-sided table where both sides
-    fit in it, else the one-sided convolution; ``"one-sided"`` for the
-    convolution everywhere (to compare); ``"two-sided"`` to insist on the
-    table (:class:`~bansugoroku_fast.errors.NotInTableError` if a side has
-    more than 6 stones).
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        A race (no contact) whose stones all stand on the tables' points
+        (the home board in backgammon), row 0 to roll.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`~bansugoroku_fast.rules.Rules`, its label, or None for
+        Ban-sugoroku's defaults.
+    method : str or None
+        None for the two-sided table where both sides fit in it (6 stones
+        or fewer), else the one-sided convolution; ``"one-sided"`` for the
+        convolution everywhere (to compare); ``"two-sided"`` to insist on
+        the table.
 
-    Raises :class:`~bansugoroku_fast.errors.ContactError` for a position
-    with contact, :class:`~bansugoroku_fast.errors.NotInTableError` for a
-    race with stones outside the tables' points, and
-    :class:`~bansugoroku_fast.errors.NotARaceError` for a finished game.
+    Returns
+    -------
+    RaceResult
+        P(win), the gammon chances, the cubeless equity, each side's
+        expected turns, the method used and, two-sided in backgammon, the
+        exact cubeful money equities.
 
+    Raises
+    ------
+    ContactError
+        The position has contact (a stone on the bar, or stones not yet
+        past each other).
+    NotInTableError
+        A stone stands outside the tables' points, or ``method="two-sided"``
+        for a side of more than 6 stones.
+    NotARaceError
+        The game is over.
+    InvalidPositionError
+        The position is not one of the rules (the errors above derive from
+        it).
+    InvalidRulesError
+        The rules are not a rule set.
+    InvalidArgumentError
+        ``method`` is not one of the three.
+
+    Examples
+    --------
     Backgammon, a lone stone on the 6-point against one on the 1-point: the
     side to roll must bear off at once, which 27 rolls of 36 do (all but
     1-1, 1-2, 1-3, 1-4, 2-3):
@@ -205,14 +236,52 @@ def race(position: PositionLike, rules: object = None, *, method: Method | None 
     return result
 
 
-def race_batch(positions: BatchLike, rules: object = None, *,
+def race_batch(positions: BatchLike, rules: RulesLike = None, *,
                outside: Literal["raise", "nan"] = "raise") -> RaceBatch:
-    """Race figures of each position of ``positions`` (``int8[N, 2, 26]``).
+    """The race figures of each position of a batch, from the endgame
+    tables.
 
-    ``outside="raise"`` (default) raises the typed error of :func:`race`
-    for the first position that is not a table race (naming it);
-    ``outside="nan"`` marks such positions ``in_table = False`` with NaN
-    figures instead (what a rollout that stops at the tables needs).
+    Parameters
+    ----------
+    positions : ~bansugoroku_fast.typing.BatchLike
+        ``int8[N, 2, 26]`` positions, row 0 of each to roll.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`~bansugoroku_fast.rules.Rules`, its label, or None for
+        Ban-sugoroku's defaults.
+    outside : str
+        ``"raise"`` raises the typed error of :func:`race` for the first
+        position that is not a table race (naming it); ``"nan"`` marks such
+        positions ``in_table = False`` with NaN figures instead (what a
+        rollout that stops at the tables needs).
+
+    Returns
+    -------
+    RaceBatch
+        The figures of :class:`RaceResult` as arrays of length N, with
+        ``in_table`` and ``two_sided`` masks.
+
+    Raises
+    ------
+    InvalidPositionError
+        A position is not one of the rules (named by its index).
+    NotARaceError
+        With ``outside="raise"``, a position that is not a table race
+        (``ContactError``, ``NotInTableError`` or a finished game), named
+        by its index.
+    InvalidRulesError
+        The rules are not a rule set.
+    InvalidArgumentError
+        ``outside`` is not ``"raise"`` or ``"nan"``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bansugoroku_fast import Position
+    >>> board = np.zeros((2, 26), dtype=np.int8)
+    >>> board[:, 0], board[0, 6], board[1, 1] = 14, 1, 1     # as in race()'s example
+    >>> figures = race_batch(np.stack([board, Position.initial().array]), "backgammon", outside="nan")
+    >>> figures.in_table.tolist(), round(float(figures.win[0]) * 36, 9)
+    ([True, False], 27.0)
     """
     if outside not in ("raise", "nan"):
         raise InvalidArgumentError(f"outside must be 'raise' or 'nan', got {outside!r}")

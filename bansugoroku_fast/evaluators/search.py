@@ -47,6 +47,7 @@ from ..moves import legal_plays
 from ..play import Play
 from ..position import as_position
 from ..rules import ALL_ROLLS, Rules
+from ..typing import PositionLike, RulesLike
 from . import kernel_arrays
 from .encoding import checked_positions
 from .network import OUTPUTS, NetEvaluator, as_threads
@@ -214,14 +215,53 @@ def values_on_roll(positions: np.ndarray, rules: Rules, evaluator: Evaluator, pl
     return flip(ply_values(swap_sides(positions), rules, evaluator, ply, threads))
 
 
-def evaluate_position(position: Any, rules: Any, evaluator: EvaluatorLike = "net", ply: int = 0, *,
+def evaluate_position(position: PositionLike, rules: RulesLike, evaluator: EvaluatorLike = "net", ply: int = 0, *,
                       threads: int | None = 1) -> np.ndarray:
-    """``float64[5]``: the outcome probabilities of the side on roll (row
-    0), before its roll, at ``ply`` plies (0, 1 or 2), as GNU Backgammon's
-    ``eval`` gives them; :func:`~bansugoroku_fast.evaluators.evaluate` scores children
-    instead, for the side that has just moved. A finished position's are
-    exact. ``evaluator`` and ``rules`` None as in :func:`~bansugoroku_fast.evaluators.evaluate`.
+    """The outcome probabilities of the side on roll (row 0), before its
+    roll, as GNU Backgammon's ``eval`` gives them.
 
+    :func:`~bansugoroku_fast.evaluators.evaluate` scores children instead,
+    for the side that has just moved. At 1 ply and more the value is the
+    mean over row 0's rolls of its best play's value.
+
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        The position, row 0 on roll and not yet rolled.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        The rule set; None assumes the default rules (Ban-sugoroku) and
+        warns (:class:`~bansugoroku_fast.errors.AssumedRulesWarning`).
+    evaluator : ~bansugoroku_fast.evaluators.EvaluatorLike
+        A :class:`NetEvaluator`, a callable ``positions -> float[N, 5]``
+        (its output is checked) or ``"net"``, the shipped network of
+        ``rules``.
+    ply : int
+        The search depth: 0, 1 or 2.
+    threads : int or None
+        The threads of a NetEvaluator (None: every core).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``float64[5]``: P(win), P(win 2+), P(win 3), P(lose 2+), P(lose 3)
+        for row 0; a finished position's are exact.
+
+    Raises
+    ------
+    InvalidPositionError
+        The position is not one of the rules.
+    InvalidRulesError
+        The rules are not a rule set.
+    InvalidEvaluatorError
+        ``evaluator`` is not an evaluator (an unknown name, a network of
+        other rules; ``EvaluatorTypeError`` for a value of another type).
+    EvaluatorOutputError
+        A callable's output is not five probabilities per position.
+    InvalidArgumentError
+        ``ply`` is not 0, 1 or 2, or ``threads`` is not a thread count.
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position
     >>> p = evaluate_position(Position.initial(), "backgammon", "net")
     >>> p.shape, bool(0.45 < p[0] < 0.56)       # the side on roll is a little ahead

@@ -46,14 +46,14 @@ from __future__ import annotations
 import os
 import re
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
 import numpy as np
 
 from .. import moves
-from ..checks import as_rules
+from ..checks import as_rules, non_negative_int
 from ..errors import (
     ArgumentTypeError,
     GameStateError,
@@ -212,13 +212,43 @@ def _check_characters(lines: Sequence[str]) -> None:
 
 
 def read_match(path: str | os.PathLike[str] | bytes | bytearray, *, rules: Rules | str | None = None) -> MatchRecord:
-    """Read and replay the match file at ``path`` (a str or
-    ``os.PathLike``); a missing file is a :class:`FileNotFoundError` naming
-    it. The text of a file goes to :func:`parse_match` instead.
+    """Read and replay the match file at ``path``, as GNU Backgammon
+    exports matches (``export match mat``).
 
-    ``rules``: the rules of a file that has no ``Variant`` header (such a
-    file is backgammon otherwise); a file's own header must agree.
+    The text of a file goes to :func:`parse_match` instead. Text passed as
+    ``path`` (a str holding a line break, or a lone ``N point match`` line)
+    is still read as text, with a :class:`DeprecationWarning`; so are bytes.
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    rules : ~bansugoroku_fast.rules.Rules or str or None
+        The rules of a file that has no ``Variant`` header (such a file is
+        backgammon otherwise); a file's own header must agree.
+
+    Returns
+    -------
+    MatchRecord
+        The match: its length, players, headers, rules, final scores and
+        every game replayed (plays, cube actions, how it ended).
+
+    Raises
+    ------
+    FileNotFoundError
+        No file at ``path`` (an :class:`OSError` for a file that cannot be
+        read).
+    ArgumentTypeError
+        ``path`` is not a str or an ``os.PathLike``.
+    MatchFileError
+        The text is not a match file, or a game in it does not replay under
+        the rules (an impossible roll, an illegal or ambiguous play, a score
+        that does not add up): the error names the line and column.
+    InvalidRulesError
+        ``rules`` is not a rule set.
+
+    Examples
+    --------
     >>> from pathlib import Path
     >>> record = read_match(Path("tests/data/gnubg/auto5.mat"))
     >>> record.match_length, record.players, record.scores
@@ -229,10 +259,6 @@ def read_match(path: str | os.PathLike[str] | bytes | bytearray, *, rules: Rules
     Traceback (most recent call last):
     ...
     FileNotFoundError: [Errno 2] No such file or directory: 'nope.mat'
-
-    Text passed as ``path`` (a str holding a line break, or a lone
-    ``N point match`` line) is still read as text, with a
-    :class:`DeprecationWarning`: use :func:`parse_match`. So are bytes.
     """
     if isinstance(path, (bytes, bytearray)) or (isinstance(path, str) and _looks_like_text(path)):
         warnings.warn("read_match(text) is deprecated: read_match takes a path; pass text to parse_match(text)",
@@ -245,13 +271,42 @@ def read_match(path: str | os.PathLike[str] | bytes | bytearray, *, rules: Rules
 
 
 def parse_match(text: str | bytes, *, rules: Rules | str | None = None) -> MatchRecord:
-    """Read and replay the text of a match file (``str``, or UTF-8 ``bytes``).
+    """Read and replay the text of a match file.
 
-    ``rules``: as for :func:`read_match`.
+    Parameters
+    ----------
+    text : str or bytes
+        The file's text (``bytes`` are read as UTF-8).
+    rules : ~bansugoroku_fast.rules.Rules or str or None
+        The rules of a file that has no ``Variant`` header (such a file is
+        backgammon otherwise); a file's own header must agree.
 
+    Returns
+    -------
+    MatchRecord
+        The match: its length, players, headers, rules, final scores and
+        every game replayed (plays, cube actions, how it ended).
+
+    Raises
+    ------
+    ArgumentTypeError
+        ``text`` is not a str or bytes.
+    MatchFileError
+        The text is not a match file, or a game in it does not replay under
+        the rules (an impossible roll, an illegal or ambiguous play, a score
+        that does not add up): the error names the line and column.
+    InvalidRulesError
+        ``rules`` is not a rule set.
+
+    Examples
+    --------
     >>> record = parse_match(" 0 point match\\n")
     >>> record.match_length, record.rules.short_name, record.games
     (0, 'backgammon', ())
+    >>> parse_match("5 point mtach\\n")
+    Traceback (most recent call last):
+    ...
+    bansugoroku_fast.errors.MatchFileError: line 1, column 1: expected 'N point match', got '5 point mtach'
     """
     lines = _text_of(text).splitlines()
     _check_characters(lines)
@@ -629,8 +684,25 @@ def _step_text(origin: int, target: int, hit: bool) -> str:
 
 def play_text(play: Play | None) -> str:
     """A play as GNU Backgammon's match export writes it: one step per die,
-    25 for the bar, 0 for off (an empty string for no play).
+    25 for the bar, 0 for off.
 
+    Parameters
+    ----------
+    play : ~bansugoroku_fast.Play or None
+        The play; None for a turn without one.
+
+    Returns
+    -------
+    str
+        The steps, hits marked with ``*``; an empty string for no play.
+
+    Raises
+    ------
+    ArgumentTypeError
+        ``play`` is not a :class:`~bansugoroku_fast.Play` or None.
+
+    Examples
+    --------
     >>> from bansugoroku_fast import legal_plays, parse_play
     >>> play = parse_play(Position.initial(), (6, 5), "24/13", Rules(variant="backgammon"))
     >>> play_text(play)
@@ -638,6 +710,8 @@ def play_text(play: Play | None) -> str:
     """
     if play is None:
         return ""
+    if not isinstance(play, Play):
+        raise ArgumentTypeError(f"play_text takes a Play or None, got {type(play).__name__}")
     return " ".join(_step_text(a, b, hit) for (a, b), hit in zip(play.steps, play.hits))
 
 
@@ -721,6 +795,10 @@ def _record_entries(records: Any, index: int, rules: Rules) -> _GameText:
 
 
 def _games_of(source: object, rules: Rules | str | None) -> tuple[list[_GameText], Rules]:
+    carried = _carried_rules(source)
+    if carried is not None and rules is not None and as_rules(rules) != carried:
+        raise InvalidRulesError(f"the games were played under {carried.short_name}, "
+                                f"not the rules= given ({as_rules(rules).short_name})")
     if isinstance(source, MatchRecord):
         return [_game_entries(game.game) if game.ending != "resign" else _resigned(game)
                 for game in source.games], source.rules
@@ -739,6 +817,32 @@ def _games_of(source: object, rules: Rules | str | None) -> tuple[list[_GameText
     if len(rule_sets) != 1:
         raise MatchFileError("the games of one match file share one rule set")
     return [_game_entries(game) for game in games], rule_sets.pop()
+
+
+def _carried_rules(source: object) -> Rules | None:
+    """The rules a Match, a Game or a MatchRecord was played under (None for anything else)."""
+    return source.rules if isinstance(source, (MatchRecord, Match, Game)) else None
+
+
+def _check_layout(match_length: object, players: object, headers: object) -> None:
+    """write_match's arguments other than the games: what its text can carry and read back."""
+    non_negative_int(match_length, "match_length")
+    if (isinstance(players, str) or not isinstance(players, Sequence) or len(players) != 2
+            or not all(isinstance(name, str) and name.strip() and not _LINE_BREAK.search(name) for name in players)):
+        raise InvalidArgumentError(f"players must be two names (str, on one line), got {players!r}")
+    if headers is None:
+        return
+    if not isinstance(headers, Mapping):
+        raise ArgumentTypeError(f"headers must be a dict of str to str, got {type(headers).__name__}")
+    for key, value in headers.items():
+        if not (isinstance(key, str) and key.strip() and not re.search(r'[\]"]', key) and not _LINE_BREAK.search(key)
+                and isinstance(value, str) and not _LINE_BREAK.search(value)):
+            raise InvalidArgumentError(f"header {key!r}: {value!r} cannot be written; a header is a name (no ']' or "
+                                       "'\"') and a str value, each on one line")
+
+
+#: What ends a line for str.splitlines, which reads the files back.
+_LINE_BREAK = re.compile(r"[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
 
 
 def _records_rules(records: Any, rules: Rules | str | None) -> Rules:
@@ -771,12 +875,54 @@ def _resigned(record: GameRecord) -> _GameText:
 
 def write_match(source: object, *, match_length: int = 0, players: Sequence[str] = ("Player 1", "Player 2"),
                 rules: Rules | str | None = None, headers: dict[str, str] | None = None) -> str:
-    """The match file text of ``source``: a :class:`Match`, a :class:`Game`
-    or a list of games, a :class:`MatchRecord`, or ``play_games`` records,
-    the package's (which carry their rules) or the oracle's (with
-    ``rules=``); seat 0 moved first in each game. Ban-sugoroku files
-    carry a ``; [Variant "..."]`` header naming the rules.
+    """The match file text of games, as GNU Backgammon exports matches.
 
+    Ban-sugoroku files carry a ``; [Variant "..."]`` header naming the
+    rules, which :func:`parse_match` reads back.
+
+    Parameters
+    ----------
+    source : Match or Game or list of Game or MatchRecord or ~bansugoroku_fast.games.GameRecords
+        The games: a :class:`~bansugoroku_fast.Match`, a
+        :class:`~bansugoroku_fast.Game` or a list of games, a
+        :class:`MatchRecord`, or :func:`~bansugoroku_fast.play_games`
+        records, the package's (which carry their rules) or the oracle's
+        (with ``rules=``); seat 0 moved first in each game.
+    match_length : int
+        The match's length in points, 0 for money play (a
+        :class:`MatchRecord`'s own when 0).
+    players : Sequence of str
+        The two players' names, seat 0 first (a :class:`MatchRecord`'s own
+        when left at the default).
+    rules : ~bansugoroku_fast.rules.Rules or str or None
+        The rules of the oracle's records; for any other source, None or
+        the rules it was played under.
+    headers : dict or None
+        Header names to values, str each, written first as
+        ``; [Event "..."]`` lines.
+
+    Returns
+    -------
+    str
+        The file's text.
+
+    Raises
+    ------
+    ArgumentTypeError
+        ``source`` is none of the above, or ``headers`` is not a dict.
+    InvalidArgumentError
+        ``match_length`` is not an integer >= 0, ``players`` is not two
+        names on one line each, a header cannot be written on one line, or
+        the oracle's records come without ``rules``.
+    InvalidRulesError
+        ``rules`` is not a rule set, or not the one the games were played
+        under.
+    MatchFileError
+        The games of a list were played under different rules, or records
+        hold a ply that does not replay (the error names game and ply).
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Computer
     >>> game = Game("backgammon", seed=1)
     >>> game.hand_over(0, Computer("random", cube=None)); game.hand_over(1, Computer("random", cube=None))
@@ -796,6 +942,7 @@ def write_match(source: object, *, match_length: int = 0, players: Sequence[str]
     >>> [game.winner for game in read_back.games] == records.winner.tolist()
     True
     """
+    _check_layout(match_length, players, headers)
     games, rules = _games_of(source, rules)
     if isinstance(source, MatchRecord):
         match_length = match_length or source.match_length

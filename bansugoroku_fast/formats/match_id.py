@@ -53,7 +53,8 @@ from dataclasses import dataclass
 
 from ..errors import ArgumentTypeError, InvalidPositionError, MatchIdError
 from ..games.interactive import Game
-from ..position import Position
+from ..position import Position, as_position
+from ..typing import PositionLike
 
 ID_LENGTH = 12
 KEY_BYTES = 9
@@ -213,8 +214,25 @@ def _field_values(state: MatchState) -> dict[str, int]:
 
 
 def encode_match_id(state: MatchState) -> str:
-    """The 12-character Match ID of ``state``.
+    """The 12-character Match ID of ``state``, as GNU Backgammon writes it.
 
+    Parameters
+    ----------
+    state : MatchState
+        The match's state (checked when it was made).
+
+    Returns
+    -------
+    str
+        The Match ID, 12 base64 characters.
+
+    Raises
+    ------
+    ArgumentTypeError
+        ``state`` is not a :class:`MatchState`.
+
+    Examples
+    --------
     GNU Backgammon's id after player 0 took a double from player 1 in a
     3-point match:
 
@@ -250,9 +268,27 @@ def _key_of(text: object) -> int:
 
 
 def decode_match_id(text: str) -> MatchState:
-    """The :class:`MatchState` of a Match ID; :class:`MatchIdError` names the
-    field that is wrong.
+    """The :class:`MatchState` of a Match ID.
 
+    Parameters
+    ----------
+    text : str
+        A Match ID, 12 base64 characters (GNU Backgammon's ``show
+        matchid``).
+
+    Returns
+    -------
+    MatchState
+        The cube, the turn, the dice, the match length and the score.
+
+    Raises
+    ------
+    MatchIdError
+        ``text`` is not 12 base64 characters, or a field holds a value no
+        match has (the error names the field).
+
+    Examples
+    --------
     GNU Backgammon's id of the Crawford game at 4-2 in a 5-point match:
 
     >>> state = decode_match_id("8AmuAEAAEAAE")
@@ -310,20 +346,60 @@ def _field_problem(values: dict[str, int]) -> str | None:
 # --- Position ID:Match ID ---------------------------------------------------------------
 
 
-def gnubg_id(position: Position, state: MatchState) -> str:
+def gnubg_id(position: PositionLike, state: MatchState) -> str:
     """The ``Position ID:Match ID`` pair that GNU Backgammon's ``set gnubgid``
-    takes; ``position`` is seen by ``state.player_on_roll`` (row 0).
+    takes.
 
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        The position as ``state.player_on_roll`` sees it (row 0).
+    state : MatchState
+        The match's state.
+
+    Returns
+    -------
+    str
+        ``"<Position ID>:<Match ID>"``.
+
+    Raises
+    ------
+    InvalidPositionError
+        ``position`` is not a position.
+    ArgumentTypeError
+        ``state`` is not a :class:`MatchState`.
+
+    Examples
+    --------
     >>> gnubg_id(Position.initial(), decode_match_id("cAkXAAAAAAAA"))
     '4HPwATDgc/ABMA:cAkXAAAAAAAA'
     """
-    return f"{position.id}:{encode_match_id(state)}"
+    match_id = encode_match_id(state)
+    return f"{as_position(position).id}:{match_id}"
 
 
 def parse_gnubg_id(text: str) -> tuple[Position, MatchState]:
-    """The position (row 0 = the player on roll) and the match state of a
-    ``Position ID:Match ID`` pair.
+    """The position and the match state of a ``Position ID:Match ID`` pair.
 
+    Parameters
+    ----------
+    text : str
+        The pair, as GNU Backgammon's ``show gnubgid`` prints it
+        (surrounding spaces are ignored).
+
+    Returns
+    -------
+    tuple of (Position, MatchState)
+        The position (row 0 = the player on roll) and the match state.
+
+    Raises
+    ------
+    MatchIdError
+        ``text`` is not a str holding two ids around a colon, or either id
+        is not valid (the error says which).
+
+    Examples
+    --------
     >>> position, state = parse_gnubg_id("4HPwATDgc/ABMA:cAkXAAAAAAAA")
     >>> position == Position.initial(), state.dice
     (True, (6, 5))
@@ -342,10 +418,38 @@ def parse_gnubg_id(text: str) -> tuple[Position, MatchState]:
 
 def game_state_of(game: Game, *, match_length: int = 0, score: tuple[int, int] = (0, 0),
                   crawford: bool = False) -> MatchState:
-    """The :class:`MatchState` of a :class:`~bansugoroku_fast.Game` (seats
-    are GNU Backgammon's players 0 and 1); the match around it, if any, is
-    given by ``match_length``, ``score`` (before this game) and ``crawford``.
+    """The :class:`MatchState` of a :class:`~bansugoroku_fast.Game` now.
 
+    The game's seats are GNU Backgammon's players 0 and 1; the match around
+    it, if any, is given by the keyword arguments.
+
+    Parameters
+    ----------
+    game : ~bansugoroku_fast.Game
+        The game.
+    match_length : int
+        The match's length in points; 0 for money play.
+    score : tuple of (int, int)
+        The seats' scores before this game.
+    crawford : bool
+        Whether this is the Crawford game.
+
+    Returns
+    -------
+    MatchState
+        The cube, the turn, the dice and the score (this game's points
+        added once it is over).
+
+    Raises
+    ------
+    ArgumentTypeError
+        ``game`` is not a :class:`~bansugoroku_fast.Game`.
+    MatchIdError
+        The match arguments describe no match (a negative length, a score
+        that leaves no game to play, a ``crawford`` that is not a bool).
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Game
     >>> from bansugoroku_fast.games.interactive import ScriptedDice
     >>> game = Game("backgammon", ScriptedDice([3, 5, 4]))   # seat 1 wins the roll-off 5-3
@@ -353,6 +457,8 @@ def game_state_of(game: Game, *, match_length: int = 0, score: tuple[int, int] =
     >>> state.player_on_roll, state.dice, state.cube_owner
     (1, (5, 3), None)
     """
+    if not isinstance(game, Game):
+        raise ArgumentTypeError(f"game_state_of takes a Game, got {type(game).__name__}")
     dice = game.dice or game._opening_dice
     result = game.result
     points = list(score)
@@ -374,17 +480,44 @@ def game_state_of(game: Game, *, match_length: int = 0, score: tuple[int, int] =
     )
 
 
-def game_gnubg_id(game: Game, **match: object) -> str:
-    """The ``Position ID:Match ID`` of a game now (keyword arguments as for
-    :func:`game_state_of`); the position is seen by the side to move.
+def game_gnubg_id(game: Game, *, match_length: int = 0, score: tuple[int, int] = (0, 0),
+                  crawford: bool = False) -> str:
+    """The ``Position ID:Match ID`` of a game now, the position seen by the
+    side to move.
 
+    Parameters
+    ----------
+    game : ~bansugoroku_fast.Game
+        The game.
+    match_length : int
+        The match's length in points; 0 for money play.
+    score : tuple of (int, int)
+        The seats' scores before this game.
+    crawford : bool
+        Whether this is the Crawford game.
+
+    Returns
+    -------
+    str
+        ``"<Position ID>:<Match ID>"``, what GNU Backgammon's ``set
+        gnubgid`` takes.
+
+    Raises
+    ------
+    ArgumentTypeError
+        ``game`` is not a :class:`~bansugoroku_fast.Game`.
+    MatchIdError
+        The match arguments describe no match.
+
+    Examples
+    --------
     Seat 0 wins the opening roll 5-2 in a 3-point match (GNU Backgammon
     shows the same Match ID for that state):
 
     >>> from bansugoroku_fast import Game
     >>> from bansugoroku_fast.games.interactive import ScriptedDice
-
     >>> game_gnubg_id(Game("backgammon", ScriptedDice([5, 2])), match_length=3)
     '4HPwATDgc/ABMA:MIFqAAAAAAAE'
     """
-    return gnubg_id(game.position, game_state_of(game, **match))  # type: ignore[arg-type]
+    state = game_state_of(game, match_length=match_length, score=score, crawford=crawford)
+    return gnubg_id(game.position, state)

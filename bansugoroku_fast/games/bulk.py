@@ -48,6 +48,7 @@ from ..moves import legal_plays
 from ..position import Position, as_position
 from ..rules import Rules
 from ..scoring import FEATURE_NAMES
+from ..typing import DiceLike, PositionLike, RulesLike
 from .cubeful import CubeSettings, Cubing, as_cube_settings, cubing_of
 from .game_batch import (
     SETTLED,
@@ -720,25 +721,88 @@ def cubeful_rollout_ends(positions: np.ndarray, first_game: int, count: int,
     return batch.cubeful_ends()
 
 
-def rank_plays(position: Any, dice: Any, rules: Any = None, games: int = 1296,
+def rank_plays(position: PositionLike, dice: DiceLike, rules: RulesLike = None, games: int = 1296,
                policy: Any = "net", seed: int = 0, threads: int | None = None,
                progress: bool = False, *, stratify: int | None = None,
                max_plies: int = MAX_PLIES, on_long: str = "raise", endgames: bool = False,
                truncate: int | None = None, variance_reduction: bool = False) -> list[RankedPlay]:
-    """Roll out every legal play of ``dice`` in ``position`` with duplicate
-    dice (game ``g`` after every play sees the same rolls) and return them
-    best first: greatest equity for the side that plays, ties in
-    ``legal_plays`` order, each with its standard error and that of its
-    difference to the best play. ``on_long="truncate"``: a game not over
-    after ``max_plies`` plies is left out (see
-    :func:`~bansugoroku_fast.games.tallies.rank`) instead of raising.
-    ``endgames=True``: games stop at the exact endgame tables, as in
-    :func:`rollout` (each game's value then the expected one);
-    ``truncate`` and ``variance_reduction`` as in :func:`rollout` (the
-    duplicate dice then pair each game's luck-adjusted values). The
-    defaults as :func:`rollout`'s, for the same reasons: ``policy="net"``,
-    and ``rules`` left out warns which it assumed.
+    """Roll out every legal play of ``dice`` in ``position`` and rank them,
+    best first.
 
+    The rollouts use duplicate dice (game ``g`` after every play sees the
+    same rolls), so the differences between plays carry less noise than
+    their equities. The defaults are :func:`rollout`'s, for the same
+    reasons: ``policy="net"``, and ``rules`` left out warns which it
+    assumed.
+
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        The position, row 0 to play ``dice``.
+    dice : ~bansugoroku_fast.typing.DiceLike
+        The roll whose plays are ranked.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        The rule set; None assumes Ban-sugoroku's defaults and warns
+        (:class:`~bansugoroku_fast.errors.AssumedRulesWarning`).
+    games : int
+        How many games after each play, at least 1.
+    policy : str or Callable or tuple
+        As in :func:`~bansugoroku_fast.play_games`; by default ``"net"``,
+        the shipped network.
+    seed : int
+        The dice: the same seed rolls the same games.
+    threads : int or None
+        Threads for the kernels (None: every core); the figures do not
+        depend on it.
+    progress : bool
+        A progress bar (tqdm) on stderr.
+    stratify : int or None
+        36 (or 1296) deals the first roll (or two) evenly over each 36 (or
+        1,296) consecutive games, as in :func:`~bansugoroku_fast.rollout`.
+    max_plies : int
+        The plies a game may last.
+    on_long : str
+        ``"raise"`` (:class:`~bansugoroku_fast.errors.GameTooLongError`)
+        or ``"truncate"``: a game not over after ``max_plies`` plies is
+        left out (see :func:`~bansugoroku_fast.games.tallies.rank`).
+    endgames : bool
+        Stop games at the exact endgame tables, as in :func:`rollout`
+        (each game's value then the expected one).
+    truncate : int or None
+        As in :func:`rollout`: stop each game after this many plies and
+        count the evaluator's chances there (an evaluator policy only).
+    variance_reduction : bool
+        As in :func:`rollout`; the duplicate dice then pair each game's
+        luck-adjusted values.
+
+    Returns
+    -------
+    list of RankedPlay
+        Every legal play, greatest equity for the side that plays first
+        (ties in ``legal_plays`` order), each with its standard error and
+        that of its difference to the best play; empty when the roll has no
+        play.
+
+    Raises
+    ------
+    InvalidPositionError
+        The position is not one of the rules.
+    InvalidDiceError
+        The dice are not a roll.
+    InvalidRulesError
+        The rules are not a rule set.
+    InvalidArgumentError
+        A count or option out of its range (``games`` of 0, an ``on_long``
+        other than the two, ``stratify`` other than 36 or 1296...).
+    InvalidPolicyError
+        A policy that is not one (``PolicyTypeError`` when ``truncate`` or
+        ``variance_reduction`` is asked of a policy without an evaluator).
+    GameTooLongError
+        A game has not ended after ``max_plies`` plies, unless
+        ``on_long="truncate"``.
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position
     >>> ranked = rank_plays(Position.initial(), (6, 5), "backgammon", games=100, policy="random")
     >>> len(ranked), ranked[0].difference_stderr, ranked[0].equity >= ranked[-1].equity

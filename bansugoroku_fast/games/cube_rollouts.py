@@ -33,6 +33,7 @@ from ..checks import (
 )
 from ..cube.actions import proper_action
 from ..errors import InvalidArgumentError
+from ..typing import PositionLike, RulesLike
 from .bulk import cubeful_rollout_tally, rollout_positions
 from .cubeful import CUBE_LIMIT, CubeSettings, as_cube_settings, cubing_of
 from .policies import resolve_policies
@@ -74,7 +75,10 @@ class CubeRollout:
 
 def _decision_settings(cubeful: object) -> CubeSettings:
     """The cube before the decision, checked: the side on roll (seat 0) may double."""
-    settings = as_cube_settings(cubeful) or CubeSettings()
+    settings = as_cube_settings(cubeful)
+    if settings is None:
+        raise InvalidArgumentError("rollout_cube_decision rolls out with the cube: cubeful is True or a CubeSettings, "
+                                   "not False")
     if settings.match is not None:
         raise InvalidArgumentError("rollout_cube_decision rolls out money play; leave out match")
     if settings.owner == 1:
@@ -85,24 +89,90 @@ def _decision_settings(cubeful: object) -> CubeSettings:
     return settings
 
 
-def rollout_cube_decision(position: Any, rules: Any = None, games: int = 1296, policy: Any = "net", seed: int = 0,
-                          threads: int | None = None, progress: bool = False, *, cubeful: Any = True,
+def rollout_cube_decision(position: PositionLike, rules: RulesLike = None, games: int = 1296, policy: Any = "net",
+                          seed: int = 0,
+                          threads: int | None = None, progress: bool = False, *,
+                          cubeful: bool | CubeSettings = True,
                           stratify: int | None = None, stderr_target: float | None = None,
                           max_plies: int = MAX_PLIES, on_long: str = "raise") -> CubeRollout:
     """Roll out the cube decision of the side on roll (row 0 of
-    ``position``, seat 0, before its roll) in money play: see the module.
+    ``position``, seat 0, before its roll) in money play.
 
-    ``cubeful``: True, or a :class:`~bansugoroku_fast.games.cubeful.CubeSettings`
-    giving the cube before the decision (centred, or owned by seat 0: a
-    redouble), Jacoby, beavers and the evaluator whose 0-ply cube
-    decisions both sides follow after the first; the other arguments as
-    :func:`~bansugoroku_fast.rollout`'s (``stderr_target`` holds down the
-    standard errors of both rollouts).
+    Two rollouts with the same dice, one after no double and one after
+    double/take, give the equities of no double, double/take and (1.0)
+    double/pass, and the proper action from them (see the module).
 
-    Raises :class:`~bansugoroku_fast.errors.InvalidArgumentError` when the
-    side on roll cannot double (the other side owns the cube, the cube is
-    at 64) or for a match, :class:`~bansugoroku_fast.errors.InvalidRulesError`
-    under Ban-sugoroku rules (no cube).
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        One backgammon position, row 0 on roll and not yet rolled.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        The rule set; None assumes Ban-sugoroku's defaults and warns
+        (:class:`~bansugoroku_fast.errors.AssumedRulesWarning`).
+    games : int
+        How many games after each decision, at least 1.
+    policy : str or Callable or tuple
+        As in :func:`~bansugoroku_fast.play_games`; by default ``"net"``,
+        the shipped network.
+    seed : int
+        The dice: the same seed rolls the same games.
+    threads : int or None
+        Threads for the kernels (None: every core); the figures do not
+        depend on it.
+    progress : bool
+        A progress bar (tqdm) on stderr.
+    cubeful : bool or CubeSettings
+        True, or a :class:`~bansugoroku_fast.games.cubeful.CubeSettings`
+        giving the cube before the decision (centred, or owned by seat 0: a
+        redouble), Jacoby, beavers and the evaluator whose 0-ply cube
+        decisions both sides follow after the first.
+    stratify : int or None
+        36 (or 1296) deals the first roll (or two) evenly over each 36 (or
+        1,296) consecutive games, as in :func:`~bansugoroku_fast.rollout`.
+    stderr_target : float or None
+        Play blocks of 1,296 games until the standard errors of both
+        rollouts are at most this.
+    max_plies : int
+        The plies a game may last.
+    on_long : str
+        ``"raise"`` or ``"truncate"``, as in :func:`~bansugoroku_fast.rollout`.
+
+    Returns
+    -------
+    CubeRollout
+        The proper action, the equities of no double and double/take with
+        their standard errors (and that of their difference), and both
+        rollouts' full results.
+
+    Raises
+    ------
+    InvalidRulesError
+        The rules have no cube (Ban-sugoroku), or are not a rule set.
+    InvalidArgumentError
+        The side on roll cannot double (the other side owns the cube, the
+        cube is at 64), ``cubeful`` is False or names a match, ``position``
+        is a batch, or a count or option is out of its range
+        (``ArgumentTypeError`` for a ``cubeful`` of another type).
+    InvalidPolicyError
+        A policy that is not one.
+    InvalidPositionError
+        The position is not one of the rules.
+    GameTooLongError
+        A game has not ended after ``max_plies`` plies, unless
+        ``on_long="truncate"``.
+
+    Examples
+    --------
+    One stone each on the 1- and 2-points of both sides: every roll bears
+    off both of the side on roll, which wins at once, so it doubles and
+    the other side passes:
+
+    >>> import numpy as np
+    >>> board = np.zeros((2, 26), dtype=np.int8)
+    >>> board[:, 0], board[:, 1], board[:, 2] = 13, 1, 1
+    >>> decision = rollout_cube_decision(board, "backgammon", games=36, seed=1)
+    >>> decision.action, decision.double_pass
+    ('Double, pass', 1.0)
     """
     rules = scoring_rules(rules, "rollout_cube_decision")
     rules, games, seed, max_plies, threads = run_arguments(rules, games, seed, max_plies, threads)
