@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias, TypeVar, cast
 
 import numpy as np
 
-from . import _batch, _cpu, _env, _games, _net, _play_records, _pool, _single, _tables, _validate
+from . import _batch, _cpu, _cube, _env, _games, _net, _play_records, _pool, _single, _tables, _validate
 from .errors import (
     ArgumentTypeError,
     GameTooLongError,
@@ -1040,3 +1040,30 @@ def net_best_children(model: Any, children: np.ndarray, offsets: np.ndarray, cod
     out = np.empty(len(offsets) - 1, dtype=np.int64)
     _net.best_children(model, children, offsets, code, features, out)
     return out
+
+
+# --- the cube ---------------------------------------------------------------------------------
+
+
+def match_cube_values(probabilities: np.ndarray, efficiency: np.ndarray, which: np.ndarray, cubeful: np.ndarray,
+                      gammon: np.ndarray, owner: np.ndarray, levels: np.ndarray, level_results: np.ndarray,
+                      doubled_dead: np.ndarray, prime_results: np.ndarray) -> np.ndarray:
+    """``float64[N]``: each row's cubeful match winning chance in its state
+    (``src/bansugoroku_fast/_cube.pyx``; the states as
+    ``cube.states._MatchStates`` holds them, ``which`` each row's state)."""
+    out = np.empty(len(probabilities))
+    _cube.match_values(np.ascontiguousarray(probabilities, dtype=np.float64),
+                       np.ascontiguousarray(efficiency, dtype=np.float64),
+                       np.ascontiguousarray(which, dtype=np.int64), cubeful.view(np.uint8), gammon, owner, levels,
+                       level_results, doubled_dead.view(np.uint8), prime_results, out)
+    return out
+
+
+def position_kinds(positions: np.ndarray, on_roll: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """``(int8[N], int32[N])``: each ``int8[N, 2, 26]`` position's kind
+    code (``cube.kinds.KINDS``) and pip count, both for the side on roll,
+    row ``on_roll`` (0 or 1)."""
+    codes = np.empty(len(positions), dtype=np.int8)
+    pips = np.empty(len(positions), dtype=np.int32)
+    _cube.kinds(np.ascontiguousarray(positions, dtype=np.int8), on_roll, codes, pips)
+    return codes, pips

@@ -3,6 +3,7 @@ Backgammon's own figures (tests/data/gnubg/cube_reference.json, made by
 Debian's gnubg 1.07: see the README there), and bad input."""
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from pathlib import Path
@@ -13,11 +14,11 @@ import pytest
 from bansugoroku_fast import Position
 from bansugoroku_fast.cube import MatchEquityTable
 from bansugoroku_fast.cube.actions import NOT_AVAILABLE
-from bansugoroku_fast.cube.decision import cube_decision, equities_after_play
+from bansugoroku_fast.cube.decision import cube_decision, equities_after_play, equities_after_plays
 from bansugoroku_fast.cube.exact import exact_values
 from bansugoroku_fast.cube.janowski import CENTRED, OWNED, THEIRS, money_cubeful
-from bansugoroku_fast.cube.kinds import cube_efficiency, position_kinds
-from bansugoroku_fast.cube.states import MatchCube, MoneyCube
+from bansugoroku_fast.cube.kinds import cube_efficiency, kind_codes, kinds_and_efficiency, position_kinds
+from bansugoroku_fast.cube.states import MatchCube, MoneyCube, values_in_states
 from bansugoroku_fast.endgames import SMALL_POSITIONS, race, race_cube, tables
 from bansugoroku_fast.errors import CubeTypeError, InvalidArgumentError, InvalidCubeError, InvalidEvaluatorError
 from bansugoroku_fast.evaluators import evaluate_position, flip
@@ -165,6 +166,65 @@ def test_match_values_match_the_oracle(score, crawford, cube):
         fast = state.values(np.array(rows), np.full(len(rows), 0.68))
         slow = [plain.match_value(row, plain_table, 7, score, crawford, cube, name, 0.68) for row in rows]
         assert np.allclose(fast, slow, atol=1e-6)
+
+
+def match_states(table, lengths=(1, 3, 7, 11)):
+    """Every kind of match cube state: each score of each length, cubes up
+    to 8, each owner, the Crawford game where there is one."""
+    names = {CENTRED: "centred", OWNED: "mine", THEIRS: "theirs"}
+    states = []
+    for length in lengths:
+        for score in itertools.product(range(length), repeat=2):
+            for cube in (1, 2, 4, 8):
+                for owner in (CENTRED, OWNED, THEIRS):
+                    for crawford in (False, True):
+                        centred_above_1 = owner == CENTRED and cube > 1
+                        impossible_crawford = crawford and (length - 1 not in score or owner != CENTRED)
+                        if centred_above_1 or impossible_crawford:
+                            continue
+                        states.append((MatchCube(table, length, score, crawford, cube, owner), names[owner]))
+    return states
+
+
+def test_values_in_many_states_at_once_match_the_oracle():
+    """The kernel values each row in its own state, as the oracle values it
+    one position at a time (edges included: certain wins and losses)."""
+    table, plain_table = MatchEquityTable.default(), plain_met.MatchEquityTable.default()
+    states = match_states(table)
+    rng = random.Random(17)
+    rows = [random_probabilities(rng) for _ in range(3000)]
+    rows[:20] = [[0.0, 0.0, 0.0, 0.4, 0.1]] * 10 + [[1.0, 0.3, 0.05, 0.0, 0.0]] * 10
+    which = np.array([rng.randrange(len(states)) for _ in rows])
+    efficiency = np.array([rng.random() for _ in rows])
+    fast = values_in_states(np.array(rows), efficiency, [state for state, _ in states], which)
+    for row, k, x, got in zip(rows, which, efficiency, fast):
+        state, name = states[k]
+        slow = plain.match_value(row, plain_table, state.length, state.score, state.crawford, state.cube, name, x)
+        assert got == pytest.approx(slow, abs=1e-6), (state, row)
+
+
+def test_equities_after_plays_in_mixed_states_are_each_states_own():
+    """Children at different match scores and cubes in one call get what
+    a call per state gives them."""
+    table = MatchEquityTable.default()
+    states = [state for state, _ in match_states(table, lengths=(5,))]
+    positions, _ = playout_items(BACKGAMMON, 400, seed=8)
+    rng = np.random.default_rng(2)
+    probabilities = np.array([random_probabilities(random.Random(i)) for i in range(len(positions))])
+    which = rng.integers(0, len(states), len(positions))
+    together = equities_after_plays(positions, probabilities, states, which)
+    for k in np.unique(which):
+        rows = np.flatnonzero(which == k)
+        alone = equities_after_play(positions[rows], probabilities[rows], states[k])
+        assert np.array_equal(together[rows], alone)
+
+
+def test_kinds_for_the_side_in_row_1_are_those_of_the_swapped_positions():
+    positions, _ = playout_items(BACKGAMMON, 2000, seed=4)
+    swapped = np.ascontiguousarray(positions[:, ::-1])
+    codes, efficiency = kinds_and_efficiency(positions, on_roll=1)
+    assert np.array_equal(codes, kind_codes(swapped))
+    assert np.array_equal(efficiency, cube_efficiency(swapped))
 
 
 def test_kinds_and_efficiencies_match_the_oracle():

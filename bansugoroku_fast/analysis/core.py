@@ -51,9 +51,8 @@ import numpy as np
 
 from ..batch import generate_plays
 from ..checks import as_rules
-from ..cube.decision import Cube, decide_many, equities_after_play
+from ..cube.decision import Cube, decide_many, equities_after_play, equities_after_plays
 from ..cube.janowski import CENTRED, OWNED, THEIRS
-from ..cube.kinds import cube_efficiency
 from ..cube.met import MatchEquityTable
 from ..cube.states import MatchCube, MoneyCube
 from ..errors import ArgumentTypeError, InvalidArgumentError, InvalidRulesError, MatchFileError
@@ -71,8 +70,9 @@ from ..evaluators.search import (
 )
 from ..formats.mat import GameRecord, MatchRecord
 from ..games.records import GameRecords
-from ..moves import legal_plays
+from ..notation import format_steps
 from ..position import Position
+from ..position_id import encode_many
 from ..rules import Rules
 from ..version import __version__
 from .figures import luck_mark, mark, rating
@@ -468,26 +468,22 @@ def _play_equities(turns: Sequence[_Turn], offsets: np.ndarray, children: np.nda
 def _cubeful_equities(children: np.ndarray, probabilities: np.ndarray, owners: np.ndarray,
                       cubes: Sequence[Cube | None]) -> np.ndarray:
     """``float64[M]``: each child's equity for the side that played it, at
-    the cube ``cubes[owners[j]]`` of child ``j`` (cubeless where None); the
-    cube efficiencies worked out once for all children."""
-    out: np.ndarray = equity(probabilities)
+    the cube ``cubes[owners[j]]`` of child ``j`` (cubeless where None), all
+    cube states in one pass."""
     groups = _cube_groups(cubes)
     if not groups:
-        return out
+        cubeless: np.ndarray = equity(probabilities)
+        return cubeless
     group_of = np.full(len(cubes), -1, dtype=np.int64)
     for number, (_, members) in enumerate(groups.values()):
         group_of[members] = number
     child_group = group_of[owners]
-    cubeful = np.flatnonzero(child_group >= 0)
-    efficiency = np.empty(len(children))
-    efficiency[cubeful] = cube_efficiency(swap_sides(children[cubeful]))
-    order = cubeful[np.argsort(child_group[cubeful], kind="stable")]
-    bounds = np.searchsorted(child_group[order], np.arange(len(groups) + 1))
-    for number, (cube, _) in enumerate(groups.values()):
-        rows = order[bounds[number]:bounds[number + 1]]
-        if len(rows):
-            out[rows] = equities_after_play(children[rows], probabilities[rows], cube,
-                                            their_efficiency=efficiency[rows])
+    states = [cube for cube, _ in groups.values()]
+    if (child_group >= 0).all():      # a match or a money game: every child has a cube
+        return equities_after_plays(children, probabilities, states, child_group)
+    out: np.ndarray = equity(probabilities)
+    rows = np.flatnonzero(child_group >= 0)
+    out[rows] = equities_after_plays(children[rows], probabilities[rows], states, child_group[rows])
     return out
 
 
@@ -557,12 +553,28 @@ def _luck(turns: list[_Turn], rules: Rules, evaluator: Evaluator, threads: int, 
     return luck
 
 
-def _notation(position: np.ndarray, dice: tuple[int, int], rules: Rules, child: np.ndarray) -> str:
-    target = Position(child)
-    for play in legal_plays(Position(position), dice, rules):
-        if play.position == target:
-            return str(play)
-    return ""   # not reached: the child is one of the plays
+def _notations(turns: Sequence[_Turn], judged: Sequence[dict[str, Any]], rules: Rules,
+               threads: int) -> list[tuple[str, str]]:
+    """Each turn's played and best play in GNU Backgammon's notation
+    (``""`` where it has no play), from one batch of its plays' steps."""
+    out = [("", "")] * len(turns)
+    moved = [i for i, entry in enumerate(judged) if entry["count"] > 0]
+    if not moved:
+        return out
+    plays = generate_plays(np.stack([turns[i].position for i in moved]).astype(np.int8),
+                           np.array([turns[i].dice for i in moved], dtype=np.int8), rules, threads=threads,
+                           fields=("children", "steps", "hits"))
+    played = _played_rows(plays.children, plays.offsets, np.stack([turns[i].after for i in moved]).astype(np.int8))
+    best = _played_rows(plays.children, plays.offsets, np.stack([judged[i]["best_child"] for i in moved]))
+    for k, i in enumerate(moved):
+        out[i] = (_steps_text(plays, int(played[k])), _steps_text(plays, int(best[k])))
+    return out
+
+
+def _steps_text(plays: Any, row: int) -> str:
+    """The notation of row ``row`` of a batch of plays with steps and hits."""
+    used = plays.steps[row, :, 0] >= 0
+    return format_steps([tuple(step) for step in plays.steps[row][used].tolist()], plays.hits[row][used].tolist())
 
 
 # --- the cube ------------------------------------------------------------------------------------------
@@ -628,7 +640,8 @@ def cube_decisions(points: Sequence[CubePoint], rules: Rules, evaluator: Evaluat
     results = (_decide_each(points, rules, evaluator, ply, decide) if decide is not None
                else _decide_by_state(points, rules, evaluator, ply))
     out: list[Decision | None] = []
-    for point, (nd, dt, dp, proper) in zip(points, results):
+    position_ids = encode_many(np.stack([point.position for point in points]).astype(np.int8)) if points else []
+    for point, position_id, (nd, dt, dp, proper) in zip(points, position_ids, results):
         optimal = max(nd, min(dt, dp))
         close = optimal - min(dt, 1.0) < CLOSE_CUBE
         if point.action == "no double":
@@ -641,7 +654,7 @@ def cube_decisions(points: Sequence[CubePoint], rules: Rules, evaluator: Evaluat
             loss, counted = max(dp - dt, 0.0), True
         loss = max(loss, 0.0)
         out.append(Decision(point.game, point.move_number, point.player, "cube", not counted,
-                            Position(point.position).id, loss, mark(loss), action=point.action,
+                            position_id, loss, mark(loss), action=point.action,
                             proper=proper, cube=point.cube, no_double=nd, double_take=dt,
                             double_pass=dp))
     return out
@@ -745,7 +758,10 @@ def analyse(record: Any, evaluator: Any = "net", *, ply: int = 0, threads: int |
         bar.update(len(points))
     finally:
         bar.close()
-    play_decisions = iter(_play_decision(turn, entry, None if lucks is None else float(lucks[i]), rules)
+    notations = _notations(turns, judged, rules, threads)
+    position_ids = encode_many(np.stack([turn.position for turn in turns]).astype(np.int8)) if turns else []
+    play_decisions = iter(_play_decision(turn, entry, None if lucks is None else float(lucks[i]), position_ids[i],
+                                         notations[i])
                           for i, (turn, entry) in enumerate(zip(turns, judged)))
     cube_iter = iter(cubes)
     decisions: list[Decision] = []
@@ -760,18 +776,11 @@ def analyse(record: Any, evaluator: Any = "net", *, ply: int = 0, threads: int |
                     found.names, tuple(found.games), source)
 
 
-def _play_decision(turn: _Turn, entry: dict[str, Any], luck: float | None, rules: Rules) -> Decision:
+def _play_decision(turn: _Turn, entry: dict[str, Any], luck: float | None, position_id: str,
+                   notations: tuple[str, str]) -> Decision:
     forced = entry["count"] <= 1
-    position_id = Position(turn.position).id
-    if entry["count"] == 0:
-        played = best = ""
-        loss = 0.0
-    else:
-        children_after = turn.after
-        played = _notation(turn.position, turn.dice, rules, children_after)
-        best = played if entry["best_row"] == entry["played_row"] else _notation(
-            turn.position, turn.dice, rules, entry["best_child"])
-        loss = max(entry["best_equity"] - entry["played_equity"], 0.0)
+    played, best = notations
+    loss = 0.0 if entry["count"] == 0 else max(entry["best_equity"] - entry["played_equity"], 0.0)
     return Decision(turn.game, turn.move_number, turn.player, "play", forced, position_id, loss,
                     None if forced else mark(loss), turn.dice, played, best, entry["played_equity"],
                     entry["best_equity"], luck, None if luck is None else luck_mark(luck))

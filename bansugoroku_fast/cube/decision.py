@@ -27,6 +27,7 @@ positions of its two-sided bear-off database.
 from __future__ import annotations
 
 import numbers
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -41,17 +42,17 @@ from ..evaluators.search import ROLL_DICE, ROLL_WEIGHTS, as_ply, best_replies, s
 from ..position import as_position
 from ..rules import Rules
 from .actions import proper_action
-from .exact import exact_races, exact_values
+from .exact import ExactRaces, exact_races, exact_values
 from .janowski import CENTRED, OWNED, THEIRS
-from .kinds import cube_efficiency, position_kinds
+from .kinds import BEAROFF, cube_efficiency, kinds_and_efficiency, position_kinds
 from .met import MatchEquityTable
-from .states import MatchCube, MoneyCube
+from .states import MatchCube, MoneyCube, values_in_states
 
 #: A cube state of the search: money or match.
 Cube = MoneyCube | MatchCube
 
 __all__ = ["MAX_CUBE", "Cube", "CubeDecision", "Decided", "cube_decision", "cubeful_values", "decide_many",
-           "equities_after_play"]
+           "equities_after_play", "equities_after_plays"]
 
 #: The largest cube a decision takes (the source pages' app stops at 64).
 MAX_CUBE = 64
@@ -241,16 +242,70 @@ def equities_after_play(children: np.ndarray, probabilities: np.ndarray, state: 
     from it (:mod:`.exact`), its ``probabilities`` replaced by the exact
     ones. ``their_efficiency``: the children's cube efficiency for the
     other side, when already known (``cube_efficiency(swap_sides(children))``)."""
-    theirs = state.seen_by_the_other_side()
-    expanded = _with_doubles([theirs], top=False)
-    live = [cube for cube in expanded if cube is not None]
+    return equities_after_plays(children, probabilities, [state], np.zeros(len(children), dtype=np.int64), rules,
+                                their_efficiency)
+
+
+def equities_after_plays(children: np.ndarray, probabilities: np.ndarray, states: Sequence[Cube],
+                         which: np.ndarray, rules: Rules = CUBE_RULES,
+                         their_efficiency: np.ndarray | None = None) -> np.ndarray:
+    """:func:`equities_after_play` of child ``j`` at the cube
+    ``states[which[j]]``, all children in one pass whatever their states
+    (all money cubes or all match cubes)."""
+    theirs = [state.seen_by_the_other_side() for state in states]
+    doubled = [state.doubled() if state.may_double() else state for state in theirs]
     their_probabilities = flip(np.asarray(probabilities, dtype=np.float64))
-    their_positions = swap_sides(children)
-    exact = exact_races(their_positions, rules)
+    codes, efficiency = kinds_and_efficiency(children, on_roll=1)
+    exact = _exact_bearoffs(children, codes, rules)
     their_probabilities[exact.rows] = exact.probabilities
-    values = _values_of(their_positions, their_probabilities, live, exact, their_efficiency)
-    best = _best_of_each(_spread(values, expanded), expanded)[:, 0]
-    return state.equities(state.from_other_side(best))
+    if their_efficiency is not None:
+        efficiency = their_efficiency
+    best = _states_values(their_probabilities, efficiency, theirs, which, exact)
+    doubles = np.flatnonzero(np.array([state.may_double() for state in theirs])[which])
+    if len(doubles):
+        value = _states_values(their_probabilities[doubles], efficiency[doubles], doubled, which[doubles],
+                               _rows_of(exact, doubles))
+        take_factor = np.array([state.take(np.ones(1))[0] for state in theirs])     # 2 in money, 1 in a match
+        take = take_factor[which[doubles]] * value
+        double_pass = np.array([state.double_pass() for state in theirs])[which[doubles]]
+        no_double = best[doubles]
+        goes = (take >= no_double) & (double_pass >= no_double)
+        best[doubles] = np.where(goes, np.minimum(take, double_pass), no_double)
+    # the other side's value as ours: a line per state (money's -v; a match's MWC to EMG at our cube)
+    at_0, at_1 = np.array([state.equities(state.from_other_side(np.array([0.0, 1.0]))) for state in states]).T
+    ours: np.ndarray = at_0[which] + (at_1 - at_0)[which] * best
+    return ours
+
+
+def _exact_bearoffs(children: np.ndarray, codes: np.ndarray, rules: Rules) -> ExactRaces:
+    """:func:`.exact.exact_races` of ``children`` seen by the side on roll
+    (row 1), looked up among the bear-offs (``codes``: their kinds) alone:
+    every table race is one."""
+    bearoffs = np.flatnonzero(codes == BEAROFF)
+    found = exact_races(swap_sides(children[bearoffs]), rules)
+    return found._replace(rows=bearoffs[found.rows])
+
+
+def _rows_of(exact: ExactRaces, rows: np.ndarray) -> ExactRaces:
+    """``exact`` restricted to ``rows`` (sorted), renumbered within them."""
+    at = np.searchsorted(rows, exact.rows)
+    kept = (at < len(rows)) & (rows[np.minimum(at, len(rows) - 1)] == exact.rows)
+    return ExactRaces(at[kept], exact.probabilities[kept], exact.no_double[kept])
+
+
+def _states_values(probabilities: np.ndarray, efficiency: np.ndarray, states: Sequence[Cube], which: np.ndarray,
+                   exact: ExactRaces) -> np.ndarray:
+    """``float64[N]``: the 0-ply cubeful value of each row in its state
+    ``states[which[row]]``, the rows of ``exact`` (:func:`.exact.exact_races`)
+    from the table."""
+    out = values_in_states(probabilities, efficiency, states, which)
+    if len(exact.rows):
+        for number in np.unique(which[exact.rows]):
+            mine = np.flatnonzero(which[exact.rows] == number)
+            rows = exact.rows[mine]
+            out[rows] = exact_values(states[number], exact.probabilities[mine], exact.no_double[mine],
+                                     efficiency[rows])
+    return out
 
 
 # --- the decision ---------------------------------------------------------------------------------

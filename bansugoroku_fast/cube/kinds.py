@@ -25,7 +25,10 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["KINDS", "CONTACT_EFFICIENCY", "BEAROFF_EFFICIENCY", "cube_efficiency", "kind_codes", "position_kinds",
+from .. import _kernel
+
+__all__ = ["KINDS", "CONTACT_EFFICIENCY", "BEAROFF_EFFICIENCY", "cube_efficiency", "kind_codes", "kinds_and_efficiency",
+           "position_kinds",
            "race_efficiency"]
 
 #: The kinds, in the order of their codes.
@@ -35,39 +38,17 @@ CONTACT_EFFICIENCY = 0.68
 BEAROFF_EFFICIENCY = 0.6
 #: A race's efficiency: ``RACE_BASE + RACE_PER_PIP * pips``, clipped to ``RACE_RANGE``.
 RACE_BASE, RACE_PER_PIP, RACE_RANGE = 0.55, 0.00125, (0.6, 0.7)
-#: A side with this many stones in play or fewer is crashed.
-CRASHED_STONES = 6
 
 
-def _rearmost(rows: np.ndarray) -> np.ndarray:
-    """``int64[N]``: the point (1..25) of each row's rearmost stone, 0 for none."""
-    occupied = rows[:, :0:-1] > 0                  # points 25 down to 1
-    last = 25 - np.argmax(occupied, axis=1)
-    rearmost: np.ndarray = np.where(occupied.any(axis=1), last, 0)
-    return rearmost
-
-
-def _crashed(rows: np.ndarray) -> np.ndarray:
-    """``bool[N]``: GNU Backgammon's test of a crashed side (stones on 1..25)."""
-    total = rows[:, 1:26].sum(axis=1, dtype=np.int16)
-    on_1, on_2 = rows[:, 1].astype(np.int16), rows[:, 2].astype(np.int16)
-    deep_1 = (on_1 > 1) & ((total <= CRASHED_STONES + on_1)
-                           | ((on_2 > 1) & (1 + total - on_1 - on_2 <= CRASHED_STONES)))
-    shallow_1 = (on_1 <= 1) & (total <= CRASHED_STONES + on_2 - 1)
-    crashed: np.ndarray = (total <= CRASHED_STONES) | deep_1 | shallow_1
-    return crashed
+#: The code of a bear-off (where the two-sided table's positions are).
+BEAROFF = KINDS.index("bearoff")
 
 
 def kind_codes(positions: np.ndarray) -> np.ndarray:
-    """``int64[N]``: each position's kind as its index in :data:`KINDS`,
-    seen by row 0, the side on roll."""
-    ours, theirs = _rearmost(positions[:, 0]), _rearmost(positions[:, 1])
-    over = (ours == 0) | (theirs == 0)
-    contact = ours + theirs > 25
-    crashed = contact & (_crashed(positions[:, 0]) | _crashed(positions[:, 1]))
-    bearoff = ~contact & (ours <= 6) & (theirs <= 6)
-    codes: np.ndarray = np.select([over, crashed, contact, bearoff], [0, 2, 1, 4], default=3)
-    return codes
+    """``int8[N]``: each position's kind as its index in :data:`KINDS`,
+    seen by row 0, the side on roll (the kernel's; the oracle's
+    ``cube.kind`` reads the same rules one position at a time)."""
+    return _kernel.position_kinds(positions)[0]
 
 
 def position_kinds(positions: np.ndarray) -> np.ndarray:
@@ -88,16 +69,20 @@ def race_efficiency(pips: np.ndarray) -> np.ndarray:
 
 #: The efficiency of each kind but the race's (NaN), by code.
 _BY_CODE = np.array([0.0, CONTACT_EFFICIENCY, CONTACT_EFFICIENCY, np.nan, BEAROFF_EFFICIENCY])
-_PIP_OF_POINT = np.arange(26, dtype=np.int16)
+
+
+def kinds_and_efficiency(positions: np.ndarray, on_roll: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """``(int8[N], float64[N])``: :func:`kind_codes` and :func:`cube_efficiency`
+    in one pass, for the side on roll: row ``on_roll`` (1: the side that
+    has not just played, with no copy of the positions made)."""
+    codes, pips = _kernel.position_kinds(positions, on_roll)
+    efficiency: np.ndarray = _BY_CODE[codes]
+    race = np.flatnonzero(codes == KINDS.index("race"))
+    efficiency[race] = race_efficiency(pips[race])
+    return codes, efficiency
 
 
 def cube_efficiency(positions: np.ndarray) -> np.ndarray:
     """``float64[N]``: each position's cube efficiency for row 0, the side
     on roll (see the module)."""
-    codes = kind_codes(positions)
-    out: np.ndarray = _BY_CODE[codes]
-    race = codes == KINDS.index("race")
-    if race.any():
-        pips = positions[race, 0].astype(np.int16) @ _PIP_OF_POINT
-        out[race] = race_efficiency(pips)
-    return out
+    return kinds_and_efficiency(positions)[1]

@@ -14,7 +14,10 @@ the cubeful value of positions from their cubeless probabilities.
   cubeless equity at the score's gammon values; the live cube's is linear
   in P(win) between losing (with the gammon rates), the other side's cash,
   our cash and winning (with the gammon rates), at the live cash points of
-  :meth:`~.met.MatchEquityTable.live_cash_points`.
+  :meth:`~.met.MatchEquityTable.live_cash_points`. The arithmetic runs
+  in a kernel (``src/bansugoroku_fast/_cube.pyx``), many positions in
+  many states at once (:func:`values_in_states`); the oracle's
+  ``cube.match_value`` is its plain twin.
 
 >>> money = MoneyCube(CENTRED)
 >>> money.may_double(), money.doubled().owner == THEIRS, money.seen_by_the_other_side() == money
@@ -22,16 +25,18 @@ the cubeful value of positions from their cubeless probabilities.
 """
 from __future__ import annotations
 
-import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import NamedTuple
 
 import numpy as np
 
+from .._kernel import match_cube_values
+from ..errors import ArgumentTypeError, InvalidArgumentError
 from .janowski import CENTRED, OWNED, THEIRS, money_cubeful
 from .met import MatchEquityTable, cube_prime
 
-__all__ = ["MatchCube", "MoneyCube", "OTHER_SIDE"]
+__all__ = ["MatchCube", "MoneyCube", "OTHER_SIDE", "values_in_states"]
 
 #: Match equity look-ups by (table id, score, length, cube, Crawford): the table kept to check the id.
 _RESULTS: dict[tuple[int, tuple[int, int], int, int, bool], tuple[MatchEquityTable, np.ndarray]] = {}
@@ -161,20 +166,11 @@ class MatchCube:
                               - p[:, 4] * theirs_bg)
         return result
 
-    def _to_mwc(self, equities: np.ndarray) -> np.ndarray:
-        win, lose = self._results(self.cube)[0, [0, 5]]
-        result: np.ndarray = 0.5 * (equities * (win - lose) + (win + lose))
-        return result
-
     def values(self, probabilities: np.ndarray, efficiency: np.ndarray) -> np.ndarray:
-        """``float64[N]``: each position's cubeful MWC (see the module)."""
+        """``float64[N]``: each position's cubeful MWC (see the module; the
+        kernel's arithmetic, :func:`values_in_states`)."""
         p = np.asarray(probabilities, dtype=np.float64)
-        dead = self._to_mwc(self.cubeless(p))
-        if not self._cubeful():
-            return dead
-        x = np.asarray(efficiency, dtype=np.float64)
-        result: np.ndarray = dead * (1 - x) + self._live(p) * x
-        return result
+        return values_in_states(p, efficiency, [self], np.zeros(len(p), dtype=np.int64))
 
     def _results(self, cube: int) -> np.ndarray:
         """The table's :meth:`~.met.MatchEquityTable.results` at this score (looked up once)."""
@@ -186,79 +182,127 @@ class MatchCube:
             found = _RESULTS[key] = (self.table, self.table.results(self.score, self.length, cube, self.crawford))
         return found[1]
 
-    def live_cash_points(self, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``(float64[N], float64[N])``: the side on roll's and the other
-        side's live-cube cash points for each row of probabilities, as
-        :meth:`~.met.MatchEquityTable.live_cash_points` computes them for
-        one (here in float64, for many rows at once)."""
-        rates = _rates(p)
-        away = (self.length - self.score[0] - 1, self.length - self.score[1] - 1)
-        cubes = [self.cube]
+    def _away(self) -> tuple[int, int]:
+        """How far each side is from one point short of the match (GNU Backgammon's nMatchTo - score - 1)."""
+        return (self.length - self.score[0] - 1, self.length - self.score[1] - 1)
+
+    def _cube_levels(self) -> list[int]:
+        """The cube's value and each double of it that both sides can still use."""
+        away, cubes = self._away(), [self.cube]
         while away[0] >= 2 * cubes[-1] and away[1] >= 2 * cubes[-1]:
             cubes.append(2 * cubes[-1])
-        live = [np.ones(len(p)), np.ones(len(p))]     # unused at the highest cube: its redouble is dead
-        for value in reversed(cubes):
-            results, points = self._results(value), []
-            for k in (0, 1):
-                cash = results[k, 0]
-                if away[0] < 2 * value or away[1] < 2 * value:      # the doubled cube is dead
-                    prime = self._results(cube_prime(away[k], away[1 - k], value))[k]
-                    take_lose = _mix(rates[1 - k], prime[6], prime[8], prime[9])
-                    take_win = _mix(rates[k], prime[1], prime[3], prime[4])
-                    points.append((take_lose - cash) / (take_lose - take_win))
-                else:
-                    take_win = _mix(rates[k], results[k, 1], results[k, 3], results[k, 4])
-                    points.append(1 - live[1 - k] * (cash - take_win) / (results[k, 6] - take_win))
-            live = points
-        return live[0], live[1]
-
-    def _live(self, p: np.ndarray) -> np.ndarray:
-        """``float64[N]``: the live cube's MWC of each row of probabilities."""
-        win = p[:, 0]
-        (gammon_win, backgammon_win), (gammon_loss, backgammon_loss) = _rates(p)
-        results = self._results(self.cube)[0]
-        cash, their_cash = results[0], results[5]
-        winning = (1 - gammon_win - backgammon_win) * results[0] + gammon_win * results[1] + backgammon_win * results[2]
-        losing = ((1 - gammon_loss - backgammon_loss) * results[5] + gammon_loss * results[6]
-                  + backgammon_loss * results[7])
-        mine, theirs = self.live_cash_points(p)
-        their_too_good = 1 - theirs      # below it they cash
-        if self.owner == OWNED:
-            return _broken_line(win, [(0.0, losing), (mine, cash), (1.0, winning)])
-        if self.owner == THEIRS:
-            return _broken_line(win, [(0.0, losing), (their_too_good, their_cash), (1.0, winning)])
-        return _broken_line(win, [(0.0, losing), (their_too_good, their_cash), (mine, cash), (1.0, winning)])
+        return cubes
 
 
-def _rates(p: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
-    """Each side's (gammon, backgammon) share of the games it wins (0 where it wins none)."""
-    win, lose = p[:, 0], 1 - p[:, 0]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        mine = (np.where(win > 0, (p[:, 1] - p[:, 2]) / win, 0.0), np.where(win > 0, p[:, 2] / win, 0.0))
-        theirs = (np.where(lose > 0, (p[:, 3] - p[:, 4]) / lose, 0.0), np.where(lose > 0, p[:, 4] / lose, 0.0))
-    return mine, theirs
+# --- many states at once -----------------------------------------------------------------------
 
 
-def _mix(rates: tuple[np.ndarray, np.ndarray], single: float, gammon: float, backgammon: float) -> np.ndarray:
-    """The MWC of a game won (or lost) single, gammon or backgammon in the proportions ``rates``."""
-    result: np.ndarray = (1 - rates[0] - rates[1]) * single + rates[0] * gammon + rates[1] * backgammon
-    return result
+def values_in_states(probabilities: np.ndarray, efficiency: np.ndarray, states: Sequence[MoneyCube | MatchCube],
+                     which: np.ndarray) -> np.ndarray:
+    """``float64[N]``: row ``i``'s cubeful value in ``states[which[i]]``
+    (its :meth:`~MatchCube.values`), every row in one pass of array
+    arithmetic however many states there are (an analysis meets a
+    different match score or cube on almost every move). The states are
+    all money cubes or all match cubes.
 
+    With no gammons and a fully live cube, 60% is a third of the way from
+    the take point (20%) to the cash point (80%) when the cube is centred,
+    and half way from 0 (-1) to the cash point (+1) when the side owns it:
 
-def _broken_line(x: np.ndarray, points: list[tuple[Any, Any]]) -> np.ndarray:
-    """Each ``x``'s value on the broken line through ``points`` (their
-    abscissae rising, per row): the first segment that reaches ``x``
-    gives it; a segment of no width gives its right end's value."""
-    out = np.full(len(x), np.nan)
-    done = np.zeros(len(x), dtype=bool)
-    for k, ((x0, y0), (x1, y1)) in enumerate(itertools.pairwise(points)):
-        x0, y0, x1, y1 = (np.broadcast_to(np.asarray(v, dtype=np.float64), x.shape) for v in (x0, y0, x1, y1))
-        last = k == len(points) - 2
-        here = ~done & ((x <= x1) | last)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            value = np.where(x1 <= x0, y1, y0 + (y1 - y0) * (x - x0) / (x1 - x0))
-        out[here] = value[here]
-        done |= here
+    >>> p = np.array([[0.6, 0.0, 0.0, 0.0, 0.0]] * 2)
+    >>> states = [MoneyCube(CENTRED), MoneyCube(OWNED)]
+    >>> values_in_states(p, np.ones(2), states, np.array([0, 1])).round(4).tolist()
+    [0.3333, 0.5]
+    """
+    p = np.asarray(probabilities, dtype=np.float64)
+    x = np.asarray(efficiency, dtype=np.float64)
+    which = np.asarray(which, dtype=np.int64)
+    money = [state for state in states if isinstance(state, MoneyCube)]
+    match = [state for state in states if isinstance(state, MatchCube)]
+    if len(match) == len(states):
+        if len(which) and (which.min() < 0 or which.max() >= len(states)):
+            raise InvalidArgumentError("values_in_states: a row's state is out of range")
+        return _match_values(p, x, _MatchStates.of(match), which)
+    if len(money) != len(states):
+        raise ArgumentTypeError("values_in_states: the states are all money cubes or all match cubes")
+    out = np.empty(len(p))
+    for jacoby in (False, True):
+        rows = np.flatnonzero(np.array([state.jacoby == jacoby for state in money])[which])
+        if len(rows):
+            owners = np.array([state.owner for state in money])[which[rows]]
+            out[rows] = money_cubeful(p[rows], owners, x[rows], jacoby)
     return out
 
 
+class _MatchStates(NamedTuple):
+    """What :meth:`MatchCube.values` reads of each of S match states, as arrays
+    (L: the most cube levels a state's live cash points go through)."""
+
+    cubeful: np.ndarray      # bool[S]
+    gammon: np.ndarray       # float64[S, 4]: the score's gammon values
+    owner: np.ndarray        # int64[S]
+    levels: np.ndarray       # int64[S]: cube levels, the state's cube first
+    level_results: np.ndarray    # float64[S, L, 2, 10]
+    doubled_dead: np.ndarray     # bool[S, L]: the level's double is dead for a side
+    prime_results: np.ndarray    # float64[S, L, 2, 10]: each side's results at cube_prime
+
+    @classmethod
+    def of(cls, states: Sequence[MatchCube]) -> _MatchStates:
+        each = [_state_arrays(state) for state in states]
+        depth = max(len(arrays.doubled_dead) for arrays in each)
+        level_results = np.ones((len(states), depth, 2, 10))
+        prime_results = np.ones((len(states), depth, 2, 10))
+        doubled_dead = np.zeros((len(states), depth), dtype=bool)
+        for s, arrays in enumerate(each):
+            levels = len(arrays.doubled_dead)
+            level_results[s, :levels] = arrays.level_results
+            prime_results[s, :levels] = arrays.prime_results
+            doubled_dead[s, :levels] = arrays.doubled_dead
+        return cls(np.array([arrays.cubeful for arrays in each], dtype=bool),
+                   np.array([arrays.gammon for arrays in each]),
+                   np.array([state.owner for state in states], dtype=np.int64),
+                   np.array([len(arrays.doubled_dead) for arrays in each], dtype=np.int64),
+                   level_results, doubled_dead, prime_results)
+
+
+class _StateArrays(NamedTuple):
+    """One state's part of :class:`_MatchStates` (its own levels only)."""
+
+    cubeful: bool
+    gammon: np.ndarray
+    level_results: np.ndarray
+    doubled_dead: np.ndarray
+    prime_results: np.ndarray
+
+
+#: :func:`_state_arrays` by (table id, length, score, Crawford, cube): the table kept to check the id.
+_STATE_ARRAYS: dict[tuple[int, int, tuple[int, int], bool, int], tuple[MatchEquityTable, _StateArrays]] = {}
+
+
+def _state_arrays(state: MatchCube) -> _StateArrays:
+    """What the kernel reads of ``state`` but its owner (worked out once per score and cube)."""
+    key = (id(state.table), state.length, state.score, state.crawford, state.cube)
+    found = _STATE_ARRAYS.get(key)
+    if found is not None and found[0] is state.table:
+        return found[1]
+    levels, away = state._cube_levels(), state._away()
+    level_results = np.array([state._results(value) for value in levels])
+    doubled_dead = np.array([away[0] < 2 * value or away[1] < 2 * value for value in levels])
+    prime_results = np.ones_like(level_results)
+    for level, value in enumerate(levels):
+        if doubled_dead[level]:
+            for k in (0, 1):
+                prime_results[level, k] = state._results(cube_prime(away[k], away[1 - k], value))[k]
+    arrays = _StateArrays(state._cubeful(), state.table.gammon_values(state.score, state.length, state.cube,
+                                                                       state.crawford),
+                          level_results, doubled_dead, prime_results)
+    if len(_STATE_ARRAYS) > 4096:
+        _STATE_ARRAYS.clear()
+    _STATE_ARRAYS[key] = (state.table, arrays)
+    return arrays
+
+
+def _match_values(p: np.ndarray, x: np.ndarray, states: _MatchStates, which: np.ndarray) -> np.ndarray:
+    """:meth:`MatchCube.values` of each row in ``states[which[i]]``, by the kernel."""
+    return match_cube_values(p, x, which, states.cubeful, states.gammon, states.owner, states.levels,
+                             states.level_results, states.doubled_dead, states.prime_results)
