@@ -209,6 +209,16 @@ def test_threads_do_not_change_the_figures(auto5, auto5_analysis):
     assert analyse(auto5, "net", threads=2).to_dict() == auto5_analysis.to_dict()
 
 
+def test_plays_read_from_the_luck_s_rolls_are_judged_as_on_their_own(auto5, auto5_analysis):
+    """At 0 ply the luck values every play of every roll: the plays judged
+    from its roll's share are those judged without the luck."""
+    alone = analyse(auto5, "net", threads=1, luck=False)
+    fields = ("kind", "forced", "played", "best", "played_equity", "best_equity", "loss", "mark")
+    assert [tuple(getattr(d, f) for f in fields) for d in auto5_analysis.decisions] == \
+        [tuple(getattr(d, f) for f in fields) for d in alone.decisions]
+    assert sum(d.kind == "play" and not d.forced for d in alone.decisions) > 50
+
+
 def test_cube_points_decided_together_are_decided_as_one_at_a_time(auto5):
     """The batch of each cube state gives cube_decision's own figures and words."""
     from bansugoroku_fast.cube import cube_decision

@@ -45,7 +45,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -509,37 +509,66 @@ def roll_values(positions: np.ndarray, rules: Rules, evaluator: Evaluator, threa
     if cubes is None or all(cube is None for cube in cubes):
         _, values = best_replies(swap_sides(positions), rules, evaluator, threads)
         return equity(values).reshape(len(positions), len(ROLL_DICE))
-    return _cubeful_roll_values(positions, rules, evaluator, threads, cubes)
+    return _cubeful_rolls(positions, rules, evaluator, threads, cubes).values
 
 
-def _cubeful_roll_values(positions: np.ndarray, rules: Rules, evaluator: Evaluator, threads: int,
-                         cubes: Sequence[Cube | None]) -> np.ndarray:
+class _Rolls(NamedTuple):
+    """Every play of every roll of N positions, valued at their cubes:
+    item ``i * 21 + r`` is position ``i``'s roll ``ROLL_DICE[r]``, its
+    plays rows ``offsets[item]:offsets[item + 1]`` of ``children`` and
+    ``worth`` (a roll with no play: one row, the position itself)."""
+
+    values: np.ndarray       # float64[N, 21]: the best worth of each roll
+    counts: np.ndarray       # int64[N * 21]: each roll's plays (0: none)
+    offsets: np.ndarray      # int64[N * 21 + 1]
+    children: np.ndarray     # int8[M, 2, 26]
+    worth: np.ndarray        # float64[M]: the mover's cubeful equity
+
+
+def _cubeful_rolls(positions: np.ndarray, rules: Rules, evaluator: Evaluator, threads: int,
+                   cubes: Sequence[Cube | None]) -> _Rolls:
     rolls = len(ROLL_DICE)
     parents = np.repeat(positions, rolls, axis=0)
     plays = generate_plays(parents, np.tile(ROLL_DICE, (len(positions), 1)), rules, threads=threads,
                            fields=("children",))
     counts = np.diff(plays.offsets)
-    stays = parents[counts == 0]           # a roll with no play leaves the position as it is
-    children = np.concatenate([plays.children, stays])
+    stays = counts == 0               # a roll with no play leaves the position as it is
+    if stays.any():
+        rows = np.repeat(np.arange(len(parents)), np.maximum(counts, 1))
+        children = np.empty((len(rows), 2, 26), dtype=np.int8)
+        offsets = np.concatenate([[0], np.cumsum(np.maximum(counts, 1))])
+        played = np.flatnonzero(~stays[rows])
+        children[played] = plays.children
+        children[offsets[:-1][stays]] = parents[stays]
+    else:
+        children, offsets = plays.children, plays.offsets
     probabilities = evaluate_valid(children, rules, evaluator, threads).astype(np.float64)
-    item = np.concatenate([np.repeat(np.arange(len(parents)), counts), np.flatnonzero(counts == 0)])
-    worth = _cubeful_equities(children, probabilities, item // rolls, cubes)
-    best = np.full(len(parents), -np.inf)
-    np.maximum.at(best, item, worth)
-    out: np.ndarray = best.reshape(len(positions), rolls)
-    return out
+    worth = _cubeful_equities(children, probabilities, np.repeat(np.arange(len(parents)), np.diff(offsets)) // rolls,
+                              cubes)
+    best = np.maximum.reduceat(worth, offsets[:-1]) if len(worth) else np.zeros(0)
+    return _Rolls(best.reshape(len(positions), rolls), counts, offsets, children, worth)
 
 
-def _luck(turns: list[_Turn], rules: Rules, evaluator: Evaluator, threads: int, bar: _Bar) -> np.ndarray:
-    """``float64[N]``: each turn's luck (GNU Backgammon's ``LuckAnalysis`` at 0 ply, cubeless)."""
+def _luck(turns: list[_Turn], rules: Rules, evaluator: Evaluator, threads: int, bar: _Bar,
+          judge: bool = False) -> tuple[np.ndarray, list[dict[str, Any]] | None]:
+    """``float64[N]``: each turn's luck (GNU Backgammon's ``LuckAnalysis``
+    at 0 ply); with ``judge`` (every turn with a cube), also each turn's
+    plays judged at 0 ply as :func:`_judge_plays` judges them, read from
+    its roll's plays among the 21 (no second evaluation)."""
     luck = np.empty(len(turns))
+    judged: list[dict[str, Any]] = []
     start = Position.initial(rules).array
     opening = ROLL_WEIGHTS == 2.0    # the rolls a roll-off may start a game with
     for part in _chunks(len(turns)):
         chunk = turns[part]
         positions = np.stack([t.position for t in chunk]).astype(np.int8)
         dice = np.array([t.dice for t in chunk], dtype=np.int8)
-        values = roll_values(positions, rules, evaluator, threads, [t.cube for t in chunk])
+        if judge:
+            rolled = _cubeful_rolls(positions, rules, evaluator, threads, [t.cube for t in chunk])
+            values = rolled.values
+            judged += _judged_from_rolls(chunk, rolled, roll_index(dice))
+        else:
+            values = roll_values(positions, rules, evaluator, threads, [t.cube for t in chunk])
         mean = values @ ROLL_WEIGHTS / ROLL_WEIGHTS.sum()
         first = np.array([rules.start == "roll_off" and t.dice[0] != t.dice[1]
                           and np.array_equal(t.position, start) for t in chunk], dtype=bool)
@@ -549,8 +578,34 @@ def _luck(turns: list[_Turn], rules: Rules, evaluator: Evaluator, threads: int, 
             theirs = roll_values(swap_sides(positions[first]), rules, evaluator, threads, their_cubes)
             mean[first] = (values[first][:, opening].sum(axis=1) - theirs[:, opening].sum(axis=1)) / 30
         luck[part] = values[np.arange(len(chunk)), roll_index(dice)] - mean
-        bar.update(len(chunk))
-    return luck
+        bar.update(len(chunk) * (2 if judge else 1))
+    return luck, (judged if judge else None)
+
+
+def _judged_from_rolls(turns: Sequence[_Turn], rolled: _Rolls, rolls: np.ndarray) -> list[dict[str, Any]]:
+    """Each turn's entry of :func:`_judge_plays` at 0 ply, from the plays
+    of its own roll among ``rolled`` (``rolls``: each turn's roll index)."""
+    items = np.arange(len(turns)) * len(ROLL_DICE) + rolls
+    starts, stops = rolled.offsets[items], rolled.offsets[items + 1]
+    rows = np.concatenate([np.arange(start, stop) for start, stop in zip(starts, stops)])
+    offsets = np.concatenate([[0], np.cumsum(stops - starts)])
+    after = np.stack([turn.after for turn in turns]).astype(np.int8)
+    played = _played_rows(rolled.children[rows], offsets, after) - offsets[:-1]     # within each turn's plays
+    out = []
+    for i, turn in enumerate(turns):
+        start, stop = int(starts[i]), int(stops[i])
+        worth = rolled.worth[start:stop]
+        if rolled.counts[items[i]] == 0:       # no play: the position stays
+            out.append({"count": 0, "played_equity": float(worth[0]), "best_equity": float(worth[0])})
+            continue
+        if played[i] < 0:
+            raise MatchFileError(f"game {turn.game}, move {turn.move_number}: the play recorded is not "
+                                 "a legal play of its roll")
+        best_row = int(np.argmax(worth))
+        out.append({"count": int(rolled.counts[items[i]]), "best_row": best_row, "played_row": int(played[i]),
+                    "best_equity": float(worth[best_row]), "played_equity": float(worth[played[i]]),
+                    "best_child": rolled.children[start + best_row]})
+    return out
 
 
 def _notations(turns: Sequence[_Turn], judged: Sequence[dict[str, Any]], rules: Rules,
@@ -567,7 +622,8 @@ def _notations(turns: Sequence[_Turn], judged: Sequence[dict[str, Any]], rules: 
     played = _played_rows(plays.children, plays.offsets, np.stack([turns[i].after for i in moved]).astype(np.int8))
     best = _played_rows(plays.children, plays.offsets, np.stack([judged[i]["best_child"] for i in moved]))
     for k, i in enumerate(moved):
-        out[i] = (_steps_text(plays, int(played[k])), _steps_text(plays, int(best[k])))
+        text = _steps_text(plays, int(played[k]))
+        out[i] = (text, text if best[k] == played[k] else _steps_text(plays, int(best[k])))
     return out
 
 
@@ -752,8 +808,13 @@ def analyse(record: Any, evaluator: Any = "net", *, ply: int = 0, threads: int |
     points = [item for item in found.items if isinstance(item, CubePoint)]
     bar = _Bar(len(turns) * (2 if luck else 1) + len(points), bool(progress), "analysing")
     try:
-        judged = _judge_plays(turns, rules, evaluator, ply, threads, bar)
-        lucks = _luck(turns, rules, evaluator, threads, bar) if turns and luck else None
+        if ply == 0 and luck and turns and all(turn.cube is not None for turn in turns):
+            luck_of_turns, judged_by_luck = _luck(turns, rules, evaluator, threads, bar, judge=True)
+            lucks: np.ndarray | None = luck_of_turns
+            judged = judged_by_luck or []
+        else:
+            judged = _judge_plays(turns, rules, evaluator, ply, threads, bar)
+            lucks = _luck(turns, rules, evaluator, threads, bar)[0] if turns and luck else None
         cubes = cube_decisions(points, rules, evaluator, ply)
         bar.update(len(points))
     finally:

@@ -343,7 +343,7 @@ class NetEvaluator:
 
     def score_valid(self, positions: np.ndarray, threads: int = 1) -> np.ndarray:
         """:meth:`__call__` of checked positions and thread count."""
-        values = features(positions, self._rules).astype(np.int32) if self._encoding != "raw198" else None
+        values = features(positions, self._rules).astype(np.int32, copy=False) if self._encoding != "raw198" else None
         return kernel_arrays.forward(self.native_model(), positions, values, threads)
 
     def best_children(self, children: np.ndarray, offsets: np.ndarray, threads: int = 1) -> np.ndarray:
@@ -355,7 +355,7 @@ class NetEvaluator:
         features, when the network reads them."""
         values = None
         if self._encoding != "raw198":
-            values = features(children, self._rules).astype(np.int32)
+            values = features(children, self._rules).astype(np.int32, copy=False)
         return kernel_arrays.best_children(self.native_model(), children, offsets, self._rules.code, values)
 
     def native_model(self) -> Any:

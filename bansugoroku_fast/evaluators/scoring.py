@@ -246,6 +246,8 @@ def evaluate_valid(positions: np.ndarray, rules: Rules, evaluator: Evaluator, th
     """:func:`evaluate` of checked arguments."""
     ends = outcome(positions, rules)
     over = ends.winner >= 0
+    if not over.any():      # the usual batch: no copy of the positions
+        return score_live(positions, evaluator, threads)
     out = np.empty((len(positions), OUTPUTS), dtype=np.float32)
     out[over] = outcome_probabilities(ends.winner[over], ends.value[over])
     live = ~over
