@@ -1059,6 +1059,23 @@ def match_cube_values(probabilities: np.ndarray, efficiency: np.ndarray, which: 
     return out
 
 
+def match_equities_after_play(probabilities: np.ndarray, efficiency: np.ndarray, which: np.ndarray,
+                              states: Any, may_double: np.ndarray, double_pass: np.ndarray, at_0: np.ndarray,
+                              at_1: np.ndarray) -> np.ndarray:
+    """``float64[N]``: each play's cubeful equity for its mover, the other
+    side on roll in state ``which[i]`` of ``states`` (``cube.states._MatchStates``
+    of 2S states: the other side's S, then each doubled); see
+    ``src/bansugoroku_fast/_cube.pyx``."""
+    out = np.empty(len(probabilities))
+    _cube.match_equities_after_play(np.ascontiguousarray(probabilities, dtype=np.float64),
+                                    np.ascontiguousarray(efficiency, dtype=np.float64),
+                                    np.ascontiguousarray(which, dtype=np.int64), states.cubeful.view(np.uint8),
+                                    states.gammon, states.owner, states.levels, states.level_results,
+                                    states.doubled_dead.view(np.uint8), states.prime_results,
+                                    may_double.view(np.uint8), double_pass, at_0, at_1, out)
+    return out
+
+
 def position_kinds(positions: np.ndarray, on_roll: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """``(int8[N], int32[N])``: each ``int8[N, 2, 26]`` position's kind
     code (``cube.kinds.KINDS``) and pip count, both for the side on roll,

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from bansugoroku_fast import Position
-from bansugoroku_fast.cube import MatchEquityTable
+from bansugoroku_fast.cube import MatchEquityTable, decision
 from bansugoroku_fast.cube.actions import NOT_AVAILABLE
 from bansugoroku_fast.cube.decision import cube_decision, equities_after_play, equities_after_plays
 from bansugoroku_fast.cube.exact import exact_values
@@ -205,7 +205,8 @@ def test_values_in_many_states_at_once_match_the_oracle():
 
 def test_equities_after_plays_in_mixed_states_are_each_states_own():
     """Children at different match scores and cubes in one call get what
-    a call per state gives them."""
+    a call per state gives them, and the kernel what the states' numpy
+    values give."""
     table = MatchEquityTable.default()
     states = [state for state, _ in match_states(table, lengths=(5,))]
     positions, _ = playout_items(BACKGAMMON, 400, seed=8)
@@ -213,6 +214,14 @@ def test_equities_after_plays_in_mixed_states_are_each_states_own():
     probabilities = np.array([random_probabilities(random.Random(i)) for i in range(len(positions))])
     which = rng.integers(0, len(states), len(positions))
     together = equities_after_plays(positions, probabilities, states, which)
+    no_table = decision.ExactRaces(np.zeros(0, dtype=np.int64), np.zeros((0, 5)), np.zeros((0, 3)))
+    by_arrays = decision._equities_by_arrays(probabilities, states, which, kinds_and_efficiency(positions, 1)[1],
+                                             no_table)
+    off_table = np.ones(len(positions), dtype=bool)
+    off_table[decision._exact_bearoffs(positions, kind_codes(np.ascontiguousarray(positions[:, ::-1])),
+                                       BACKGAMMON).rows] = False
+    assert off_table.sum() > 300
+    assert np.allclose(together[off_table], by_arrays[off_table], rtol=0, atol=1e-12)    # the kernel's, the numpy's
     for k in np.unique(which):
         rows = np.flatnonzero(which == k)
         alone = equities_after_play(positions[rows], probabilities[rows], states[k])

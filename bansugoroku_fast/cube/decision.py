@@ -33,6 +33,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .. import _kernel
 from ..batch import outcome
 from ..checks import as_rules, check_position_for_rules, scoring_rules
 from ..errors import CubeTypeError, InvalidCubeError
@@ -46,7 +47,7 @@ from .exact import ExactRaces, exact_races, exact_values
 from .janowski import CENTRED, OWNED, THEIRS
 from .kinds import BEAROFF, cube_efficiency, kinds_and_efficiency, position_kinds
 from .met import MatchEquityTable
-from .states import MatchCube, MoneyCube, values_in_states
+from .states import MatchCube, MoneyCube, match_states, values_in_states
 
 #: A cube state of the search: money or match.
 Cube = MoneyCube | MatchCube
@@ -251,15 +252,41 @@ def equities_after_plays(children: np.ndarray, probabilities: np.ndarray, states
                          their_efficiency: np.ndarray | None = None) -> np.ndarray:
     """:func:`equities_after_play` of child ``j`` at the cube
     ``states[which[j]]``, all children in one pass whatever their states
-    (all money cubes or all match cubes)."""
+    (all money cubes or all match cubes; match cubes in one kernel call)."""
+    codes, efficiency = kinds_and_efficiency(children, on_roll=1)
+    if their_efficiency is not None:
+        efficiency = their_efficiency
+    exact = _exact_bearoffs(children, codes, rules)
+    if not all(isinstance(state, MatchCube) for state in states):
+        return _equities_by_arrays(probabilities, states, which, efficiency, exact)
+    ours = _match_equities(probabilities, states, which, efficiency)   # type: ignore[arg-type]
+    if len(exact.rows):     # the table's positions, valued from it
+        alone = ExactRaces(np.arange(len(exact.rows)), exact.probabilities, exact.no_double)
+        ours[exact.rows] = _equities_by_arrays(probabilities[exact.rows], states, which[exact.rows],
+                                               efficiency[exact.rows], alone)
+    return ours
+
+
+def _match_equities(probabilities: np.ndarray, states: Sequence[MatchCube], which: np.ndarray,
+                    efficiency: np.ndarray) -> np.ndarray:
+    """:func:`equities_after_plays` in match cubes, by the kernel (no table positions)."""
+    theirs = [state.seen_by_the_other_side() for state in states]
+    doubled = [state.doubled() if state.may_double() else state for state in theirs]
+    at_0, at_1 = np.array([state.equities(state.from_other_side(np.array([0.0, 1.0]))) for state in states]).T
+    return _kernel.match_equities_after_play(
+        probabilities, efficiency, which, match_states(theirs + doubled),
+        np.array([state.may_double() for state in theirs], dtype=bool),
+        np.array([state.double_pass() for state in theirs]), np.ascontiguousarray(at_0), np.ascontiguousarray(at_1))
+
+
+def _equities_by_arrays(probabilities: np.ndarray, states: Sequence[Cube], which: np.ndarray,
+                        efficiency: np.ndarray, exact: ExactRaces) -> np.ndarray:
+    """:func:`equities_after_plays` from the states' values (:func:`.states.values_in_states`),
+    the rows of ``exact`` from the table."""
     theirs = [state.seen_by_the_other_side() for state in states]
     doubled = [state.doubled() if state.may_double() else state for state in theirs]
     their_probabilities = flip(np.asarray(probabilities, dtype=np.float64))
-    codes, efficiency = kinds_and_efficiency(children, on_roll=1)
-    exact = _exact_bearoffs(children, codes, rules)
     their_probabilities[exact.rows] = exact.probabilities
-    if their_efficiency is not None:
-        efficiency = their_efficiency
     best = _states_values(their_probabilities, efficiency, theirs, which, exact)
     doubles = np.flatnonzero(np.array([state.may_double() for state in theirs])[which])
     if len(doubles):

@@ -36,7 +36,7 @@ from ..errors import ArgumentTypeError, InvalidArgumentError
 from .janowski import CENTRED, OWNED, THEIRS, money_cubeful
 from .met import MatchEquityTable, cube_prime
 
-__all__ = ["MatchCube", "MoneyCube", "OTHER_SIDE", "values_in_states"]
+__all__ = ["MatchCube", "MoneyCube", "OTHER_SIDE", "match_states", "values_in_states"]
 
 #: Match equity look-ups by (table id, score, length, cube, Crawford): the table kept to check the id.
 _RESULTS: dict[tuple[int, tuple[int, int], int, int, bool], tuple[MatchEquityTable, np.ndarray]] = {}
@@ -222,7 +222,7 @@ def values_in_states(probabilities: np.ndarray, efficiency: np.ndarray, states: 
     if len(match) == len(states):
         if len(which) and (which.min() < 0 or which.max() >= len(states)):
             raise InvalidArgumentError("values_in_states: a row's state is out of range")
-        return _match_values(p, x, _MatchStates.of(match), which)
+        return _match_values(p, x, match_states(match), which)
     if len(money) != len(states):
         raise ArgumentTypeError("values_in_states: the states are all money cubes or all match cubes")
     out = np.empty(len(p))
@@ -232,6 +232,11 @@ def values_in_states(probabilities: np.ndarray, efficiency: np.ndarray, states: 
             owners = np.array([state.owner for state in money])[which[rows]]
             out[rows] = money_cubeful(p[rows], owners, x[rows], jacoby)
     return out
+
+
+def match_states(states: Sequence[MatchCube]) -> _MatchStates:
+    """The states as the kernel reads them (:class:`_MatchStates`)."""
+    return _MatchStates.of(states)
 
 
 class _MatchStates(NamedTuple):

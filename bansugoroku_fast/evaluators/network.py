@@ -47,8 +47,8 @@ from typing import Any
 
 import numpy as np
 
+from .. import _kernel
 from .._files import write_atomically
-from ..batch import features
 from ..checks import MAX_THREADS, as_rules
 from ..errors import InvalidArgumentError, InvalidEvaluatorError, NetworkFileError
 from ..rules import Rules
@@ -66,6 +66,8 @@ ACTIVATIONS = ("sigmoid", "relu")
 OUTPUTS = 5
 #: Hidden layers a network may have.
 HIDDEN_LAYERS = (1, 2)
+#: The positions :meth:`NetEvaluator.score_valid` scores at a time.
+SCORE_BLOCK = 16384
 _HEADER_KEYS = ("version", "encoding", "rules", "activation")
 
 
@@ -342,8 +344,18 @@ class NetEvaluator:
         return self.score_valid(checked_positions(positions, self._rules), as_threads(threads))
 
     def score_valid(self, positions: np.ndarray, threads: int = 1) -> np.ndarray:
-        """:meth:`__call__` of checked positions and thread count."""
-        values = features(positions, self._rules).astype(np.int32, copy=False) if self._encoding != "raw198" else None
+        """:meth:`__call__` of checked positions and thread count, in blocks
+        of :data:`SCORE_BLOCK` (a block's features stay in the CPU's cache,
+        and no buffer of a large batch's size is faulted in)."""
+        if len(positions) <= SCORE_BLOCK:
+            return self._score_block(positions, threads)
+        out = np.empty((len(positions), OUTPUTS), dtype=np.float32)
+        for start in range(0, len(positions), SCORE_BLOCK):
+            out[start:start + SCORE_BLOCK] = self._score_block(positions[start:start + SCORE_BLOCK], threads)
+        return out
+
+    def _score_block(self, positions: np.ndarray, threads: int) -> np.ndarray:
+        values = _kernel.features(positions, self._rules).astype(np.int32) if self._encoding != "raw198" else None
         return kernel_arrays.forward(self.native_model(), positions, values, threads)
 
     def best_children(self, children: np.ndarray, offsets: np.ndarray, threads: int = 1) -> np.ndarray:
@@ -355,7 +367,7 @@ class NetEvaluator:
         features, when the network reads them."""
         values = None
         if self._encoding != "raw198":
-            values = features(children, self._rules).astype(np.int32, copy=False)
+            values = _kernel.features(children, self._rules).astype(np.int32)
         return kernel_arrays.best_children(self.native_model(), children, offsets, self._rules.code, values)
 
     def native_model(self) -> Any:
