@@ -542,7 +542,7 @@ def decide_many(positions: np.ndarray, rules: Rules, evaluator: Any, state: Cube
                        axis=1)
     # one at a time, in the table's float32 arithmetic, as GNU Backgammon converts them: a double
     # within 1e-5 of not doubling is optional, and float64 rounding moves such ties
-    equities = np.array([[state.equity(float(v)) for v in row] for row in choices]).reshape(choices.shape)
+    equities = state.rounded_equities(choices)
     in_match = isinstance(state, MatchCube)
     jacoby = isinstance(state, MoneyCube) and state.jacoby
     actions = [proper_action(*(float(v) for v in row), centred=state.owner == CENTRED,

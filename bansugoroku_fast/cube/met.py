@@ -46,7 +46,7 @@ import functools
 import math
 import os
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 from xml.parsers import expat
 
 import numpy as np
@@ -692,22 +692,38 @@ class MatchEquityTable:
         win, lose = self._win_lose(score, length, player, cube, crawford)
         return float(HALF * (F32(_real(equity, "equity")) * (win - lose) + (win + lose)))
 
+    @overload
     def mwc_to_eq(self, mwc: float, score: tuple[int, int], length: int, player: int = 0, cube: int = 1,
-                  crawford: bool = False) -> float:
+                  crawford: bool = False) -> float: ...
+
+    @overload
+    def mwc_to_eq(self, mwc: np.ndarray, score: tuple[int, int], length: int, player: int = 0, cube: int = 1,
+                  crawford: bool = False) -> np.ndarray: ...
+
+    def mwc_to_eq(self, mwc: float | np.ndarray, score: tuple[int, int], length: int, player: int = 0,
+                  cube: int = 1, crawford: bool = False) -> float | np.ndarray:
         """The game equity of ``player`` whose match winning chance is
-        ``mwc`` (GNU Backgammon's mwc2eq; the inverse of :meth:`eq_to_mwc`).
+        ``mwc`` (GNU Backgammon's mwc2eq; the inverse of :meth:`eq_to_mwc`);
+        an array of chances gives an array of equities.
 
         >>> met = MatchEquityTable.default()
         >>> met.mwc_to_eq(0.5, (0, 0), 7)
         0.0
         >>> round(met.mwc_to_eq(0.56319, (0, 0), 7, cube=2), 4)
         0.5
+        >>> met.mwc_to_eq(np.array([0.5, 0.56319]), (0, 0), 7, cube=2).round(4).tolist()
+        [0.0, 0.5]
         """
         win, lose = self._win_lose(score, length, player, cube, crawford)
         if win == lose:
             raise MatchEquityQueryError(f"at score {tuple(score)} of a {length}-point match, winning and losing "
                                         f"{cube} points leave player {player} the same chance ({float(win)}): no "
                                         f"equity gives an MWC there")
+        if isinstance(mwc, np.ndarray):     # many at once, each as the scalar's float32 arithmetic gives it
+            if not np.all(np.isfinite(mwc)):
+                raise MatchEquityQueryError("mwc must be finite")
+            many: np.ndarray = ((F32(2.0) * mwc.astype(np.float32) - (win + lose)) / (win - lose)).astype(np.float64)
+            return many
         return float((F32(2.0) * F32(_real(mwc, "mwc")) - (win + lose)) / (win - lose))
 
     def live_cash_points(self, probabilities: Any, score: tuple[int, int], length: int, cube: int = 1,

@@ -87,9 +87,9 @@ class MoneyCube:
         result: np.ndarray = -values
         return result
 
-    def equity(self, value: float) -> float:
-        """A value of this state as a normalised equity (here the same)."""
-        return value
+    def rounded_equities(self, values: np.ndarray) -> np.ndarray:
+        """The values of this state as normalised equities (here the same)."""
+        return np.asarray(values, dtype=np.float64)
 
     def equities(self, values: np.ndarray) -> np.ndarray:
         """:meth:`equity` of many values."""
@@ -141,9 +141,11 @@ class MatchCube:
         result: np.ndarray = 1 - values
         return result
 
-    def equity(self, value: float) -> float:
-        """An MWC of this state as a normalised equity (GNU Backgammon's mwc2eq)."""
-        return self.table.mwc_to_eq(value, self.score, self.length, cube=self.cube, crawford=self.crawford)
+    def rounded_equities(self, values: np.ndarray) -> np.ndarray:
+        """MWCs of this state as normalised equities in the table's float32
+        arithmetic, as GNU Backgammon's mwc2eq converts each."""
+        mwc = np.asarray(values, dtype=np.float64)
+        return self.table.mwc_to_eq(mwc, self.score, self.length, cube=self.cube, crawford=self.crawford)
 
     def equities(self, values: np.ndarray) -> np.ndarray:
         """:meth:`equity` of many values (the same line: GNU Backgammon's mwc2eq)."""
