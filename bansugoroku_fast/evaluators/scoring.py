@@ -34,7 +34,7 @@ from ..checks import as_rules, scoring_rules
 from ..errors import EvaluatorOutputError, EvaluatorOutputTypeError, EvaluatorTypeError, InvalidEvaluatorError
 from ..rules import Rules
 from .encoding import checked_positions
-from .network import OUTPUTS, NetEvaluator, as_threads, consistent
+from .network import OUTPUTS, SCORE_BLOCK, NetEvaluator, as_threads, consistent
 
 __all__ = ["EVALUATOR_NAMES", "ORDER_TOLERANCE", "OUTCOME_NAMES", "Evaluator", "EvaluatorLike", "check_output",
            "equity", "evaluate", "flip", "outcome_probabilities", "resolve_evaluator", "result_shares"]
@@ -243,10 +243,22 @@ def evaluate(positions: Any, rules: Any, evaluator: EvaluatorLike = "net", *,
 
 
 def evaluate_valid(positions: np.ndarray, rules: Rules, evaluator: Evaluator, threads: int = 1) -> np.ndarray:
-    """:func:`evaluate` of checked arguments."""
+    """:func:`evaluate` of checked arguments, a block of
+    :data:`~.network.SCORE_BLOCK` positions at a time (the finished ones
+    set aside within each block, the copies of a block staying in cache)."""
+    if len(positions) <= SCORE_BLOCK:
+        return _evaluate_block(positions, rules, evaluator, threads)
+    out = np.empty((len(positions), OUTPUTS), dtype=np.float32)
+    for start in range(0, len(positions), SCORE_BLOCK):
+        out[start:start + SCORE_BLOCK] = _evaluate_block(positions[start:start + SCORE_BLOCK], rules, evaluator,
+                                                         threads)
+    return out
+
+
+def _evaluate_block(positions: np.ndarray, rules: Rules, evaluator: Evaluator, threads: int) -> np.ndarray:
     ends = outcome(positions, rules)
     over = ends.winner >= 0
-    if not over.any():      # the usual batch: no copy of the positions
+    if not over.any():      # the usual block: no copy of the positions
         return score_live(positions, evaluator, threads)
     out = np.empty((len(positions), OUTPUTS), dtype=np.float32)
     out[over] = outcome_probabilities(ends.winner[over], ends.value[over])
