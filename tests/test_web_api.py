@@ -15,6 +15,7 @@ pytest.importorskip("httpx2", reason="Starlette's test client needs httpx2")
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from bansugoroku_fast import Position, Rules, analyse, parse_match, read_match
@@ -259,6 +260,43 @@ def test_a_server_bound_to_the_loopback_answers_only_its_own_names():
     guarded = TestClient(create_app(allowed_hosts=list(LOOPBACK_HOSTS)), base_url="http://127.0.0.1:8000")
     assert guarded.get("/api/health").status_code == 200
     assert guarded.get("/api/health", headers={"host": "attacker.example"}).status_code == 400
+
+
+def test_the_direct_lane_checks_the_host_too():
+    guarded = TestClient(create_app(allowed_hosts=list(LOOPBACK_HOSTS)), base_url="http://127.0.0.1:8000")
+    body = GOOD["/api/plays"]
+    for host in ("127.0.0.1:8000", "localhost", "LOCALHOST:80", "[::1]:8000"):
+        assert guarded.post("/api/plays", json=body, headers={"host": host}).status_code == 200, host
+    for host in ("attacker.example", "localhost.attacker.example:8000", "127.0.0.1.nip.io", ""):
+        assert guarded.post("/api/plays", json=body, headers={"host": host}).status_code == 400, host
+
+
+PLAYS_BODIES = [
+    json.dumps(GOOD["/api/plays"]).encode(),
+    json.dumps({"position": "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10", "dice": "3-3",
+                "rules": "ban-sugoroku"}).encode(),
+    json.dumps({**GOOD["/api/plays"], "dice": [6, 7]}).encode(),
+    json.dumps({**GOOD["/api/plays"], "colour": "white"}).encode(),
+    json.dumps({**GOOD["/api/plays"], "rules": "chess"}).encode(),
+    b"{not json", b"", b"[1]", b'{"ply": NaN}',
+    json.dumps({**GOOD["/api/plays"], "pad": "x" * MAX_BODY_BYTES}).encode(),
+]
+
+
+@pytest.mark.parametrize("body", PLAYS_BODIES, ids=range(len(PLAYS_BODIES)))
+def test_the_direct_lane_answers_as_the_routes_do(body):
+    """``POST /api/plays`` answered before the middleware and routing gives
+    what the whole stack gives: status, headers and body."""
+    app = create_app(allowed_hosts=list(LOOPBACK_HOSTS))
+
+    async def routed(scope, receive, send):  # the same app, the whole way
+        await Starlette.__call__(app, scope, receive, send)
+
+    direct = TestClient(app, base_url="http://127.0.0.1:8000").post("/api/plays", content=body)
+    whole = TestClient(routed, base_url="http://127.0.0.1:8000").post("/api/plays", content=body)
+    assert direct.status_code == whole.status_code and direct.content == whole.content
+    assert sorted(direct.headers.items()) == sorted(whole.headers.items())
+    assert "default-src 'self'" in direct.headers["content-security-policy"]
 
 
 def _json_values():

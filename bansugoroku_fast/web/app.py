@@ -29,9 +29,10 @@ replay), 429 too many analyses at once.
 from __future__ import annotations
 
 import functools
+import json
 import threading
 import warnings
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -42,7 +43,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -54,9 +55,7 @@ from ..errors import BansugorokuError, GameStateError, RequestError
 from ..evaluators.search import best_plays, evaluate_position
 from ..formats.mat import MatchRecord, parse_match, write_match
 from ..moves import legal_plays, outcome
-from ..notation import format_steps
 from ..position import Position
-from ..position_id import encode_many
 from ..render import svg
 from ..rules import Rules
 from ..version import __version__
@@ -81,7 +80,7 @@ from .fields import (
 )
 from .sessions import AnalysisJob, GameSettings, MatchPlay, Session, SessionStore, cube_json
 
-__all__ = ["LOOPBACK_HOSTS", "MAX_ANALYSE_PLAYS", "create_app", "run_server"]
+__all__ = ["DIRECT_CALLS", "LOOPBACK_HOSTS", "MAX_ANALYSE_PLAYS", "ServeApp", "create_app", "run_server"]
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: The Host headers a server bound to the loopback answers (a page elsewhere
@@ -125,22 +124,40 @@ HINT = Body(optional={"ply": ply_field}, defaults={"ply": 0})
 NOTHING = Body()
 
 
+class _JSONResponse(JSONResponse):
+    """A JSON answer, encoded as :meth:`encode` does for the direct lane too."""
+
+    @staticmethod
+    def encode(content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
+
+    def render(self, content: Any) -> bytes:
+        return self.encode(content)
+
+
 def _json(value: Any, status: int = 200) -> JSONResponse:
-    return JSONResponse(value, status_code=status)
+    return _JSONResponse(value, status_code=status)
 
 
 async def _body(request: Request) -> bytes:
     """The request's body, refused (413) past :data:`MAX_BODY_BYTES` before it is all read."""
-    declared = request.headers.get("content-length", "")
+    return await _limited_body(request.headers.get("content-length", ""), request.stream())
+
+
+async def _limited_body(declared: str, chunks: AsyncIterator[bytes]) -> bytes:
+    """The body of the ``chunks`` received, whose ``Content-Length`` header
+    says ``declared`` (or is empty): refused (413) past
+    :data:`MAX_BODY_BYTES`, by the header before any is read, else as soon
+    as what was read passes it."""
     if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
         raise RequestError(f"the body is {declared} bytes, more than the {MAX_BODY_BYTES} allowed", status=413)
-    chunks, size = [], 0
-    async for chunk in request.stream():
+    parts, size = [], 0
+    async for chunk in chunks:
         size += len(chunk)
         if size > MAX_BODY_BYTES:
             raise RequestError(f"the body is more than the {MAX_BODY_BYTES} bytes allowed", status=413)
-        chunks.append(chunk)
-    return b"".join(chunks)
+        parts.append(chunk)
+    return b"".join(parts)
 
 
 async def _fields(request: Request, body: Body) -> dict[str, Any]:
@@ -158,25 +175,19 @@ async def openapi_document(request: Request) -> Response:
     return _json(openapi.document(__version__))
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _notation(steps: tuple[tuple[int, int], ...], hits: tuple[bool, ...]) -> str:
-    """A play's notation (``str(play)``), remembered: the same few thousand step lists come back all the time."""
-    return format_steps(steps, hits)
-
-
 def _plays_json(position: Position, dice: tuple[int, int], rules: Rules) -> list[dict[str, str]]:
     """Each legal play's notation and the Position ID after it, seen by the side then on roll."""
     found = legal_plays(position, dice, rules)
-    if not len(found):
-        return []
-    after = encode_many(found.boards()[:, ::-1])
-    return [{"play": _notation(play.steps, play.hits), "position": position_id}
-            for play, position_id in zip(found, after)]
+    return [{"play": notation, "position": position_id}
+            for notation, position_id in zip(found.notations(), found.position_ids(swapped=True))]
+
+
+def _plays_answer(fields: dict[str, Any]) -> dict[str, Any]:
+    return {"plays": _plays_json(fields["position"], fields["dice"], fields["rules"])}
 
 
 async def plays(request: Request) -> Response:
-    fields = await _fields(request, PLAYS)
-    return _json({"plays": _plays_json(fields["position"], fields["dice"], fields["rules"])})
+    return _json(_plays_answer(await _fields(request, PLAYS)))
 
 
 def _evaluation(fields: dict[str, Any]) -> dict[str, Any]:
@@ -435,7 +446,11 @@ def _status(error: BansugorokuError) -> int:
 async def library_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, BansugorokuError)
     status = _status(error)
-    return _json({"error": str(error), "type": type(error).__name__, "status": status}, status=status)
+    return _json(_error_json(error, status), status=status)
+
+
+def _error_json(error: BansugorokuError, status: int) -> dict[str, Any]:
+    return {"error": str(error), "type": type(error).__name__, "status": status}
 
 
 async def http_error(request: Request, error: Exception) -> Response:
@@ -464,6 +479,93 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+# --- the calls answered directly ------------------------------------------------------------------------
+
+#: The calls :class:`ServeApp` answers before Starlette's middleware and
+#: routing: those that need no session nor thread, which programs call in
+#: bulk. Each path's body and the function answering its fields.
+DIRECT_CALLS: dict[str, tuple[Body, Callable[[dict[str, Any]], Any]]] = {
+    "/api/plays": (PLAYS, _plays_answer),
+}
+
+
+def _header(scope: Scope, name: bytes) -> str:
+    for key, value in scope["headers"]:
+        if key == name:
+            return str(value.decode("latin-1"))
+    return ""
+
+
+async def _received(receive: Receive) -> AsyncIterator[bytes]:
+    """The body's chunks as the server hands them over (as ``Request.stream`` reads them)."""
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            raise ClientDisconnect()
+        yield message.get("body", b"")
+        if not message.get("more_body", False):
+            return
+
+
+async def _answer_directly(call: tuple[Body, Callable[[dict[str, Any]], Any]], scope: Scope, receive: Receive,
+                           send: Send) -> None:
+    """Answer one of :data:`DIRECT_CALLS` as its route would: the body
+    read and checked, the answer or the 4xx JSON message of bad input, the
+    security headers."""
+    body, answer = call
+    try:
+        fields = body.read(await _limited_body(_header(scope, b"content-length"), _received(receive)))
+        content, status = answer(fields), 200
+    except BansugorokuError as error:
+        status = _status(error)
+        content = _error_json(error, status)
+    except ClientDisconnect:
+        return                 # nobody to answer
+    data = _JSONResponse.encode(content)
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(data)),
+                            *SECURITY_HEADERS]})
+    await send({"type": "http.response.body", "body": data})
+
+
+class ServeApp(Starlette):
+    """The application of ``bansugoroku serve``: Starlette, except that the
+    calls of :data:`DIRECT_CALLS` (``POST /api/plays``) are answered
+    before its middleware and routing, which cost them as much again as
+    their work: with the same checks and answers (the ``Host`` header, the
+    body's size and fields, a 4xx JSON message for bad input, the security
+    headers). A request this lane does not surely take (another method, a
+    ``Host`` it does not know for one of ``direct_hosts``) goes the whole way.
+
+    Parameters
+    ----------
+    direct_hosts
+        The ``Host`` names (without a port, lower case) the direct lane
+        answers; None: any (the app checks no ``Host``).
+    **settings
+        Starlette's arguments.
+    """
+
+    def __init__(self, *, direct_hosts: frozenset[str] | None, **settings: Any) -> None:
+        super().__init__(**settings)
+        self.direct_hosts = direct_hosts
+
+    def _answers_host(self, scope: Scope) -> bool:
+        if self.direct_hosts is None:
+            return True
+        host = _header(scope, b"host")
+        name, _, port = host.rpartition(":")
+        return (name if name and port.isdigit() else host).lower() in self.direct_hosts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] == "POST" and not scope.get("root_path"):
+            call = DIRECT_CALLS.get(scope["path"])
+            if call is not None and self._answers_host(scope):
+                await _answer_directly(call, scope, receive, send)
+                return
+        await super().__call__(scope, receive, send)
 
 
 # --- the application ------------------------------------------------------------------------------------
@@ -499,7 +601,7 @@ def routes() -> list[Route | Mount]:
 
 
 def create_app(*, allowed_hosts: list[str] | None = None, session_ttl: float | None = None,
-               sessions: SessionStore | None = None) -> Starlette:
+               sessions: SessionStore | None = None) -> ServeApp:
     """The ASGI application of ``bansugoroku serve``.
 
     Parameters
@@ -515,8 +617,8 @@ def create_app(*, allowed_hosts: list[str] | None = None, session_ttl: float | N
 
     Returns
     -------
-    starlette.applications.Starlette
-        The application, to run with uvicorn or to test with Starlette's ``TestClient``.
+    ServeApp
+        The application (a Starlette application), to run with uvicorn or to test with Starlette's ``TestClient``.
 
     Examples
     --------
@@ -527,8 +629,10 @@ def create_app(*, allowed_hosts: list[str] | None = None, session_ttl: float | N
     middleware = [Middleware(SecurityHeaders)]
     if allowed_hosts is not None:
         middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts, www_redirect=False))
-    app = Starlette(routes=routes(), middleware=middleware,
-                    exception_handlers={BansugorokuError: library_error, HTTPException: http_error})
+    exact_hosts = None if allowed_hosts is None else frozenset(
+        host.lower() for host in allowed_hosts if not host.startswith("*"))
+    app = ServeApp(direct_hosts=exact_hosts, routes=routes(), middleware=middleware,
+                   exception_handlers={BansugorokuError: library_error, HTTPException: http_error})
     store = sessions if sessions is not None else SessionStore()
     if session_ttl is not None:
         store.ttl = session_ttl

@@ -176,6 +176,10 @@ def dice_field(value: Any, name: str) -> tuple[int, int]:
     >>> dice_field([3, 3], "dice"), dice_field("6-5", "dice")
     ((3, 3), (6, 5))
     """
+    if type(value) is list and len(value) == 2:
+        first, second = value
+        if type(first) is int and type(second) is int and 1 <= first <= 6 and 1 <= second <= 6:
+            return first, second  # the common case, without the general checks below
     ok_list = isinstance(value, list) and len(value) == 2 and all(
         isinstance(die, int) and not isinstance(die, bool) for die in value)
     if not (ok_list or isinstance(value, str)):
