@@ -522,9 +522,43 @@ def test_serve_binds_the_loopback_and_warns_for_another_host(monkeypatch):
 
     started = []
     monkeypatch.setattr(uvicorn.Server, "run", lambda self: started.append(self.config.host))
+    monkeypatch.setattr(web_app, "_ready_process", lambda: None)  # gc.freeze() is for a server's own process
     from bansugoroku_fast.cli import main
 
     assert main(["serve", "--port", "8765"]) == 0
     with pytest.warns(UserWarning, match="every machine"):
         main(["serve", "--host", "0.0.0.0", "--port", "8765"])
     assert started == ["127.0.0.1", "0.0.0.0"]
+
+
+def test_a_server_of_several_processes_answers_the_api_but_no_session():
+    served = TestClient(create_app(page_sessions=False))
+    assert served.post("/api/plays", json=GOOD["/api/plays"]).status_code == 200
+    assert served.post("/api/evaluate", json=GOOD["/api/evaluate"]).status_code == 200
+    refused(served.post("/api/sessions"), 503, "worker processes")
+    for method, path in (("GET", "/api/sessions"), ("DELETE", "/api/sessions"), ("GET", "/api/game"),
+                         ("POST", "/api/game/roll"), ("POST", "/api/jobs"), ("GET", "/api/jobs/x")):
+        refused(served.request(method, path, headers={"Authorization": "Bearer x"}), 503, "one process")
+
+
+def test_serve_workers_run_uvicorn_s_processes_with_the_host_check(monkeypatch):
+    import uvicorn
+
+    runs = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: runs.append((app, options)))
+    monkeypatch.delenv(web_app.WORKER_SETTINGS, raising=False)
+    monkeypatch.setattr(web_app, "_ready_process", lambda: None)  # gc.freeze() is for a server's own process
+    from bansugoroku_fast.cli import main
+
+    assert main(["serve", "--port", "8765", "--workers", "2"]) == 0
+    (target, options), = runs
+    assert target == "bansugoroku_fast.web.app:worker_app" and options["factory"] and options["workers"] == 2
+    assert options["host"] == "127.0.0.1" and not options["access_log"] and not options["proxy_headers"]
+    worker = TestClient(web_app.worker_app(), base_url="http://127.0.0.1:8765")  # what each process makes
+    assert worker.post("/api/plays", json=GOOD["/api/plays"]).status_code == 200
+    assert worker.post("/api/plays", json=GOOD["/api/plays"], headers={"host": "evil.example"}).status_code == 400
+    refused(worker.post("/api/sessions"), 503)
+    with pytest.raises(SystemExit, match="one worker"):
+        main(["serve", "--open", "--workers", "2"])
+    with pytest.raises(SystemExit):
+        main(["serve", "--workers", "0"])

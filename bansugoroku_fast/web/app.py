@@ -29,7 +29,9 @@ replay), 429 too many analyses at once.
 from __future__ import annotations
 
 import functools
+import gc
 import json
+import os
 import threading
 import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -51,7 +53,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..analysis import analyse
 from ..cube.decision import cube_decision
-from ..errors import BansugorokuError, GameStateError, RequestError
+from ..errors import BansugorokuError, GameStateError, InvalidArgumentError, RequestError
 from ..evaluators.search import best_plays, evaluate_position
 from ..formats.mat import MatchRecord, parse_match, write_match
 from ..moves import legal_plays, outcome
@@ -80,7 +82,8 @@ from .fields import (
 )
 from .sessions import AnalysisJob, GameSettings, MatchPlay, Session, SessionStore, cube_json
 
-__all__ = ["DIRECT_CALLS", "LOOPBACK_HOSTS", "MAX_ANALYSE_PLAYS", "ServeApp", "create_app", "run_server"]
+__all__ = ["DIRECT_CALLS", "LOOPBACK_HOSTS", "MAX_ANALYSE_PLAYS", "WORKER_SETTINGS", "ServeApp", "create_app",
+           "run_server", "worker_app"]
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: The Host headers a server bound to the loopback answers (a page elsewhere
@@ -272,28 +275,36 @@ def _token(request: Request) -> str:
     return token.strip()
 
 
+def _store(request: Request) -> SessionStore:
+    """The app's sessions; 503 in a server of several processes, which would not share them."""
+    store: SessionStore | None = request.app.state.sessions
+    if store is None:
+        raise RequestError("this server runs several worker processes, which share no session: the page's games "
+                           "and analyses need a server of one process (bansugoroku serve without --workers)",
+                           status=503)
+    return store
+
+
 def _session(request: Request) -> Session:
-    store: SessionStore = request.app.state.sessions
-    return store.get(_token(request))
+    return _store(request).get(_token(request))
 
 
 async def create_session(request: Request) -> Response:
     await _fields(request, NOTHING)
-    store: SessionStore = request.app.state.sessions
+    store = _store(request)
     session = store.create()
     return _json({"token": session.token, "expires_in": store.ttl}, status=201)
 
 
 async def session_info(request: Request) -> Response:
     session = _session(request)
-    store: SessionStore = request.app.state.sessions
+    store = _store(request)
     return _json({"expires_in": store.ttl, "game": session.play is not None,
                   "jobs": [job.state()["job"] for job in session.jobs.values()]})
 
 
 async def delete_session(request: Request) -> Response:
-    store: SessionStore = request.app.state.sessions
-    store.delete(_token(request))
+    _store(request).delete(_token(request))
     return Response(status_code=204)
 
 
@@ -601,7 +612,7 @@ def routes() -> list[Route | Mount]:
 
 
 def create_app(*, allowed_hosts: list[str] | None = None, session_ttl: float | None = None,
-               sessions: SessionStore | None = None) -> ServeApp:
+               sessions: SessionStore | None = None, page_sessions: bool = True) -> ServeApp:
     """The ASGI application of ``bansugoroku serve``.
 
     Parameters
@@ -614,6 +625,10 @@ def create_app(*, allowed_hosts: list[str] | None = None, session_ttl: float | N
         :data:`~bansugoroku_fast.web.sessions.SESSION_TTL`).
     sessions
         The session store (a new one by default; tests give one with a clock of their own).
+    page_sessions
+        Keep the page's sessions (its games and analyses). False for one
+        of several worker processes, which would not share them: the
+        session calls then answer 503, the other calls as always.
 
     Returns
     -------
@@ -633,9 +648,11 @@ def create_app(*, allowed_hosts: list[str] | None = None, session_ttl: float | N
         host.lower() for host in allowed_hosts if not host.startswith("*"))
     app = ServeApp(direct_hosts=exact_hosts, routes=routes(), middleware=middleware,
                    exception_handlers={BansugorokuError: library_error, HTTPException: http_error})
-    store = sessions if sessions is not None else SessionStore()
-    if session_ttl is not None:
-        store.ttl = session_ttl
+    store = None
+    if page_sessions:
+        store = sessions if sessions is not None else SessionStore()
+        if session_ttl is not None:
+            store.ttl = session_ttl
     app.state.sessions = store
     app.state.search_limiter = anyio.CapacityLimiter(SEARCH_THREADS)
     app.state.game_limiter = anyio.CapacityLimiter(SEARCH_THREADS * 4)
@@ -645,8 +662,39 @@ def create_app(*, allowed_hosts: list[str] | None = None, session_ttl: float | N
     return app
 
 
+#: The environment variable carrying :func:`run_server`'s settings to its worker processes (JSON).
+WORKER_SETTINGS = "BANSUGOROKU_SERVE_SETTINGS"
+
+
+def _ready_process() -> None:
+    """Ready a serving process: move what importing and building the app
+    made (tens of thousands of objects, alive until the end) out of the
+    garbage collector's reach, so that its full collections, which stop
+    every request, look only at what requests leave behind."""
+    gc.collect()
+    gc.freeze()
+
+
+def worker_app() -> ServeApp:
+    """The app of one of the worker processes of :func:`run_server` with
+    ``workers`` > 1 (uvicorn makes it in each), its settings read from
+    :data:`WORKER_SETTINGS`: without the page's sessions, which the
+    processes would not share.
+
+    Returns
+    -------
+    ServeApp
+        The application.
+    """
+    settings = json.loads(os.environ.get(WORKER_SETTINGS, "{}"))
+    app = create_app(allowed_hosts=settings.get("allowed_hosts"), page_sessions=False)
+    _ready_process()
+    return app
+
+
 def run_server(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = False,
-               session_ttl: float | None = None, log_level: str = "info") -> None:
+               session_ttl: float | None = None, log_level: str = "info", access_log: bool = False,
+               workers: int = 1) -> None:
     """Serve the page and the API with uvicorn until interrupted.
 
     Parameters
@@ -662,18 +710,42 @@ def run_server(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool 
         Seconds a session lives unused.
     log_level
         uvicorn's log level.
+    access_log
+        Log every request (at ``info`` level): it costs about as much as
+        answering ``POST /api/plays``.
+    workers
+        Processes answering requests (uvicorn's workers, sharing the
+        port). With more than one, the stateless calls (``/api/plays``,
+        ``/api/evaluate``, ``/api/best``, ``/api/analyse``, ``/api/board``,
+        ``/api/health``) take more load, but the page's sessions, which the
+        processes would not share, answer 503: the page needs one.
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``workers`` is below 1, or above 1 with ``open_browser``.
     """
     import uvicorn
 
+    if workers < 1 or (workers > 1 and open_browser):
+        raise InvalidArgumentError(f"workers: 1 or more, and 1 to open the page (its games need one process), "
+                                   f"got {workers}")
     loopback = host in LOOPBACK_HOSTS or host.startswith("127.")
     if not loopback:
         warnings.warn(f"serving on {host}: every machine that reaches this address can use the server "
                       "(it has no login); the default, 127.0.0.1, serves this machine only", UserWarning, stacklevel=2)
-    app = create_app(allowed_hosts=[*LOOPBACK_HOSTS, host] if loopback else None, session_ttl=session_ttl)
+    allowed_hosts = [*LOOPBACK_HOSTS, host] if loopback else None
     url = f"http://{'localhost' if loopback else host}:{port}/"
-    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, limit_concurrency=1000,
-                            timeout_keep_alive=30)
-    server = uvicorn.Server(config)
+    # no proxy sits in front: the client's address is the connection's, whatever a header says
+    options: dict[str, Any] = {"host": host, "port": port, "log_level": log_level, "access_log": access_log,
+                               "limit_concurrency": 1000, "timeout_keep_alive": 30, "proxy_headers": False}
+    if workers > 1:
+        os.environ[WORKER_SETTINGS] = json.dumps({"allowed_hosts": allowed_hosts})
+        print(f"Serving the API on {url}api/ from {workers} processes (Ctrl+C stops); the page needs one process")
+        uvicorn.run(f"{__name__}:worker_app", factory=True, workers=workers, **options)
+        return
+    app = create_app(allowed_hosts=allowed_hosts, session_ttl=session_ttl)
+    server = uvicorn.Server(uvicorn.Config(app, **options))
     if open_browser:
         import webbrowser
 
@@ -685,4 +757,5 @@ def run_server(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool 
 
         threading.Thread(target=open_when_up, daemon=True).start()
     print(f"Serving on {url} (Ctrl+C stops)")
+    _ready_process()
     server.run()
