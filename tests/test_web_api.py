@@ -278,15 +278,23 @@ PLAYS_BODIES = [
     json.dumps({**GOOD["/api/plays"], "dice": [6, 7]}).encode(),
     json.dumps({**GOOD["/api/plays"], "colour": "white"}).encode(),
     json.dumps({**GOOD["/api/plays"], "rules": "chess"}).encode(),
-    b"{not json", b"", b"[1]", b'{"ply": NaN}',
+    json.dumps({**GOOD["/api/plays"], "rules": "\u00e9checs\t\u2028\x7f"}, ensure_ascii=False).encode(),
+    json.dumps({**GOOD["/api/plays"], "c\u00f4t\u00e9\n\"": 1}).encode(),
+    b"{not json", b"", b"[1]", b'{"ply": NaN}', b"\xff\xfe",
     json.dumps({**GOOD["/api/plays"], "pad": "x" * MAX_BODY_BYTES}).encode(),
 ]
 
 
+@pytest.mark.parametrize("encoder", ["orjson", "json"])
 @pytest.mark.parametrize("body", PLAYS_BODIES, ids=range(len(PLAYS_BODIES)))
-def test_the_direct_lane_answers_as_the_routes_do(body):
+def test_the_direct_lane_answers_as_the_routes_do(body, encoder, monkeypatch):
     """``POST /api/plays`` answered before the middleware and routing gives
-    what the whole stack gives: status, headers and body."""
+    what the whole stack gives: status, headers and body (with orjson or
+    without it)."""
+    if encoder == "json":
+        monkeypatch.setattr(web_app, "orjson", None)
+    else:
+        pytest.importorskip("orjson")
     app = create_app(allowed_hosts=list(LOOPBACK_HOSTS))
 
     async def routed(scope, receive, send):  # the same app, the whole way

@@ -41,6 +41,11 @@ from typing import Any
 
 import anyio
 import anyio.to_thread
+
+try:
+    import orjson
+except ImportError:  # the web extra installs it; without it, the standard library's json
+    orjson = None  # type: ignore[assignment]
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -502,6 +507,15 @@ DIRECT_CALLS: dict[str, tuple[Body, Callable[[dict[str, Any]], Any]]] = {
 }
 
 
+def _direct_json(content: Any) -> bytes:
+    """The direct lane's answers (strings and numbers only) as JSON:
+    orjson's bytes where it is installed (the ``web`` extra installs it),
+    which are the standard library's here, at a tenth of its cost."""
+    if orjson is None:
+        return _JSONResponse.encode(content)
+    return orjson.dumps(content)
+
+
 def _header(scope: Scope, name: bytes) -> str:
     for key, value in scope["headers"]:
         if key == name:
@@ -534,7 +548,7 @@ async def _answer_directly(call: tuple[Body, Callable[[dict[str, Any]], Any]], s
         content = _error_json(error, status)
     except ClientDisconnect:
         return                 # nobody to answer
-    data = _JSONResponse.encode(content)
+    data = _direct_json(content)
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(data)),
                             *SECURITY_HEADERS]})
