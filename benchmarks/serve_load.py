@@ -12,14 +12,16 @@ generating the plays, writing their ids) for positions and rolls taken from
 games (2,000 items, a quarter of them Ban-sugoroku's, so that nothing the
 server remembers serves them all).
 
-    python benchmarks/serve_load.py [--clients 50] [--seconds 10] [--workers 1] [--client wrk|asyncio]
+    python -m benchmarks.serve_load [--clients 50] [--seconds 10] [--workers 1] [--client wrk|asyncio]
+    python -m benchmarks.serve_load --in-process
 
 Prints the requests per second, the latency percentiles, the errors, the
 server's CPU time per request (all its processes; a figure that other work
 on the machine changes less than the rate) and the load average before and
-after, and exits 1 if the target is missed (at least 1,000 requests a second, the 99th
-percentile under 50 ms, no error). The figures of this machine are in
-``docs/guides/browser.md``.
+after, and exits 1 if the target is missed (at least 1,000 requests a
+second, the 99th percentile under 50 ms, no error). ``--in-process`` prints
+only the app's own CPU time per request, called with no server nor socket.
+The figures of this machine are in ``docs/guides/browser.md``.
 """
 from __future__ import annotations
 
@@ -187,6 +189,46 @@ def run_asyncio(port: int, clients: int, seconds: int, quiet: bool = False) -> d
             "requests": len(latencies)}
 
 
+def in_process(rounds: int = 5) -> float:
+    """CPU seconds per ``POST /api/plays`` through the ASGI app, called
+    in-process with no server nor socket (best of ``rounds`` passes over
+    the items): the app's own share of a request."""
+    from bansugoroku_fast.web.app import LOOPBACK_HOSTS, create_app
+
+    app = create_app(allowed_hosts=list(LOOPBACK_HOSTS))
+    requests = [json.dumps(body).encode() for body in bodies()]
+
+    async def call(data: bytes) -> None:
+        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+                 "scheme": "http", "path": "/api/plays", "raw_path": b"/api/plays", "root_path": "",
+                 "query_string": b"", "client": ("127.0.0.1", 50000), "server": ("127.0.0.1", 8000),
+                 "headers": [(b"host", b"127.0.0.1:8000"), (b"content-type", b"application/json"),
+                             (b"content-length", str(len(data)).encode())]}
+        status = []
+
+        async def receive() -> dict[str, object]:
+            return {"type": "http.request", "body": data, "more_body": False}
+
+        async def send(message: dict[str, object]) -> None:
+            if message["type"] == "http.response.start":
+                status.append(message["status"])
+
+        await app(scope, receive, send)  # type: ignore[arg-type]
+        assert status == [200], status
+
+    async def one_pass() -> float:
+        started = time.process_time()
+        for data in requests:
+            await call(data)
+        return time.process_time() - started
+
+    async def passes() -> list[float]:
+        await one_pass()                  # warm-up
+        return [await one_pass() for _ in range(rounds)]
+
+    return min(asyncio.run(passes())) / len(requests)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=50)
@@ -194,7 +236,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="the server's processes (bansugoroku serve --workers)")
     parser.add_argument("--warmup", type=int, default=2, help="seconds of load first, not counted (at most 30)")
     parser.add_argument("--client", choices=("wrk", "asyncio"), default="wrk" if shutil.which("wrk") else "asyncio")
+    parser.add_argument("--in-process", action="store_true",
+                        help="only the CPU time per request through the app, called in-process (no server, no target)")
     args = parser.parse_args(argv)
+    if args.in_process:
+        print(f"{1e6 * in_process():.0f} us of CPU per request through the app in-process (best of 5 passes over "
+              f"{ITEMS} items), load average {os.getloadavg()[0]:.2f}")
+        return 0
     seconds = max(1, min(args.seconds, 120))
     warmup = max(0, min(args.warmup, 30))
     port = free_port()
