@@ -161,9 +161,9 @@ class Plays(_kernel.PlayRecords, Sequence[Play]):  # type: ignore[misc]
         >>> plays.position_ids(swapped=True)[0] == plays[0].position.swapped().id
         True
         """
-        records = self.records
-        return encode_keys((records[start + _BOARD_START:start + _BOARD_START + _BOARD_BYTES]
-                            for start in self._record_starts()), swapped=swapped)
+        records = np.frombuffer(self.records, dtype=np.uint8)[:len(self) * _RECORD_BYTES]
+        boards = records.reshape(len(self), _RECORD_BYTES)[:, _BOARD_START:_BOARD_START + _BOARD_BYTES]
+        return encode_keys(boards, swapped=swapped)
 
     def notations(self) -> list[str]:
         """Every play's GNU Backgammon notation (``str(play)``), read from

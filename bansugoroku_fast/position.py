@@ -164,7 +164,7 @@ class Position:
     @property
     def id(self) -> str:
         """The GNU Backgammon Position ID (14 characters)."""
-        return position_id.encode_keys((self._key,))[0]
+        return position_id.id_of_key(self._key)
 
     @property
     def rows(self) -> tuple[tuple[int, ...], tuple[int, ...]]:

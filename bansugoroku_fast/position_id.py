@@ -16,7 +16,6 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections.abc import Iterable
 
 import numpy as np
 
@@ -62,6 +61,18 @@ def _id_of_counts(counts: bytes) -> str:
     return _id_of_bits("".join(map(_UNARY.__getitem__, counts)))
 
 
+def id_of_key(key: bytes) -> str:
+    """The Position ID of the valid position whose ``int8[2, 26]`` array
+    has the 52 bytes ``key`` (:attr:`Position.key
+    <bansugoroku_fast.Position.key>`; not checked).
+
+    >>> from bansugoroku_fast import Position
+    >>> id_of_key(Position.initial().key)
+    '4HPwATDgc/ABMA'
+    """
+    return _id_of_counts(key[27:52] + key[1:26])  # the side not on roll first
+
+
 def _id_of_bits(bits: str) -> str:
     """The Position ID of its bits written out as text, least significant first."""
     key = int(bits[::-1], 2).to_bytes(10, "little")
@@ -70,41 +81,58 @@ def _id_of_bits(bits: str) -> str:
 
 def encode_many(positions: np.ndarray) -> list[str]:
     """The Position IDs of valid positions ``int8[N, 2, 26]`` (row 0 on
-    roll), as :func:`encode` gives them (for a server answering with many
-    ids). The positions are not checked: the caller vouches for them (the
-    kernels' children are valid).
+    roll), as :func:`encode` gives them, computed for the whole batch at
+    once (for a server answering with many ids). The positions are not
+    checked: the caller vouches for them (the kernels' children are valid).
 
     >>> start = np.zeros((2, 26), dtype=np.int8)
     >>> start[:, [6, 8, 13, 24]] = [5, 3, 5, 2]
     >>> encode_many(np.stack([start, start[::-1]]))
     ['4HPwATDgc/ABMA', '4HPwATDgc/ABMA']
     """
-    counts = np.ascontiguousarray(positions[:, ::-1, 1:26], dtype=np.uint8).tobytes()
-    return [_id_of_counts(counts[start:start + 50]) for start in range(0, len(counts), 50)]
+    return encode_keys(np.ascontiguousarray(positions, dtype=np.int8).reshape(len(positions), 52))
 
 
-def encode_keys(keys: Iterable[bytes], *, swapped: bool = False) -> list[str]:
+#: The bytes of a key in an id's order: the side not on roll's points 1..24 and bar, then the other side's.
+_ID_ORDER = np.array([*range(27, 52), *range(1, 26)])
+#: The same for the key of the position seen by the other side.
+_SWAPPED_ID_ORDER = np.array([*range(1, 26), *range(27, 52)])
+#: The fewest ids :func:`encode_keys` makes together; fewer cost less one by one (the arrays' set-up).
+_BATCH_FROM = 12
+#: The bits an id takes in :func:`encode_keys`: its 80, and 16 of padding (12 bytes: 16 base64 characters).
+_ID_SLOTS = np.arange(96)
+
+
+def encode_keys(keys: np.ndarray, *, swapped: bool = False) -> list[str]:
     """The Position IDs of valid positions given by their 52-byte keys
-    (:attr:`Position.key <bansugoroku_fast.Position.key>`, the bytes of the
-    ``int8[2, 26]`` array, row 0 on roll); with ``swapped``, of the same
-    positions seen by the other side (row 1 on roll: the position after a
-    play as the side then on roll sees it). The keys are not checked.
+    (:attr:`Position.key <bansugoroku_fast.Position.key>`: the bytes of
+    the ``int8[2, 26]`` array, row 0 on roll), the rows of the array
+    ``keys`` (``N x 52`` bytes); with ``swapped``, of the same positions
+    seen by the other side (row 1 on roll: the position after a play as
+    the side then on roll sees it). The keys are not checked.
+
+    Many ids are made together: each one's bits set in one array (a place's
+    1-bits, then its 0-bit), packed into 12 bytes (the id's 10 and two of
+    padding, so that each id is 16 base64 characters, its first 14), and
+    every id encoded by one call.
 
     >>> from bansugoroku_fast import Position, legal_plays
     >>> after = legal_plays(Position.initial(), (6, 5), "backgammon")[0].position  # 24/13
-    >>> encode_keys([after.key]) == [after.id], encode_keys([after.key], swapped=True) == [after.swapped().id]
+    >>> key = np.frombuffer(after.key, dtype=np.uint8).reshape(1, 52)
+    >>> encode_keys(key) == [after.id], encode_keys(key, swapped=True) == [after.swapped().id]
     (True, True)
     """
-    first, second = (slice(1, 26), slice(27, 52)) if swapped else (slice(27, 52), slice(1, 26))
-    bits_of: dict[bytes, str] = {}  # a side's bits, written once: the plays of a roll share most rows
-
-    def side_bits(row: bytes) -> str:
-        bits = bits_of.get(row)
-        if bits is None:
-            bits = bits_of[row] = "".join(map(_UNARY.__getitem__, row))
-        return bits
-
-    return [_id_of_bits(side_bits(key[first]) + side_bits(key[second])) for key in keys]
+    count = len(keys)
+    counts = keys[:, _SWAPPED_ID_ORDER if swapped else _ID_ORDER]
+    if count < _BATCH_FROM:
+        flat = counts.tobytes()
+        return [_id_of_counts(flat[start:start + 50]) for start in range(0, len(flat), 50)]
+    ends = np.cumsum(counts + 1, axis=1, dtype=np.intp)  # one past each place's 0-bit
+    bits = ends[:, -1:] > _ID_SLOTS  # 1 up to the last place's 0-bit
+    bits.reshape(-1)[(ends - 1 + len(_ID_SLOTS) * np.arange(count)[:, None]).ravel()] = False
+    packed = np.packbits(bits, axis=1, bitorder="little").tobytes()
+    text = binascii.b2a_base64(packed, newline=False).decode("ascii")
+    return [text[start:start + ID_LENGTH] for start in range(0, len(text), 16)]
 
 
 def decode(position_id: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
