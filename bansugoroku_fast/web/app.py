@@ -17,7 +17,10 @@ Bad input gets a 4xx and ``{"error": MESSAGE, "type": NAME, "status": N}``:
 404 an unknown route or job, 405 a wrong method, 409 an action out of turn,
 413 a body over 1 MB, 422 a field that is missing, unknown or wrong (a bad
 id, dice, rules label, an illegal play, a match file that does not
-replay), 429 too many analyses at once.
+replay), 429 too many analyses at once; and a session call to a server
+of several worker processes, which share no session, gets 503.
+``POST /api/plays`` is answered before Starlette's middleware and routing
+(:class:`ServeApp`), with the same checks and answers.
 
 >>> from starlette.testclient import TestClient
 >>> client = TestClient(create_app())
@@ -41,11 +44,6 @@ from typing import Any
 
 import anyio
 import anyio.to_thread
-
-try:
-    import orjson
-except ImportError:  # the web extra installs it; without it, the standard library's json
-    orjson = None  # type: ignore[assignment]
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -55,6 +53,11 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+try:
+    import orjson
+except ImportError:  # the web extra installs it; without it, the standard library's json
+    orjson = None  # type: ignore[assignment]
 
 from ..analysis import analyse
 from ..cube.decision import cube_decision
@@ -582,7 +585,8 @@ class ServeApp(Starlette):
             return True
         host = _header(scope, b"host")
         name, _, port = host.rpartition(":")
-        return (name if name and port.isdigit() else host).lower() in self.direct_hosts
+        plain_port = port.isascii() and port.isdigit()  # not "²", which latin-1 headers can hold
+        return (name if name and plain_port else host).lower() in self.direct_hosts
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] == "POST" and not scope.get("root_path"):
