@@ -18,6 +18,7 @@ steps and position from its record only when asked.
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from operator import attrgetter
 from typing import TYPE_CHECKING, SupportsIndex, overload
@@ -26,8 +27,10 @@ import numpy as np
 
 from . import _kernel
 from .checks import as_depth, as_dice, as_rules, as_side
+from .notation import format_steps
 from .play import OUTCOME_KINDS, Outcome, Play, Step
 from .position import Position, as_position
+from .position_id import encode_keys
 from .rules import ALL_ROLLS, Rules
 from .typing import DiceLike, PositionLike, RulesLike
 
@@ -141,6 +144,43 @@ class Plays(_kernel.PlayRecords, Sequence[Play]):  # type: ignore[misc]
         boards: np.ndarray = rows.view(np.int8).reshape(len(self), 2, 26).copy()
         return boards
 
+    def _record_starts(self) -> range:
+        return range(0, len(self) * _RECORD_BYTES, _RECORD_BYTES)
+
+    def position_ids(self, *, swapped: bool = False) -> list[str]:
+        """Every play's resulting position as a Position ID, read at once
+        from the records without making a play or a :class:`Position`:
+        ``play.position.id`` for each play, or with ``swapped``
+        ``play.position.swapped().id``, the position as the side then on
+        roll sees it (what a program asking for the plays wants back).
+
+        >>> from bansugoroku_fast import Position
+        >>> plays = legal_plays(Position.initial(), (6, 5), "backgammon")
+        >>> plays.position_ids()[0] == plays[0].position.id
+        True
+        >>> plays.position_ids(swapped=True)[0] == plays[0].position.swapped().id
+        True
+        """
+        records = np.frombuffer(self.records, dtype=np.uint8)[:len(self) * _RECORD_BYTES]
+        boards = records.reshape(len(self), _RECORD_BYTES)[:, _BOARD_START:_BOARD_START + _BOARD_BYTES]
+        return encode_keys(boards, swapped=swapped)
+
+    def notations(self) -> list[str]:
+        """Every play's GNU Backgammon notation (``str(play)``), read from
+        the records without making a play; each distinct step list is
+        written once and remembered (the same few thousand recur).
+
+        >>> from bansugoroku_fast import Position
+        >>> legal_plays(Position.initial(), (6, 5), "backgammon").notations()[:3]
+        ['24/13', '24/18 13/8', '24/18 8/3']
+        """
+        records = self.records
+        out = []
+        for start in self._record_starts():
+            first_step = start + _STEPS
+            out.append(_notation(records[first_step:first_step + _STEP_BYTES * records[start + _NSTEPS]]))
+        return out
+
     if TYPE_CHECKING:  # the plays' type, for the type checker (PlayRecords holds any class)
         def __iter__(self) -> Iterator[Play]: ...
 
@@ -151,6 +191,14 @@ class Plays(_kernel.PlayRecords, Sequence[Play]):  # type: ignore[misc]
         def __getitem__(self, index: slice) -> list[Play]: ...
 
         def __getitem__(self, index: SupportsIndex | slice) -> Play | list[Play]: ...
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _notation(steps: bytes) -> str:
+    """The notation of a play whose record holds the step fields ``steps``
+    (``(origin, target, die, hit)`` per step)."""
+    fields = range(0, len(steps), _STEP_BYTES)
+    return format_steps([(steps[i], steps[i + 1]) for i in fields], [steps[i + 3] == 1 for i in fields])
 
 
 def _prepare(position: PositionLike, rules: RulesLike) -> tuple[bytes, object, Rules]:

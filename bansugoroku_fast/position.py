@@ -130,7 +130,12 @@ class Position:
     @classmethod
     def from_id(cls, text: str) -> Position:
         """The position of a GNU Backgammon Position ID (row 0 = side on roll)."""
-        return cls._wrap(_frozen_if_valid(np.array(position_id.decode(text), dtype=np.int8)))
+        on_roll, other = position_id.decode(text)
+        key = bytes(on_roll + other)  # counts 0..15: the int8 array's bytes
+        problem = _kernel.key_problem(key)
+        if problem is not None:
+            raise InvalidPositionError(problem)
+        return cls._from_key(key)
 
     @classmethod
     def from_xgid(cls, text: str) -> Position:
@@ -159,7 +164,7 @@ class Position:
     @property
     def id(self) -> str:
         """The GNU Backgammon Position ID (14 characters)."""
-        return position_id.encode(self.rows, valid=True)
+        return position_id.id_of_key(self._key)
 
     @property
     def rows(self) -> tuple[tuple[int, ...], tuple[int, ...]]:

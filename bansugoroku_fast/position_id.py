@@ -14,6 +14,7 @@ padding. Borne-off stones are implied (15 minus the stones on the board).
 from __future__ import annotations
 
 import base64
+import binascii
 import re
 
 import numpy as np
@@ -46,21 +47,42 @@ def encode(rows: Rows, *, valid: bool = False) -> str:
     bansugoroku_fast.errors.InvalidPositionError: cannot encode an invalid position: row 0 (side to move) holds 16 ...
     """
     rows = _checked(rows, valid)
-    bits = []
-    for row in (rows[1], rows[0]):  # the side not on roll comes first
-        for index in range(1, 26):  # points 1..24, then the bar
-            bits.extend([1] * int(row[index]))
-            bits.append(0)
-    key = bytearray(10)
-    for i, bit in enumerate(bits):
-        key[i // 8] |= bit << (i % 8)
-    return base64.b64encode(bytes(key)).decode("ascii")[:ID_LENGTH]
+    return _id_of_counts(bytes(int(count) for row in (rows[1], rows[0]) for count in row[1:26]))
+
+
+#: The bits of a place holding ``count`` stones, least significant first: ``count`` 1-bits, then a 0-bit.
+_UNARY = tuple("1" * count + "0" for count in range(STONES + 1))
+
+
+def _id_of_counts(counts: bytes) -> str:
+    """The Position ID of the 50 place counts in encoding order (the side
+    not on roll's points 1..24 and bar, then the other side's), each in
+    0..15 and at most 15 a side."""
+    return _id_of_bits("".join(map(_UNARY.__getitem__, counts)))
+
+
+def id_of_key(key: bytes) -> str:
+    """The Position ID of the valid position whose ``int8[2, 26]`` array
+    has the 52 bytes ``key`` (:attr:`Position.key
+    <bansugoroku_fast.Position.key>`; not checked).
+
+    >>> from bansugoroku_fast import Position
+    >>> id_of_key(Position.initial().key)
+    '4HPwATDgc/ABMA'
+    """
+    return _id_of_counts(key[27:52] + key[1:26])  # the side not on roll first
+
+
+def _id_of_bits(bits: str) -> str:
+    """The Position ID of its bits written out as text, least significant first."""
+    key = int(bits[::-1], 2).to_bytes(10, "little")
+    return binascii.b2a_base64(key, newline=False)[:ID_LENGTH].decode("ascii")
 
 
 def encode_many(positions: np.ndarray) -> list[str]:
     """The Position IDs of valid positions ``int8[N, 2, 26]`` (row 0 on
-    roll), as :func:`encode` gives them, computed for the whole batch with
-    numpy (for a server answering with many ids). The positions are not
+    roll), as :func:`encode` gives them, computed for the whole batch at
+    once (for a server answering with many ids). The positions are not
     checked: the caller vouches for them (the kernels' children are valid).
 
     >>> start = np.zeros((2, 26), dtype=np.int8)
@@ -68,15 +90,49 @@ def encode_many(positions: np.ndarray) -> list[str]:
     >>> encode_many(np.stack([start, start[::-1]]))
     ['4HPwATDgc/ABMA', '4HPwATDgc/ABMA']
     """
-    counts = np.ascontiguousarray(positions[:, ::-1, 1:26], dtype=np.int64).reshape(len(positions), 50)
-    # slot k (the side not on roll's points 1..24 and bar, then the other's) ends with its 0-bit here:
-    zero_at = np.cumsum(counts + 1, axis=1) - 1
-    bits = np.zeros((len(positions), 80), dtype=np.uint8)
-    used = zero_at[:, -1:] + 1
-    bits[np.arange(80)[None, :] < used] = 1
-    np.put_along_axis(bits, zero_at, 0, axis=1)
-    keys = np.packbits(bits, axis=1, bitorder="little")
-    return [base64.b64encode(key.tobytes()).decode("ascii")[:ID_LENGTH] for key in keys]
+    return encode_keys(np.ascontiguousarray(positions, dtype=np.int8).reshape(len(positions), 52))
+
+
+#: The bytes of a key in an id's order: the side not on roll's points 1..24 and bar, then the other side's.
+_ID_ORDER = np.array([*range(27, 52), *range(1, 26)])
+#: The same for the key of the position seen by the other side.
+_SWAPPED_ID_ORDER = np.array([*range(1, 26), *range(27, 52)])
+#: The fewest ids :func:`encode_keys` makes together; fewer cost less one by one (the arrays' set-up).
+_BATCH_FROM = 12
+#: The bits an id takes in :func:`encode_keys`: its 80, and 16 of padding (12 bytes: 16 base64 characters).
+_ID_SLOTS = np.arange(96)
+
+
+def encode_keys(keys: np.ndarray, *, swapped: bool = False) -> list[str]:
+    """The Position IDs of valid positions given by their 52-byte keys
+    (:attr:`Position.key <bansugoroku_fast.Position.key>`: the bytes of
+    the ``int8[2, 26]`` array, row 0 on roll), the rows of the array
+    ``keys`` (``N x 52`` bytes); with ``swapped``, of the same positions
+    seen by the other side (row 1 on roll: the position after a play as
+    the side then on roll sees it). The keys are not checked.
+
+    Many ids are made together: each one's bits set in one array (a place's
+    1-bits, then its 0-bit), packed into 12 bytes (the id's 10 and two of
+    padding, so that each id is 16 base64 characters, its first 14), and
+    every id encoded by one call.
+
+    >>> from bansugoroku_fast import Position, legal_plays
+    >>> after = legal_plays(Position.initial(), (6, 5), "backgammon")[0].position  # 24/13
+    >>> key = np.frombuffer(after.key, dtype=np.uint8).reshape(1, 52)
+    >>> encode_keys(key) == [after.id], encode_keys(key, swapped=True) == [after.swapped().id]
+    (True, True)
+    """
+    count = len(keys)
+    counts = keys[:, _SWAPPED_ID_ORDER if swapped else _ID_ORDER]
+    if count < _BATCH_FROM:
+        flat = counts.tobytes()
+        return [_id_of_counts(flat[start:start + 50]) for start in range(0, len(flat), 50)]
+    ends = np.cumsum(counts + 1, axis=1, dtype=np.intp)  # one past each place's 0-bit
+    bits = ends[:, -1:] > _ID_SLOTS  # 1 up to the last place's 0-bit
+    bits.reshape(-1)[(ends - 1 + len(_ID_SLOTS) * np.arange(count)[:, None]).ravel()] = False
+    packed = np.packbits(bits, axis=1, bitorder="little").tobytes()
+    text = binascii.b2a_base64(packed, newline=False).decode("ascii")
+    return [text[start:start + ID_LENGTH] for start in range(0, len(text), 16)]
 
 
 def decode(position_id: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -98,21 +154,13 @@ def decode(position_id: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
             f"a Position ID is 14 base64 characters (A-Z, a-z, 0-9, +, /), got {position_id!r}"
         )
     key = base64.b64decode(position_id + "==")  # 10 bytes: 80 bits and 4 unused ones
-    bits = [(key[i // 8] >> (i % 8)) & 1 for i in range(80)]
-    counts: list[int] = []
-    run = 0
-    position = 0
-    while len(counts) < 50 and position < 80:
-        if bits[position]:
-            run += 1
-        else:
-            counts.append(run)
-            run = 0
-        position += 1
-    if len(counts) < 50:
+    bits = format(int.from_bytes(key, "little"), "080b")[::-1]  # bit i at index i
+    runs = bits.split("0")  # each place's 1-bits, ended by its 0-bit
+    if len(runs) <= 50:
         raise InvalidPositionError(f"Position ID {position_id!r} does not describe 50 places")
-    if any(bits[position:]):
+    if "1" in "".join(runs[50:]):
         raise InvalidPositionError(f"Position ID {position_id!r} has stray bits after the last place")
+    counts = [len(run) for run in runs[:50]]
     rows = []
     for side_counts in (counts[25:], counts[:25]):  # row 0 (on roll) was encoded second
         on_board = sum(side_counts)

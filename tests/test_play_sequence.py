@@ -333,3 +333,21 @@ def test_boards_are_the_plays_positions_as_one_array(rules):
         assert [board.tolist() for board in boards] == [array.tolist() for array in expected]
         boards[:] = 0     # a copy: the plays are unchanged
         assert [play.position.array.tolist() for play in found] == [array.tolist() for array in expected]
+
+
+@pytest.mark.parametrize("rules", [BACKGAMMON, BAN], ids=str)
+def test_ids_and_notations_are_each_play_s_own(rules):
+    """``Plays.position_ids`` and ``Plays.notations`` (read from the records at
+    once) give each play's Position ID as GNU Backgammon writes it, from
+    either side, and ``str(play)``."""
+    gnubg_nn = pytest.importorskip("gnubg_nn")
+    positions, dice = playouts.playout_items(rules, 300, seed=23)
+    for position, roll in zip(positions, dice):
+        found = legal_plays(position, (int(roll[0]), int(roll[1])), rules)
+        assert len(found.notations()) == len(found.position_ids()) == len(found)
+        for play, notation, own_id, next_id in zip(found, found.notations(), found.position_ids(),
+                                                    found.position_ids(swapped=True)):
+            mover, other = play.position.tolist()
+            assert own_id == gnubg_nn.position_id([other[1:26], mover[1:26]])  # the side not on roll first
+            assert next_id == gnubg_nn.position_id([mover[1:26], other[1:26]])
+            assert notation == str(play)

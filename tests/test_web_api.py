@@ -15,6 +15,7 @@ pytest.importorskip("httpx2", reason="Starlette's test client needs httpx2")
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from bansugoroku_fast import Position, Rules, analyse, parse_match, read_match
@@ -261,6 +262,55 @@ def test_a_server_bound_to_the_loopback_answers_only_its_own_names():
     assert guarded.get("/api/health", headers={"host": "attacker.example"}).status_code == 400
 
 
+def test_the_direct_lane_checks_the_host_too():
+    guarded = TestClient(create_app(allowed_hosts=list(LOOPBACK_HOSTS)), base_url="http://127.0.0.1:8000")
+    body = GOOD["/api/plays"]
+    for host in ("127.0.0.1:8000", "localhost", "LOCALHOST:80", "[::1]:8000"):
+        assert guarded.post("/api/plays", json=body, headers={"host": host}).status_code == 200, host
+    for host in ("attacker.example", "localhost.attacker.example:8000", "127.0.0.1.nip.io", "", "localhost:",
+                 "localhost:8000:1"):
+        assert guarded.post("/api/plays", json=body, headers={"host": host}).status_code == 400, host
+    # a port of digits other than 0-9 (a latin-1 header can hold "²") goes the whole way, to be refused there
+    assert not guarded.app._answers_host({"headers": [(b"host", b"localhost:\xb2")]})
+    assert guarded.app._answers_host({"headers": [(b"host", b"localhost:8000")]})
+
+
+PLAYS_BODIES = [
+    json.dumps(GOOD["/api/plays"]).encode(),
+    json.dumps({"position": "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10", "dice": "3-3",
+                "rules": "ban-sugoroku"}).encode(),
+    json.dumps({**GOOD["/api/plays"], "dice": [6, 7]}).encode(),
+    json.dumps({**GOOD["/api/plays"], "colour": "white"}).encode(),
+    json.dumps({**GOOD["/api/plays"], "rules": "chess"}).encode(),
+    json.dumps({**GOOD["/api/plays"], "rules": "\u00e9checs\t\u2028\x7f"}, ensure_ascii=False).encode(),
+    json.dumps({**GOOD["/api/plays"], "c\u00f4t\u00e9\n\"": 1}).encode(),
+    b"{not json", b"", b"[1]", b'{"ply": NaN}', b"\xff\xfe",
+    json.dumps({**GOOD["/api/plays"], "pad": "x" * MAX_BODY_BYTES}).encode(),
+]
+
+
+@pytest.mark.parametrize("encoder", ["orjson", "json"])
+@pytest.mark.parametrize("body", PLAYS_BODIES, ids=range(len(PLAYS_BODIES)))
+def test_the_direct_lane_answers_as_the_routes_do(body, encoder, monkeypatch):
+    """``POST /api/plays`` answered before the middleware and routing gives
+    what the whole stack gives: status, headers and body (with orjson or
+    without it)."""
+    if encoder == "json":
+        monkeypatch.setattr(web_app, "orjson", None)
+    else:
+        pytest.importorskip("orjson")
+    app = create_app(allowed_hosts=list(LOOPBACK_HOSTS))
+
+    async def routed(scope, receive, send):  # the same app, the whole way
+        await Starlette.__call__(app, scope, receive, send)
+
+    direct = TestClient(app, base_url="http://127.0.0.1:8000").post("/api/plays", content=body)
+    whole = TestClient(routed, base_url="http://127.0.0.1:8000").post("/api/plays", content=body)
+    assert direct.status_code == whole.status_code and direct.content == whole.content
+    assert sorted(direct.headers.items()) == sorted(whole.headers.items())
+    assert "default-src 'self'" in direct.headers["content-security-policy"]
+
+
 def _json_values():
     scalars = (st.none() | st.booleans() | st.integers(-10, 100) | st.floats(allow_nan=False, allow_infinity=False)
                | st.text(max_size=20))
@@ -484,9 +534,43 @@ def test_serve_binds_the_loopback_and_warns_for_another_host(monkeypatch):
 
     started = []
     monkeypatch.setattr(uvicorn.Server, "run", lambda self: started.append(self.config.host))
+    monkeypatch.setattr(web_app, "_ready_process", lambda: None)  # gc.freeze() is for a server's own process
     from bansugoroku_fast.cli import main
 
     assert main(["serve", "--port", "8765"]) == 0
     with pytest.warns(UserWarning, match="every machine"):
         main(["serve", "--host", "0.0.0.0", "--port", "8765"])
     assert started == ["127.0.0.1", "0.0.0.0"]
+
+
+def test_a_server_of_several_processes_answers_the_api_but_no_session():
+    served = TestClient(create_app(page_sessions=False))
+    assert served.post("/api/plays", json=GOOD["/api/plays"]).status_code == 200
+    assert served.post("/api/evaluate", json=GOOD["/api/evaluate"]).status_code == 200
+    refused(served.post("/api/sessions"), 503, "worker processes")
+    for method, path in (("GET", "/api/sessions"), ("DELETE", "/api/sessions"), ("GET", "/api/game"),
+                         ("POST", "/api/game/roll"), ("POST", "/api/jobs"), ("GET", "/api/jobs/x")):
+        refused(served.request(method, path, headers={"Authorization": "Bearer x"}), 503, "one process")
+
+
+def test_serve_workers_run_uvicorn_s_processes_with_the_host_check(monkeypatch):
+    import uvicorn
+
+    runs = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: runs.append((app, options)))
+    monkeypatch.delenv(web_app.WORKER_SETTINGS, raising=False)
+    monkeypatch.setattr(web_app, "_ready_process", lambda: None)  # gc.freeze() is for a server's own process
+    from bansugoroku_fast.cli import main
+
+    assert main(["serve", "--port", "8765", "--workers", "2"]) == 0
+    (target, options), = runs
+    assert target == "bansugoroku_fast.web.app:worker_app" and options["factory"] and options["workers"] == 2
+    assert options["host"] == "127.0.0.1" and not options["access_log"] and not options["proxy_headers"]
+    worker = TestClient(web_app.worker_app(), base_url="http://127.0.0.1:8765")  # what each process makes
+    assert worker.post("/api/plays", json=GOOD["/api/plays"]).status_code == 200
+    assert worker.post("/api/plays", json=GOOD["/api/plays"], headers={"host": "evil.example"}).status_code == 400
+    refused(worker.post("/api/sessions"), 503)
+    with pytest.raises(SystemExit, match="one worker"):
+        main(["serve", "--open", "--workers", "2"])
+    with pytest.raises(SystemExit):
+        main(["serve", "--workers", "0"])

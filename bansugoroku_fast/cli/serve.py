@@ -2,6 +2,7 @@
 (the ``web`` extra: ``pip install 'bansugoroku-fast[web]'``).
 
     bansugoroku serve [--host 127.0.0.1] [--port 8000] [--open] [--session-ttl SECONDS]
+                      [--workers N] [--access-log]
 
 The server binds the loopback address unless ``--host`` names another
 (then it warns: every machine that reaches that address can use it). The
@@ -28,6 +29,11 @@ def add_parser(commands: Commands) -> None:
     serve.add_argument("--session-ttl", type=whole_number("session-ttl", 60, out_of_range="session-ttl must be "
                                                           "60 seconds or more, got {}"),
                        default=3600, metavar="SECONDS", help="seconds a page's session lives unused (default 3600)")
+    serve.add_argument("--workers", type=whole_number("workers", 1, 64, out_of_range="workers must be 1..64, got {}"),
+                       default=1, metavar="N",
+                       help="processes answering requests (default 1); with more, the API's stateless calls take "
+                            "more load, but the page, whose games need one process, cannot be used")
+    serve.add_argument("--access-log", action="store_true", help="log every request (it costs as much as a call)")
     serve.set_defaults(run=run_serve)
 
 
@@ -38,5 +44,8 @@ def run_serve(args: argparse.Namespace) -> int:
         raise SystemExit(f"error: serve needs {' and '.join(missing)}: pip install 'bansugoroku-fast[web]'")
     from ..web.app import run_server
 
-    run_server(args.host, args.port, open_browser=args.open, session_ttl=float(args.session_ttl))  # Ctrl+C stops it
+    if args.open and args.workers > 1:
+        raise SystemExit("error: --open needs one worker: the page's games live in one process")
+    run_server(args.host, args.port, open_browser=args.open, session_ttl=float(args.session_ttl),
+               access_log=args.access_log, workers=args.workers)  # Ctrl+C stops it
     return 0

@@ -17,7 +17,10 @@ Bad input gets a 4xx and ``{"error": MESSAGE, "type": NAME, "status": N}``:
 404 an unknown route or job, 405 a wrong method, 409 an action out of turn,
 413 a body over 1 MB, 422 a field that is missing, unknown or wrong (a bad
 id, dice, rules label, an illegal play, a match file that does not
-replay), 429 too many analyses at once.
+replay), 429 too many analyses at once; and a session call to a server
+of several worker processes, which share no session, gets 503.
+``POST /api/plays`` is answered before Starlette's middleware and routing
+(:class:`ServeApp`), with the same checks and answers.
 
 >>> from starlette.testclient import TestClient
 >>> client = TestClient(create_app())
@@ -29,9 +32,12 @@ replay), 429 too many analyses at once.
 from __future__ import annotations
 
 import functools
+import gc
+import json
+import os
 import threading
 import warnings
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -42,21 +48,24 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+try:
+    import orjson
+except ImportError:  # the web extra installs it; without it, the standard library's json
+    orjson = None  # type: ignore[assignment]
+
 from ..analysis import analyse
 from ..cube.decision import cube_decision
-from ..errors import BansugorokuError, GameStateError, RequestError
+from ..errors import BansugorokuError, GameStateError, InvalidArgumentError, RequestError
 from ..evaluators.search import best_plays, evaluate_position
 from ..formats.mat import MatchRecord, parse_match, write_match
 from ..moves import legal_plays, outcome
-from ..notation import format_steps
 from ..position import Position
-from ..position_id import encode_many
 from ..render import svg
 from ..rules import Rules
 from ..version import __version__
@@ -81,7 +90,8 @@ from .fields import (
 )
 from .sessions import AnalysisJob, GameSettings, MatchPlay, Session, SessionStore, cube_json
 
-__all__ = ["LOOPBACK_HOSTS", "MAX_ANALYSE_PLAYS", "create_app", "run_server"]
+__all__ = ["DIRECT_CALLS", "LOOPBACK_HOSTS", "MAX_ANALYSE_PLAYS", "WORKER_SETTINGS", "ServeApp", "create_app",
+           "run_server", "worker_app"]
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: The Host headers a server bound to the loopback answers (a page elsewhere
@@ -125,22 +135,40 @@ HINT = Body(optional={"ply": ply_field}, defaults={"ply": 0})
 NOTHING = Body()
 
 
+class _JSONResponse(JSONResponse):
+    """A JSON answer, encoded as :meth:`encode` does for the direct lane too."""
+
+    @staticmethod
+    def encode(content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
+
+    def render(self, content: Any) -> bytes:
+        return self.encode(content)
+
+
 def _json(value: Any, status: int = 200) -> JSONResponse:
-    return JSONResponse(value, status_code=status)
+    return _JSONResponse(value, status_code=status)
 
 
 async def _body(request: Request) -> bytes:
     """The request's body, refused (413) past :data:`MAX_BODY_BYTES` before it is all read."""
-    declared = request.headers.get("content-length", "")
+    return await _limited_body(request.headers.get("content-length", ""), request.stream())
+
+
+async def _limited_body(declared: str, chunks: AsyncIterator[bytes]) -> bytes:
+    """The body of the ``chunks`` received, whose ``Content-Length`` header
+    says ``declared`` (or is empty): refused (413) past
+    :data:`MAX_BODY_BYTES`, by the header before any is read, else as soon
+    as what was read passes it."""
     if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
         raise RequestError(f"the body is {declared} bytes, more than the {MAX_BODY_BYTES} allowed", status=413)
-    chunks, size = [], 0
-    async for chunk in request.stream():
+    parts, size = [], 0
+    async for chunk in chunks:
         size += len(chunk)
         if size > MAX_BODY_BYTES:
             raise RequestError(f"the body is more than the {MAX_BODY_BYTES} bytes allowed", status=413)
-        chunks.append(chunk)
-    return b"".join(chunks)
+        parts.append(chunk)
+    return b"".join(parts)
 
 
 async def _fields(request: Request, body: Body) -> dict[str, Any]:
@@ -158,25 +186,19 @@ async def openapi_document(request: Request) -> Response:
     return _json(openapi.document(__version__))
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _notation(steps: tuple[tuple[int, int], ...], hits: tuple[bool, ...]) -> str:
-    """A play's notation (``str(play)``), remembered: the same few thousand step lists come back all the time."""
-    return format_steps(steps, hits)
-
-
 def _plays_json(position: Position, dice: tuple[int, int], rules: Rules) -> list[dict[str, str]]:
     """Each legal play's notation and the Position ID after it, seen by the side then on roll."""
     found = legal_plays(position, dice, rules)
-    if not len(found):
-        return []
-    after = encode_many(found.boards()[:, ::-1])
-    return [{"play": _notation(play.steps, play.hits), "position": position_id}
-            for play, position_id in zip(found, after)]
+    return [{"play": notation, "position": position_id}
+            for notation, position_id in zip(found.notations(), found.position_ids(swapped=True))]
+
+
+def _plays_answer(fields: dict[str, Any]) -> dict[str, Any]:
+    return {"plays": _plays_json(fields["position"], fields["dice"], fields["rules"])}
 
 
 async def plays(request: Request) -> Response:
-    fields = await _fields(request, PLAYS)
-    return _json({"plays": _plays_json(fields["position"], fields["dice"], fields["rules"])})
+    return _json(_plays_answer(await _fields(request, PLAYS)))
 
 
 def _evaluation(fields: dict[str, Any]) -> dict[str, Any]:
@@ -261,28 +283,36 @@ def _token(request: Request) -> str:
     return token.strip()
 
 
+def _store(request: Request) -> SessionStore:
+    """The app's sessions; 503 in a server of several processes, which would not share them."""
+    store: SessionStore | None = request.app.state.sessions
+    if store is None:
+        raise RequestError("this server runs several worker processes, which share no session: the page's games "
+                           "and analyses need a server of one process (bansugoroku serve without --workers)",
+                           status=503)
+    return store
+
+
 def _session(request: Request) -> Session:
-    store: SessionStore = request.app.state.sessions
-    return store.get(_token(request))
+    return _store(request).get(_token(request))
 
 
 async def create_session(request: Request) -> Response:
     await _fields(request, NOTHING)
-    store: SessionStore = request.app.state.sessions
+    store = _store(request)
     session = store.create()
     return _json({"token": session.token, "expires_in": store.ttl}, status=201)
 
 
 async def session_info(request: Request) -> Response:
     session = _session(request)
-    store: SessionStore = request.app.state.sessions
+    store = _store(request)
     return _json({"expires_in": store.ttl, "game": session.play is not None,
                   "jobs": [job.state()["job"] for job in session.jobs.values()]})
 
 
 async def delete_session(request: Request) -> Response:
-    store: SessionStore = request.app.state.sessions
-    store.delete(_token(request))
+    _store(request).delete(_token(request))
     return Response(status_code=204)
 
 
@@ -435,7 +465,11 @@ def _status(error: BansugorokuError) -> int:
 async def library_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, BansugorokuError)
     status = _status(error)
-    return _json({"error": str(error), "type": type(error).__name__, "status": status}, status=status)
+    return _json(_error_json(error, status), status=status)
+
+
+def _error_json(error: BansugorokuError, status: int) -> dict[str, Any]:
+    return {"error": str(error), "type": type(error).__name__, "status": status}
 
 
 async def http_error(request: Request, error: Exception) -> Response:
@@ -464,6 +498,103 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+# --- the calls answered directly ------------------------------------------------------------------------
+
+#: The calls :class:`ServeApp` answers before Starlette's middleware and
+#: routing: those that need no session nor thread, which programs call in
+#: bulk. Each path's body and the function answering its fields.
+DIRECT_CALLS: dict[str, tuple[Body, Callable[[dict[str, Any]], Any]]] = {
+    "/api/plays": (PLAYS, _plays_answer),
+}
+
+
+def _direct_json(content: Any) -> bytes:
+    """The direct lane's answers (strings and numbers only) as JSON:
+    orjson's bytes where it is installed (the ``web`` extra installs it),
+    which are the standard library's here, at a tenth of its cost."""
+    if orjson is None:
+        return _JSONResponse.encode(content)
+    return orjson.dumps(content)
+
+
+def _header(scope: Scope, name: bytes) -> str:
+    for key, value in scope["headers"]:
+        if key == name:
+            return str(value.decode("latin-1"))
+    return ""
+
+
+async def _received(receive: Receive) -> AsyncIterator[bytes]:
+    """The body's chunks as the server hands them over (as ``Request.stream`` reads them)."""
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            raise ClientDisconnect()
+        yield message.get("body", b"")
+        if not message.get("more_body", False):
+            return
+
+
+async def _answer_directly(call: tuple[Body, Callable[[dict[str, Any]], Any]], scope: Scope, receive: Receive,
+                           send: Send) -> None:
+    """Answer one of :data:`DIRECT_CALLS` as its route would: the body
+    read and checked, the answer or the 4xx JSON message of bad input, the
+    security headers."""
+    body, answer = call
+    try:
+        fields = body.read(await _limited_body(_header(scope, b"content-length"), _received(receive)))
+        content, status = answer(fields), 200
+    except BansugorokuError as error:
+        status = _status(error)
+        content = _error_json(error, status)
+    except ClientDisconnect:
+        return                 # nobody to answer
+    data = _direct_json(content)
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(data)),
+                            *SECURITY_HEADERS]})
+    await send({"type": "http.response.body", "body": data})
+
+
+class ServeApp(Starlette):
+    """The application of ``bansugoroku serve``: Starlette, except that the
+    calls of :data:`DIRECT_CALLS` (``POST /api/plays``) are answered
+    before its middleware and routing, which cost them as much again as
+    their work: with the same checks and answers (the ``Host`` header, the
+    body's size and fields, a 4xx JSON message for bad input, the security
+    headers). A request this lane does not surely take (another method, a
+    ``Host`` it does not know for one of ``direct_hosts``) goes the whole way.
+
+    Parameters
+    ----------
+    direct_hosts
+        The ``Host`` names (without a port, lower case) the direct lane
+        answers; None: any (the app checks no ``Host``).
+    **settings
+        Starlette's arguments.
+    """
+
+    def __init__(self, *, direct_hosts: frozenset[str] | None, **settings: Any) -> None:
+        super().__init__(**settings)
+        self.direct_hosts = direct_hosts
+
+    def _answers_host(self, scope: Scope) -> bool:
+        if self.direct_hosts is None:
+            return True
+        host = _header(scope, b"host")
+        name, _, port = host.rpartition(":")
+        plain_port = port.isascii() and port.isdigit()  # not "²", which latin-1 headers can hold
+        return (name if name and plain_port else host).lower() in self.direct_hosts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] == "POST" and not scope.get("root_path"):
+            call = DIRECT_CALLS.get(scope["path"])
+            if call is not None and self._answers_host(scope):
+                await _answer_directly(call, scope, receive, send)
+                return
+        await super().__call__(scope, receive, send)
 
 
 # --- the application ------------------------------------------------------------------------------------
@@ -499,7 +630,7 @@ def routes() -> list[Route | Mount]:
 
 
 def create_app(*, allowed_hosts: list[str] | None = None, session_ttl: float | None = None,
-               sessions: SessionStore | None = None) -> Starlette:
+               sessions: SessionStore | None = None, page_sessions: bool = True) -> ServeApp:
     """The ASGI application of ``bansugoroku serve``.
 
     Parameters
@@ -512,11 +643,15 @@ def create_app(*, allowed_hosts: list[str] | None = None, session_ttl: float | N
         :data:`~bansugoroku_fast.web.sessions.SESSION_TTL`).
     sessions
         The session store (a new one by default; tests give one with a clock of their own).
+    page_sessions
+        Keep the page's sessions (its games and analyses). False for one
+        of several worker processes, which would not share them: the
+        session calls then answer 503, the other calls as always.
 
     Returns
     -------
-    starlette.applications.Starlette
-        The application, to run with uvicorn or to test with Starlette's ``TestClient``.
+    ServeApp
+        The application (a Starlette application), to run with uvicorn or to test with Starlette's ``TestClient``.
 
     Examples
     --------
@@ -527,11 +662,15 @@ def create_app(*, allowed_hosts: list[str] | None = None, session_ttl: float | N
     middleware = [Middleware(SecurityHeaders)]
     if allowed_hosts is not None:
         middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts, www_redirect=False))
-    app = Starlette(routes=routes(), middleware=middleware,
-                    exception_handlers={BansugorokuError: library_error, HTTPException: http_error})
-    store = sessions if sessions is not None else SessionStore()
-    if session_ttl is not None:
-        store.ttl = session_ttl
+    exact_hosts = None if allowed_hosts is None else frozenset(
+        host.lower() for host in allowed_hosts if not host.startswith("*"))
+    app = ServeApp(direct_hosts=exact_hosts, routes=routes(), middleware=middleware,
+                   exception_handlers={BansugorokuError: library_error, HTTPException: http_error})
+    store = None
+    if page_sessions:
+        store = sessions if sessions is not None else SessionStore()
+        if session_ttl is not None:
+            store.ttl = session_ttl
     app.state.sessions = store
     app.state.search_limiter = anyio.CapacityLimiter(SEARCH_THREADS)
     app.state.game_limiter = anyio.CapacityLimiter(SEARCH_THREADS * 4)
@@ -541,8 +680,39 @@ def create_app(*, allowed_hosts: list[str] | None = None, session_ttl: float | N
     return app
 
 
+#: The environment variable carrying :func:`run_server`'s settings to its worker processes (JSON).
+WORKER_SETTINGS = "BANSUGOROKU_SERVE_SETTINGS"
+
+
+def _ready_process() -> None:
+    """Ready a serving process: move what importing and building the app
+    made (tens of thousands of objects, alive until the end) out of the
+    garbage collector's reach, so that its full collections, which stop
+    every request, look only at what requests leave behind."""
+    gc.collect()
+    gc.freeze()
+
+
+def worker_app() -> ServeApp:
+    """The app of one of the worker processes of :func:`run_server` with
+    ``workers`` > 1 (uvicorn makes it in each), its settings read from
+    :data:`WORKER_SETTINGS`: without the page's sessions, which the
+    processes would not share.
+
+    Returns
+    -------
+    ServeApp
+        The application.
+    """
+    settings = json.loads(os.environ.get(WORKER_SETTINGS, "{}"))
+    app = create_app(allowed_hosts=settings.get("allowed_hosts"), page_sessions=False)
+    _ready_process()
+    return app
+
+
 def run_server(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = False,
-               session_ttl: float | None = None, log_level: str = "info") -> None:
+               session_ttl: float | None = None, log_level: str = "info", access_log: bool = False,
+               workers: int = 1) -> None:
     """Serve the page and the API with uvicorn until interrupted.
 
     Parameters
@@ -558,18 +728,42 @@ def run_server(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool 
         Seconds a session lives unused.
     log_level
         uvicorn's log level.
+    access_log
+        Log every request (at ``info`` level): it costs about as much as
+        answering ``POST /api/plays``.
+    workers
+        Processes answering requests (uvicorn's workers, sharing the
+        port). With more than one, the stateless calls (``/api/plays``,
+        ``/api/evaluate``, ``/api/best``, ``/api/analyse``, ``/api/board``,
+        ``/api/health``) take more load, but the page's sessions, which the
+        processes would not share, answer 503: the page needs one.
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``workers`` is below 1, or above 1 with ``open_browser``.
     """
     import uvicorn
 
+    if workers < 1 or (workers > 1 and open_browser):
+        raise InvalidArgumentError(f"workers: 1 or more, and 1 to open the page (its games need one process), "
+                                   f"got {workers}")
     loopback = host in LOOPBACK_HOSTS or host.startswith("127.")
     if not loopback:
         warnings.warn(f"serving on {host}: every machine that reaches this address can use the server "
                       "(it has no login); the default, 127.0.0.1, serves this machine only", UserWarning, stacklevel=2)
-    app = create_app(allowed_hosts=[*LOOPBACK_HOSTS, host] if loopback else None, session_ttl=session_ttl)
+    allowed_hosts = [*LOOPBACK_HOSTS, host] if loopback else None
     url = f"http://{'localhost' if loopback else host}:{port}/"
-    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, limit_concurrency=1000,
-                            timeout_keep_alive=30)
-    server = uvicorn.Server(config)
+    # no proxy sits in front: the client's address is the connection's, whatever a header says
+    options: dict[str, Any] = {"host": host, "port": port, "log_level": log_level, "access_log": access_log,
+                               "limit_concurrency": 1000, "timeout_keep_alive": 30, "proxy_headers": False}
+    if workers > 1:
+        os.environ[WORKER_SETTINGS] = json.dumps({"allowed_hosts": allowed_hosts})
+        print(f"Serving the API on {url}api/ from {workers} processes (Ctrl+C stops); the page needs one process")
+        uvicorn.run(f"{__name__}:worker_app", factory=True, workers=workers, **options)
+        return
+    app = create_app(allowed_hosts=allowed_hosts, session_ttl=session_ttl)
+    server = uvicorn.Server(uvicorn.Config(app, **options))
     if open_browser:
         import webbrowser
 
@@ -581,4 +775,5 @@ def run_server(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool 
 
         threading.Thread(target=open_when_up, daemon=True).start()
     print(f"Serving on {url} (Ctrl+C stops)")
+    _ready_process()
     server.run()

@@ -61,6 +61,10 @@ def _refuse_constant(name: str) -> Any:
     raise RequestError(f"the body is not JSON: {name} is not a JSON number", status=400)
 
 
+#: The decoder of bodies, made once (``json.loads`` with an argument makes one per call).
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
+
+
 def json_object(body: bytes) -> dict[str, Any]:
     """The JSON object of ``body``; :class:`RequestError` (400) for a body
     that is not UTF-8 JSON holding an object, 413 for one over
@@ -78,7 +82,7 @@ def json_object(body: bytes) -> dict[str, Any]:
     if not body.strip():
         raise RequestError("the body is empty: send a JSON object", status=400)
     try:
-        value = json.loads(body, parse_constant=_refuse_constant)
+        value = _DECODER.decode(body.decode(json.detect_encoding(body), "surrogatepass"))  # as json.loads reads bytes
     except UnicodeDecodeError:
         raise RequestError("the body is not UTF-8 text", status=400) from None
     except json.JSONDecodeError as error:
@@ -176,6 +180,10 @@ def dice_field(value: Any, name: str) -> tuple[int, int]:
     >>> dice_field([3, 3], "dice"), dice_field("6-5", "dice")
     ((3, 3), (6, 5))
     """
+    if type(value) is list and len(value) == 2:
+        first, second = value
+        if type(first) is int and type(second) is int and 1 <= first <= 6 and 1 <= second <= 6:
+            return first, second  # the common case, without the general checks below
     ok_list = isinstance(value, list) and len(value) == 2 and all(
         isinstance(die, int) and not isinstance(die, bool) for die in value)
     if not (ok_list or isinstance(value, str)):

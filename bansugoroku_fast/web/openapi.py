@@ -57,13 +57,17 @@ def _errors(*statuses: int) -> dict[str, Any]:
              404: "No such job.", 409: "Not possible now (out of turn, the game is over...).",
              413: "The body is over 1 MB.", 422: "A field is missing, unknown or wrong (a bad id, dice, rules, "
                                                   "an illegal move, a match file that does not replay).",
-             429: "Too many searches or analyses at once: try again later."}
+             429: "Too many searches or analyses at once: try again later.",
+             503: "The server runs several worker processes (bansugoroku serve --workers), which share no "
+                  "session: the page's calls need a server of one."}
     return {str(status): {"description": words[status], "content": {"application/json": {"schema": ERROR}}}
             for status in statuses}
 
 
 def _call(summary: str, body: dict[str, Any] | None, answer: dict[str, Any], *errors: int,
           status: int = 200, session: bool = False) -> dict[str, Any]:
+    if session:
+        errors = (*errors, 503)
     operation: dict[str, Any] = {
         "summary": summary,
         "responses": {str(status): {"description": "OK", "content": {"application/json": {"schema": answer}}},
@@ -132,14 +136,15 @@ def document(version: str) -> dict[str, Any]:
         "/api/sessions": {
             "post": _call("A new session: its token, and the seconds it lives unused", None,
                           {"type": "object", "properties": {"token": {"type": "string"},
-                                                            "expires_in": {"type": "number"}}}, 400, status=201),
+                                                            "expires_in": {"type": "number"}}}, 400, 503,
+                          status=201),
             "get": _call("The session: the seconds it lives unused, whether it has a game, its jobs", None,
                          {"type": "object", "properties": {"expires_in": {"type": "number"},
                                                            "game": {"type": "boolean"},
                                                            "jobs": {"type": "array", "items": {"type": "string"}}}},
                          401, session=True),
             "delete": {"summary": "End the session", "security": [{"session": []}],
-                       "responses": {"204": {"description": "Ended"}, **_errors(401)}},
+                       "responses": {"204": {"description": "Ended"}, **_errors(401, 503)}},
         },
         "/api/game": {
             "post": _call("A new match against the computer", game_body, STATE, *session_errors, session=True),
