@@ -42,6 +42,7 @@ True
 """
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -629,8 +630,17 @@ def _notations(turns: Sequence[_Turn], judged: Sequence[dict[str, Any]], rules: 
 
 def _steps_text(plays: Any, row: int) -> str:
     """The notation of row ``row`` of a batch of plays with steps and hits."""
-    used = plays.steps[row, :, 0] >= 0
-    return format_steps([tuple(step) for step in plays.steps[row][used].tolist()], plays.hits[row][used].tolist())
+    return _notation_of(plays.steps[row].tobytes(), plays.hits[row].tobytes())
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _notation_of(steps: bytes, hits: bytes) -> str:
+    """The notation of a play's ``int8[4, 2]`` steps and ``bool[4]`` hits
+    (as bytes: the same few thousand recur across a match)."""
+    pairs = np.frombuffer(steps, dtype=np.int8).reshape(-1, 2)
+    used = pairs[:, 0] >= 0
+    return format_steps([tuple(step) for step in pairs[used].tolist()],
+                        np.frombuffer(hits, dtype=np.bool_)[used].tolist())
 
 
 # --- the cube ------------------------------------------------------------------------------------------
