@@ -17,7 +17,8 @@ import threading
 import numpy as np
 import pytest
 
-from bansugoroku_fast import InvalidDiceError, InvalidPositionError, Position, Rules, moves, oracle
+from bansugoroku_fast import Position, Rules, moves, oracle
+from bansugoroku_fast.errors import InvalidDiceError, InvalidPositionError
 from bansugoroku_fast.moves import Plays, legal_plays
 
 from . import playouts
