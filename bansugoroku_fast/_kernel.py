@@ -250,6 +250,20 @@ def set_play_class(play_class: type, decoded_slots: tuple[str, ...]) -> None:
     _play_records.set_play_class(play_class, decoded_slots)
 
 
+def set_quick_forms(position_class: type, array_class: type, rules_class: type, default_rules: Rules,
+                    rules_of_label: Callable[[str], Rules], plays_class: type) -> None:
+    """Name the argument forms :data:`quick_plays` reads itself (see
+    ``_single.set_quick_forms``)."""
+    _single.set_quick_forms(position_class, array_class, rules_class, default_rules, rules_of_label,
+                            plays_class)
+
+
+#: ``quick_plays(position, dice, rules, all_orderings)``: the plays in one
+#: call for the common argument forms, or None (then check in full and call
+#: :func:`plays`). The kernel's function itself: no Python frame between.
+quick_plays: Callable[[Any, Any, Any, bool], Any] = _single.quick_plays
+
+
 def plays(key: bytes, dice: tuple[int, int], rules: Rules, all_orderings: bool, sequence_class: type,
           position: Any) -> Any:
     """The legal plays of the position ``key`` as a ``sequence_class``

@@ -3,6 +3,7 @@
 # holds it to the module (.ci/run). A position crosses as the 52 bytes of
 # ``Position.key``, rules as ``Rules.code``. A problem is a Status (an int
 # < 0, named in ``_batch.STATUS``), returned instead of the result.
+from collections.abc import Callable
 from typing import Final, TypeVar
 
 from ._play_records import PlayRecords
@@ -19,6 +20,19 @@ def plays(
     key: bytes, a: int, b: int, code: int, all_orderings: bool, sequence_class: type[_SequenceT]
 ) -> _SequenceT | int:
     """The plays as a ``sequence_class`` (a PlayRecords), or a Status."""
+
+def set_quick_forms(
+    position_class: type,
+    array_class: type,
+    rules_class: type,
+    default_rules: object,
+    rules_of_label: Callable[[str], object],
+    plays_class: type[PlayRecords],
+) -> None:
+    """Name the classes quick_plays reads itself, the default rules, the label parser and the result class."""
+
+def quick_plays(position: object, dice: object, rules: object, all_orderings: bool) -> PlayRecords | None:
+    """The plays in one call for the common argument forms, or None (check in full, then call plays)."""
 
 def count_roll_plays(key: bytes, a: int, b: int, code: int, *, fast_counts: bool = True) -> int:
     """Distinct plays of one position and roll (0: a pass or a finished game), or a Status."""

@@ -23,6 +23,7 @@ import numpy as np
 from . import _kernel
 from ._kernel import as_int8_array, holds_integers
 from .errors import (
+    ArgumentTypeError,
     AssumedRulesWarning,
     InvalidArgumentError,
     InvalidDiceError,
@@ -30,7 +31,6 @@ from .errors import (
     OutputPathError,
     RulesTypeError,
     UnevenStrataWarning,
-    UnknownOptionError,
 )
 from .layout import borne_off_problem
 from .rules import Rules
@@ -443,13 +443,13 @@ def check_keywords(given: Iterable[str], accepted: Iterable[str], where: str) ->
     >>> check_keywords(["sead"], ["seat", "opponent"], "BanSugorokuEnv")
     Traceback (most recent call last):
     ...
-    bansugoroku_fast.errors.UnknownOptionError: BanSugorokuEnv takes no option 'sead'; its options: opponent, seat
+    bansugoroku_fast.errors.ArgumentTypeError: BanSugorokuEnv takes no option 'sead'; its options: opponent, seat
     """
     known = set(accepted)
     unknown = sorted(set(given) - known)
     if unknown:
         names = ", ".join(repr(name) for name in unknown)
-        raise UnknownOptionError(f"{where} takes no option {names}; its options: {', '.join(sorted(known))}")
+        raise ArgumentTypeError(f"{where} takes no option {names}; its options: {', '.join(sorted(known))}")
 
 
 def _writable_directory(directory: str, what: str) -> None:

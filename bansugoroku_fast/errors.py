@@ -36,7 +36,6 @@ __all__ = [
     "EndgameCacheWarning",
     "EvaluatorOutputError",
     "EvaluatorOutputTypeError",
-    "EvaluatorTypeError",
     "GameStateError",
     "GameTooLongError",
     "IllegalPlayError",
@@ -55,14 +54,12 @@ __all__ = [
     "MatchEquityQueryError",
     "MatchEquityQueryTypeError",
     "MatchEquityTableError",
-    "MatchEquityTableTypeError",
     "MatchIdError",
     "NetworkFileError",
     "NotARaceError",
     "NotInTableError",
     "OutputPathError",
     "PlayError",
-    "PlayTextTypeError",
     "PolicyOutputError",
     "PolicyOutputTypeError",
     "PolicyTypeError",
@@ -71,7 +68,6 @@ __all__ = [
     "StonesTypeError",
     "TableRulesError",
     "UnevenStrataWarning",
-    "UnknownOptionError",
 ]
 
 
@@ -190,8 +186,10 @@ class InvalidArgumentError(BansugorokuError, ValueError):
 
 
 class InvalidOptionError(InvalidArgumentError):
-    """A keyword argument a function does not accept, or one that contradicts
-    another (an environment id's rules and a ``rules=`` of another variant)."""
+    """An option that contradicts another (an environment id's rules and a
+    ``rules=`` of another variant, command-line options that do not
+    combine). A keyword the function does not take at all raises
+    :class:`ArgumentTypeError`, as Python's own ``TypeError``."""
 
 
 class InvalidCubeError(BansugorokuError, ValueError):
@@ -226,9 +224,6 @@ class RulesTypeError(InvalidRulesError, TypeError):
     """Rules that are neither a :class:`~bansugoroku_fast.Rules` nor a str label."""
 
 
-class PlayTextTypeError(InvalidNotationError, TypeError):
-    """Play notation that is not a str."""
-
 
 class PolicyOutputTypeError(PolicyOutputError, TypeError):
     """A policy's output (or the choices given to ``GameBatch.step``) of a dtype
@@ -238,10 +233,6 @@ class PolicyOutputTypeError(PolicyOutputError, TypeError):
 class PolicyTypeError(InvalidPolicyError, TypeError):
     """A policy that is neither a name nor a LinearPolicy (nor a pair of
     them), or LinearPolicy weights that are not a sequence."""
-
-
-class EvaluatorTypeError(InvalidEvaluatorError, TypeError):
-    """An evaluator that is neither a NetEvaluator nor a callable."""
 
 
 class EvaluatorOutputTypeError(EvaluatorOutputError, TypeError):
@@ -255,18 +246,15 @@ class CubeTypeError(InvalidCubeError, TypeError):
 
 class ArgumentTypeError(InvalidArgumentError, TypeError):
     """An argument of a type the function does not take (a flag that is not
-    a bool, a match file's text that is neither str nor bytes, a seed that
-    is no source of randomness...), or a required argument left out, as
-    Python's own ``TypeError``, where its kind has no ``...TypeError`` of
-    its own (:class:`RulesTypeError`, :class:`PlayTextTypeError`,
-    :class:`EvaluatorTypeError`...); the message names the argument and
-    what it takes. (Not ``argparse``'s error of
-    the same name.)"""
-
-
-class UnknownOptionError(InvalidOptionError, TypeError):
-    """A keyword argument the function does not take (a TypeError, as Python
-    raises for it); the message lists the keywords it does take."""
+    a bool, play notation that is not a str, an evaluator that is neither a
+    NetEvaluator nor a callable, a table's path that is no path, a seed
+    that is no source of randomness...), a required argument left out, or a
+    keyword argument the function does not take (the message then lists
+    those it does), as Python's own ``TypeError``. Kinds whose wrong types
+    are caught apart have a ``...TypeError`` of their own
+    (:class:`RulesTypeError`, :class:`PolicyTypeError`,
+    :class:`CubeTypeError`...); the message names the argument and what it
+    takes. (Not ``argparse``'s error of the same name.)"""
 
 
 class RequestError(BansugorokuError, ValueError):
@@ -331,9 +319,6 @@ class MatchEquityTableError(BansugorokuError, ValueError):
         where += f"line {line}: " if line else ""
         super().__init__(where + message)
 
-
-class MatchEquityTableTypeError(MatchEquityTableError, TypeError):
-    """A table's path that is neither a str nor an os.PathLike."""
 
 
 class MatchEquityQueryError(BansugorokuError, ValueError):

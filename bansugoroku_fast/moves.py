@@ -242,6 +242,13 @@ def _dice(dice: DiceLike) -> tuple[int, int]:
     return as_dice(dice)
 
 
+# The common argument forms (a Position or an int8[2, 26] array, a tuple or
+# list of two ints, None, a Rules or a label) are read by the kernel in the
+# same call that searches: legal_plays then runs no Python but its own line.
+_kernel.set_quick_forms(Position, np.ndarray, Rules, _DEFAULT_RULES, as_rules, Plays)
+_quick_plays = _kernel.quick_plays
+
+
 def legal_plays(position: PositionLike, dice: DiceLike, rules: RulesLike = None, *,
                 all_orderings: bool = False) -> Plays:
     """The legal plays of ``position`` (row 0 to move) with ``dice``.
@@ -290,9 +297,12 @@ def legal_plays(position: PositionLike, dice: DiceLike, rules: RulesLike = None,
     >>> len(legal_plays(Position.initial(), "6-5", "backgammon", all_orderings=True))
     14
     """
-    pair = _dice(dice)
-    key, named, rules = _prepare(position, rules)
-    return _kernel.plays(key, pair, rules, all_orderings, Plays, named)  # type: ignore[no-any-return]
+    plays = _quick_plays(position, dice, rules, all_orderings)
+    if plays is None:   # an argument of a rarer form, or bad input: checked in full, the error named
+        pair = _dice(dice)
+        key, named, rules = _prepare(position, rules)
+        plays = _kernel.plays(key, pair, rules, all_orderings, Plays, named)
+    return plays  # type: ignore[no-any-return]
 
 
 def legal_play_count(position: PositionLike, dice: DiceLike, rules: RulesLike = None, *,

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
-from .errors import AmbiguousPlayError, IllegalPlayError, InvalidNotationError, PlayTextTypeError
+from .errors import AmbiguousPlayError, ArgumentTypeError, IllegalPlayError, InvalidNotationError
 from .layout import BAR, OFF
 
 if TYPE_CHECKING:  # play.py imports this module
@@ -106,7 +106,7 @@ def parse_moves(text: str) -> list[Hop]:
     resolves it against the legal plays.
     """
     if not isinstance(text, str):
-        raise PlayTextTypeError(
+        raise ArgumentTypeError(
             f"play notation must be a str such as '24/18 13/11*', got {type(text).__name__}"
         )
     hops: list[Hop] = []

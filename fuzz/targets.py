@@ -22,17 +22,15 @@ import atheris
 import numpy as np
 
 import bansugoroku_fast as package
-from bansugoroku_fast import (
+from bansugoroku_fast import PlayError, Position, Rules, oracle
+from bansugoroku_fast.checks import as_dice
+from bansugoroku_fast.errors import (
     InvalidDiceError,
     InvalidPositionError,
     InvalidRulesError,
-    PlayError,
-    Position,
-    Rules,
-    oracle,
+    MatchFileError,
+    MatchIdError,
 )
-from bansugoroku_fast.checks import as_dice
-from bansugoroku_fast.errors import MatchFileError, MatchIdError
 from bansugoroku_fast.formats import MatchState, decode_match_id, encode_match_id, read_match, write_match
 from bansugoroku_fast.formats.match_id import GAME_STATES
 from bansugoroku_fast.layout import BAR, STONES

@@ -24,7 +24,7 @@ from bansugoroku_fast import (
 )
 from bansugoroku_fast.analysis import Analysis, analyse, core, luck_mark, mark, rating, report
 from bansugoroku_fast.cli import main
-from bansugoroku_fast.errors import EvaluatorTypeError, InvalidEvaluatorError, MatchFileError, OutputPathError
+from bansugoroku_fast.errors import ArgumentTypeError, InvalidEvaluatorError, MatchFileError, OutputPathError
 from bansugoroku_fast.evaluators import EvaluatorPolicy, NetEvaluator
 from bansugoroku_fast.evaluators.search import ROLL_DICE, ROLL_WEIGHTS
 from bansugoroku_fast.oracle import analysis as plain
@@ -303,7 +303,7 @@ def test_the_fast_path_agrees_with_the_oracle(rules, seed, plies):
 def test_bad_arguments_are_typed_errors(auto5):
     with pytest.raises(TypeError, match="analyse takes a MatchRecord"):
         analyse("auto5.mat", "net")
-    with pytest.raises(EvaluatorTypeError):
+    with pytest.raises(ArgumentTypeError):
         analyse(auto5, 42)
     with pytest.raises(InvalidEvaluatorError, match="unknown evaluator name"):
         analyse(auto5, "gnubg-ish")

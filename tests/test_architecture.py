@@ -242,6 +242,51 @@ def test_every_error_class_derives_from_the_base():
     assert [cls.__name__ for cls in exceptions if not issubclass(cls, errors.BansugorokuError)] == []
 
 
+#: The calls whose class arguments test an error rather than raise one.
+CLASS_TESTS = ("isinstance", "issubclass")
+
+
+def raised_names(source: str) -> set[str]:
+    """The names ``source`` raises, warns or makes: raised (``raise X``,
+    ``raise X(...)``, ``raise X.of_game(...)``), called (``X(...)``, an
+    error built to be raised elsewhere) or handed to a call (``warn(...,
+    X)``, a helper told which error to raise); not a name that is only
+    imported, caught or tested with ``isinstance``."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Raise) and node.exc is not None:
+            raised = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+            if isinstance(raised, ast.Attribute):    # X.of_game(...)
+                raised = raised.value
+            if isinstance(raised, ast.Name):
+                found.add(raised.id)
+        elif isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Name):
+                found.add(node.func.id)
+                if node.func.id in CLASS_TESTS:
+                    continue
+            found.update(argument.id for argument in [*node.args, *(k.value for k in node.keywords)]
+                         if isinstance(argument, ast.Name))
+    return found
+
+
+def test_every_error_class_is_raised_or_a_base_of_one_that_is():
+    """No error class (or warning) lingers that nothing raises: each is
+    raised, warned or made by a module of the package (not ``errors``
+    itself), or is the base of one that is, which a caller catches."""
+    from bansugoroku_fast import errors
+
+    used = set().union(*(raised_names(path.read_text()) for module, path in module_files().items()
+                         if module != "bansugoroku_fast.errors"))
+    classes = [getattr(errors, name) for name in errors.__all__]
+    raised = [cls for cls in classes if cls.__name__ in used]
+    idle = [cls.__name__ for cls in classes if not any(issubclass(made, cls) for made in raised)]
+    assert idle == []
+    assert raised_names("raise A\nraise B('x')\nraise C.of_game(1)\nD()\nwarn('x', E)\n"
+                        "isinstance(x, F)\ntry:\n    pass\nexcept G:\n    pass\n") == {
+        "A", "B", "C", "D", "warn", "E", "isinstance"}
+
+
 def test_the_rules_catch_what_they_forbid(tmp_path):
     """The checks above see what they look for: a private import, an upward
     import hidden in a function, an import under TYPE_CHECKING (ignored)."""

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 import bansugoroku_fast
-from bansugoroku_fast import InvalidDiceError, InvalidRulesError, Position, Rules, oracle
+from bansugoroku_fast import Position, Rules, oracle
+from bansugoroku_fast.errors import InvalidDiceError, InvalidRulesError
 
 ENGINES = [pytest.param(oracle, id="oracle"), pytest.param(bansugoroku_fast, id="package")]
 

@@ -16,8 +16,9 @@ distributed = pytest.importorskip("dask.distributed")
 
 from dask.utils import key_split  # noqa: E402
 
-from bansugoroku_fast import InvalidDiceError, InvalidPositionError, Position, Rules, batch, count_plays, rollout  # noqa: E402
+from bansugoroku_fast import Position, Rules, batch, count_plays, rollout  # noqa: E402
 from bansugoroku_fast import distributed as bulk  # noqa: E402
+from bansugoroku_fast.errors import InvalidDiceError, InvalidPositionError  # noqa: E402
 from tests.playouts import playout_items  # noqa: E402
 
 BACKGAMMON = Rules(variant="backgammon")

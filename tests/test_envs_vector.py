@@ -8,7 +8,6 @@ gymnasium = pytest.importorskip("gymnasium")
 
 from bansugoroku_fast import (  # noqa: E402
     FEATURE_NAMES,
-    GameStateError,
     IllegalPlayError,
     LinearPolicy,
     Position,
@@ -18,6 +17,7 @@ from bansugoroku_fast import (  # noqa: E402
     outcome,
 )
 from bansugoroku_fast.envs import BanSugorokuEnv, BanSugorokuVectorEnv  # noqa: E402
+from bansugoroku_fast.errors import GameStateError  # noqa: E402
 
 BACKGAMMON = Rules(variant="backgammon")
 

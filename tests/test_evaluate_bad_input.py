@@ -10,9 +10,9 @@ import pytest
 
 from bansugoroku_fast import Position
 from bansugoroku_fast.errors import (
+    ArgumentTypeError,
     EvaluatorOutputError,
     EvaluatorOutputTypeError,
-    EvaluatorTypeError,
     InvalidEvaluatorError,
     InvalidPositionError,
     NetworkFileError,
@@ -173,7 +173,7 @@ def test_rounding_within_the_tolerance_is_accepted_and_made_exact():
 def test_not_an_evaluator():
     with pytest.raises(InvalidEvaluatorError, match="unknown evaluator name 'gnubg': the names are 'net'"):
         evaluate(START, "backgammon", "gnubg")
-    with pytest.raises(EvaluatorTypeError, match="got int"):
+    with pytest.raises(ArgumentTypeError, match="got int"):
         evaluate(START, "backgammon", 3)
     with pytest.raises(TypeError, match="needs rules="):
         EvaluatorPolicy(returning(None))

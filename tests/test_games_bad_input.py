@@ -9,18 +9,14 @@ import re
 import numpy as np
 import pytest
 
-from bansugoroku_fast import (
+from bansugoroku_fast import LinearPolicy, Position, Rules, games, oracle
+from bansugoroku_fast.errors import (
     AssumedRulesWarning,
     GameTooLongError,
     InvalidPolicyError,
     InvalidPositionError,
-    LinearPolicy,
     PolicyTypeError,
-    Position,
-    Rules,
     UnevenStrataWarning,
-    games,
-    oracle,
 )
 from bansugoroku_fast.games.policies import FEATURE_NAMES
 

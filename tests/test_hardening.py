@@ -16,18 +16,8 @@ import numpy as np
 import pytest
 
 import bansugoroku_fast
-from bansugoroku_fast import (
-    InvalidDiceError,
-    InvalidNotationError,
-    InvalidPositionError,
-    InvalidRulesError,
-    Position,
-    Rules,
-    batch,
-    legal_first_steps,
-    legal_plays,
-    parse_play,
-)
+from bansugoroku_fast import Position, Rules, batch, legal_first_steps, legal_plays, parse_play
+from bansugoroku_fast.errors import ArgumentTypeError, InvalidDiceError, InvalidPositionError, InvalidRulesError
 
 from . import source_tree
 
@@ -84,7 +74,8 @@ def test_rules_subclass_overriding_code_cannot_reach_the_kernels():
 
 _SNAPSHOT_PROLOGUE = """
     import numpy as np
-    from bansugoroku_fast import Position, iter_plays, InvalidDiceError, InvalidPositionError
+    from bansugoroku_fast import Position, iter_plays
+    from bansugoroku_fast.errors import InvalidDiceError, InvalidPositionError
     positions = np.stack([Position.initial().array] * 100)
     dice = np.tile(np.array([6, 5], dtype=np.int8), (100, 1))
     chunks = iter_plays(positions, dice, "backgammon", chunk_size=32)
@@ -128,7 +119,8 @@ def test_input_changed_during_a_batch_cannot_crash(change):
     output = assert_clean_exit(run_isolated(f"""
         import os, signal, threading
         import numpy as np
-        from bansugoroku_fast import count_plays, InvalidDiceError, InvalidPositionError
+        from bansugoroku_fast import count_plays
+        from bansugoroku_fast.errors import InvalidDiceError, InvalidPositionError
         from benchmarks.interrupt import costly_position, seconds_per_item
         item = costly_position().array
         def call(positions):
@@ -212,10 +204,13 @@ def test_rules_variant_of_the_wrong_type(variant):
         Rules(variant=variant)
 
 
-def test_wrong_types_are_still_value_errors_of_their_kind():
-    # One `except ValueError` (or the specific error) still catches them.
-    with pytest.raises(InvalidNotationError):
+def test_wrong_types_are_still_value_errors():
+    # One `except ValueError` still catches them; rules of the wrong type
+    # are an InvalidRulesError too, play text of the wrong type (a kind
+    # with no TypeError of its own) an ArgumentTypeError.
+    with pytest.raises(ArgumentTypeError, match="play notation must be a str") as caught:
         parse_play(START, (6, 5), None, BACKGAMMON)
+    assert isinstance(caught.value, ValueError) and isinstance(caught.value, TypeError)
     with pytest.raises(InvalidRulesError):
         Rules.parse(None)
 

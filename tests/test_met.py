@@ -12,15 +12,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bansugoroku_fast import (
-    BansugorokuError,
+from bansugoroku_fast import BansugorokuError
+from bansugoroku_fast.cube import MatchEquityTable
+from bansugoroku_fast.cube.met import DEFAULT_FILE
+from bansugoroku_fast.errors import (
+    ArgumentTypeError,
     MatchEquityQueryError,
     MatchEquityQueryTypeError,
     MatchEquityTableError,
-    MatchEquityTableTypeError,
 )
-from bansugoroku_fast.cube import MatchEquityTable
-from bansugoroku_fast.cube.met import DEFAULT_FILE
 from bansugoroku_fast.oracle import met as oracle
 
 GNUBG_METS = Path("/usr/share/gnubg/met")
@@ -297,7 +297,7 @@ def test_bad_files(tmp_path, text, message):
 def test_bad_paths(tmp_path):
     with pytest.raises(MatchEquityTableError, match="cannot read the file"):
         MatchEquityTable.load(tmp_path / "absent.xml")
-    with pytest.raises(MatchEquityTableTypeError, match=r"a str or os\.PathLike"):
+    with pytest.raises(ArgumentTypeError, match=r"a str or os\.PathLike"):
         MatchEquityTable.load(3)  # type: ignore[arg-type]
 
 

@@ -6,8 +6,8 @@ import random
 import numpy as np
 import pytest
 
-from bansugoroku_fast import Game, GameStateError, Position, Rules, legal_plays, play_games
-from bansugoroku_fast.errors import InvalidPolicyError, PolicyOutputError
+from bansugoroku_fast import Game, Position, Rules, legal_plays, play_games
+from bansugoroku_fast.errors import GameStateError, InvalidPolicyError, PolicyOutputError
 from bansugoroku_fast.games.computer import Computer, PipCountCube
 from bansugoroku_fast.games.interactive import CubeRecord, ScriptedDice, TurnRecord
 

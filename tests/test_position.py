@@ -6,7 +6,8 @@ import random
 import numpy as np
 import pytest
 
-from bansugoroku_fast import InvalidPositionError, Position, Rules, oracle, position_id
+from bansugoroku_fast import Position, Rules, oracle, position_id
+from bansugoroku_fast.errors import InvalidPositionError
 from bansugoroku_fast.position import INITIAL_ROW
 from bansugoroku_fast.position_id import encode
 

@@ -7,7 +7,8 @@ has a stone on the bar and each of the mover's points 1..6 holds two or more.
 """
 import pytest
 
-from bansugoroku_fast import InvalidPositionError, Outcome, Position, Rules, Step
+from bansugoroku_fast import Outcome, Position, Rules, Step
+from bansugoroku_fast.errors import InvalidPositionError
 from tests.boards import (
     BACKGAMMON,
     BAN_ARRIVAL,

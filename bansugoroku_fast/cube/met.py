@@ -53,10 +53,10 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import (
+    ArgumentTypeError,
     MatchEquityQueryError,
     MatchEquityQueryTypeError,
     MatchEquityTableError,
-    MatchEquityTableTypeError,
 )
 
 __all__ = ["MAX_SCORE", "RESULT_MULTIPLES", "MatchEquityTable"]
@@ -551,7 +551,7 @@ class MatchEquityTable:
         bansugoroku_fast.errors.MatchEquityTableError: no/such.xml: cannot read the file: No such file or directory
         """
         if not isinstance(path, (str, os.PathLike)):
-            raise MatchEquityTableTypeError(f"a table's path is a str or os.PathLike, got {path!r}")
+            raise ArgumentTypeError(f"a table's path is a str or os.PathLike, got {path!r}")
         path = os.fspath(path)
         source = _read_source(path)
         post = np.array([_post_table(part, source.length, k, path) for k, part in enumerate(source.post)])

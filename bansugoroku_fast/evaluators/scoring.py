@@ -31,7 +31,7 @@ import numpy as np
 
 from ..batch import outcome
 from ..checks import as_rules, scoring_rules
-from ..errors import EvaluatorOutputError, EvaluatorOutputTypeError, EvaluatorTypeError, InvalidEvaluatorError
+from ..errors import ArgumentTypeError, EvaluatorOutputError, EvaluatorOutputTypeError, InvalidEvaluatorError
 from ..rules import Rules
 from .encoding import checked_positions
 from .network import OUTPUTS, SCORE_BLOCK, NetEvaluator, as_threads, consistent
@@ -180,7 +180,7 @@ def resolve_evaluator(evaluator: object, rules: Rules) -> Evaluator:
         evaluator.check_rules(rules)
         return evaluator
     if not callable(evaluator):
-        raise EvaluatorTypeError(
+        raise ArgumentTypeError(
             f"an evaluator is a NetEvaluator, a callable positions -> float[N, 5] or the name "
             f"\"net\", got {type(evaluator).__name__}"
         )

@@ -254,7 +254,7 @@ def evaluate_position(position: PositionLike, rules: RulesLike, evaluator: Evalu
         The rules are not a rule set.
     InvalidEvaluatorError
         ``evaluator`` is not an evaluator (an unknown name, a network of
-        other rules; ``EvaluatorTypeError`` for a value of another type).
+        other rules; ``ArgumentTypeError`` for a value of another type).
     EvaluatorOutputError
         A callable's output is not five probabilities per position.
     InvalidArgumentError

@@ -158,6 +158,9 @@ def candidates(target: str, node: addnodes.pending_xref) -> list[str]:
         for split in range(len(owner), 1, -1):
             names.append(".".join(owner[:split] + [target]))
     names.append(f"{PACKAGE}.{target}")
+    # An error's short name (a Raises section's ``GameTooLongError``) means
+    # the error of that name, which only ``errors`` holds.
+    names.append(f"{PACKAGE}.errors.{target}")
     return names
 
 

@@ -12,12 +12,13 @@ cimport cython
 from types import MemberDescriptorType
 from cpython.number cimport PyIndex_Check, PyNumber_AsSsize_t
 from cpython.object cimport PyObject, PyTypeObject
-from cpython.ref cimport Py_INCREF
+from cpython.ref cimport Py_INCREF, Py_XDECREF
 
 from ._board cimport Board, RECORD_BOARD, RECORD_BYTES, RECORD_NSTEPS, RECORD_STEP_BYTES, RECORD_STEPS
 
 cdef extern from "Python.h":
     object PyType_GenericAlloc(PyTypeObject* type, Py_ssize_t nitems)
+    Py_ssize_t Py_REFCNT(PyObject* obj)
     # A __slots__ entry: its descriptor's member (CPython's descrobject.h
     # and structmember.h; stable since Python 2.2).
     ctypedef struct PyMemberDef:
@@ -50,6 +51,20 @@ cdef type _play_class = None
 cdef Py_ssize_t _records_offset = 0, _index_offset = 0
 cdef Py_ssize_t _none_offsets[MOST_NONE_SLOTS]
 cdef int _none_slots = 0
+
+# The plays last made, a strong reference each, taken in turn: one that
+# nothing else holds any more (its reference count 1, ours) is made again
+# in place instead of freed and allocated anew, which costs about four
+# times as much. A loop over the plays holds the play it reached while it
+# asks for the next, so the play made POOL_SIZE plays earlier is the one
+# free again; a play the caller keeps is never touched (it is replaced in
+# the pool). The trick CPython plays with the tuples of ``zip`` and
+# ``dict.items``: a play object without ``__weakref__`` or ``__dict__`` is
+# seen by nothing but its references.
+cdef enum:
+    POOL_SIZE = 4
+cdef PyObject* _pool[POOL_SIZE]
+cdef int _pool_turn = 0
 
 
 cdef Py_ssize_t _slot_offset(type cls, str name, bint own) except -1:
@@ -84,6 +99,7 @@ def set_play_class(type play_class, tuple none_slots=()):
         none_offsets[k] = _slot_offset(play_class, name, False)
         if none_offsets[k] in (records_offset, index_offset):
             raise ValueError(f"slot {name!r} is _records or _index")
+    _empty_pool()
     _play_class, _records_offset, _index_offset = play_class, records_offset, index_offset
     for k in range(len(none_slots)):
         _none_offsets[k] = none_offsets[k]
@@ -94,6 +110,56 @@ cdef inline void _set_slot(object obj, Py_ssize_t offset, object value) noexcept
     """Fill the empty object slot at ``offset`` of ``obj`` (new reference)."""
     Py_INCREF(value)
     (<PyObject**> (<char*> <PyObject*> obj + offset))[0] = <PyObject*> value
+
+
+cdef inline PyObject* _swap_slot(object obj, Py_ssize_t offset, object value) noexcept:
+    """Put ``value`` (new reference) in the slot at ``offset`` of ``obj``;
+    the reference it held, for the caller to release."""
+    cdef PyObject** slot = <PyObject**> (<char*> <PyObject*> obj + offset)
+    cdef PyObject* held = slot[0]
+    Py_INCREF(value)
+    slot[0] = <PyObject*> value
+    return held
+
+
+cdef void _empty_pool() noexcept:
+    """Let go of the pooled plays (the play class changes)."""
+    cdef int k
+    cdef PyObject* held
+    for k in range(POOL_SIZE):
+        held, _pool[k] = _pool[k], NULL
+        Py_XDECREF(held)
+
+
+cdef object _new_play(bytes records, Py_ssize_t index):
+    """A play object of ``_play_class`` for record ``index`` of
+    ``records``, its decoded slots None: the pooled one whose turn it is if
+    nothing else holds it, else a new one that takes its place."""
+    global _pool_turn
+    cdef int slot
+    cdef PyObject* pooled = _pool[_pool_turn]
+    cdef PyObject* released[2 + MOST_NONE_SLOTS]
+    _pool_turn = (_pool_turn + 1) % POOL_SIZE
+    if pooled != NULL and Py_REFCNT(pooled) == 1:
+        play = <object> pooled
+        # the old values are released last, once the play is whole: releasing
+        # one may run code that makes plays (a finalizer), which must find it taken
+        released[0] = _swap_slot(play, _records_offset, records)
+        released[1] = _swap_slot(play, _index_offset, index)
+        for slot in range(_none_slots):
+            released[2 + slot] = _swap_slot(play, _none_offsets[slot], None)
+        for slot in range(2 + _none_slots):
+            Py_XDECREF(released[slot])
+        return play
+    play = PyType_GenericAlloc(<PyTypeObject*> _play_class, 0)
+    _set_slot(play, _records_offset, records)
+    _set_slot(play, _index_offset, index)
+    for slot in range(_none_slots):
+        _set_slot(play, _none_offsets[slot], None)
+    Py_INCREF(play)
+    _pool[(_pool_turn + POOL_SIZE - 1) % POOL_SIZE] = <PyObject*> play
+    Py_XDECREF(pooled)
+    return play
 
 
 cdef class PlayRecords:
@@ -107,15 +173,9 @@ cdef class PlayRecords:
         return self.count
 
     cdef object _play(self, Py_ssize_t k):
-        cdef int slot
         if _play_class is None:
             raise TypeError("no play class: call set_play_class first")
-        play = PyType_GenericAlloc(<PyTypeObject*> _play_class, 0)
-        _set_slot(play, _records_offset, self.records)
-        _set_slot(play, _index_offset, k)
-        for slot in range(_none_slots):
-            _set_slot(play, _none_offsets[slot], None)
-        return play
+        return _new_play(self.records, k)
 
     def __getitem__(self, index):
         cdef Py_ssize_t k
