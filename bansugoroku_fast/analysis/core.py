@@ -630,17 +630,15 @@ def _notations(turns: Sequence[_Turn], judged: Sequence[dict[str, Any]], rules: 
 
 def _steps_text(plays: Any, row: int) -> str:
     """The notation of row ``row`` of a batch of plays with steps and hits."""
-    return _notation_of(plays.steps[row].tobytes(), plays.hits[row].tobytes())
+    return _notation_of(tuple(plays.steps[row].ravel().tolist()), tuple(plays.hits[row].tolist()))
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _notation_of(steps: bytes, hits: bytes) -> str:
-    """The notation of a play's ``int8[4, 2]`` steps and ``bool[4]`` hits
-    (as bytes: the same few thousand recur across a match)."""
-    pairs = np.frombuffer(steps, dtype=np.int8).reshape(-1, 2)
-    used = pairs[:, 0] >= 0
-    return format_steps([tuple(step) for step in pairs[used].tolist()],
-                        np.frombuffer(hits, dtype=np.bool_)[used].tolist())
+def _notation_of(steps: tuple[int, ...], hits: tuple[bool, ...]) -> str:
+    """The notation of a play's steps (``from, to`` pairs, -1 where unused)
+    and hits: the same few thousand plays recur across matches."""
+    used = [k for k in range(len(hits)) if steps[2 * k] >= 0]
+    return format_steps([(steps[2 * k], steps[2 * k + 1]) for k in used], [hits[k] for k in used])
 
 
 # --- the cube ------------------------------------------------------------------------------------------
