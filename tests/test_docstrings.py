@@ -25,13 +25,10 @@ _PENDING_NAMES = """
     analysis.cube_decisions analysis.luck_mark analysis.mark analysis.rating analysis.statistics
     distributed.analyse_files distributed.blocked_points distributed.blots distributed.closure_holds
     distributed.count_plays distributed.outcome distributed.pip_counts distributed.rollout
-    distributed.shots endgames.build endgames.cache_dir endgames.first_off endgames.kind_of
-    endgames.one_sided endgames.one_sided_differences endgames.one_sided_error
-    endgames.play_children endgames.race_cube endgames.race_play endgames.race_scores endgames.rank
-    endgames.ranks endgames.stone_counts endgames.stones_of_rank endgames.tables envs.aec_env
-    envs.backgammon envs.ban_sugoroku envs.step_action envs.step_of_action
-    evaluators.best_plays_batch evaluators.check_output evaluators.consistent evaluators.encode
-    evaluators.equity evaluators.flip evaluators.outcome_probabilities games.roll_dice render.board
+    distributed.shots envs.aec_env envs.backgammon envs.ban_sugoroku envs.step_action
+    envs.step_of_action evaluators.best_plays_batch evaluators.check_output evaluators.consistent
+    evaluators.encode evaluators.equity evaluators.flip evaluators.outcome_probabilities
+    games.roll_dice render.board
 """
 PENDING = frozenset(_PENDING_NAMES.split())
 
