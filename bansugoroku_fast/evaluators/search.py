@@ -47,7 +47,7 @@ from ..moves import legal_plays
 from ..play import Play
 from ..position import as_position
 from ..rules import ALL_ROLLS, Rules
-from ..typing import PositionLike, RulesLike
+from ..typing import BatchLike, PositionLike, RulesLike
 from . import kernel_arrays
 from .encoding import checked_positions
 from .network import OUTPUTS, NetEvaluator, as_threads
@@ -335,15 +335,63 @@ def score_children(offsets: np.ndarray, children: np.ndarray, rules: Rules, eval
     return ScoredPlays(offsets, children, probabilities, equities, plies, _ranks(equities, plies, offsets))
 
 
-def best_plays_batch(positions: Any, dice: Any, rules: Any, evaluator: EvaluatorLike = "net", ply: int = 0, *,
-                     move_filter: MoveFilter | None = DEFAULT_FILTER, threads: int | None = None) -> ScoredPlays:
+def best_plays_batch(positions: BatchLike, dice: BatchLike, rules: RulesLike, evaluator: EvaluatorLike = "net",
+                     ply: int = 0, *, move_filter: MoveFilter | None = DEFAULT_FILTER,
+                     threads: int | None = None) -> ScoredPlays:
     """Every legal play of each (position, roll) item scored at ``ply``
-    plies (see the module), as :class:`ScoredPlays`. ``positions``
-    ``int8[N, 2, 26]`` (row 0 to play), ``dice`` ``int8[N, 2]`` or one roll;
-    ``evaluator`` and ``rules`` None as in :func:`~bansugoroku_fast.evaluators.evaluate`;
-    ``threads`` (None: every core) generate the plays and run a
-    NetEvaluator; the results do not depend on them.
+    plies (see the module).
 
+    The batch form of :func:`best_plays`: one call scores the plays of many
+    items, in the items' order.
+
+    Parameters
+    ----------
+    positions : ~bansugoroku_fast.typing.BatchLike
+        ``int8[N, 2, 26]``, row 0 of each to play.
+    dice : ~bansugoroku_fast.typing.BatchLike
+        ``int8[N, 2]``, a roll per item, or one roll for all.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        The rule set; None assumes Ban-sugoroku's defaults and warns
+        (:class:`~bansugoroku_fast.errors.AssumedRulesWarning`).
+    evaluator : ~bansugoroku_fast.evaluators.EvaluatorLike
+        A :class:`NetEvaluator`, a callable ``positions -> float[N, 5]`` (its
+        output is checked) or ``"net"``, the shipped network of ``rules``.
+    ply : int
+        The search depth: 0, 1 or 2.
+    move_filter : MoveFilter or None
+        Which plays of each item go on to the deeper plies (None: all).
+    threads : int or None
+        Threads that generate the plays and run a NetEvaluator (None: every
+        core); the results do not depend on them.
+
+    Returns
+    -------
+    ScoredPlays
+        The children of every item (``offsets`` delimit each item's), their
+        probabilities, equities, the ply each was scored at and their ranks
+        within the item.
+
+    Raises
+    ------
+    InvalidPositionError
+        The positions are not an ``(N, 2, 26)`` integer array, or an item is
+        not a position of the rules (named by its index).
+    InvalidDiceError
+        A roll is not two integers in 1..6, or the dice do not match the
+        positions' count.
+    InvalidRulesError
+        The rules are not a rule set.
+    InvalidEvaluatorError
+        ``evaluator`` is not an evaluator (an unknown name, a network of
+        other rules; ``EvaluatorTypeError`` for a value of another type).
+    EvaluatorOutputError
+        A callable's output is not five probabilities per position.
+    InvalidArgumentError
+        ``ply`` is not 0, 1 or 2, ``threads`` not a thread count
+        (``ArgumentTypeError`` for a ``move_filter`` that is not one).
+
+    Examples
+    --------
     >>> import numpy as np
     >>> from bansugoroku_fast import Position
     >>> net = NetEvaluator.random("backgammon", hidden=(8,))
