@@ -22,13 +22,9 @@ PUBLIC_MODULES = ("batch", "games", "formats", "evaluators", "endgames", "cube",
 
 #: Public functions whose docstrings are still prose, by the name users import them under.
 _PENDING_NAMES = """
-    analysis.cube_decisions analysis.luck_mark analysis.mark analysis.rating analysis.statistics
     distributed.analyse_files distributed.blocked_points distributed.blots distributed.closure_holds
     distributed.count_plays distributed.outcome distributed.pip_counts distributed.rollout
-    distributed.shots envs.aec_env envs.backgammon envs.ban_sugoroku envs.step_action
-    envs.step_of_action evaluators.best_plays_batch evaluators.check_output evaluators.consistent
-    evaluators.encode evaluators.equity evaluators.flip evaluators.outcome_probabilities
-    games.roll_dice render.board
+    distributed.shots games.roll_dice render.board
 """
 PENDING = frozenset(_PENDING_NAMES.split())
 
@@ -63,8 +59,9 @@ def sections(doc: str) -> dict[str, list[str]]:
 
 
 def documented_parameters(lines: list[str]) -> list[str]:
-    """The names of a Parameters section (``name : type`` lines, unindented)."""
-    return [match.group(1) for line in lines if (match := re.match(r"(\*{0,2}\w+)\s*:", line))]
+    """The names of a Parameters section (``name : type`` lines, unindented),
+    without the stars of ``*args`` and ``**options``."""
+    return [match.group(1) for line in lines if (match := re.match(r"\*{0,2}(\w+)\s*:", line))]
 
 
 def missing_sections(function: object) -> list[str]:
