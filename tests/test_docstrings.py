@@ -24,7 +24,7 @@ PUBLIC_MODULES = ("batch", "games", "formats", "evaluators", "endgames", "cube",
 _PENDING_NAMES = """
     distributed.analyse_files distributed.blocked_points distributed.blots distributed.closure_holds
     distributed.count_plays distributed.outcome distributed.pip_counts distributed.rollout
-    distributed.shots games.roll_dice render.board
+    distributed.shots
 """
 PENDING = frozenset(_PENDING_NAMES.split())
 

@@ -267,3 +267,17 @@ def test_the_oracle_refuses_a_table_it_cannot_build(table_stones):
 def test_endgames_is_a_bool(engine, endgames):
     with pytest.raises(TypeError, match=re.escape(f"endgames must be True or False, got {endgames!r}")):
         engine.rollout(Position.initial(), "backgammon", 2, "first", endgames=endgames)
+
+
+@pytest.mark.parametrize("games_, plies, keywords, words", [
+    ([0, 1], [0], {}, "games and plies must have the same length, got 2 and 1"),
+    ([-1], [0], {}, "games must be >= 0, got -1"),
+    ([0.5], [0], {}, "games must be a one-dimensional integer array, got float64"),
+    ([[0]], [[0]], {}, r"games must be a one-dimensional integer array, got int64 \(1, 1\)"),
+    ([0], [0], {"opening": "yes"}, "opening must be True or False"),
+])
+def test_roll_dice_refuses_counters_it_cannot_count_from(games_, plies, keywords, words):
+    # A float game number was truncated, a negative one rolled another game's dice, and
+    # different lengths or a 2-D array raised a bare ValueError from the kernel.
+    with pytest.raises(ValueError, match=words):
+        games.roll_dice(1, np.array(games_), np.array(plies), **keywords)

@@ -34,7 +34,14 @@ from ..checks import (
 )
 from ..cube.decision import Cube, cubeful_values
 from ..cube.janowski import CENTRED, OWNED
-from ..errors import GameStateError, GameTooLongError, PolicyOutputError, PolicyOutputTypeError
+from ..errors import (
+    ArgumentTypeError,
+    GameStateError,
+    GameTooLongError,
+    InvalidArgumentError,
+    PolicyOutputError,
+    PolicyOutputTypeError,
+)
 from ..position import Position, as_position
 from ..rules import Rules
 from .cubeful import BEAVER, BEAVER_FACTOR, CUBE_LIMIT, DOUBLE, PASS, TAKE, CubeCalls, Cubing, cube_calls
@@ -359,25 +366,70 @@ def starting_array(start: Any, rules: Rules) -> tuple[np.ndarray, bool]:
 
 def roll_dice(seed: int, games: np.ndarray, plies: np.ndarray, *, opening: bool = False,
               stratify: int = 0) -> np.ndarray:
-    """``int8[N, 2]``: the roll of ply ``plies[i]`` of game ``games[i]`` of
-    ``seed``, from the counter-based dice (``oracle.games.roll`` is its
-    specification): what ``play_games`` rolls there. ``opening``: ply 0 is
-    the backgammon opening's non-double; ``stratify``: 0, 36 or 1296, as in
-    ``rollout``. Games may be at different plies (one kernel call for all).
-    ``seed`` and ``stratify`` are checked (as ``play_games`` checks them: a
-    stratified opening would deal doubles); the arrays are the caller's
-    to get right (the kernel refuses different lengths).
+    """The roll of ply ``plies[i]`` of game ``games[i]`` of ``seed``: what
+    ``play_games`` rolls there.
 
+    The dice are counter-based (``oracle.games.roll`` is their
+    specification), so games may be at different plies: one kernel call
+    rolls for all.
+
+    Parameters
+    ----------
+    seed : int
+        The seed, ``0 .. 2**64 - 1``.
+    games : numpy.ndarray
+        ``int[N]``, game numbers (>= 0).
+    plies : numpy.ndarray
+        ``int[N]``, each game's ply (>= 0).
+    opening : bool
+        Ply 0 is the backgammon opening's non-double (the roll-off).
+    stratify : int
+        0, 36 or 1296, as in :func:`~bansugoroku_fast.rollout`: the first
+        roll (or two) dealt evenly over each 36 (or 1,296) games.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``int8[N, 2]``, the rolls.
+
+    Raises
+    ------
+    InvalidArgumentError
+        A seed or ``stratify`` out of range (a stratified opening would deal
+        doubles), a negative game or ply, or arrays of different lengths.
+    ArgumentTypeError
+        ``games`` or ``plies`` not a one-dimensional integer array, or
+        ``opening`` not a bool.
+
+    Examples
+    --------
     >>> from bansugoroku_fast.oracle.games import roll
     >>> dice = roll_dice(3, np.array([0, 5, 5]), np.array([2, 0, 7]))
     >>> dice.tolist() == [list(roll(3, 0, 2)), list(roll(3, 5, 0)), list(roll(3, 5, 7))]
     True
+    >>> a, b = roll_dice(3, np.arange(10), np.zeros(10, dtype=int), opening=True).T
+    >>> bool((a != b).all())
+    True
     """
-    return _kernel.roll_dice(as_seed(seed), _int64(games), _int64(plies), opening, as_stratify(stratify, opening))
+    if not isinstance(opening, bool):
+        raise ArgumentTypeError(f"opening must be True or False, got {opening!r}")
+    checked_seed, strata = as_seed(seed), as_stratify(stratify, opening)
+    game_numbers, ply_numbers = _counters(games, "games"), _counters(plies, "plies")
+    if len(game_numbers) != len(ply_numbers):
+        raise InvalidArgumentError(f"games and plies must have the same length, got {len(game_numbers)} "
+                                   f"and {len(ply_numbers)}")
+    return _kernel.roll_dice(checked_seed, game_numbers, ply_numbers, opening, strata)
 
 
-def _int64(values: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(values, dtype=np.int64)
+def _counters(values: object, name: str) -> np.ndarray:
+    """``values`` as a C-contiguous ``int64[N]`` of game or ply numbers (>= 0), or a typed error:
+    the dice are counted from them, so a float would be truncated and a negative roll some other game's."""
+    array = np.asarray(values)
+    if array.dtype.kind not in "iu" or array.ndim != 1:
+        raise ArgumentTypeError(f"{name} must be a one-dimensional integer array, got {array.dtype} {array.shape}")
+    if len(array) and array.min() < 0:
+        raise InvalidArgumentError(f"{name} must be >= 0, got {int(array.min())}")
+    return np.ascontiguousarray(array, dtype=np.int64)
 
 
 def _subwave(offsets: np.ndarray, children: np.ndarray, items: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
