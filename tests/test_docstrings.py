@@ -15,8 +15,8 @@ import pytest
 
 PACKAGE = "bansugoroku_fast"
 #: The public submodules (as docs/_ext/bsf_reference.py documents them).
-PUBLIC_MODULES = ("batch", "games", "formats", "evaluators", "endgames", "cube", "analysis", "envs",
-                  "distributed", "oracle", "errors", "typing", "render")
+PUBLIC_MODULES = ("batch", "games", "formats", "evaluators", "evaluators.nets", "endgames", "cube", "analysis",
+                  "envs", "distributed", "oracle", "errors", "typing", "render")
 
 def public_functions() -> dict[str, object]:
     """name users import it under -> the function, each function once (the

@@ -47,8 +47,8 @@ from sphinx.util.nodes import make_refnode
 
 PACKAGE = "bansugoroku_fast"
 #: The public submodules, in the reference's order; each has a page that documents its ``__all__``.
-PUBLIC_MODULES = ("batch", "games", "formats", "evaluators", "endgames", "cube", "analysis", "envs", "distributed",
-                  "oracle", "errors", "typing", "render")
+PUBLIC_MODULES = ("batch", "games", "formats", "evaluators", "evaluators.nets", "endgames", "cube", "analysis",
+                  "envs", "distributed", "oracle", "errors", "typing", "render")
 _DECLARED = "an attribute declared by its class, set on each instance"
 _SCALARS = (int, float, str, bytes, bool, type(None))
 
