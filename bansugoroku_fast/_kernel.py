@@ -464,6 +464,15 @@ class PlayBatch(NamedTuple):
         return np.diff(self.offsets)
 
 
+PlayBatch.offsets.__doc__ = (
+    "``int64[N + 1]``: item ``i``'s plays are rows ``offsets[i]:offsets[i + 1]`` of the other arrays."
+)
+PlayBatch.children.__doc__ = "``int8[M, 2, 26]``: the position after each play, row 0 still the side that played."
+PlayBatch.steps.__doc__ = "``int8[M, 4, 2]``: ``(from, to)`` of each step, -1 padding (None when not asked for)."
+PlayBatch.dice.__doc__ = "``int8[M, 4]``: the die of each step, -1 padding (None when not asked for)."
+PlayBatch.hits.__doc__ = "``bool[M, 4]``: whether each step hit (None when not asked for)."
+
+
 #: The fields of a :class:`PlayBatch` that the generate kernel can write.
 FIELDS = ("children", "steps", "dice", "hits")
 

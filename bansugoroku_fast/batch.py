@@ -82,6 +82,11 @@ class OutcomeBatch(NamedTuple):
         return [OUTCOME_KINDS[k] if k >= 0 else None for k in self.kind.tolist()]
 
 
+OutcomeBatch.winner.__doc__ = "``int8[N]``: 0 when row 0 has won, 1 when row 1 has, -1 while the game goes on."
+OutcomeBatch.value.__doc__ = "``int8[N]``: the points won, 1, 2 or 3 (0 while the game goes on)."
+OutcomeBatch.kind.__doc__ = "``int8[N]``: how it was won, an index into ``OUTCOME_KINDS`` (-1 while the game goes on)."
+
+
 # --- plays -------------------------------------------------------------------------
 
 

@@ -626,7 +626,7 @@ def analyse_files(files: Sequence[str | Path], evaluator: EvaluatorLike = "net",
 
     Parameters
     ----------
-    files : sequence of str or pathlib.Path
+    files : Sequence of str or pathlib.Path
         The match files (``.mat``).
     evaluator : ~bansugoroku_fast.evaluators.EvaluatorLike
         ``"net"`` (each record's shipped network) or anything

@@ -30,6 +30,12 @@ class Step(NamedTuple):
         return format_steps([(self.origin, self.target)], [self.hit])
 
 
+Step.origin.__doc__ = "The point the stone leaves, in the mover's numbering (25 = the bar)."
+Step.target.__doc__ = "The point it reaches, in the mover's numbering (0 = borne off)."
+Step.die.__doc__ = "The die it moves by, 1..6."
+Step.hit.__doc__ = "Whether it sends an opposing stone to the bar."
+
+
 class Play:
     """A legal play: the steps of one turn and the position they reach.
 

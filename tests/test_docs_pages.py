@@ -152,3 +152,32 @@ def test_the_docstring_test_checks_the_modules_the_reference_shows():
     from . import test_docstrings
 
     assert reference_extension_public_modules() == test_docstrings.PUBLIC_MODULES
+
+
+def documented_named_tuples() -> dict[str, type]:
+    """The named tuples the reference pages show: each class that a module
+    documented with ``automodule`` lists in ``__all__`` (or, without one,
+    defines under a public name), and the named tuples it derives from."""
+    found: dict[str, type] = {}
+    for module_name in sorted(documented_modules()):
+        module = importlib.import_module(module_name)
+        names = getattr(module, "__all__", None) or [
+            name for name, value in vars(module).items()
+            if not name.startswith("_") and getattr(value, "__module__", None) == module_name]
+        for name in names:
+            value = getattr(module, name)
+            if isinstance(value, type):
+                for cls in value.__mro__:
+                    if issubclass(cls, tuple) and hasattr(cls, "_fields") and cls is not tuple:
+                        found[f"{cls.__module__}.{cls.__qualname__}"] = cls
+    return found
+
+
+def test_every_field_of_a_documented_named_tuple_says_what_it_holds():
+    """A field left alone reads "Alias for field number N" in the reference and in help()."""
+    pytest.importorskip("starlette")      # the web pages' modules need the web extra
+    named = documented_named_tuples()
+    assert {"bansugoroku_fast.play.Step", "bansugoroku_fast.batch.OutcomeBatch"} <= set(named)
+    bare = [f"{name}.{field}" for name, cls in sorted(named.items()) for field in cls._fields
+            if (getattr(cls, field).__doc__ or "").startswith("Alias for field number")]
+    assert bare == []

@@ -626,7 +626,7 @@ def cube_decisions(points: Sequence[CubePoint], rules: RulesLike, evaluator: Eva
 
     Parameters
     ----------
-    points : sequence of CubePoint
+    points : Sequence of CubePoint
         The cube decisions to judge, each with its position seen by the
         player on roll, the action taken and the cube and match state.
     rules : ~bansugoroku_fast.typing.RulesLike
@@ -711,9 +711,9 @@ def statistics(decisions: Sequence[Decision], names: Sequence[str]) -> tuple[Pla
 
     Parameters
     ----------
-    decisions : sequence of Decision
+    decisions : Sequence of Decision
         The decisions of both players (the ``player`` field says whose).
-    names : sequence of str
+    names : Sequence of str
         The two players' names, player 0's first.
 
     Returns

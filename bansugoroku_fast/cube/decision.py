@@ -449,6 +449,15 @@ class Decided(NamedTuple):
     actions: list[str]
 
 
+Decided.probabilities.__doc__ = "``float64[N, 5]``: the cubeless outcome probabilities of each position."
+Decided.values.__doc__ = (
+    "``float64[N, 3]``: no double, double/take and double/pass in the state's own units (equity per cube of 1, "
+    "or match winning chances)."
+)
+Decided.equities.__doc__ = "``float64[N, 3]``: the same three as normalised equities (EMG)."
+Decided.actions.__doc__ = "The proper action of each position, in GNU Backgammon's words."
+
+
 def decide_many(positions: np.ndarray, rules: Rules, evaluator: Any, state: Cube, ply: int = 0, threads: int = 1,
                 *, beavers: bool = False) -> Decided:
     """The cube decisions of checked ``positions`` (each seen by its side

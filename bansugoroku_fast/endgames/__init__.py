@@ -117,7 +117,7 @@ def one_sided(stones: object, rules: RulesLike = None) -> np.ndarray:
 
     Parameters
     ----------
-    stones : sequence of int
+    stones : Sequence of int
         Six counts >= 0, at most 15 in all.
     rules : ~bansugoroku_fast.typing.RulesLike
         A :class:`~bansugoroku_fast.rules.Rules`, its label, or None for
@@ -160,7 +160,7 @@ def first_off(stones: object, rules: RulesLike = None) -> np.ndarray:
 
     Parameters
     ----------
-    stones : sequence of int
+    stones : Sequence of int
         Six counts as in :func:`one_sided`, at least one stone.
     rules : ~bansugoroku_fast.typing.RulesLike
         A :class:`~bansugoroku_fast.rules.Rules`, its label, or None for

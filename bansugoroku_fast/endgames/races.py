@@ -48,6 +48,11 @@ class CubefulEquities(NamedTuple):
     theirs: float
 
 
+CubefulEquities.centred.__doc__ = "The exact money equity of the side to roll, per cube of 1, with the cube centred."
+CubefulEquities.owned.__doc__ = "The same with the cube owned by the side to roll."
+CubefulEquities.theirs.__doc__ = "The same with the cube owned by the other side."
+
+
 def with_cube_action(no_double: np.ndarray) -> np.ndarray:
     """``float64[..., 3]``: the equities of :class:`CubefulEquities`'
     states once the side to roll has made its own cube decision, from its

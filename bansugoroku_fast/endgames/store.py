@@ -75,7 +75,7 @@ def stone_counts(stones: object) -> list[int]:
 
     Parameters
     ----------
-    stones : sequence of int
+    stones : Sequence of int
         The stones on the table's points 1..6 (numpy integers accepted).
 
     Returns
@@ -126,7 +126,7 @@ def rank(stones: object) -> int:
 
     Parameters
     ----------
-    stones : sequence of int
+    stones : Sequence of int
         Six counts, the stones on the table's points 1..6 (checked as
         :func:`stone_counts` checks them).
 

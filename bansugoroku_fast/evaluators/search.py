@@ -116,6 +116,12 @@ class ScoredPlay(NamedTuple):
     ply: int
 
 
+ScoredPlay.play.__doc__ = "The play."  # type: ignore[misc]
+ScoredPlay.equity.__doc__ = "The mover's cubeless equity after it."
+ScoredPlay.probabilities.__doc__ = "The mover's five outcome probabilities after it (``OUTCOME_NAMES``)."
+ScoredPlay.ply.__doc__ = "The plies its figures were computed at."
+
+
 class ScoredPlays(NamedTuple):
     """The plays of many (position, dice) items scored: item ``i``'s are rows
     ``offsets[i]:offsets[i + 1]``, in :func:`~bansugoroku_fast.generate_plays`
@@ -136,6 +142,17 @@ class ScoredPlays(NamedTuple):
         """``int64[N]``: the index of each item's best play within its plays (-1 for none)."""
         best: np.ndarray = segment_argmax(-self.ranks.astype(np.float64), self.offsets)
         return best
+
+
+ScoredPlays.offsets.__doc__ = "``int64[N + 1]``: item ``i``'s plays are rows ``offsets[i]:offsets[i + 1]``."
+ScoredPlays.children.__doc__ = "``int8[M, 2, 26]``: the position after each play, row 0 the side that played."
+ScoredPlays.probabilities.__doc__ = "``float64[M, 5]``: the mover's outcome probabilities after each play."
+ScoredPlays.equity.__doc__ = "``float64[M]``: the mover's cubeless equity after each play."
+ScoredPlays.ply.__doc__ = "``int8[M]``: the plies each play was scored at."
+ScoredPlays.ranks.__doc__ = (
+    "``int64[M]``: 0 for the best play of its item, 1 for the next... (deeper plays first, then greater equity, "
+    "then the earlier play)."
+)
 
 
 # --- values at n plies ----------------------------------------------------------------------

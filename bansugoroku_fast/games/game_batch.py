@@ -82,6 +82,14 @@ class Candidates(NamedTuple):
     plies: np.ndarray
 
 
+Candidates.offsets.__doc__ = "``int64[n + 1]``: slot ``i``'s candidates are ``children[offsets[i]:offsets[i + 1]]``."
+Candidates.children.__doc__ = "``int8[M, 2, 26]``: the position after each candidate play, row 0 the side that played."
+Candidates.positions.__doc__ = "``int8[n, 2, 26]``: each slot's position before the ply, seen by its mover."
+Candidates.dice.__doc__ = "``int8[n, 2]``: each slot's roll to play."
+Candidates.games.__doc__ = "``int64[n]``: the game in each slot (-1 once finished)."
+Candidates.plies.__doc__ = "``int64[n]``: the ply each slot's game is at (0 = the first)."
+
+
 class GameBatch:
     """``n`` games of ``rules`` held in numpy arrays and stepped together, so
     that a Python policy scores every candidate of every game in one call.

@@ -263,6 +263,14 @@ class RankedPlay(NamedTuple):
     difference_stderr: float
 
 
+RankedPlay.play.__doc__ = "The play."  # type: ignore[misc]
+RankedPlay.equity.__doc__ = "The mover's rollout equity after it."
+RankedPlay.stderr.__doc__ = "The standard error of ``equity``."
+RankedPlay.difference_stderr.__doc__ = (
+    "The standard error of ``best equity - equity`` over the paired games (0.0 for the best play)."
+)
+
+
 def _mean_stderr(values: Sequence[float | None]) -> tuple[float, float]:
     """Mean and standard error of the values that are not None."""
     finished = [v for v in values if v is not None]

@@ -257,6 +257,16 @@ class RecordFields(NamedTuple):
     plies: list[int]
 
 
+RecordFields.offsets.__doc__ = "Game ``g`` owns plies ``offsets[g]:offsets[g + 1]``."
+RecordFields.positions.__doc__ = "The position before each ply, a ``2 x 26`` list seen by its mover."
+RecordFields.dice.__doc__ = "The roll of each ply."
+RecordFields.after.__doc__ = "The position after each ply, seen by the same side (``positions[i]`` for a pass)."
+RecordFields.winner.__doc__ = "The seat that won each game (0 = the side that moved first; -1 cut off)."
+RecordFields.value.__doc__ = "The points each game was won for, 1, 2 or 3 (0 cut off)."
+RecordFields.kind.__doc__ = "How each game was won, an index into ``games.tallies.KINDS`` (-1 cut off)."
+RecordFields.plies.__doc__ = "The plies each game lasted."
+
+
 class GameRecords(RecordFields):
     """The games of :func:`play_games`, as plain lists (the package returns
     numpy arrays of the same names and shapes). Game ``g`` owns plies

@@ -397,7 +397,23 @@ def numpydoc_sections(app: Sphinx, what: str, name: str, obj: Any, options: Any,
     lines[:] = NumpyDocstring(lines, NUMPYDOC, app, what, name, obj, options).lines()
 
 
+#: How Sphinx writes an alias of ``autodoc_type_aliases`` that stands inside a union.
+_ALIAS_IN_UNION = re.compile(r"TypeAliasForwardRef\('([\w.]+)'\)")
+
+
+def alias_names(app: Sphinx, what: str, name: str, obj: Any, options: Any, signature: str | None,
+                return_annotation: str | None) -> tuple[str | None, str | None]:
+    """Write a type alias inside a union by its name (``PositionLike | None``), as Sphinx writes
+    an alias alone: it writes ``TypeAliasForwardRef('bansugoroku_fast.typing.PositionLike')``,
+    a reference to a class that does not exist."""
+    def named(text: str | None) -> str | None:
+        return None if text is None else _ALIAS_IN_UNION.sub(r"\1", text)
+
+    return named(signature), named(return_annotation)
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
+    app.connect("autodoc-process-signature", alias_names)
     app.connect("autodoc-process-docstring", numpydoc_sections)
     app.connect("missing-reference", resolve)
     app.connect("autodoc-process-docstring", foreign_docstring)
