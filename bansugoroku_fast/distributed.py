@@ -71,7 +71,7 @@ from .games import bulk
 from .games.policies import resolve_policies
 from .games.tallies import RolloutResult
 from .rules import Rules
-from .typing import BatchLike, PositionLike, RulesLike
+from .typing import BatchLike, PoliciesLike, PositionLike, RulesLike
 
 if TYPE_CHECKING:
     from .analysis import Analysis
@@ -495,7 +495,7 @@ def _summed(parts: Sequence[bulk.RolloutTally], chunks: int, blocks: int,
     return results
 
 
-def rollout(positions: PositionLike, rules: RulesLike, games: int, policy: Any = "net", seed: int = 0,
+def rollout(positions: PositionLike, rules: RulesLike, games: int, policy: PoliciesLike = "net", seed: int = 0,
             client: Client | None = None, *, block: int | None = None, stratify: int | None = None,
             max_plies: int = MAX_PLIES, progress: bool = False, endgames: bool = False,
             truncate: int | None = None, variance_reduction: bool = False) -> RolloutResult:
@@ -518,7 +518,7 @@ def rollout(positions: PositionLike, rules: RulesLike, games: int, policy: Any =
         (:class:`~bansugoroku_fast.errors.AssumedRulesWarning`).
     games : int
         How many games from each position, at least 1.
-    policy : str or Callable or tuple
+    policy : ~bansugoroku_fast.typing.PoliciesLike
         As in :func:`bansugoroku_fast.play_games` (it must pickle, to reach
         the workers); by default ``"net"``, the shipped network.
     seed : int

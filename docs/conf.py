@@ -60,7 +60,8 @@ autodoc_preserve_defaults = True
 # unions they stand for; the module's page documents each one.
 autodoc_type_aliases = {
     name: f"bansugoroku_fast.typing.{name}"
-    for name in ("BatchLike", "DiceLike", "PositionLike", "Rows", "RulesLike")
+    for name in ("BatchLike", "DiceLike", "EvaluatorLike", "PoliciesLike", "PolicyLike", "PositionLike", "Rows",
+                 "RulesLike")
 }
 # The numpydoc sections of the docstrings (Parameters / Returns / Raises / Examples) are rendered
 # by bsf_reference with napoleon's parser, on functions, classes and modules only: napoleon as an

@@ -78,6 +78,21 @@ def test_a_public_function_has_the_numpydoc_sections(name):
     assert missing_sections(FUNCTIONS[name]) == []
 
 
+#: The parameters of public functions where anything goes (and is checked inside):
+#: what a user's evaluator returned, and an environment's keyword options.
+ANYTHING_GOES = {("evaluators.check_output", "output"), ("envs.aec_env", "options"),
+                 ("envs.backgammon", "options"), ("envs.ban_sugoroku", "options")}
+
+
+def test_public_signatures_say_what_they_take():
+    """``Any`` or ``object`` only where anything goes: elsewhere the aliases of
+    bansugoroku_fast.typing (PositionLike, RulesLike, PoliciesLike, EvaluatorLike...)."""
+    vague = [(name, parameter.name) for name, function in sorted(FUNCTIONS.items())
+             for parameter in inspect.signature(function).parameters.values()
+             if parameter.annotation in ("Any", "object") and (name, parameter.name) not in ANYTHING_GOES]
+    assert vague == []
+
+
 def test_the_sections_are_read_as_numpydoc_writes_them():
     def example(position, dice, *, rules=None):
         """Summary.

@@ -767,8 +767,9 @@ def statistics(decisions: Sequence[Decision], names: Sequence[str]) -> tuple[Pla
 # --- the entry point ---------------------------------------------------------------------------------
 
 
-def analyse(record: Any, evaluator: Any = "net", *, ply: int = 0, threads: int | None = None, progress: bool = False,
-            rules: Any = None, luck: bool = True, source: str = "") -> Analysis:
+def analyse(record: MatchRecord | GameRecord | GameRecords, evaluator: EvaluatorLike = "net", *, ply: int = 0,
+            threads: int | None = None, progress: bool = False, rules: RulesLike = None, luck: bool = True,
+            source: str = "") -> Analysis:
     """The analysis of ``record``: every checker play and cube decision
     judged, as GNU Backgammon judges them (see the module for the figures).
 

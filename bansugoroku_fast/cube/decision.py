@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -40,12 +40,16 @@ from ..evaluators.scoring import EvaluatorLike, flip, resolve_evaluator
 from ..evaluators.search import ROLL_DICE, ROLL_WEIGHTS, as_ply, best_replies, swap_sides, values_on_roll
 from ..position import as_position
 from ..rules import Rules
+from ..typing import PositionLike, RulesLike
 from .actions import proper_action
 from .exact import exact_races, exact_values
 from .janowski import CENTRED, OWNED, THEIRS
 from .kinds import cube_efficiency, position_kinds
 from .met import MatchEquityTable
 from .states import MatchCube, MoneyCube
+
+if TYPE_CHECKING:
+    from ..formats import MatchState
 
 #: A cube state of the search: money or match.
 Cube = MoneyCube | MatchCube
@@ -336,8 +340,8 @@ def _match_cube(match: Any, cube: int, owner: int | None, table: MatchEquityTabl
     return MatchCube(table, match.match_length, score, match.crawford, match.cube, _owner(relative_owner))
 
 
-def cube_decision(position: Any, rules: Any, evaluator: EvaluatorLike = "net", *, cube: int = 1,
-                  owner: int | None = None, match: Any = None, ply: int = 0, jacoby: bool = False,
+def cube_decision(position: PositionLike, rules: RulesLike, evaluator: EvaluatorLike = "net", *, cube: int = 1,
+                  owner: int | None = None, match: MatchState | None = None, ply: int = 0, jacoby: bool = False,
                   beavers: bool = False, table: MatchEquityTable | None = None,
                   threads: int | None = 1) -> CubeDecision:
     """The cube decision of the side on roll (row 0, before its roll) of

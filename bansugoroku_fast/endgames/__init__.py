@@ -23,6 +23,8 @@ roll is one of 1-1, 1-2, 1-3, 1-4, 2-3 (9 of 36):
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from ..checks import as_rules
@@ -104,7 +106,7 @@ def _trimmed(row: np.ndarray) -> np.ndarray:
     return np.array(row[: int(used[-1]) + 1] if len(used) else row[:1], dtype=np.float64)
 
 
-def one_sided(stones: object, rules: RulesLike = None) -> np.ndarray:
+def one_sided(stones: Sequence[int] | np.ndarray, rules: RulesLike = None) -> np.ndarray:
     """The distribution of the turns one side needs to finish, playing each
     roll to least expected turns, under ``rules``' finish.
 
@@ -151,7 +153,7 @@ def one_sided(stones: object, rules: RulesLike = None) -> np.ndarray:
     return _trimmed(built.finish[rank(counts)])
 
 
-def first_off(stones: object, rules: RulesLike = None) -> np.ndarray:
+def first_off(stones: Sequence[int] | np.ndarray, rules: RulesLike = None) -> np.ndarray:
     """The distribution of the turns one side needs to take its first stone
     off, playing to least expected turns of that.
 

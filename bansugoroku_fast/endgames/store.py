@@ -33,7 +33,7 @@ import hashlib
 import threading
 import warnings
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -70,7 +70,7 @@ POINTS = 6
 MOST_STONES = 15
 
 
-def stone_counts(stones: object) -> list[int]:
+def stone_counts(stones: Sequence[int] | np.ndarray) -> list[int]:
     """``stones`` checked: six integer counts >= 0, at most 15 in all.
 
     Parameters
@@ -103,7 +103,7 @@ def stone_counts(stones: object) -> list[int]:
     """
     if isinstance(stones, (str, bytes, dict, set, frozenset)) or not hasattr(stones, "__len__"):
         raise StonesTypeError(f"stones must be a sequence of six integers, got {type(stones).__name__}")
-    values = list(stones)  # type: ignore[call-overload]
+    values = list(stones)
     if len(values) != POINTS:
         raise InvalidStonesError(f"stones must be six counts (points 1..6), got {len(values)}: {stones!r}")
     for point, value in enumerate(values, start=1):
@@ -117,7 +117,7 @@ def stone_counts(stones: object) -> list[int]:
     return [int(value) for value in values]
 
 
-def rank(stones: object) -> int:
+def rank(stones: Sequence[int] | np.ndarray) -> int:
     """The table row of ``stones``: GNU Backgammon's numbering of bear-off
     positions.
 

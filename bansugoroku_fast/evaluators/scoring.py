@@ -39,6 +39,7 @@ from ..errors import (
     InvalidEvaluatorError,
 )
 from ..rules import Rules
+from ..typing import BatchLike, EvaluatorLike, RulesLike
 from .encoding import checked_positions
 from .network import OUTPUTS, NetEvaluator, as_threads, consistent, probability_rows
 
@@ -256,8 +257,6 @@ def _refuse(bad: np.ndarray, values: np.ndarray, what: str) -> None:
 
 #: The evaluators known by name: ``"net"``, the network shipped for the rules.
 EVALUATOR_NAMES = ("net",)
-#: What an evaluator argument may be: an evaluator, or one of :data:`EVALUATOR_NAMES`.
-EvaluatorLike = Evaluator | str
 
 
 def resolve_evaluator(evaluator: object, rules: Rules) -> Evaluator:
@@ -288,7 +287,7 @@ def resolve_evaluator(evaluator: object, rules: Rules) -> Evaluator:
     return evaluator
 
 
-def evaluate(positions: Any, rules: Any, evaluator: EvaluatorLike = "net", *,
+def evaluate(positions: BatchLike, rules: RulesLike, evaluator: EvaluatorLike = "net", *,
              threads: int | None = 1) -> np.ndarray:
     """Each position's outcome probabilities for row 0 (the side that has
     just moved).

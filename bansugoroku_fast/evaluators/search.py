@@ -47,7 +47,7 @@ from ..moves import legal_plays
 from ..play import Play
 from ..position import as_position
 from ..rules import ALL_ROLLS, Rules
-from ..typing import BatchLike, PositionLike, RulesLike
+from ..typing import BatchLike, DiceLike, PositionLike, RulesLike
 from . import kernel_arrays
 from .encoding import checked_positions
 from .network import OUTPUTS, NetEvaluator, as_threads
@@ -424,8 +424,9 @@ def best_plays_batch(positions: BatchLike, dice: BatchLike, rules: RulesLike, ev
     return score_children(plays.offsets, plays.children, rules, evaluator, ply, move_filter, threads)
 
 
-def best_plays(position: Any, dice: Any, rules: Any, evaluator: EvaluatorLike = "net", ply: int = 0, *,
-               move_filter: MoveFilter | None = DEFAULT_FILTER, threads: int | None = 1) -> list[ScoredPlay]:
+def best_plays(position: PositionLike, dice: DiceLike, rules: RulesLike, evaluator: EvaluatorLike = "net",
+               ply: int = 0, *, move_filter: MoveFilter | None = DEFAULT_FILTER,
+               threads: int | None = 1) -> list[ScoredPlay]:
     """Every legal play of ``position`` (row 0 to play) with ``dice``,
     best first, scored at ``ply`` plies (see the module).
 

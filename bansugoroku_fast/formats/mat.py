@@ -48,7 +48,7 @@ import re
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeGuard
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 import numpy as np
 
@@ -67,6 +67,9 @@ from ..games.records import GameRecords
 from ..play import Play
 from ..position import Position
 from ..rules import Rules
+
+if TYPE_CHECKING:
+    from ..oracle.games import GameRecords as PlainGameRecords
 
 #: Larger files are refused before they are read (a real match file is a few kB).
 MAX_FILE_BYTES = 16 * 2**20
@@ -873,7 +876,8 @@ def _resigned(record: GameRecord) -> _GameText:
     return text
 
 
-def write_match(source: object, *, match_length: int = 0, players: Sequence[str] = ("Player 1", "Player 2"),
+def write_match(source: Match | Game | Sequence[Game] | MatchRecord | GameRecords | PlainGameRecords, *,
+                match_length: int = 0, players: Sequence[str] = ("Player 1", "Player 2"),
                 rules: Rules | str | None = None, headers: dict[str, str] | None = None) -> str:
     """The match file text of games, as GNU Backgammon exports matches.
 

@@ -17,7 +17,6 @@ in GNU Backgammon's words (:func:`~bansugoroku_fast.cube.actions.proper_action`)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -33,7 +32,7 @@ from ..checks import (
 )
 from ..cube.actions import proper_action
 from ..errors import InvalidArgumentError
-from ..typing import PositionLike, RulesLike
+from ..typing import PoliciesLike, PositionLike, RulesLike
 from .bulk import cubeful_rollout_tally, rollout_positions
 from .cubeful import CUBE_LIMIT, CubeSettings, as_cube_settings, cubing_of
 from .policies import resolve_policies
@@ -89,8 +88,8 @@ def _decision_settings(cubeful: object) -> CubeSettings:
     return settings
 
 
-def rollout_cube_decision(position: PositionLike, rules: RulesLike = None, games: int = 1296, policy: Any = "net",
-                          seed: int = 0,
+def rollout_cube_decision(position: PositionLike, rules: RulesLike = None, games: int = 1296,
+                          policy: PoliciesLike = "net", seed: int = 0,
                           threads: int | None = None, progress: bool = False, *,
                           cubeful: bool | CubeSettings = True,
                           stratify: int | None = None, stderr_target: float | None = None,
@@ -111,7 +110,7 @@ def rollout_cube_decision(position: PositionLike, rules: RulesLike = None, games
         (:class:`~bansugoroku_fast.errors.AssumedRulesWarning`).
     games : int
         How many games after each decision, at least 1.
-    policy : str or Callable or tuple
+    policy : ~bansugoroku_fast.typing.PoliciesLike
         As in :func:`~bansugoroku_fast.play_games`; by default ``"net"``,
         the shipped network.
     seed : int

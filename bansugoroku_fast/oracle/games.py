@@ -87,7 +87,7 @@ from ..play import Play
 from ..position import Position, as_position
 from ..rules import Rules
 from ..scoring import PUBEVAL_CONTACT_WEIGHTS, PUBEVAL_RACE_WEIGHTS, PUBEVAL_WIN_SCORE
-from ..typing import DiceLike, PositionLike, RulesLike
+from ..typing import DiceLike, PoliciesLike, PositionLike, RulesLike
 from .endgames import two_sided_table
 from .evaluators import PlainNetwork, Shares, equity, evaluate, luck, standing_value
 from .features import board_features
@@ -373,7 +373,7 @@ def _start(start: object, rules: Rules) -> tuple[Position, bool]:
     return position, False
 
 
-def play_games(rules: RulesLike, games: int, policy: object = "random", seed: int = 0,
+def play_games(rules: RulesLike, games: int, policy: PoliciesLike = "random", seed: int = 0,
                start: PositionLike | None = None, threads: int | None = None, *, stratify: int | None = None,
                max_plies: int = MAX_PLIES, on_long: str = "raise") -> GameRecords:
     """Play ``games`` whole games and record every ply.
@@ -387,7 +387,7 @@ def play_games(rules: RulesLike, games: int, policy: object = "random", seed: in
         The rule set (None: Ban-sugoroku with its default options).
     games : int
         How many games, at least 1.
-    policy : str or LinearPolicy or tuple
+    policy : ~bansugoroku_fast.typing.PoliciesLike
         One policy for both seats or a pair ``(seat 0's, seat 1's)``: a
         built-in's name (``"random"``, ``"first"``, ``"heuristic"``,
         ``"pubeval"``, ``"race"``, ``"net"``, ``"net1"``) or a
@@ -596,7 +596,7 @@ def _signed_values(position: Position, rules: Rules, games: int,
     return tallies
 
 
-def rollout(position: PositionLike, rules: RulesLike = None, games: int = 1296, policy: object = "net",
+def rollout(position: PositionLike, rules: RulesLike = None, games: int = 1296, policy: PoliciesLike = "net",
             seed: int = 0, threads: int | None = None, progress: bool = False, *,
             stratify: int | None = None, stderr_target: float | None = None,
             max_plies: int = MAX_PLIES, on_long: str = "raise", endgames: bool = False,
@@ -618,7 +618,7 @@ def rollout(position: PositionLike, rules: RulesLike = None, games: int = 1296, 
         (:class:`~bansugoroku_fast.errors.AssumedRulesWarning`).
     games : int
         How many games, at least 1.
-    policy : str or LinearPolicy or tuple
+    policy : ~bansugoroku_fast.typing.PoliciesLike
         As in :func:`play_games`; by default ``"net"``, the shipped network.
     seed : int
         The dice: the same seed rolls the same games.
@@ -719,7 +719,7 @@ def _judging(policies: tuple[ResolvedPolicy, ResolvedPolicy], truncate: object,
 
 
 def rank_plays(position: PositionLike, dice: DiceLike, rules: RulesLike = None, games: int = 1296,
-               policy: object = "net", seed: int = 0, threads: int | None = None,
+               policy: PoliciesLike = "net", seed: int = 0, threads: int | None = None,
                progress: bool = False, *, stratify: int | None = None,
                max_plies: int = MAX_PLIES, on_long: str = "raise", endgames: bool = False,
                table_stones: int = 3) -> list[RankedPlay]:
@@ -742,7 +742,7 @@ def rank_plays(position: PositionLike, dice: DiceLike, rules: RulesLike = None, 
         (:class:`~bansugoroku_fast.errors.AssumedRulesWarning`).
     games : int
         How many games after each play, at least 1.
-    policy : str or LinearPolicy or tuple
+    policy : ~bansugoroku_fast.typing.PoliciesLike
         As in :func:`play_games`; by default ``"net"``, the shipped network.
     seed : int
         The dice: the same seed rolls the same games.
