@@ -44,6 +44,19 @@ class Play:
     ``position`` the position after the play, seen by the same side (row 0 is
     still the side that played). ``str(play)`` is GNU Backgammon notation.
 
+    Parameters
+    ----------
+    steps : Iterable of (int, int)
+        The ``(from, to)`` pairs in playing order.
+    dice : Iterable of int
+        The die each step used.
+    hits : Iterable of bool
+        Whether each step hit.
+    position : Position
+        The position after the play, row 0 still the side that played.
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position, Rules, legal_plays
     >>> plays = legal_plays(Position.initial(), (6, 5), Rules(variant="backgammon"))
     >>> [str(play) for play in plays][:3]
@@ -139,6 +152,17 @@ class Outcome:
     """A finished game: ``winner`` (0 = row 0, 1 = row 1), ``value`` (points
     before any cube) and ``kind`` (an :class:`OutcomeKind`).
 
+    Parameters
+    ----------
+    winner : int
+        0 when row 0 has won, 1 when row 1 has.
+    value : int
+        The points won before any cube: 1, 2 or 3.
+    kind : OutcomeKind
+        How the game was won.
+
+    Examples
+    --------
     >>> Outcome(0, 2, OutcomeKind.GAMMON)
     Outcome(winner=0, value=2, kind='gammon')
     """

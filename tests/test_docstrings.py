@@ -106,18 +106,16 @@ CLASSES = public_classes()
 #: Public classes whose docstrings still lack a section, by the name users import them under.
 _PENDING_CLASS_NAMES = """
     AmbiguousPlayError Analysis ArgumentTypeError AssumedRulesWarning BansugorokuError Candidates
-    Computer ContactError CubeDecision CubeRollout CubeSettings CubeTypeError EndgameCacheError
-    EndgameCacheWarning EvaluatorOutputError EvaluatorOutputTypeError EvaluatorPolicy
-    EvaluatorTypeError Game GameBatch GameRecords GameStateError GameTooLongError IllegalPlayError
-    InvalidArgumentError InvalidCubeError InvalidDiceError InvalidEvaluatorError
-    InvalidNotationError InvalidOptionError InvalidPolicyError InvalidPositionError
-    InvalidRulesError InvalidStonesError InvalidTrainingError LinearPolicy Match
-    MatchEquityQueryError MatchEquityQueryTypeError MatchEquityTable MatchEquityTableError
-    MatchEquityTableTypeError MatchFileError MatchIdError MatchRecord MatchScore MatchState NetCube
-    NetEvaluator NetworkFileError NotARaceError NotInTableError Outcome OutcomeKind OutputPathError
-    PipCountCube Play PlayError PlayTextTypeError Plays PolicyOutputError PolicyOutputTypeError
-    PolicyTypeError Position RaceResult RankedPlay RequestError RolloutResult Rules RulesTypeError
-    Step StonesTypeError TableRulesError Turn UnevenStrataWarning UnknownOptionError
+    ContactError CubeDecision CubeRollout CubeTypeError EndgameCacheError EndgameCacheWarning
+    EvaluatorOutputError EvaluatorOutputTypeError EvaluatorTypeError GameRecords GameStateError
+    GameTooLongError IllegalPlayError InvalidArgumentError InvalidCubeError InvalidDiceError
+    InvalidEvaluatorError InvalidNotationError InvalidOptionError InvalidPolicyError
+    InvalidPositionError InvalidRulesError InvalidStonesError InvalidTrainingError
+    MatchEquityQueryError MatchEquityQueryTypeError MatchEquityTableError MatchEquityTableTypeError
+    MatchFileError MatchIdError MatchRecord MatchScore MatchState NetworkFileError NotARaceError
+    NotInTableError OutcomeKind OutputPathError PlayError PlayTextTypeError PolicyOutputError
+    PolicyOutputTypeError PolicyTypeError RaceResult RankedPlay RequestError RolloutResult
+    RulesTypeError Step StonesTypeError TableRulesError UnevenStrataWarning UnknownOptionError
     analysis.Decision analysis.PlayerStatistics batch.OutcomeBatch batch.PlayBatch
     endgames.CubefulEquities endgames.OneSidedError endgames.RaceBatch endgames.RaceCube
     endgames.RacePolicy endgames.TableKind endgames.TablePolicy endgames.Tables envs.BanSugorokuAEC

@@ -143,6 +143,25 @@ class NetEvaluator:
     (finished positions too: :func:`~bansugoroku_fast.evaluators.evaluate`
     scores those from their outcome instead).
 
+    Parameters
+    ----------
+    weights : Sequence of numpy.ndarray
+        ``weights[k]`` is ``[inputs, outputs]`` of layer ``k``: 1 or 2 hidden
+        layers, then 5 outputs.
+    biases : Sequence of numpy.ndarray
+        ``biases[k]`` is ``[outputs]`` of layer ``k``.
+    encoding : str
+        The input encoding, a key of :data:`ENCODINGS`.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        The rules the network plays.
+    activation : str
+        The hidden units' activation, one of :data:`ACTIVATIONS`.
+    endgames : bool
+        Score races on the endgame tables' points from the exact tables
+        instead of the network.
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position
     >>> net = NetEvaluator.random("backgammon", hidden=(8, 4), activation="relu", seed=0)
     >>> net(Position.initial().array[None]).shape

@@ -565,6 +565,22 @@ class EvaluatorPolicy:
     (a NetEvaluator's own by default; required for a Python evaluator);
     ``threads``: the searches' (None: every core).
 
+    Parameters
+    ----------
+    evaluator : ~bansugoroku_fast.typing.EvaluatorLike
+        What scores the children.
+    ply : int
+        The search depth: 0, 1 or 2.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        Those of the games (a NetEvaluator's own by default; required for a
+        Python evaluator).
+    move_filter : MoveFilter or None
+        Which plays go on to the deeper plies (None: all).
+    threads : int or None
+        The searches' threads (None: every core).
+
+    Examples
+    --------
     >>> from bansugoroku_fast import play_games
     >>> net = NetEvaluator.random("backgammon", hidden=(8,))
     >>> records = play_games("backgammon", 2, policy=EvaluatorPolicy(net), seed=1)

@@ -62,6 +62,18 @@ class PipCountCube:
     decision never depends on rounding. The rule ignores contact, gammons
     and the match score.
 
+    Parameters
+    ----------
+    double_at : int
+        The lead, in percent, at which the side on roll doubles a centred
+        cube.
+    redouble_at : int
+        The lead at which it redoubles a cube it owns.
+    take_up_to : int
+        The doubler's largest lead the other side takes.
+
+    Examples
+    --------
     >>> row = lambda points: [points.get(i, 0) for i in range(26)]
     >>> ahead = Position([row({6: 10, 8: 5}), row({6: 10, 10: 5})])  # 100 pips against 110
     >>> cube = PipCountCube()
@@ -129,6 +141,16 @@ class NetCube:
     takes (``"net"``: the network shipped for the rules). One decision is
     one evaluation of the position, so the computer answers at once.
 
+    Parameters
+    ----------
+    evaluator : ~bansugoroku_fast.typing.EvaluatorLike
+        Anything :func:`~bansugoroku_fast.evaluators.evaluate` takes
+        (``"net"``: the network shipped for the rules).
+    table : MatchEquityTable or None
+        The match equity table (None: Kazaross-XG2).
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position
     >>> from bansugoroku_fast.games.cubeful import MatchScore
     >>> opening = CubeContext(as_rules("backgammon"))               # money, the cube centred
@@ -206,6 +228,19 @@ class Computer:
     behaviour) doubles any 8% lead, a back game's included, and ignores
     the score. Ban-sugoroku has no cube, so there the choice never acts.
 
+    Parameters
+    ----------
+    policy : ~bansugoroku_fast.typing.PolicyLike
+        What chooses its plays: a built-in's name, a :class:`LinearPolicy` or
+        a callable policy.
+    cube : NetCube or PipCountCube or str or None
+        Who handles the cube: ``"net"`` or a :class:`NetCube`, ``"pips"`` or a
+        :class:`PipCountCube`, or None never to double and always to take.
+    rng : random.Random
+        The source of the ``"random"`` policy's choices.
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position, legal_plays
     >>> start = Position.initial()
     >>> plays = legal_plays(start, (6, 5), "backgammon")

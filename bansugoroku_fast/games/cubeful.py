@@ -242,6 +242,26 @@ class CubeSettings:
       for games at that score of a match (each game from that score), with
       ``table`` the match equity table (Kazaross-XG2 by default).
 
+    Parameters
+    ----------
+    evaluator : ~bansugoroku_fast.typing.EvaluatorLike or None
+        Whose cube decisions both sides follow; None: seat 0's policy's
+        evaluator, else the shipped network.
+    cube : int
+        The cube at the start, a power of 2 up to 64.
+    owner : int or None
+        None with the cube centred, else the seat that owns it.
+    jacoby : bool
+        A gammon counts only once the cube is turned (money play).
+    beavers : bool
+        A take may be a beaver (money play).
+    match : MatchScore or ~bansugoroku_fast.formats.MatchState or None
+        For games at a match score, seat 0's first; None for money play.
+    table : MatchEquityTable or None
+        The match equity table (None: Kazaross-XG2).
+
+    Examples
+    --------
     >>> CubeSettings(cube=2, owner=1).owner
     1
     >>> CubeSettings(cube=3)

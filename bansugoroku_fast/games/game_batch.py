@@ -112,6 +112,32 @@ class GameBatch:
     ``on_long="truncate"`` ends there unfinished (winner -1, ``truncated``
     in the records; with ``restart=True`` its slot starts a new game).
 
+    Parameters
+    ----------
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`Rules` or its label.
+    n : int
+        How many games are played at once (the slots).
+    seed : int
+        The dice, as in :func:`~bansugoroku_fast.play_games`.
+    start : ~bansugoroku_fast.typing.PositionLike or None
+        The position every game starts from, or None for the rules' start.
+    restart : bool
+        Start a new game in a slot as soon as its game ends.
+    record : bool
+        Keep every ply for :meth:`records`.
+    stratify : int or None
+        36 or 1296 deals the first roll (or two) evenly, as in
+        :func:`~bansugoroku_fast.rollout`.
+    max_plies : int
+        The plies a game may last.
+    threads : int or None
+        Threads for the kernels (None: every core).
+    on_long : str
+        ``"raise"`` or ``"truncate"`` for a game not over after ``max_plies``.
+
+    Examples
+    --------
     >>> batch = GameBatch("backgammon", 4, seed=1)
     >>> while not batch.done:
     ...     wave = batch.candidates()

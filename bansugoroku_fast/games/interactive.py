@@ -217,6 +217,19 @@ class Game:
     seat 0's score first): nobody doubles in its Crawford game, and the
     computer's cube decisions read the score.
 
+    Parameters
+    ----------
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`Rules`, its label, or None for Ban-sugoroku's defaults.
+    seed : None or int or random.Random or numpy.random.Generator or ScriptedDice
+        The dice: with the same seed a game rolls the same dice.
+    starter : int or None
+        The seat that starts under the ``alternate`` start (None: seat 0).
+    match : MatchScore or ~bansugoroku_fast.formats.MatchState or None
+        None for a money game, or the score of a match game, seat 0's first.
+
+    Examples
+    --------
     >>> game = Game("backgammon", ScriptedDice([2, 2, 3, 5]))
     >>> game.opening_rolls, game.seat_to_move
     ([(2, 2), (3, 5)], 1)
@@ -584,6 +597,17 @@ class Match:
     ``length - 1`` is the Crawford game (no doubling), and the match is
     over once a side has ``length`` points.
 
+    Parameters
+    ----------
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`Rules`, its label, or None for Ban-sugoroku's defaults.
+    seed : None or int or random.Random or numpy.random.Generator or ScriptedDice
+        The dice source all the games share.
+    length : int
+        The match's length in points; 0 for games without end.
+
+    Examples
+    --------
     >>> match = Match(Rules(), seed=5)
     >>> [match.new_game().starter for _ in range(1)]
     [0]
