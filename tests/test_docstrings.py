@@ -118,9 +118,8 @@ _PENDING_CLASS_NAMES = """
     RulesTypeError Step StonesTypeError TableRulesError UnevenStrataWarning UnknownOptionError
     analysis.Decision analysis.PlayerStatistics batch.OutcomeBatch batch.PlayBatch
     endgames.CubefulEquities endgames.OneSidedError endgames.RaceBatch endgames.RaceCube
-    endgames.RacePolicy endgames.TableKind endgames.TablePolicy endgames.Tables envs.BanSugorokuAEC
-    envs.BanSugorokuEnv envs.BanSugorokuVectorEnv evaluators.MoveFilter evaluators.RolloutJudge
-    evaluators.ScoredPlay evaluators.ScoredPlays formats.GameRecord oracle.GameRecords
+    endgames.TableKind endgames.Tables evaluators.ScoredPlay evaluators.ScoredPlays
+    formats.GameRecord oracle.GameRecords
 """
 PENDING_CLASSES = frozenset(_PENDING_CLASS_NAMES.split())
 

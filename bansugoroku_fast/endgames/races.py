@@ -678,6 +678,13 @@ class RacePolicy:
     """A callable policy (``policy(children, offsets) -> scores``) that
     plays races by the tables: every child scored by :func:`race_scores`.
 
+    Parameters
+    ----------
+    rules : ~bansugoroku_fast.typing.RulesLike
+        The rules of the games it plays.
+
+    Examples
+    --------
     >>> from bansugoroku_fast import GameBatch, Position, segment_argmax
     >>> board = [[12, 0, 1, 1, 1] + [0] * 21, [12, 0, 1, 1, 1] + [0] * 21]
     >>> batch = GameBatch("backgammon", 4, start=Position(board), seed=3)
@@ -708,6 +715,13 @@ class TablePolicy:
     1-point: the tables bear the 5 off (a lone 6 then comes off next turn
     with 27 rolls of 36):
 
+    Parameters
+    ----------
+    rules : ~bansugoroku_fast.typing.RulesLike
+        The rules of the games it plays.
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position, legal_plays, segment_argmax
     >>> board = [[13, 0, 0, 0, 0, 1, 1] + [0] * 19, [11, 4] + [0] * 24]
     >>> plays = legal_plays(Position(board), (4, 1), "backgammon")

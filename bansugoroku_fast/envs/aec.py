@@ -25,6 +25,29 @@ class BanSugorokuAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[m
     draws a seed). At the end both agents get their points: the winner the
     outcome's value, the loser its opposite; rewards are 0 before. A game
     not over after ``max_plies`` plies is truncated.
+
+    Parameters
+    ----------
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`~bansugoroku_fast.rules.Rules`, its label, or None for
+        Ban-sugoroku's defaults.
+    actions : str
+        ``"step"`` (one move per action) or ``"play"`` (one whole play).
+    max_plays : int
+        The action space of ``"play"``: the most plays a roll may have.
+    observation : str
+        ``"board"`` or ``"features"``.
+    render_mode : str or None
+        ``"ansi"``, ``"rgb_array"`` or None.
+    max_plies : int
+        The plies after which a game is truncated.
+
+    Examples
+    --------
+    >>> env = BanSugorokuAEC("backgammon", actions="play")
+    >>> env.reset(seed=0)
+    >>> env.agent_selection, env.agents
+    ('seat_0', ['seat_0', 'seat_1'])
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "name": "bansugoroku_fast_v0",

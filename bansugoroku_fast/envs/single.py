@@ -50,6 +50,31 @@ class BanSugorokuEnv(gym.Env[dict[str, Any], np.int64]):
     :class:`~bansugoroku_fast.IllegalPlayError`, which names the legal
     moves, and changes nothing.
 
+    Parameters
+    ----------
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`~bansugoroku_fast.rules.Rules`, its label, or None for
+        Ban-sugoroku's defaults.
+    opponent : ~bansugoroku_fast.typing.PolicyLike
+        The opponent's policy.
+    seat : int
+        The agent's seat, 0 (moves first) or 1.
+    actions : str
+        ``"step"`` (one move per action) or ``"play"`` (one whole play).
+    max_plays : int
+        The action space of ``"play"``: the most plays a roll may have.
+    observation : str
+        ``"board"`` or ``"features"``.
+    render_mode : str or None
+        ``"ansi"``, ``"rgb_array"`` or None.
+    max_plies : int
+        The plies after which a game is truncated.
+    illegal_action : str
+        ``"lose"`` (an action outside the mask forfeits the game) or
+        ``"raise"``.
+
+    Examples
+    --------
     >>> env = BanSugorokuEnv("backgammon", opponent="random")
     >>> observation, info = env.reset(seed=0)
     >>> observation["observation"].shape, observation["dice"].tolist()

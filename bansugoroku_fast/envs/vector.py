@@ -124,6 +124,26 @@ class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarr
     :meth:`candidates` gives the children of every legal play (for agents
     that score afterstates).
 
+    Parameters
+    ----------
+    num_envs : int
+        How many sub-environments are stepped together.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`~bansugoroku_fast.rules.Rules`, its label, or None for
+        Ban-sugoroku's defaults.
+    opponent : ~bansugoroku_fast.typing.PolicyLike
+        The opponent's policy.
+    seat : int
+        The agent's seat, 0 (moves first) or 1.
+    observation : str
+        ``"board"`` or ``"features"``.
+    max_plays : int
+        The action space: the most plays a roll may have.
+    max_plies : int
+        The plies after which a game is truncated.
+
+    Examples
+    --------
     >>> env = BanSugorokuVectorEnv(4, "backgammon")
     >>> observations, infos = env.reset(seed=0)
     >>> observations["observation"].shape, observations["action_mask"].shape

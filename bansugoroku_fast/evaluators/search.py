@@ -84,10 +84,22 @@ class MoveFilter:
     0-ply equity, among them only those within ``margin`` of the best
     (the best always). GNU Backgammon's default filter keeps 8 within 0.16.
 
+    Parameters
+    ----------
+    keep : int
+        How many plays, best by 0-ply equity, go deeper (at least 1).
+    margin : float
+        Only those within this equity of the best (the best always).
+
+    Examples
+    --------
     >>> MoveFilter(keep=0)
     Traceback (most recent call last):
     ...
     bansugoroku_fast.errors.InvalidArgumentError: MoveFilter keep must be an integer >= 1, got 0
+
+    >>> MoveFilter(keep=2, margin=0.1).keep
+    2
     """
 
     keep: int = 8
@@ -515,6 +527,17 @@ class RolloutJudge:
       leaves the rollout's expected figures as they are and takes out the
       dice's share of their spread.
 
+    Parameters
+    ----------
+    evaluator : ~bansugoroku_fast.typing.EvaluatorLike
+        The evaluator of the rollout's policy.
+    rules : Rules
+        The rules of the games.
+    threads : int
+        The threads of a NetEvaluator.
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position
     >>> judge = RolloutJudge(NetEvaluator.random("backgammon", hidden=(8,)), as_rules("backgammon"))
     >>> boards = Position.initial().array[None]
