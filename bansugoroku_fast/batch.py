@@ -69,9 +69,26 @@ CHUNK_SIZE = 8192  # small enough that freed outputs are reused, not fresh pages
 
 
 class OutcomeBatch(NamedTuple):
-    """Outcomes of a batch: ``winner`` (``int8[N]``, 0 = row 0, 1 = row 1,
-    -1 = game goes on), ``value`` (``int8[N]``, 0 if none) and ``kind``
-    (``int8[N]``, an index into :data:`OUTCOME_KINDS`, -1 if none)."""
+    """Outcomes of a batch, one entry per position.
+
+    Parameters
+    ----------
+    winner : numpy.ndarray
+        ``int8[N]``: 0 = row 0, 1 = row 1, -1 while the game goes on.
+    value : numpy.ndarray
+        ``int8[N]``: the points won (0 while the game goes on).
+    kind : numpy.ndarray
+        ``int8[N]``: an index into :data:`OUTCOME_KINDS` (-1 while the game
+        goes on).
+
+    Examples
+    --------
+    >>> from bansugoroku_fast import Position
+    >>> won = Position([[15] + [0] * 25, [0] * 19 + [15] + [0] * 6]).array   # O has all 15 in X's home
+    >>> found = outcome(np.stack([Position.initial().array, won]), "backgammon")
+    >>> found.winner.tolist(), found.value.tolist(), found.kinds()[1].value
+    ([-1, 0], [0, 3], 'backgammon')
+    """
 
     winner: np.ndarray
     value: np.ndarray

@@ -17,8 +17,22 @@ __all__ = ["Outcome", "OutcomeKind", "Play", "Step"]
 class Step(NamedTuple):
     """One single move: a stone from ``origin`` to ``target`` with ``die``.
 
-    Points are in the mover's numbering, 25 = bar, 0 = off; ``hit`` says
-    whether it sends an opposing stone to the bar.
+    Parameters
+    ----------
+    origin : int
+        The point the stone leaves, in the mover's numbering (25 = the bar).
+    target : int
+        The point it reaches (0 = borne off).
+    die : int
+        The die it moves by, 1..6.
+    hit : bool
+        Whether it sends an opposing stone to the bar.
+
+    Examples
+    --------
+    >>> step = Step(25, 20, 5, True)
+    >>> str(step), step.origin
+    ('bar/20*', 25)
     """
 
     origin: int
@@ -124,7 +138,13 @@ class Play:
 
 
 class OutcomeKind(str, enum.Enum):
-    """How a game was won (the value of :attr:`Outcome.kind`)."""
+    """How a game was won (the value of :attr:`Outcome.kind`).
+
+    Examples
+    --------
+    >>> OutcomeKind("gammon") is OutcomeKind.GAMMON, OutcomeKind.GAMMON.value
+    (True, 'gammon')
+    """
 
     ARRIVAL = "arrival"  # Ban-sugoroku iri-gachi: all 15 home
     BEAR_OFF = "bear-off"  # Ban-sugoroku early Edo: all 15 borne off

@@ -105,21 +105,18 @@ CLASSES = public_classes()
 
 #: Public classes whose docstrings still lack a section, by the name users import them under.
 _PENDING_CLASS_NAMES = """
-    AmbiguousPlayError Analysis ArgumentTypeError AssumedRulesWarning BansugorokuError Candidates
-    ContactError CubeDecision CubeRollout CubeTypeError EndgameCacheError EndgameCacheWarning
+    AmbiguousPlayError ArgumentTypeError AssumedRulesWarning BansugorokuError ContactError
+    CubeDecision CubeRollout CubeTypeError EndgameCacheError EndgameCacheWarning
     EvaluatorOutputError EvaluatorOutputTypeError EvaluatorTypeError GameRecords GameStateError
     GameTooLongError IllegalPlayError InvalidArgumentError InvalidCubeError InvalidDiceError
     InvalidEvaluatorError InvalidNotationError InvalidOptionError InvalidPolicyError
     InvalidPositionError InvalidRulesError InvalidStonesError InvalidTrainingError
     MatchEquityQueryError MatchEquityQueryTypeError MatchEquityTableError MatchEquityTableTypeError
-    MatchFileError MatchIdError MatchRecord MatchScore MatchState NetworkFileError NotARaceError
-    NotInTableError OutcomeKind OutputPathError PlayError PlayTextTypeError PolicyOutputError
-    PolicyOutputTypeError PolicyTypeError RaceResult RankedPlay RequestError RolloutResult
-    RulesTypeError Step StonesTypeError TableRulesError UnevenStrataWarning UnknownOptionError
-    analysis.Decision analysis.PlayerStatistics batch.OutcomeBatch batch.PlayBatch
-    endgames.CubefulEquities endgames.OneSidedError endgames.RaceBatch endgames.RaceCube
-    endgames.TableKind endgames.Tables evaluators.ScoredPlay evaluators.ScoredPlays
-    formats.GameRecord oracle.GameRecords
+    MatchFileError MatchIdError NetworkFileError NotARaceError NotInTableError OutputPathError
+    PlayError PlayTextTypeError PolicyOutputError PolicyOutputTypeError PolicyTypeError RaceResult
+    RequestError RolloutResult RulesTypeError StonesTypeError TableRulesError UnevenStrataWarning
+    UnknownOptionError endgames.OneSidedError endgames.RaceBatch endgames.RaceCube
+    endgames.TableKind endgames.Tables formats.GameRecord oracle.GameRecords
 """
 PENDING_CLASSES = frozenset(_PENDING_CLASS_NAMES.split())
 

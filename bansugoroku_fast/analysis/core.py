@@ -115,6 +115,60 @@ class Decision:
     ``cube_decision`` gives them), ``cube`` (its value before the
     decision), ``no_double`` / ``double_take`` / ``double_pass`` (the
     doubler's, normalised), ``loss`` and ``mark``.
+
+    Parameters
+    ----------
+    game : int
+        The game, counted from 1.
+    move_number : int
+        The ``N)`` of the match file's line (records: ``ply // 2 + 1``).
+    player : int
+        0 (the file's left column; the side that moved first) or 1.
+    kind : str
+        ``"play"`` or ``"cube"``.
+    forced : bool
+        A play with at most one legal play, or a cube decision that is not
+        close.
+    position_id : str
+        The position before the decision, from the deciding player's side.
+    loss : float
+        The equity lost against the best decision.
+    mark : str or None
+        GNU Backgammon's mark of the loss.
+    dice : tuple of (int, int) or None
+        A play's roll.
+    played : str or None
+        A play's notation.
+    best : str or None
+        The best play's notation.
+    played_equity : float or None
+        The mover's equity after the play made.
+    best_equity : float or None
+        The mover's equity after the best play.
+    luck : float or None
+        The roll's luck (None where it was not measured).
+    luck_mark : str or None
+        The roll's luck mark.
+    action : str or None
+        A cube decision's action: ``"no double"``, ``"double"``, ``"take"``
+        or ``"pass"``.
+    proper : str or None
+        The proper action, in GNU Backgammon's words.
+    cube : int or None
+        The cube's value before the decision.
+    no_double : float or None
+        The doubler's normalised equity without doubling.
+    double_take : float or None
+        The same after a double and a take.
+    double_pass : float or None
+        The same after a double and a pass.
+
+    Examples
+    --------
+    >>> decision = Decision(1, 1, 0, "play", False, "4HPwATDgc/ABMA", loss=0.07, mark="bad", dice=(6, 5),
+    ...                     played="13/2", best="24/13")
+    >>> sorted(decision.to_dict())[:4], decision.to_dict()["dice"]
+    (['best', 'best_equity', 'dice', 'forced'], [6, 5])
     """
 
     game: int
@@ -162,6 +216,41 @@ class PlayerStatistics:
     with no decision); ``luck``: the total luck of its rolls (EMG);
     ``marks``: how many decisions carry each mark; ``rating``: GNU
     Backgammon's band for the error rate.
+
+    Parameters
+    ----------
+    player : int
+        0 or 1.
+    name : str
+        The player's name.
+    moves : int
+        Its checker plays.
+    unforced : int
+        Those with more than one legal play.
+    close_cube : int
+        Its cube decisions counted.
+    checker_error : float
+        The total loss of its checker plays (normalised equity; EMG in a
+        match).
+    cube_error : float
+        The total loss of its cube decisions.
+    error_rate : float or None
+        Their sum per decision counted, in millipoints (None with no
+        decision).
+    luck : float
+        The total luck of its rolls.
+    marks : dict of str to int
+        How many decisions carry each mark.
+    luck_marks : dict of str to int
+        How many rolls carry each luck mark.
+    rating : str or None
+        GNU Backgammon's band for the error rate.
+
+    Examples
+    --------
+    >>> first, second = statistics([], ["Ann", "Bob"])
+    >>> first.name, first.moves, first.error_rate, first.rating
+    ('Ann', 0, None, None)
     """
 
     player: int
@@ -186,7 +275,34 @@ class Analysis:
     """What :func:`analyse` returns: the ``decisions`` in order, the two
     ``players``' statistics, and what was analysed (``rules``, ``ply``,
     ``match_length``, ``names``, ``games``: each game's number, score,
-    winner and points)."""
+    winner and points).
+
+    Parameters
+    ----------
+    decisions : tuple of Decision
+        Every decision, in playing order.
+    players : tuple of (PlayerStatistics, PlayerStatistics)
+        Each player's statistics, player 0's first.
+    rules : Rules
+        The rules of the games.
+    ply : int
+        The plays' search depth.
+    match_length : int
+        The match's length, 0 for money play.
+    names : tuple of (str, str)
+        The players' names.
+    games : tuple of dict
+        Each game's number, score, winner and points.
+    source : str
+        What was analysed (a file's name), or "".
+
+    Examples
+    --------
+    >>> from bansugoroku_fast import play_games
+    >>> analysis = analyse(play_games("backgammon", 1, policy="first", seed=2), luck=False)
+    >>> analysis.rules.short_name, analysis.ply, len(analysis.players), analysis.decisions[0].kind
+    ('backgammon', 0, 2, 'play')
+    """
 
     decisions: tuple[Decision, ...]
     players: tuple[PlayerStatistics, PlayerStatistics]

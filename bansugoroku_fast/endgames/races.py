@@ -39,9 +39,28 @@ Method = Literal["two-sided", "one-sided"]
 
 
 class CubefulEquities(NamedTuple):
-    """Exact money equities of the side to roll, per cube of 1, in each of
-    the cube's states: ``centred``, ``owned`` (by the side to roll) and
-    ``theirs`` (owned by the other side)."""
+    """Exact money equities of the side to roll, per cube of 1, in each of the
+    cube's states.
+
+    Parameters
+    ----------
+    centred : float
+        With the cube centred.
+    owned : float
+        With the cube owned by the side to roll.
+    theirs : float
+        With the cube owned by the other side.
+
+    Examples
+    --------
+    One stone each on point 1: the side to roll wins at once, 1 per cube
+    whoever owns it:
+
+    >>> from bansugoroku_fast import Position
+    >>> figures = race(Position([[14, 1] + [0] * 24, [14, 1] + [0] * 24]), "backgammon")
+    >>> [round(value, 9) for value in figures.no_double]
+    [1.0, 1.0, 1.0]
+    """
 
     centred: float
     owned: float

@@ -118,9 +118,28 @@ DEFAULT_FILTER = MoveFilter()
 
 
 class ScoredPlay(NamedTuple):
-    """One play ranked by :func:`best_plays`: the play, its equity, its five
-    outcome probabilities (:data:`~.scoring.OUTCOME_NAMES`) and the plies
-    they were computed at."""
+    """One play ranked by :func:`best_plays`.
+
+    Parameters
+    ----------
+    play : Play
+        The play.
+    equity : float
+        The mover's cubeless equity after it.
+    probabilities : tuple of float
+        The mover's five outcome probabilities after it
+        (:data:`~.scoring.OUTCOME_NAMES`).
+    ply : int
+        The plies they were computed at.
+
+    Examples
+    --------
+    >>> from bansugoroku_fast import Position
+    >>> net = NetEvaluator.random("backgammon", hidden=(8,))
+    >>> best = best_plays(Position.initial(), (6, 5), "backgammon", net)[0]
+    >>> best.ply, len(best.probabilities), best.equity >= -3
+    (0, 5, True)
+    """
 
     play: Play
     equity: float
@@ -135,13 +154,36 @@ ScoredPlay.ply.__doc__ = "The plies its figures were computed at."
 
 
 class ScoredPlays(NamedTuple):
-    """The plays of many (position, dice) items scored: item ``i``'s are rows
-    ``offsets[i]:offsets[i + 1]``, in :func:`~bansugoroku_fast.generate_plays`
-    order (``children`` are its children); ``probabilities`` ``float64[M, 5]``,
-    ``equity`` ``float64[M]``, ``ply`` ``int8[M]`` (the plies each was
-    scored at); ``ranks`` ``int64[M]``: 0 for the best play of its item, 1
-    for the next... (deeper plays first, then greater equity, then the
-    earlier play)."""
+    """The plays of many (position, dice) items scored, as
+    :func:`best_plays_batch` returns them.
+
+    Parameters
+    ----------
+    offsets : numpy.ndarray
+        ``int64[N + 1]``: item ``i``'s plays are rows
+        ``offsets[i]:offsets[i + 1]``, in
+        :func:`~bansugoroku_fast.generate_plays` order.
+    children : numpy.ndarray
+        ``int8[M, 2, 26]``: the position after each play.
+    probabilities : numpy.ndarray
+        ``float64[M, 5]``: the mover's outcome probabilities after each.
+    equity : numpy.ndarray
+        ``float64[M]``: the mover's cubeless equity after each.
+    ply : numpy.ndarray
+        ``int8[M]``: the plies each was scored at.
+    ranks : numpy.ndarray
+        ``int64[M]``: 0 for the best play of its item, 1 for the next...
+        (deeper plays first, then greater equity, then the earlier play).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bansugoroku_fast import Position
+    >>> net = NetEvaluator.random("backgammon", hidden=(8,))
+    >>> scored = best_plays_batch(Position.initial().array[None], (6, 5), "backgammon", net)
+    >>> sorted(scored.ranks.tolist()) == list(range(7)), int(scored.ranks[scored.best()[0]])
+    (True, 0)
+    """
 
     offsets: np.ndarray
     children: np.ndarray

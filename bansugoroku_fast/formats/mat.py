@@ -152,7 +152,28 @@ class GameRecord:
 class MatchRecord:
     """A match file: ``match_length`` (0 = money play), the two player names
     (left column first), the ``; [Key "Value"]`` headers, the rules (from the
-    ``Variant`` header; backgammon without one) and the replayed games."""
+    ``Variant`` header; backgammon without one) and the replayed games.
+
+    Parameters
+    ----------
+    match_length : int
+        The match's length, 0 for money play.
+    players : tuple of (str, str)
+        The two players' names, left column first.
+    headers : dict of str to str
+        The ``; [Key "Value"]`` headers.
+    rules : Rules
+        The rules (from the ``Variant`` header; backgammon without one).
+    games : list of GameRecord
+        The replayed games.
+
+    Examples
+    --------
+    >>> from bansugoroku_fast import play_games
+    >>> record = parse_match(write_match(play_games("backgammon", 2, policy="first", seed=1)))
+    >>> record.match_length, record.rules.short_name, len(record.games), record.games[0].winner in (0, 1)
+    (0, 'backgammon', 2, True)
+    """
 
     match_length: int
     players: tuple[str, str]

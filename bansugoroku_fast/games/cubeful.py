@@ -89,6 +89,17 @@ class MatchScore:
     of :class:`~bansugoroku_fast.formats.MatchState`, which is accepted
     wherever a MatchScore is.
 
+    Parameters
+    ----------
+    match_length : int
+        The match's length in points.
+    score : tuple of (int, int)
+        Seat 0's and seat 1's scores before the game.
+    crawford : bool
+        Whether the game is the Crawford game.
+
+    Examples
+    --------
     >>> MatchScore(7, (6, 3), crawford=True).away
     (1, 4)
     >>> MatchScore(7, (2, 7))

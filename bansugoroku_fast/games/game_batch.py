@@ -62,16 +62,33 @@ __all__ = ["Candidates", "CubefulBatch", "CubefulEnds", "GameBatch", "roll_dice"
 
 class Candidates(NamedTuple):
     """The plays open to every game of a :class:`GameBatch`, one
-    ``generate_plays``-style batch: slot ``i``'s candidates are
-    ``children[offsets[i]:offsets[i + 1]]`` (after the play, row 0 = the
-    side that played), in ``legal_plays`` order. A slot whose game has
-    finished (without restart) has none.
+    ``generate_plays``-style batch, in ``legal_plays`` order. A slot whose
+    game has finished (without restart) has none.
 
-    * ``offsets``: ``int64[n + 1]``; ``children``: ``int8[M, 2, 26]``;
-    * ``positions``: ``int8[n, 2, 26]``, each slot's position before the
-      ply, seen by its mover; ``dice``: ``int8[n, 2]``, the roll to play;
-    * ``games``: ``int64[n]``, the id of the game in each slot (-1 once
-      finished); ``plies``: ``int64[n]``, the ply it is at (0 = the first).
+    Parameters
+    ----------
+    offsets : numpy.ndarray
+        ``int64[n + 1]``: slot ``i``'s candidates are
+        ``children[offsets[i]:offsets[i + 1]]``.
+    children : numpy.ndarray
+        ``int8[M, 2, 26]``: the position after each candidate, row 0 the
+        side that played.
+    positions : numpy.ndarray
+        ``int8[n, 2, 26]``: each slot's position before the ply, seen by its
+        mover.
+    dice : numpy.ndarray
+        ``int8[n, 2]``: each slot's roll to play.
+    games : numpy.ndarray
+        ``int64[n]``: the game in each slot (-1 once finished).
+    plies : numpy.ndarray
+        ``int64[n]``: the ply each slot's game is at (0 = the first).
+
+    Examples
+    --------
+    >>> batch = GameBatch("backgammon", 2, seed=1)
+    >>> wave = batch.candidates()
+    >>> wave.games.tolist(), wave.plies.tolist(), len(wave.offsets)
+    ([0, 1], [0, 0], 3)
     """
 
     offsets: np.ndarray

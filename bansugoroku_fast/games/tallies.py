@@ -253,9 +253,27 @@ def _summarize_shares(won: list[float], lost: list[float], kind_counts: Sequence
 
 
 class RankedPlay(NamedTuple):
-    """One play of ``rank_plays``: the mover's rollout ``equity`` after it,
-    its ``stderr``, and the standard error of ``best equity - equity`` over
-    the paired games (duplicate dice; 0.0 for the best play itself)."""
+    """One play of ``rank_plays``, with its rollout figures.
+
+    Parameters
+    ----------
+    play : Play
+        The play.
+    equity : float
+        The mover's rollout equity after it.
+    stderr : float
+        The standard error of ``equity``.
+    difference_stderr : float
+        The standard error of ``best equity - equity`` over the paired games
+        (duplicate dice; 0.0 for the best play itself).
+
+    Examples
+    --------
+    >>> from bansugoroku_fast import Position, rank_plays
+    >>> ranked = rank_plays(Position.initial(), (6, 5), "backgammon", games=4, policy="first")
+    >>> ranked[0].difference_stderr, ranked[0].equity >= ranked[-1].equity
+    (0.0, True)
+    """
 
     play: Play
     equity: float
