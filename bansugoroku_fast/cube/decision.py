@@ -91,6 +91,48 @@ class CubeDecision:
       at every ply, and ``take_point``, ``cash_point`` and
       ``cube_efficiency`` stay Janowski's figures for the kind, which the
       decision does not use.
+
+    Parameters
+    ----------
+    action : str
+        The proper action, in GNU Backgammon's words.
+    no_double : float
+        The cubeful equity of not doubling, normalised to a cube of 1 (EMG
+        in a match).
+    double_take : float
+        The same of doubling and being taken.
+    double_pass : float
+        The same of doubling and being passed.
+    no_double_mwc : float or None
+        In a match, ``no_double`` as match winning chances (None in money
+        play).
+    double_take_mwc : float or None
+        In a match, ``double_take`` as match winning chances.
+    double_pass_mwc : float or None
+        In a match, ``double_pass`` as match winning chances.
+    probabilities : tuple of float
+        The five cubeless probabilities of the side on roll.
+    cubeless_equity : float
+        Its cubeless equity.
+    take_point : float
+        The least P(win) with which the other side takes.
+    cash_point : float
+        The side on roll's P(win) from which a double is a pass.
+    cube_efficiency : float
+        Janowski's ``x`` of the position's kind.
+    kind : str
+        The position's kind (:mod:`.kinds`).
+    ply : int
+        The plies of the evaluation.
+    exact : bool
+        The figures are the two-sided endgame table's exact ones.
+
+    Examples
+    --------
+    >>> from bansugoroku_fast import Position
+    >>> decision = cube_decision(Position.initial(), "backgammon")
+    >>> decision.action, decision.double_pass, decision.no_double > decision.double_take
+    ('No double, take', 1.0, True)
     """
 
     action: str

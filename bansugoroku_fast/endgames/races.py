@@ -108,6 +108,31 @@ class RaceResult:
     without doubling, in the cube's three states (perfect cube play and
     cube-aware plays by both sides from then on); :attr:`cubeful`: the
     same once the side to roll has made its own cube decision.
+
+    Parameters
+    ----------
+    win : float
+        P(row 0 wins).
+    win_gammon : float
+        P(it wins a gammon).
+    lose_gammon : float
+        P(it loses a gammon).
+    equity : float
+        The cubeless equity.
+    turns : tuple of (float, float)
+        Each side's expected turns to finish, row 0's first.
+    method : str
+        ``"two-sided"`` or ``"one-sided"``.
+    no_double : CubefulEquities or None
+        The exact money equities without doubling, in the cube's three
+        states (two-sided backgammon only).
+
+    Examples
+    --------
+    >>> from bansugoroku_fast import Position
+    >>> figures = race(Position([[14, 0, 0, 0, 0, 0, 1] + [0] * 19, [14, 1] + [0] * 24]), "backgammon")
+    >>> round(figures.win * 36, 9), figures.method, figures.turns[1]
+    (27.0, 'two-sided', 1.0)
     """
 
     win: float
@@ -135,7 +160,29 @@ class RaceBatch:
     ``two_sided`` (bool: the method), ``in_table`` (bool: False where
     the position is not a table race, its figures NaN, with
     ``outside="nan"``), and ``no_double`` (``float64[N, 3]``, NaN where
-    :class:`RaceResult`'s is None)."""
+    :class:`RaceResult`'s is None).
+
+    Parameters
+    ----------
+    win, win_gammon, lose_gammon, equity : numpy.ndarray
+        ``float64[N]``, as in :class:`RaceResult`.
+    turns : numpy.ndarray
+        ``float64[N, 2]``.
+    two_sided : numpy.ndarray
+        ``bool[N]``: the method.
+    in_table : numpy.ndarray
+        ``bool[N]``: False where the position is not a table race.
+    no_double : numpy.ndarray
+        ``float64[N, 3]``, NaN where :class:`RaceResult`'s is None.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bansugoroku_fast import Position
+    >>> figures = race_batch(Position.initial().array[None], "backgammon", outside="nan")
+    >>> figures.in_table.tolist(), bool(np.isnan(figures.win[0]))
+    ([False], True)
+    """
 
     win: np.ndarray
     win_gammon: np.ndarray
@@ -391,6 +438,28 @@ class RaceCube:
       the other side's: it may not); ``takes``: the other side should take
       a double (a take costs it less than a pass);
     * ``equity``: the equity of the proper actions.
+
+    Parameters
+    ----------
+    no_double : float
+        Rolling without doubling.
+    double_take : float
+        Doubling and being taken.
+    double_pass : float
+        Doubling and being passed: 1.
+    doubles : bool
+        The side to roll should double.
+    takes : bool
+        The other side should take a double.
+    equity : float
+        The equity of the proper actions.
+
+    Examples
+    --------
+    >>> from bansugoroku_fast import Position
+    >>> decision = race_cube(Position([[14, 1] + [0] * 24, [14, 1] + [0] * 24]), "backgammon")
+    >>> round(decision.no_double, 9), decision.takes      # it wins at once: a double is passed
+    (1.0, False)
     """
 
     no_double: float
@@ -485,7 +554,23 @@ class OneSidedError:
     """The one-sided convolution against the two-sided table, over every
     pair of table positions with 1 to 6 stones a side: the largest and the
     mean absolute difference in the winning chance of the side to roll,
-    and a position where the largest is reached (row 0 to roll)."""
+    and a position where the largest is reached (row 0 to roll).
+
+    Parameters
+    ----------
+    largest : float
+        The largest absolute difference in the winning chance.
+    mean : float
+        The mean absolute difference.
+    position : Position
+        A position where the largest is reached, row 0 to roll.
+
+    Examples
+    --------
+    >>> error = one_sided_error("backgammon")
+    >>> error.mean <= error.largest
+    True
+    """
 
     largest: float
     mean: float

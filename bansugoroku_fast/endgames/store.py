@@ -263,7 +263,27 @@ class TableKind:
     """One kind of table: its name, the rule code its plays are searched
     under, whether stones leave the board, whether gammons count, and
     whether its rules have a doubling cube (backgammon only: Ban-sugoroku
-    is played without one)."""
+    is played without one).
+
+    Parameters
+    ----------
+    name : str
+        ``"backgammon"``, ``"ban-bear-off"`` or ``"ban-arrival"``.
+    rule_code : int
+        The rule code its plays are searched under.
+    bears_off : bool
+        Whether stones leave the board.
+    gammons : bool
+        Whether gammons count.
+    cube : bool
+        Whether its rules have a doubling cube.
+
+    Examples
+    --------
+    >>> kind = kind_of("backgammon")
+    >>> kind.bears_off, kind.cube, kind.base_point, kind_of(None).base_point
+    (True, True, 1, 7)
+    """
 
     name: str
     rule_code: int
@@ -340,6 +360,19 @@ class Tables:
       distributions: some roll, at ``r`` or at a play chosen below it, has
       two plays of the same least mean (within 1e-9 turns) and different
       distributions (the one of smaller rank is taken). None in backgammon.
+
+    Parameters
+    ----------
+    kind : TableKind
+        The kind.
+    finish, finish_mean, first, first_mean, win, no_double, tied : numpy.ndarray
+        The tables above.
+
+    Examples
+    --------
+    >>> built = tables("backgammon")
+    >>> built.finish.shape[0] == POSITIONS, built.win.shape, built.no_double.shape
+    (True, (924, 924), (924, 924, 3))
     """
 
     kind: TableKind

@@ -127,6 +127,43 @@ class GameRecord:
     the shape of :func:`play_games` records: ``int8[P, 2, 26]`` before each
     play from the mover's side, ``int8[P, 2]``, and ``int8[P, 2, 26]`` after
     (equal to ``positions`` for a roll with no legal play).
+
+    Parameters
+    ----------
+    number : int
+        The game's number in the file, from 1.
+    score : tuple of (int, int)
+        The score before the game, the player named first's first.
+    starter : int
+        The player who moved first.
+    crawford : bool
+        Whether it is the Crawford game.
+    actions : tuple of Action
+        The file's actions, in order.
+    game : Game
+        The replayed game.
+    winner : int or None
+        0 (the player named first) or 1; None while unfinished.
+    points : int or None
+        What the game scored; None while unfinished.
+    ending : str or None
+        ``"play"``, ``"drop"``, ``"resign"``, or None while unfinished.
+    positions : numpy.ndarray
+        ``int8[P, 2, 26]``: before each checker play, from the mover's side.
+    dice : numpy.ndarray
+        ``int8[P, 2]``: the roll of each.
+    after : numpy.ndarray
+        ``int8[P, 2, 26]``: after each.
+    movers : numpy.ndarray
+        ``int8[P]``: the seat of each play.
+
+    Examples
+    --------
+    >>> from bansugoroku_fast import play_games
+    >>> record = parse_match(write_match(play_games("backgammon", 1, policy="first", seed=1)))
+    >>> game = record.games[0]
+    >>> game.number, game.ending, len(game.positions) == len(game.dice) == len(game.movers)
+    (1, 'play', True)
     """
 
     number: int

@@ -50,7 +50,39 @@ class CubeRollout:
     no_double`` over the paired games), the proper ``action`` and the two
     rollouts themselves (``no_double_rollout``, ``double_take_rollout``:
     their ``cubeful_equity`` is per cube at their start, so the
-    double/take's is half ``double_take``)."""
+    double/take's is half ``double_take``).
+
+    Parameters
+    ----------
+    action : str
+        The proper action, in GNU Backgammon's words.
+    no_double : float
+        The side on roll's cubeful equity without doubling, normalised to
+        the cube before the decision.
+    no_double_stderr : float
+        Its standard error.
+    double_take : float
+        The same after a double and a take.
+    double_take_stderr : float
+        Its standard error.
+    double_pass : float
+        1.0.
+    difference_stderr : float
+        The standard error of ``double_take - no_double`` over the paired
+        games.
+    no_double_rollout : RolloutResult
+        The rollout without a double.
+    double_take_rollout : RolloutResult
+        The rollout after a double and a take (its ``cubeful_equity`` per
+        cube at its start: half ``double_take``).
+
+    Examples
+    --------
+    >>> from bansugoroku_fast import Position
+    >>> found = rollout_cube_decision(Position.initial(), "backgammon", games=36, policy="first", stratify=36)
+    >>> found.double_pass, found.no_double_rollout.games, found.double_take_rollout.games
+    (1.0, 36, 36)
+    """
 
     action: str
     no_double: float

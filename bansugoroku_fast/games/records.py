@@ -89,6 +89,19 @@ class GameRecords(RecordFields):
     are not fields: code that unpacks the eight fields, or indexes them, is
     unchanged.
 
+    Parameters
+    ----------
+    offsets, positions, dice, after, winner, value, kind, plies : numpy.ndarray
+        The eight fields above.
+    rules : Rules or None
+        The rule set the games were played under.
+    truncated : numpy.ndarray or None
+        ``bool[G]``: the games cut off unfinished at ``max_plies``.
+    cube : CubeRecords or None
+        The cube of cubeful games.
+
+    Examples
+    --------
     >>> from bansugoroku_fast import play_games
     >>> records = play_games("backgammon", games=2, seed=1)
     >>> records.rules.short_name, len(records), records._fields[-1]

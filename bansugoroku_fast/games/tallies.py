@@ -89,6 +89,28 @@ class RolloutResult:
       games ended by a passed double (counted in ``settled``: their
       cubeless figures are the evaluator's chances at the pass); and
       ``mean_cube``, the cube's mean value at the games' end.
+
+    Parameters
+    ----------
+    counts, kind_counts : Any
+        As above (nested tuples; arrays for a batch).
+    games : int
+        As above.
+    equity, stderr, win_probability, win_stderr, mean_plies : float
+        As above.
+    gnubg, gnubg_stderr : dict or None
+        As above.
+    truncated, settled : int
+        As above.
+    cubeful_equity, cubeful_stderr, passed, mean_cube : float or None
+        As above.
+
+    Examples
+    --------
+    >>> from bansugoroku_fast import Position, rollout
+    >>> result = rollout(Position.initial(), "backgammon", games=36, policy="first", stratify=36)
+    >>> result.games, int(sum(map(sum, result.counts))), result.truncated, result.cubeful_equity
+    (36, 36, 0, None)
     """
 
     counts: Any

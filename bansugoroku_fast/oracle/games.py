@@ -277,7 +277,21 @@ class GameRecords(RecordFields):
     :data:`~bansugoroku_fast.games.tallies.KINDS`) and ``plies``; and,
     beside the eight fields as in the package's records, ``truncated``: cut
     off unfinished at ``max_plies`` (``on_long="truncate"``; winner and kind
-    -1, value 0)."""
+    -1, value 0).
+
+    Parameters
+    ----------
+    *fields : list
+        The eight lists, in the order of :class:`RecordFields`.
+    truncated : list of bool or None
+        Per game, whether it was cut off at ``max_plies`` (None: none).
+
+    Examples
+    --------
+    >>> records = play_games("backgammon", 2, policy="first", seed=1)
+    >>> len(records.offsets), len(records.positions) == records.offsets[-1], records.truncated
+    (3, True, [False, False])
+    """
 
     truncated: list[bool]
 
