@@ -20,6 +20,7 @@ PACKAGE = "bansugoroku_fast"
 PUBLIC_MODULES = ("batch", "games", "formats", "evaluators", "evaluators.nets", "endgames", "cube", "analysis",
                   "envs", "distributed", "oracle", "errors", "typing", "render")
 
+
 def public_names(wanted) -> dict[str, object]:
     """name users import it under -> each public object for which
     ``wanted(object)`` holds, once (the package's own name first, then its
@@ -132,12 +133,21 @@ ANYTHING_GOES = {("evaluators.check_output", "output"), ("envs.aec_env", "option
                  ("envs.backgammon", "options"), ("envs.ban_sugoroku", "options")}
 
 
+#: Classes whose fields hold values of several kinds: a rollout's figures are
+#: numbers for one position and arrays for a batch.
+ANY_FIELDS = {"RolloutResult"}
+
+
 def test_public_signatures_say_what_they_take():
     """``Any`` or ``object`` only where anything goes: elsewhere the aliases of
     bansugoroku_fast.typing (PositionLike, RulesLike, PoliciesLike, EvaluatorLike...)."""
     vague = [(name, parameter.name) for name, function in sorted(FUNCTIONS.items())
              for parameter in inspect.signature(function).parameters.values()
              if parameter.annotation in ("Any", "object") and (name, parameter.name) not in ANYTHING_GOES]
+    constructors = {name: cls for name, cls in CLASSES.items()
+                    if constructor_parameters(cls) and name not in ANY_FIELDS}
+    vague += [(name, parameter.name) for name, cls in sorted(constructors.items())
+              for parameter in inspect.signature(cls).parameters.values() if parameter.annotation in ("Any", "object")]
     assert vague == []
 
 

@@ -53,7 +53,7 @@ class BanSugorokuAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[m
     metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "name": "bansugoroku_fast_v0",
                 "is_parallelizable": False, "render_fps": 1}
 
-    def __init__(self, rules: object = None, *, actions: str = "step", max_plays: int = MAX_PLAYS,
+    def __init__(self, rules: RulesLike = None, *, actions: str = "step", max_plays: int = MAX_PLAYS,
                  observation: str = "board", render_mode: str | None = None,
                  max_plies: int = MAX_PLIES) -> None:
         super().__init__()

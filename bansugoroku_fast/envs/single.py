@@ -12,6 +12,7 @@ from ..checks import as_rules, as_side
 from ..errors import GameStateError, IllegalPlayError, InvalidArgumentError
 from ..games.policies import CALLABLE, ResolvedPolicy
 from ..rules import Rules
+from ..typing import PolicyLike, RulesLike
 from .opponents import choose_play, opponent_of
 from .table import MAX_PLAYS, MAX_PLIES, Table
 from .views import RENDER_MODES, check_observation, check_render_mode, observation_space, observe, render_table
@@ -83,7 +84,7 @@ class BanSugorokuEnv(gym.Env[dict[str, Any], np.int64]):
 
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012 (as Env declares it)
 
-    def __init__(self, rules: object = None, *, opponent: object = "random", seat: int = 0,
+    def __init__(self, rules: RulesLike = None, *, opponent: PolicyLike = "random", seat: int = 0,
                  actions: str = "step", max_plays: int = MAX_PLAYS, observation: str = "board",
                  render_mode: str | None = None, max_plies: int = MAX_PLIES,
                  illegal_action: str = "lose") -> None:

@@ -52,6 +52,7 @@ from ..batch import features
 from ..checks import MAX_THREADS, as_rules
 from ..errors import ArgumentTypeError, InvalidArgumentError, InvalidEvaluatorError, NetworkFileError
 from ..rules import Rules
+from ..typing import RulesLike
 from . import kernel_arrays
 from .encoding import ENCODINGS, checked_positions
 
@@ -173,7 +174,7 @@ class NetEvaluator:
     """
 
     def __init__(self, weights: Sequence[Any], biases: Sequence[Any], *, encoding: str = "raw198",
-                 rules: Any = "backgammon", activation: str = "sigmoid", endgames: bool = False) -> None:
+                 rules: RulesLike = "backgammon", activation: str = "sigmoid", endgames: bool = False) -> None:
         self._encoding, self._activation = _checked_names(encoding, activation, "")
         self._rules = as_rules(rules)
         self._weights, self._biases = _checked_layers(list(weights), list(biases), self._encoding, "")

@@ -653,7 +653,7 @@ class EvaluatorPolicy:
     (2,)
     """
 
-    def __init__(self, evaluator: EvaluatorLike, ply: int = 0, *, rules: Any = None,
+    def __init__(self, evaluator: EvaluatorLike, ply: int = 0, *, rules: RulesLike = None,
                  move_filter: MoveFilter | None = DEFAULT_FILTER, threads: int | None = 1) -> None:
         if rules is None:
             if not isinstance(evaluator, NetEvaluator):

@@ -45,9 +45,11 @@ from ..cube.met import MatchEquityTable
 from ..cube.states import MatchCube, MoneyCube
 from ..errors import ArgumentTypeError, InvalidArgumentError, InvalidRulesError
 from ..rules import Rules
+from ..typing import EvaluatorLike
 
 if TYPE_CHECKING:
     from ..cube.decision import Cube
+    from ..formats import MatchState
 
 __all__ = [
     "ACTION_NAMES", "BEAVER", "CUBE_LIMIT", "DOUBLE", "PASS", "TAKE", "CubeCalls", "CubeContext", "CubeSettings",
@@ -281,12 +283,12 @@ class CubeSettings:
     bansugoroku_fast.errors.InvalidArgumentError: cubeful games: the cube is a power of 2 from 1 to 64, got 3
     """
 
-    evaluator: Any = None
+    evaluator: EvaluatorLike | None = None
     cube: int = 1
     owner: int | None = None
     jacoby: bool = False
     beavers: bool = False
-    match: Any = None
+    match: MatchScore | MatchState | None = None
     table: MatchEquityTable | None = None
 
     def __post_init__(self) -> None:
@@ -339,5 +341,5 @@ def cubing_of(settings: CubeSettings, rules: Rules, seat_0_policy: Any, where: s
     if evaluator is None:
         evaluator = getattr(seat_0_policy, "evaluator", None)
         evaluator = "net" if evaluator is None else evaluator
-    return Cubing(resolve_evaluator(evaluator, rules), settings.jacoby, settings.beavers, settings.match,
-                  settings.table)
+    return Cubing(resolve_evaluator(evaluator, rules), settings.jacoby, settings.beavers,
+                  as_match_score(settings.match), settings.table)   # a MatchScore since __post_init__

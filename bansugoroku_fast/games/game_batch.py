@@ -44,6 +44,7 @@ from ..errors import (
 )
 from ..position import Position, as_position
 from ..rules import Rules
+from ..typing import PositionLike, RulesLike
 from .cubeful import BEAVER, BEAVER_FACTOR, CUBE_LIMIT, DOUBLE, PASS, TAKE, CubeCalls, Cubing, cube_calls
 from .policies import (
     PolicyCallable,
@@ -164,7 +165,8 @@ class GameBatch:
     ((4,), True)
     """
 
-    def __init__(self, rules: Any, n: int, seed: int = 0, start: Any = None, *, restart: bool = False,
+    def __init__(self, rules: RulesLike, n: int, seed: int = 0, start: PositionLike | None = None, *,
+                 restart: bool = False,
                  record: bool = True, stratify: int | None = None, max_plies: int = MAX_PLIES,
                  threads: int | None = None, on_long: str = "raise") -> None:
         rules, n, seed, max_plies, threads = run_arguments(rules, n, seed, max_plies, threads)

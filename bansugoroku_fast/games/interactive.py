@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Protocol, SupportsIndex, TypeAlias
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, SupportsIndex, TypeAlias
 
 import numpy as np
 
@@ -37,6 +37,9 @@ from ..turn import ROLL_NAMES, Turn, dice_text, dice_to_play, roll_name
 from ..typing import PositionLike, RulesLike
 from .computer import Computer
 from .cubeful import CubeContext, MatchScore, as_match_score
+
+if TYPE_CHECKING:
+    from ..formats import MatchState
 
 __all__ = [
     "CubeRecord",
@@ -241,7 +244,7 @@ class Game:
     """
 
     def __init__(self, rules: RulesLike = None, seed: Seed = None, *, starter: int | None = None,
-                 match: Any = None) -> None:
+                 match: MatchScore | MatchState | None = None) -> None:
         checked_rules = as_rules(rules)
         self._setup(checked_rules, seed, Position.initial(checked_rules), cube=1, cube_owner=None,
                     match=as_match_score(match))
@@ -271,7 +274,7 @@ class Game:
         seat_to_move: int = 0,
         cube: int = 1,
         cube_owner: int | None = None,
-        match: Any = None,
+        match: MatchScore | MatchState | None = None,
     ) -> Game:
         """A game resumed at ``position`` (seen by ``seat_to_move``), with no
         opening: the side to move rolls normally. ``match`` as for :class:`Game`."""
