@@ -239,9 +239,9 @@ class PlayerStatistics:
         decision).
     luck : float
         The total luck of its rolls.
-    marks : dict of str to int
+    marks : dict[str, int]
         How many decisions carry each mark.
-    luck_marks : dict of str to int
+    luck_marks : dict[str, int]
         How many rolls carry each luck mark.
     rating : str or None
         GNU Backgammon's band for the error rate.

@@ -197,7 +197,7 @@ class MatchRecord:
         The match's length, 0 for money play.
     players : tuple of (str, str)
         The two players' names, left column first.
-    headers : dict of str to str
+    headers : dict[str, str]
         The ``; [Key "Value"]`` headers.
     rules : Rules
         The rules (from the ``Variant`` header; backgammon without one).

@@ -156,7 +156,7 @@ class NetCube:
     evaluator : ~bansugoroku_fast.typing.EvaluatorLike
         Anything :func:`~bansugoroku_fast.evaluators.evaluate` takes
         (``"net"``: the network shipped for the rules).
-    table : MatchEquityTable or None
+    table : ~bansugoroku_fast.cube.MatchEquityTable or None
         The match equity table (None: Kazaross-XG2).
 
     Examples

@@ -270,7 +270,7 @@ class CubeSettings:
         A take may be a beaver (money play).
     match : MatchScore or ~bansugoroku_fast.formats.MatchState or None
         For games at a match score, seat 0's first; None for money play.
-    table : MatchEquityTable or None
+    table : ~bansugoroku_fast.cube.MatchEquityTable or None
         The match equity table (None: Kazaross-XG2).
 
     Examples

@@ -157,8 +157,29 @@ def candidates(target: str, node: addnodes.pending_xref) -> list[str]:
         owner = match.group(1).split(".")
         for split in range(len(owner), 1, -1):
             names.append(".".join(owner[:split] + [target]))
+    # The module that defines the object being documented (a type field or an annotation napoleon or
+    # autodoc wrote for it): a short name there means what that module holds.
+    for documented_name in enclosing_objects(node):
+        ok, value = lookup(documented_name)
+        home = getattr(value, "__module__", None) if ok else None
+        if isinstance(home, str):
+            names.append(f"{home}.{target}")
     names.append(f"{PACKAGE}.{target}")
     return names
+
+
+def enclosing_objects(node: nodes.Node) -> list[str]:
+    """The full names of the objects whose descriptions hold ``node``, innermost first."""
+    found = []
+    parent = node.parent
+    while parent is not None:
+        if isinstance(parent, addnodes.desc):
+            for signature in parent.findall(addnodes.desc_signature):
+                if signature.get("module") and signature.get("fullname"):
+                    found.append(f"{signature['module']}.{signature['fullname']}")
+                break
+        parent = parent.parent
+    return found
 
 
 def resolve(app: Sphinx, env: BuildEnvironment, node: addnodes.pending_xref,
@@ -182,7 +203,20 @@ def resolve(app: Sphinx, env: BuildEnvironment, node: addnodes.pending_xref,
             return contnode     # a real object of the package that no page documents: plain code
         entry = objects[full_name]
         return make_refnode(app.builder, node["refdoc"], entry.docname, entry.node_id, contnode, full_name)
+    if defined_once(node["reftarget"]):
+        return contnode     # a class of the package named in an annotation autodoc wrote as text
     return None
+
+
+def defined_once(target: str) -> bool:
+    """Whether exactly one class of the package is called ``target`` (a bare name): an annotation
+    autodoc leaves as text (a dataclass field's) names it, and there is no page to link."""
+    if "." in target:
+        return False
+    classes = {id(value) for name, module in list(sys.modules.items()) if name.startswith(PACKAGE)
+               for value in [getattr(module, target, None)]
+               if isinstance(value, type) and value.__module__.startswith(PACKAGE) and value.__name__ == target}
+    return len(classes) == 1
 
 
 def foreign_docstring(app: Sphinx, what: str, name: str, obj: Any, options: Any, lines: list[str]) -> None:
@@ -247,8 +281,12 @@ class DataDirective(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         module = importlib.import_module(self.arguments[0])
         commented = ModuleAnalyzer.for_module(module.__name__).find_attr_docs()
+        aliases = importlib.import_module(f"{PACKAGE}.typing")
+        # an alias of bansugoroku_fast.typing that another module re-exports is documented there
+        # only, so that its name, short, refers to one entry
         names = [(f"{module.__name__}.{name}", "data") for name in module.__all__
-                 if kind(getattr(module, name)) == "data" and ("", name) not in commented]
+                 if kind(getattr(module, name)) == "data" and ("", name) not in commented
+                 and (module is aliases or getattr(aliases, name, None) is not getattr(module, name))]
         if not names:
             return []
         container = nodes.container()
