@@ -455,16 +455,28 @@ class PlayBatch(NamedTuple):
     """The plays of a batch: those of item ``i`` are rows
     ``offsets[i]:offsets[i + 1]`` of the other arrays, ordered as
     :func:`bansugoroku_fast.legal_plays` orders them (canonical key, greatest
-    first).
+    first). A field left out of ``generate_plays(..., fields=...)`` is None.
 
-    * ``offsets``: ``int64[N + 1]``;
-    * ``children``: ``int8[M, 2, 26]``, the position after each play (row 0
-      still the side that played);
-    * ``steps``: ``int8[M, 4, 2]``, ``(from, to)`` per step, ``-1`` padding;
-    * ``dice``: ``int8[M, 4]``, the die of each step, ``-1`` padding;
-    * ``hits``: ``bool[M, 4]``, whether each step hit.
+    Parameters
+    ----------
+    offsets : numpy.ndarray
+        ``int64[N + 1]``.
+    children : numpy.ndarray
+        ``int8[M, 2, 26]``: the position after each play (row 0 still the
+        side that played).
+    steps : numpy.ndarray or None
+        ``int8[M, 4, 2]``: ``(from, to)`` per step, -1 padding.
+    dice : numpy.ndarray or None
+        ``int8[M, 4]``: the die of each step, -1 padding.
+    hits : numpy.ndarray or None
+        ``bool[M, 4]``: whether each step hit.
 
-    A field left out of ``generate_plays(..., fields=...)`` is None.
+    Examples
+    --------
+    >>> from bansugoroku_fast import Position, generate_plays
+    >>> plays = generate_plays(Position.initial().array[None], (6, 5), "backgammon")
+    >>> plays.offsets.tolist(), plays.steps[0, :2].tolist(), plays.counts().tolist()
+    ([0, 7], [[24, 18], [18, 13]], [7])
     """
 
     offsets: np.ndarray
@@ -476,6 +488,15 @@ class PlayBatch(NamedTuple):
     def counts(self) -> np.ndarray:
         """Plays per item (``int64[N]``)."""
         return np.diff(self.offsets)
+
+
+PlayBatch.offsets.__doc__ = (
+    "``int64[N + 1]``: item ``i``'s plays are rows ``offsets[i]:offsets[i + 1]`` of the other arrays."
+)
+PlayBatch.children.__doc__ = "``int8[M, 2, 26]``: the position after each play, row 0 still the side that played."
+PlayBatch.steps.__doc__ = "``int8[M, 4, 2]``: ``(from, to)`` of each step, -1 padding (None when not asked for)."
+PlayBatch.dice.__doc__ = "``int8[M, 4]``: the die of each step, -1 padding (None when not asked for)."
+PlayBatch.hits.__doc__ = "``bool[M, 4]``: whether each step hit (None when not asked for)."
 
 
 #: The fields of a :class:`PlayBatch` that the generate kernel can write.

@@ -69,9 +69,26 @@ CHUNK_SIZE = 8192  # small enough that freed outputs are reused, not fresh pages
 
 
 class OutcomeBatch(NamedTuple):
-    """Outcomes of a batch: ``winner`` (``int8[N]``, 0 = row 0, 1 = row 1,
-    -1 = game goes on), ``value`` (``int8[N]``, 0 if none) and ``kind``
-    (``int8[N]``, an index into :data:`OUTCOME_KINDS`, -1 if none)."""
+    """Outcomes of a batch, one entry per position.
+
+    Parameters
+    ----------
+    winner : numpy.ndarray
+        ``int8[N]``: 0 = row 0, 1 = row 1, -1 while the game goes on.
+    value : numpy.ndarray
+        ``int8[N]``: the points won (0 while the game goes on).
+    kind : numpy.ndarray
+        ``int8[N]``: an index into :data:`OUTCOME_KINDS` (-1 while the game
+        goes on).
+
+    Examples
+    --------
+    >>> from bansugoroku_fast import Position
+    >>> won = Position([[15] + [0] * 25, [0] * 19 + [15] + [0] * 6]).array   # O has all 15 in X's home
+    >>> found = outcome(np.stack([Position.initial().array, won]), "backgammon")
+    >>> found.winner.tolist(), found.value.tolist(), found.kinds()[1].value
+    ([-1, 0], [0, 3], 'backgammon')
+    """
 
     winner: np.ndarray
     value: np.ndarray
@@ -80,6 +97,11 @@ class OutcomeBatch(NamedTuple):
     def kinds(self) -> list[OutcomeKind | None]:
         """``kind`` as :class:`OutcomeKind` values (None where the game goes on)."""
         return [OUTCOME_KINDS[k] if k >= 0 else None for k in self.kind.tolist()]
+
+
+OutcomeBatch.winner.__doc__ = "``int8[N]``: 0 when row 0 has won, 1 when row 1 has, -1 while the game goes on."
+OutcomeBatch.value.__doc__ = "``int8[N]``: the points won, 1, 2 or 3 (0 while the game goes on)."
+OutcomeBatch.kind.__doc__ = "``int8[N]``: how it was won, an index into ``OUTCOME_KINDS`` (-1 while the game goes on)."
 
 
 # --- plays -------------------------------------------------------------------------

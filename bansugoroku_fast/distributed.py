@@ -37,7 +37,7 @@ import re
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import dask
 import dask.array as da
@@ -59,11 +59,22 @@ from .checks import (
     scoring_rules,
     warn_uneven_strata,
 )
-from .errors import ArgumentTypeError, InvalidArgumentError, InvalidDiceError, InvalidPositionError
+from .errors import (
+    ArgumentTypeError,
+    InvalidArgumentError,
+    InvalidDiceError,
+    InvalidEvaluatorError,
+    InvalidPositionError,
+)
 from .games import bulk
 from .games.policies import resolve_policies
 from .games.tallies import RolloutResult
 from .rules import Rules
+from .typing import BatchLike, PoliciesLike, PositionLike, RulesLike
+
+if TYPE_CHECKING:
+    from .analysis import Analysis
+    from .evaluators.scoring import EvaluatorLike
 
 #: Positions per rollout task (a chunk of positions plays one block of games).
 POSITIONS_PER_TASK = 64
@@ -130,8 +141,50 @@ def _dice(dice: Any, positions: da.Array) -> da.Array | tuple[int, int]:
     return da.asarray(array)
 
 
-def count_plays(positions: Any, dice: Any, rules: Any = None) -> da.Array:
-    """Lazy ``int32[N]``: :func:`bansugoroku_fast.count_plays` of every chunk."""
+def count_plays(positions: da.Array | BatchLike, dice: da.Array | BatchLike, rules: RulesLike = None) -> da.Array:
+    """The number of legal plays of each position with its roll, lazily:
+    :func:`bansugoroku_fast.batch.count_plays` chunk by chunk.
+
+    Parameters
+    ----------
+    positions : dask.array.Array or ~bansugoroku_fast.typing.BatchLike
+        ``int8[N, 2, 26]`` positions (row 0 to move), chunked along the
+        first axis (an array in memory becomes one chunk).
+    dice : dask.array.Array or ~bansugoroku_fast.typing.BatchLike
+        One roll for every position (such as ``(6, 5)``), or ``int8[N, 2]``,
+        a roll per position.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`~bansugoroku_fast.rules.Rules`, its label, or None for
+        Ban-sugoroku's defaults.
+
+    Returns
+    -------
+    dask.array.Array
+        Lazy ``int32[N]``, one count per position (0 for a pass).
+
+    Raises
+    ------
+    InvalidPositionError
+        ``positions`` are not of shape ``(N, 2, 26)`` or not integers; when
+        a chunk is computed, a position that is not one (named by its index
+        in the whole array).
+    InvalidDiceError
+        A roll that is not two integers in 1..6, or dice of another shape than
+        one pair or ``(N, 2)``.
+    InvalidRulesError
+        The rules are not a rule set.
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> import numpy as np
+    >>> from bansugoroku_fast import Position
+    >>> board = np.zeros((2, 26), dtype=np.int8)
+    >>> board[0, 0], board[0, 13], board[1, 0], board[1, 18] = 14, 1, 14, 1
+    >>> positions = da.from_array(np.stack([Position.initial().array, board]), chunks=(1, 2, 26))
+    >>> count_plays(positions, (6, 5), "backgammon").compute().tolist()   # 13/7*/2 or 13/8/2
+    [7, 2]
+    """
     rules = as_rules(rules)
     positions = _positions(positions)
     rolls = _dice(dice, positions)
@@ -144,10 +197,45 @@ def count_plays(positions: Any, dice: Any, rules: Any = None) -> da.Array:
                 dtype=np.int32, trailing=(), name="count_plays")
 
 
-def outcome(positions: Any, rules: Any = None) -> OutcomeBatch:
-    """:func:`bansugoroku_fast.batch.outcome` as an :class:`OutcomeBatch` of
-    lazy ``int8[N]`` arrays (``winner``, ``value``, ``kind``; -1 while the
-    game goes on)."""
+def outcome(positions: da.Array | BatchLike, rules: RulesLike = None) -> OutcomeBatch:
+    """Who has won in each position, lazily:
+    :func:`bansugoroku_fast.batch.outcome` chunk by chunk.
+
+    Parameters
+    ----------
+    positions : dask.array.Array or ~bansugoroku_fast.typing.BatchLike
+        ``int8[N, 2, 26]`` positions (row 0 to move), chunked along the
+        first axis (an array in memory becomes one chunk).
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`~bansugoroku_fast.rules.Rules`, its label, or None for
+        Ban-sugoroku's defaults.
+
+    Returns
+    -------
+    OutcomeBatch
+        Lazy ``int8[N]`` arrays ``winner`` (0 = row 0), ``value`` and
+        ``kind``, each -1 while the game goes on.
+
+    Raises
+    ------
+    InvalidPositionError
+        ``positions`` are not of shape ``(N, 2, 26)`` or not integers; when
+        a chunk is computed, a position that is not one (named by its index
+        in the whole array).
+    InvalidRulesError
+        The rules are not a rule set.
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> import numpy as np
+    >>> from bansugoroku_fast import Position
+    >>> board = np.zeros((2, 26), dtype=np.int8)
+    >>> board[0, 0], board[0, 13], board[1, 0], board[1, 18] = 14, 1, 14, 1
+    >>> positions = da.from_array(np.stack([Position.initial().array, board]), chunks=(1, 2, 26))
+    >>> outcome(positions, "backgammon").winner.compute().tolist()
+    [-1, -1]
+    """
     rules = as_rules(rules)
 
     def found(block: np.ndarray) -> np.ndarray:
@@ -157,32 +245,199 @@ def outcome(positions: Any, rules: Any = None) -> OutcomeBatch:
     return OutcomeBatch(table[:, 0], table[:, 1], table[:, 2])
 
 
-def shots(positions: Any, rules: Any = None) -> da.Array:
-    """Lazy ``int8[N]``: :func:`bansugoroku_fast.batch.shots`."""
+def shots(positions: da.Array | BatchLike, rules: RulesLike = None) -> da.Array:
+    """How many of the 36 rolls give the mover a play that hits, lazily:
+    :func:`bansugoroku_fast.batch.shots` chunk by chunk.
+
+    Parameters
+    ----------
+    positions : dask.array.Array or ~bansugoroku_fast.typing.BatchLike
+        ``int8[N, 2, 26]`` positions (row 0 to move), chunked along the
+        first axis (an array in memory becomes one chunk).
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`~bansugoroku_fast.rules.Rules`, its label, or None for
+        Ban-sugoroku's defaults.
+
+    Returns
+    -------
+    dask.array.Array
+        Lazy ``int8[N]``, 0 to 36 per position.
+
+    Raises
+    ------
+    InvalidPositionError
+        ``positions`` are not of shape ``(N, 2, 26)`` or not integers; when
+        a chunk is computed, a position that is not one (named by its index
+        in the whole array).
+    InvalidRulesError
+        The rules are not a rule set.
+
+    Examples
+    --------
+    The second board's blot is six pips in front of the mover's stone: 17
+    rolls hit it (every 6, 5-1, 4-2, 3-3 and 2-2).
+
+    >>> import dask.array as da
+    >>> import numpy as np
+    >>> from bansugoroku_fast import Position
+    >>> board = np.zeros((2, 26), dtype=np.int8)
+    >>> board[0, 0], board[0, 13], board[1, 0], board[1, 18] = 14, 1, 14, 1
+    >>> positions = da.from_array(np.stack([Position.initial().array, board]), chunks=(1, 2, 26))
+    >>> shots(positions, "backgammon").compute().tolist()
+    [0, 17]
+    """
     rules = as_rules(rules)
     return _map(lambda block: batch.shots(block, rules, threads=1), _positions(positions),
                 dtype=np.int8, trailing=(), name="shots")
 
 
-def blocked_points(positions: Any) -> da.Array:
-    """Lazy ``bool[N, 25]``: :func:`bansugoroku_fast.batch.blocked_points`."""
+def blocked_points(positions: da.Array | BatchLike) -> da.Array:
+    """The mover's points that the opponent holds with two or more, lazily:
+    :func:`bansugoroku_fast.batch.blocked_points` chunk by chunk.
+
+    Parameters
+    ----------
+    positions : dask.array.Array or ~bansugoroku_fast.typing.BatchLike
+        ``int8[N, 2, 26]`` positions (row 0 to move), chunked along the
+        first axis (an array in memory becomes one chunk).
+
+    Returns
+    -------
+    dask.array.Array
+        Lazy ``bool[N, 25]``: entry ``p`` (1..24) of each position is
+        whether the mover's point ``p`` is blocked (entry 0 unused).
+
+    Raises
+    ------
+    InvalidPositionError
+        ``positions`` are not of shape ``(N, 2, 26)`` or not integers; when
+        a chunk is computed, a position that is not one (named by its index
+        in the whole array).
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> import numpy as np
+    >>> from bansugoroku_fast import Position
+    >>> board = np.zeros((2, 26), dtype=np.int8)
+    >>> board[0, 0], board[0, 13], board[1, 0], board[1, 18] = 14, 1, 14, 1
+    >>> positions = da.from_array(np.stack([Position.initial().array, board]), chunks=(1, 2, 26))
+    >>> blocked = blocked_points(positions).compute()
+    >>> np.flatnonzero(blocked[0]).tolist(), int(blocked[1].sum())
+    ([1, 12, 17, 19], 0)
+    """
     return _map(batch.blocked_points, _positions(positions), dtype=np.bool_, trailing=(25,),
                 name="blocked_points")
 
 
-def blots(positions: Any) -> da.Array:
-    """Lazy ``bool[N, 2, 25]``: :func:`bansugoroku_fast.batch.blots`."""
+def blots(positions: da.Array | BatchLike) -> da.Array:
+    """The points holding exactly one stone, of each side, lazily:
+    :func:`bansugoroku_fast.batch.blots` chunk by chunk.
+
+    Parameters
+    ----------
+    positions : dask.array.Array or ~bansugoroku_fast.typing.BatchLike
+        ``int8[N, 2, 26]`` positions (row 0 to move), chunked along the
+        first axis (an array in memory becomes one chunk).
+
+    Returns
+    -------
+    dask.array.Array
+        Lazy ``bool[N, 2, 25]``: entry ``[side, p]`` is whether that
+        side's point ``p`` (its own numbering, 1..24) holds one stone.
+
+    Raises
+    ------
+    InvalidPositionError
+        ``positions`` are not of shape ``(N, 2, 26)`` or not integers; when
+        a chunk is computed, a position that is not one (named by its index
+        in the whole array).
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> import numpy as np
+    >>> from bansugoroku_fast import Position
+    >>> board = np.zeros((2, 26), dtype=np.int8)
+    >>> board[0, 0], board[0, 13], board[1, 0], board[1, 18] = 14, 1, 14, 1
+    >>> positions = da.from_array(np.stack([Position.initial().array, board]), chunks=(1, 2, 26))
+    >>> found = blots(positions).compute()
+    >>> int(found[0].sum()), np.flatnonzero(found[1, 0]).tolist(), np.flatnonzero(found[1, 1]).tolist()
+    (0, [13], [18])
+    """
     return _map(batch.blots, _positions(positions), dtype=np.bool_, trailing=(2, 25), name="blots")
 
 
-def closure_holds(positions: Any) -> da.Array:
-    """Lazy ``bool[N, 2]``: :func:`bansugoroku_fast.batch.closure_holds`."""
+def closure_holds(positions: da.Array | BatchLike) -> da.Array:
+    """Whether each side's home is closed while the other side is on the bar,
+    lazily: :func:`bansugoroku_fast.batch.closure_holds` chunk by chunk.
+
+    Parameters
+    ----------
+    positions : dask.array.Array or ~bansugoroku_fast.typing.BatchLike
+        ``int8[N, 2, 26]`` positions (row 0 to move), chunked along the
+        first axis (an array in memory becomes one chunk).
+
+    Returns
+    -------
+    dask.array.Array
+        Lazy ``bool[N, 2]``: row 0's closure, then row 1's.
+
+    Raises
+    ------
+    InvalidPositionError
+        ``positions`` are not of shape ``(N, 2, 26)`` or not integers; when
+        a chunk is computed, a position that is not one (named by its index
+        in the whole array).
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> import numpy as np
+    >>> from bansugoroku_fast import Position
+    >>> board = np.zeros((2, 26), dtype=np.int8)
+    >>> board[0, 0], board[0, 13], board[1, 0], board[1, 18] = 14, 1, 14, 1
+    >>> positions = da.from_array(np.stack([Position.initial().array, board]), chunks=(1, 2, 26))
+    >>> closure_holds(positions).compute().tolist()
+    [[False, False], [False, False]]
+    """
     return _map(batch.closure_holds, _positions(positions), dtype=np.bool_, trailing=(2,),
                 name="closure_holds")
 
 
-def pip_counts(positions: Any) -> da.Array:
-    """Lazy ``int32[N, 2]``: :func:`bansugoroku_fast.batch.pip_counts`."""
+def pip_counts(positions: da.Array | BatchLike) -> da.Array:
+    """Both sides' pip counts of each position, lazily:
+    :func:`bansugoroku_fast.batch.pip_counts` chunk by chunk.
+
+    Parameters
+    ----------
+    positions : dask.array.Array or ~bansugoroku_fast.typing.BatchLike
+        ``int8[N, 2, 26]`` positions (row 0 to move), chunked along the
+        first axis (an array in memory becomes one chunk).
+
+    Returns
+    -------
+    dask.array.Array
+        Lazy ``int32[N, 2]``: the mover's, then the opponent's.
+
+    Raises
+    ------
+    InvalidPositionError
+        ``positions`` are not of shape ``(N, 2, 26)`` or not integers; when
+        a chunk is computed, a position that is not one (named by its index
+        in the whole array).
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> import numpy as np
+    >>> from bansugoroku_fast import Position
+    >>> board = np.zeros((2, 26), dtype=np.int8)
+    >>> board[0, 0], board[0, 13], board[1, 0], board[1, 18] = 14, 1, 14, 1
+    >>> positions = da.from_array(np.stack([Position.initial().array, board]), chunks=(1, 2, 26))
+    >>> pip_counts(positions).compute().tolist()
+    [[167, 167], [13, 18]]
+    """
     return _map(batch.pip_counts, _positions(positions), dtype=np.int32, trailing=(2,), name="pip_counts")
 
 
@@ -239,24 +494,83 @@ def _summed(parts: Sequence[bulk.RolloutTally], chunks: int, blocks: int,
     return results
 
 
-def rollout(positions: Any, rules: Any, games: int, policy: Any = "net", seed: int = 0,
+def rollout(positions: PositionLike, rules: RulesLike, games: int, policy: PoliciesLike = "net", seed: int = 0,
             client: Client | None = None, *, block: int | None = None, stratify: int | None = None,
             max_plies: int = MAX_PLIES, progress: bool = False, endgames: bool = False,
             truncate: int | None = None, variance_reduction: bool = False) -> RolloutResult:
     """:func:`bansugoroku_fast.rollout` on Dask: the same arguments, the same
     result, bit for bit (``stderr_target`` excepted: its stopping rule is
-    sequential). With ``endgames``, ``truncate`` or ``variance_reduction``
-    the games' values are floats, added per 1,296 games: ``block`` is then
-    a multiple of 1,296 (or all the games).
+    sequential).
 
     Tasks are (up to :data:`POSITIONS_PER_TASK` positions) x (``block``
-    games); ``block`` must divide ``games`` (by default 1,296 games when it
-    does, else all of them). ``client``: a ``dask.distributed.Client`` (a
-    remote scheduler's or a ``LocalCluster``'s); None runs the tasks on
-    Dask's default scheduler (the current client if there is one, else local
-    threads). ``progress``: Dask's own progress bar
-    (``dask.distributed.progress`` with a client, ``ProgressBar`` without).
+    games). With ``endgames``, ``truncate`` or ``variance_reduction`` the
+    games' values are floats, added per 1,296 games: ``block`` is then a
+    multiple of 1,296 (or all the games).
 
+    Parameters
+    ----------
+    positions : ~bansugoroku_fast.typing.PositionLike or numpy.ndarray
+        One position (a :class:`~bansugoroku_fast.position.Position`, an id
+        or an ``int8[2, 26]``) or a batch ``int8[N, 2, 26]``, row 0 to roll.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        The rule set; None assumes Ban-sugoroku's defaults and warns
+        (:class:`~bansugoroku_fast.errors.AssumedRulesWarning`).
+    games : int
+        How many games from each position, at least 1.
+    policy : ~bansugoroku_fast.typing.PoliciesLike
+        As in :func:`bansugoroku_fast.play_games` (it must pickle, to reach
+        the workers); by default ``"net"``, the shipped network.
+    seed : int
+        The dice: the same seed rolls the same games.
+    client : dask.distributed.Client or None
+        A remote scheduler's or a ``LocalCluster``'s client; None runs the
+        tasks on Dask's default scheduler (the current client if there is
+        one, else local threads).
+    block : int or None
+        Games per task, dividing ``games``; None: 1,296 when that divides
+        ``games``, else all of them.
+    stratify : int or None
+        36 (or 1296) deals the first roll (or two) evenly, as in
+        :func:`bansugoroku_fast.rollout`.
+    max_plies : int
+        The plies a game may last.
+    progress : bool
+        Dask's own progress bar (``dask.distributed.progress`` with a
+        client, ``ProgressBar`` without).
+    endgames : bool
+        Stop each game at the exact endgame tables, as in
+        :func:`bansugoroku_fast.rollout`.
+    truncate : int or None
+        Stop each game after this many plies and count the evaluator's
+        chances there (an evaluator policy only).
+    variance_reduction : bool
+        Subtract each roll's luck from its game's result (an evaluator
+        policy only).
+
+    Returns
+    -------
+    RolloutResult
+        As :func:`bansugoroku_fast.rollout` returns it (with a leading ``N``
+        axis for a batch).
+
+    Raises
+    ------
+    InvalidPositionError
+        A position is not one of the rules.
+    InvalidRulesError
+        The rules are not a rule set.
+    InvalidArgumentError
+        A count or option out of its range (``games`` of 0, a ``block`` that
+        does not divide ``games`` or, with float values, is no multiple of
+        1,296; ``ArgumentTypeError`` for a ``client`` that is not one).
+    InvalidPolicyError
+        A policy that is not one (``PolicyTypeError`` when ``truncate`` or
+        ``variance_reduction`` is asked of a policy without an evaluator).
+    GameTooLongError
+        A game has not ended after ``max_plies`` plies.
+
+    Examples
+    --------
     >>> import bansugoroku_fast
     >>> from bansugoroku_fast import Position
     >>> result = rollout(Position.initial(), "backgammon", games=72, policy="first", seed=1, block=36)
@@ -296,19 +610,58 @@ def _analysed(record: Any, evaluator: Any, ply: int, luck: bool, source: str) ->
     return analyse(record, evaluator, ply=ply, threads=1, luck=luck, source=source)
 
 
-def analyse_files(files: Sequence[str | Path], evaluator: Any = "net", *, ply: int = 0, rules: Any = None,
-                  luck: bool = True, client: Client | None = None, progress: bool = False) -> list[Any]:
+def analyse_files(files: Sequence[str | Path], evaluator: EvaluatorLike = "net", *, ply: int = 0,
+                  rules: RulesLike = None, luck: bool = True, client: Client | None = None,
+                  progress: bool = False) -> list[Analysis]:
     """The :class:`~bansugoroku_fast.analysis.Analysis` of each match file,
-    one Dask task per file, in the order of ``files``: each the same, bit
-    for bit, as ``analyse(read_match(file), evaluator, ply=ply,
-    threads=1)`` gives on this machine (``source`` the file's name, as
-    ``bansugoroku analyse`` writes it). The files are read here first, so
-    that a missing or damaged one is named (file, line and column) before
-    any analysis runs, and the workers need no access to them. ``client``
-    and ``progress`` as in :func:`rollout`; ``evaluator`` a name
-    (``"net"``) or anything :func:`~bansugoroku_fast.analyse` takes that
-    pickles.
+    one Dask task per file, in the order of ``files``.
 
+    Each is the same, bit for bit, as ``analyse(read_match(file),
+    evaluator, ply=ply, threads=1)`` gives on this machine (``source`` the
+    file's name, as ``bansugoroku analyse`` writes it). The files are read
+    here first, so that a missing or damaged one is named (file, line and
+    column) before any analysis runs, and the workers need no access to
+    them.
+
+    Parameters
+    ----------
+    files : Sequence of str or pathlib.Path
+        The match files (``.mat``).
+    evaluator : ~bansugoroku_fast.evaluators.EvaluatorLike
+        ``"net"`` (each record's shipped network) or anything
+        :func:`~bansugoroku_fast.analyse` takes that pickles.
+    ply : int
+        The plays' search depth, 0, 1 or 2.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        The rules the files are played under, as
+        :func:`~bansugoroku_fast.read_match` takes them (None: read from each
+        file).
+    luck : bool
+        Judge each roll's luck too.
+    client : dask.distributed.Client or None
+        As in :func:`rollout`.
+    progress : bool
+        As in :func:`rollout`.
+
+    Returns
+    -------
+    list of Analysis
+        One per file, in order.
+
+    Raises
+    ------
+    MatchFileError
+        A file cannot be read or is not a match file (named, with the line
+        and column).
+    InvalidArgumentError
+        ``ply`` is not 0, 1 or 2 (``ArgumentTypeError`` for ``files`` that
+        are not a sequence of paths, or a ``client`` that is not one).
+    InvalidEvaluatorError
+        An unknown evaluator name (``ArgumentTypeError`` for a value that
+        is not an evaluator).
+
+    Examples
+    --------
     >>> import pathlib, tempfile
     >>> from bansugoroku_fast import analyse, play_games, read_match
     >>> from bansugoroku_fast.formats import write_match
@@ -327,6 +680,7 @@ def analyse_files(files: Sequence[str | Path], evaluator: Any = "net", *, ply: i
     if isinstance(files, (str, Path)) or not isinstance(files, Sequence):
         raise ArgumentTypeError(f"files must be a sequence of paths, got {type(files).__name__}")
     ply, client = as_ply(ply), _checked_client(client)
+    _check_evaluator(evaluator)
     records = [_read_file(file, rules, read_match) for file in files]
     task = dask.delayed(_analysed, pure=True)
     tasks = [task(record, evaluator, ply, bool(luck), str(file)) for record, file in zip(records, files)]
@@ -337,6 +691,20 @@ def analyse_files(files: Sequence[str | Path], evaluator: Any = "net", *, ply: i
     if progress:
         distributed_progress(futures)
     return list(client.gather(futures))
+
+
+def _check_evaluator(evaluator: object) -> None:
+    """Refuse an evaluator no task could use, before any file is read (each task resolves it
+    for its record's rules)."""
+    from .evaluators.scoring import EVALUATOR_NAMES
+
+    if isinstance(evaluator, str):
+        if evaluator not in EVALUATOR_NAMES:
+            names = ", ".join(repr(name) for name in EVALUATOR_NAMES)
+            raise InvalidEvaluatorError(f"unknown evaluator name {evaluator!r}: the names are {names}")
+    elif not callable(evaluator):
+        raise ArgumentTypeError(f"an evaluator is a NetEvaluator, a callable positions -> float[N, 5] or the "
+                                 f"name \"net\", got {type(evaluator).__name__}")
 
 
 def _read_file(file: object, rules: Any, read_match: Callable[..., Any]) -> Any:

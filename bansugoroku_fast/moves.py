@@ -117,6 +117,8 @@ class Plays(_kernel.PlayRecords, Sequence[Play]):  # type: ignore[misc]
     pickles as a list. Reading an item twice gives equal plays, not the
     same object; ``list(plays)`` keeps them.
 
+    Examples
+    --------
     >>> from bansugoroku_fast import Position
     >>> plays = legal_plays(Position.initial(), (6, 5), "backgammon")
     >>> len(plays), plays[-1], plays[1:3]

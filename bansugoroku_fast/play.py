@@ -17,8 +17,22 @@ __all__ = ["Outcome", "OutcomeKind", "Play", "Step"]
 class Step(NamedTuple):
     """One single move: a stone from ``origin`` to ``target`` with ``die``.
 
-    Points are in the mover's numbering, 25 = bar, 0 = off; ``hit`` says
-    whether it sends an opposing stone to the bar.
+    Parameters
+    ----------
+    origin : int
+        The point the stone leaves, in the mover's numbering (25 = the bar).
+    target : int
+        The point it reaches (0 = borne off).
+    die : int
+        The die it moves by, 1..6.
+    hit : bool
+        Whether it sends an opposing stone to the bar.
+
+    Examples
+    --------
+    >>> step = Step(25, 20, 5, True)
+    >>> str(step), step.origin
+    ('bar/20*', 25)
     """
 
     origin: int
@@ -30,6 +44,12 @@ class Step(NamedTuple):
         return format_steps([(self.origin, self.target)], [self.hit])
 
 
+Step.origin.__doc__ = "The point the stone leaves, in the mover's numbering (25 = the bar)."
+Step.target.__doc__ = "The point it reaches, in the mover's numbering (0 = borne off)."
+Step.die.__doc__ = "The die it moves by, 1..6."
+Step.hit.__doc__ = "Whether it sends an opposing stone to the bar."
+
+
 class Play:
     """A legal play: the steps of one turn and the position they reach.
 
@@ -38,6 +58,19 @@ class Play:
     ``position`` the position after the play, seen by the same side (row 0 is
     still the side that played). ``str(play)`` is GNU Backgammon notation.
 
+    Parameters
+    ----------
+    steps : Iterable of (int, int)
+        The ``(from, to)`` pairs in playing order.
+    dice : Iterable of int
+        The die each step used.
+    hits : Iterable of bool
+        Whether each step hit.
+    position : Position
+        The position after the play, row 0 still the side that played.
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position, Rules, legal_plays
     >>> plays = legal_plays(Position.initial(), (6, 5), Rules(variant="backgammon"))
     >>> [str(play) for play in plays][:3]
@@ -105,7 +138,13 @@ class Play:
 
 
 class OutcomeKind(str, enum.Enum):
-    """How a game was won (the value of :attr:`Outcome.kind`)."""
+    """How a game was won (the value of :attr:`Outcome.kind`).
+
+    Examples
+    --------
+    >>> OutcomeKind("gammon") is OutcomeKind.GAMMON, OutcomeKind.GAMMON.value
+    (True, 'gammon')
+    """
 
     ARRIVAL = "arrival"  # Ban-sugoroku iri-gachi: all 15 home
     BEAR_OFF = "bear-off"  # Ban-sugoroku early Edo: all 15 borne off
@@ -133,6 +172,17 @@ class Outcome:
     """A finished game: ``winner`` (0 = row 0, 1 = row 1), ``value`` (points
     before any cube) and ``kind`` (an :class:`OutcomeKind`).
 
+    Parameters
+    ----------
+    winner : int
+        0 when row 0 has won, 1 when row 1 has.
+    value : int
+        The points won before any cube: 1, 2 or 3.
+    kind : OutcomeKind
+        How the game was won.
+
+    Examples
+    --------
     >>> Outcome(0, 2, OutcomeKind.GAMMON)
     Outcome(winner=0, value=2, kind='gammon')
     """

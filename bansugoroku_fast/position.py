@@ -63,6 +63,23 @@ class Position:
     array (or a Position ID string) and raises
     :class:`~bansugoroku_fast.errors.InvalidPositionError` naming the problem
     if it is not a valid position.
+
+    Parameters
+    ----------
+    data : ~bansugoroku_fast.typing.PositionLike
+        Anything numpy reads as a ``2 x 26`` integer array in the interchange
+        layout (row 0 the side to move; index 0 borne off, 1..24 the points,
+        25 the bar), or a GNU Backgammon Position ID.
+
+    Examples
+    --------
+    >>> start = Position.initial()
+    >>> Position("4HPwATDgc/ABMA") == start, start.rows[0][6], hash(start) == hash(Position(start.array))
+    (True, 5, True)
+    >>> Position([[14] + [0] * 25, [15] + [0] * 25])
+    Traceback (most recent call last):
+    ...
+    bansugoroku_fast.errors.InvalidPositionError: row 0 (side to move) holds 14 stones, not 15
     """
 
     __slots__ = ("_array_made", "_key")

@@ -7,16 +7,33 @@ point 24 (top right) round to point 1 (bottom right, its home on the right);
 """
 from __future__ import annotations
 
+import numbers as _numbers_module
 from collections.abc import Sequence
 from typing import Literal
 
-from .errors import InvalidArgumentError
+from .errors import ArgumentTypeError, InvalidArgumentError, InvalidPositionError
 from .typing import Rows
 
 __all__ = ["board", "svg"]
 
 TOP = tuple(range(13, 25))  # the far half, left to right
 BOTTOM = tuple(range(12, 0, -1))  # the near half, left to right
+
+
+def _checked_rows(rows: object, where: str) -> Rows:
+    """``rows`` if they are two rows of 26 stone counts (integers >= 0), else a typed error naming
+    ``where``: a drawing reads every count, and a wrong one would draw a board that is no position."""
+    if isinstance(rows, (str, bytes)) or not (isinstance(rows, Sequence) or hasattr(rows, "__array__")):
+        raise ArgumentTypeError(f"{where}: rows must be two rows of 26 stone counts, got {type(rows).__name__}")
+    checked: list[Sequence[int]] = list(rows)  # type: ignore[call-overload]
+    shape = [len(row) if hasattr(row, "__len__") else None for row in checked]
+    if shape != [26, 26]:
+        raise InvalidPositionError(f"{where}: rows must be two rows of 26 stone counts, got lengths {shape}")
+    for side, row in enumerate(checked):
+        for index, count in enumerate(row):
+            if isinstance(count, bool) or not isinstance(count, _numbers_module.Integral) or count < 0:
+                raise InvalidPositionError(f"{where}: row {side}, index {index} holds {count!r}, not a stone count")
+    return checked
 
 
 def _cells(rows: Rows, points: Sequence[int]) -> tuple[list[str], list[str]]:
@@ -49,9 +66,32 @@ def _pips(row: Sequence[int]) -> int:
 
 
 def board(rows: Rows, *, to_move: bool = True) -> str:
-    """The ASCII board of ``rows`` (row 0 to move; ``to_move=False`` for a
-    finished game, where nobody is: row 0 is then just X).
+    """The ASCII board of ``rows``, drawn from the side to move (``X``, row
+    0): what ``str(position)`` prints.
 
+    Parameters
+    ----------
+    rows : ~bansugoroku_fast.typing.Rows
+        The two rows of the interchange layout (``Position.rows``, an
+        ``int8[2, 26]`` array or nested lists).
+    to_move : bool
+        Row 0 is to move; False for a finished game, where nobody is (row 0
+        is then just X).
+
+    Returns
+    -------
+    str
+        Eight lines: the points, owners and counts of both halves, then each
+        side's pips, bar and borne-off stones.
+
+    Raises
+    ------
+    InvalidPositionError
+        ``rows`` are not two rows of 26 stone counts (integers >= 0;
+        ``ArgumentTypeError`` for a value that is not a sequence).
+
+    Examples
+    --------
     >>> print(board(((0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5) + (0,) * 10 + (2, 0),) * 2))
      13 14 15 16 17 18  | 19 20 21 22 23 24
       X  .  .  .  O  .  |  O  .  .  .  .  X
@@ -62,6 +102,7 @@ def board(rows: Rows, *, to_move: bool = True) -> str:
     X to move: pips 167, bar 0, off 0
     O:         pips 167, bar 0, off 0
     """
+    rows = _checked_rows(rows, "render.board")
     top_owners, top_counts = _cells(rows, TOP)
     bottom_owners, bottom_counts = _cells(rows, BOTTOM)
     lines = [
@@ -183,6 +224,9 @@ def svg(rows: Rows, *, numbers: Literal["near", "both"] = "near", key: bool = Fa
     ------
     InvalidArgumentError
         ``numbers`` is neither ``"near"`` nor ``"both"``.
+    InvalidPositionError
+        ``rows`` are not two rows of 26 stone counts (integers >= 0;
+        ``ArgumentTypeError`` for a value that is not a sequence).
 
     Examples
     --------
@@ -196,6 +240,7 @@ def svg(rows: Rows, *, numbers: Literal["near", "both"] = "near", key: bool = Fa
     """
     if numbers not in ("near", "both"):
         raise InvalidArgumentError(f"render.svg: numbers must be 'near' or 'both', not {numbers!r}")
+    rows = _checked_rows(rows, "render.svg")
     width, height = 12 * _WIDTH + _BAR, 2 * _HEIGHT + 40
     full_width = width + (_TRAY if interactive else 0)
     top_strip = _LABEL_STRIP if numbers == "both" else 0  # room above the board for 13..24

@@ -68,6 +68,30 @@ class Rules:
 
     Backgammon takes no options: leaving them out (or passing the only value
     it has) is accepted, anything else raises :class:`InvalidRulesError`.
+
+    Parameters
+    ----------
+    variant : str
+        ``"ban-sugoroku"`` or ``"backgammon"``.
+    finish : str or None
+        Ban-sugoroku's finish, ``"arrival"`` or ``"bear_off"`` (None: the
+        default, arrival).
+    closure : str or None
+        Ban-sugoroku's closed home, ``"multiplied"``, ``"immediate"`` or
+        ``"off"`` (None: multiplied).
+    start : str or None
+        Who starts, ``"alternate"`` or ``"roll_off"`` (None: alternate).
+
+    Examples
+    --------
+    >>> Rules().short_name, Rules("backgammon").short_name
+    ('ban/arrival/multiplied', 'backgammon')
+    >>> Rules(finish="bear_off", closure="off") == Rules(finish="bear_off", closure="off")
+    True
+    >>> Rules("backgammon", closure="immediate")
+    Traceback (most recent call last):
+    ...
+    bansugoroku_fast.errors.InvalidRulesError: ...
     """
 
     variant: str = BAN_SUGOROKU

@@ -56,6 +56,13 @@ class MatchScore(NamedTuple):
         return f"{self.ppg:+.3f} ± {self.stderr:.3f} ppg over {self.games} games (wins {100 * self.wins:.1f}%)"
 
 
+MatchScore.ppg.__doc__ = "Player A's mean points per game."
+MatchScore.stderr.__doc__ = "The standard error of ``ppg`` over the duplicate pairs."
+MatchScore.games.__doc__ = "The games played in all."
+MatchScore.wins.__doc__ = "Player A's share of the games won."
+MatchScore.pair_points.__doc__ = "``float64[n]``: A's mean points in each duplicate pair."
+
+
 def points_of_seat(winner: np.ndarray, value: np.ndarray, seat: int) -> np.ndarray:
     """``float64[G]``: the points seat ``seat`` scored in each game (+value won, -value lost).
 

@@ -139,6 +139,17 @@ class Turn:
     turn while dice remain; once every die is used, or the mover has won, the
     turn is complete and can no longer be undone.
 
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        The position at the start of the turn, row 0 to move.
+    dice : ~bansugoroku_fast.typing.DiceLike
+        The roll.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`Rules`, its label, or None for Ban-sugoroku's defaults.
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position
     >>> turn = Turn(Position.initial(), (6, 5), "backgammon")
     >>> turn.dice_left

@@ -14,7 +14,17 @@
 * :data:`Rows`: the two rows of the interchange layout as int sequences
   (``Position.rows``), what the board drawings and the id encoders read;
 * :data:`BatchLike`: positions or dice for the batch functions, anything numpy
-  reads as ``int8[N, 2, 26]`` (or ``int8[N, 2]``).
+  reads as ``int8[N, 2, 26]`` (or ``int8[N, 2]``);
+* :data:`EvaluatorLike`: what scores positions -- a
+  :class:`~bansugoroku_fast.evaluators.NetEvaluator`, a callable
+  ``positions -> float[N, 5]``, or ``"net"``, the shipped network;
+* :data:`PolicyLike`: how one seat chooses its plays -- a built-in's name
+  (``"random"``, ``"heuristic"``, ``"net"``...), a
+  :class:`~bansugoroku_fast.LinearPolicy`, or a callable
+  ``policy(children, offsets) -> choices or scores`` (an
+  :class:`~bansugoroku_fast.evaluators.EvaluatorPolicy` is one);
+* :data:`PoliciesLike`: one policy for both seats, or a pair ``(seat 0's,
+  seat 1's)``, as ``play_games`` and ``rollout`` take them.
 
 >>> from bansugoroku_fast import Position, legal_plays
 >>> def count(position: PositionLike, dice: DiceLike, rules: RulesLike = None) -> int:
@@ -24,20 +34,29 @@
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, SupportsIndex, TypeAlias, Union
 
 import numpy as np
 import numpy.typing as npt
 
 if TYPE_CHECKING:
+    from .evaluators.network import NetEvaluator
+    from .games.policies import LinearPolicy
     from .position import Position
     from .rules import Rules
 
-__all__ = ["BatchLike", "DiceLike", "PositionLike", "Rows", "RulesLike"]
+__all__ = ["BatchLike", "DiceLike", "EvaluatorLike", "PoliciesLike", "PolicyLike", "PositionLike", "Rows",
+           "RulesLike"]
 
 PositionLike: TypeAlias = Union["Position", str, npt.ArrayLike]
 DiceLike: TypeAlias = Union[str, Sequence[SupportsIndex], "npt.NDArray[np.integer[Any]]"]
 RulesLike: TypeAlias = Union["Rules", str, None]
 Rows: TypeAlias = Sequence[Sequence[int]]
 BatchLike: TypeAlias = npt.ArrayLike
+#: What scores positions: a NetEvaluator, a callable ``positions -> float[N, 5]``, or ``"net"``.
+EvaluatorLike: TypeAlias = Union["NetEvaluator", Callable[[np.ndarray], Any], str]
+#: How one seat plays: a built-in's name, a LinearPolicy, or a callable ``policy(children, offsets)``.
+PolicyLike: TypeAlias = Union[str, "LinearPolicy", Callable[[np.ndarray, np.ndarray], Any]]
+#: One policy for both seats, or a pair ``(seat 0's, seat 1's)``.
+PoliciesLike: TypeAlias = PolicyLike | tuple[PolicyLike, PolicyLike]

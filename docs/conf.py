@@ -60,8 +60,13 @@ autodoc_preserve_defaults = True
 # unions they stand for; the module's page documents each one.
 autodoc_type_aliases = {
     name: f"bansugoroku_fast.typing.{name}"
-    for name in ("BatchLike", "DiceLike", "PositionLike", "Rows", "RulesLike")
+    for name in ("BatchLike", "DiceLike", "EvaluatorLike", "PoliciesLike", "PolicyLike", "PositionLike", "Rows",
+                 "RulesLike")
 }
+# Names a signature imports for type checkers only (``if TYPE_CHECKING:``, a room above its own):
+# without them autodoc cannot read the signature's hints and shows them all as unresolved text.
+autodoc_type_aliases |= {"MatchState": "bansugoroku_fast.formats.MatchState",
+                         "PlainGameRecords": "bansugoroku_fast.oracle.GameRecords"}
 # The numpydoc sections of the docstrings (Parameters / Returns / Raises / Examples) are rendered
 # by bsf_reference with napoleon's parser, on functions, classes and modules only: napoleon as an
 # extension would also read the first phrase of a constant's "#:" comment ("Rows of a one-sided

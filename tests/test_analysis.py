@@ -318,6 +318,26 @@ def test_bad_arguments_are_typed_errors(auto5):
         analyse(records, NetEvaluator.random("backgammon", hidden=(4,)))
 
 
+@pytest.mark.parametrize("figure", [mark, luck_mark, rating])
+def test_a_figure_that_is_not_a_number_is_refused(figure):
+    # NaN compares false with every bound: it read as the best mark or band, or as 'Awful!'.
+    with pytest.raises(ValueError, match="must be a number, got NaN"):
+        figure(float("nan"))
+    with pytest.raises(TypeError, match=r"must be a real number, got '0\.1'"):
+        figure("0.1")
+
+
+def test_the_statistics_and_cube_decisions_check_what_they_are_given():
+    with pytest.raises(TypeError, match="names must be the two players' names"):
+        core.statistics([], ["Ann"])
+    with pytest.raises(TypeError, match=r"decisions\[0\] must be a Decision, got dict"):
+        core.statistics([{"player": 0}], ["Ann", "Bob"])
+    with pytest.raises(TypeError, match=r"points\[0\] must be a CubePoint, got int"):
+        core.cube_decisions([1], BACKGAMMON, "net", 0)
+    with pytest.raises(ValueError, match="ply must be 0, 1 or 2"):
+        core.cube_decisions([], BACKGAMMON, "net", 3)
+
+
 def test_an_empty_match_is_an_empty_analysis():
     analysis = analyse(parse_match(" 3 point match\n"), "net")
     assert analysis.decisions == () and [p.error_rate for p in analysis.players] == [None, None]

@@ -216,3 +216,15 @@ def test_a_damaged_match_file_is_named_before_any_analysis(tmp_path, client):
     finally:
         del client.compute
     assert submitted == []
+
+
+@pytest.mark.parametrize("evaluator, error, words", [
+    ("gnubg", "InvalidEvaluatorError", "unknown evaluator name 'gnubg'"),
+    (42, "ArgumentTypeError", "an evaluator is a NetEvaluator, a callable"),
+])
+def test_an_evaluator_no_task_could_use_is_refused_before_the_files_are_read(tmp_path, evaluator, error, words):
+    # It raised in every task, after every file had been read and sent to the workers.
+    from bansugoroku_fast import errors
+
+    with pytest.raises(getattr(errors, error), match=words):
+        bulk.analyse_files([tmp_path / "not-there.mat"], evaluator)

@@ -3,6 +3,7 @@ code that fits the page, the boards the library draws, one path for a
 newcomer. The built site in a browser: tests/test_docs_browser.py."""
 from __future__ import annotations
 
+import ast
 import importlib.util
 import re
 from pathlib import Path
@@ -112,3 +113,71 @@ def test_the_speed_chart_labels_have_no_markdown_left(monkeypatch):
     gallery.speed_table()
     assert len(labels) >= 3 and "generate_plays(), every field" in labels
     assert [label for label in labels if "`" in label] == []
+
+
+# --- the reference ----------------------------------------------------------------------------------
+
+def reference_extension_public_modules() -> tuple[str, ...]:
+    """``PUBLIC_MODULES`` of docs/_ext/bsf_reference.py, read from its source
+    (importing it needs Sphinx)."""
+    tree = ast.parse((DOCS / "_ext" / "bsf_reference.py").read_text(encoding="utf-8"))
+    (value,) = [node.value for node in tree.body if isinstance(node, ast.Assign)
+                and [target.id for target in node.targets if isinstance(target, ast.Name)] == ["PUBLIC_MODULES"]]
+    return tuple(ast.literal_eval(value))
+
+
+def public_modules() -> set[str]:
+    """The package, the submodules the reference documents as public, and
+    every module of the package a page tells a reader to import or run."""
+    named = {f"bansugoroku_fast.{name}" for name in reference_extension_public_modules()}
+    for page in site_pages():
+        text = page.read_text(encoding="utf-8")
+        named |= set(re.findall(r"(?:from|import|python -m)\s+(bansugoroku_fast(?:\.\w+)*)", text))
+    return {"bansugoroku_fast", *named}
+
+
+def documented_modules() -> set[str]:
+    """The modules a page of docs/reference/ documents with ``automodule``."""
+    pages = " ".join(page.read_text(encoding="utf-8") for page in (DOCS / "reference").glob("*.md"))
+    return set(re.findall(r"\.\. automodule:: ([\w.]+)", pages))
+
+
+def test_every_public_module_has_a_reference_page():
+    public = public_modules()
+    assert {"bansugoroku_fast.evaluators.nets", "bansugoroku_fast.distributed"} <= public
+    assert sorted(public - documented_modules()) == []
+
+
+def test_the_docstring_test_checks_the_modules_the_reference_shows():
+    from . import test_docstrings
+
+    assert reference_extension_public_modules() == test_docstrings.PUBLIC_MODULES
+
+
+def documented_named_tuples() -> dict[str, type]:
+    """The named tuples the reference pages show: each class that a module
+    documented with ``automodule`` lists in ``__all__`` (or, without one,
+    defines under a public name), and the named tuples it derives from."""
+    found: dict[str, type] = {}
+    for module_name in sorted(documented_modules()):
+        module = importlib.import_module(module_name)
+        names = getattr(module, "__all__", None) or [
+            name for name, value in vars(module).items()
+            if not name.startswith("_") and getattr(value, "__module__", None) == module_name]
+        for name in names:
+            value = getattr(module, name)
+            if isinstance(value, type):
+                for cls in value.__mro__:
+                    if issubclass(cls, tuple) and hasattr(cls, "_fields") and cls is not tuple:
+                        found[f"{cls.__module__}.{cls.__qualname__}"] = cls
+    return found
+
+
+def test_every_field_of_a_documented_named_tuple_says_what_it_holds():
+    """A field left alone reads "Alias for field number N" in the reference and in help()."""
+    pytest.importorskip("starlette")      # the web pages' modules need the web extra
+    named = documented_named_tuples()
+    assert {"bansugoroku_fast.play.Step", "bansugoroku_fast.batch.OutcomeBatch"} <= set(named)
+    bare = [f"{name}.{field}" for name, cls in sorted(named.items()) for field in cls._fields
+            if (getattr(cls, field).__doc__ or "").startswith("Alias for field number")]
+    assert bare == []

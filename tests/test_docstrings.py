@@ -1,14 +1,14 @@
 """Every public function's docstring has the numpydoc sections the reference
 renders: Parameters (naming each parameter of the signature, and only
-them), Returns or Yields, Raises and Examples.
+them), Returns or Yields, Raises and Examples; every public class's has
+Parameters (naming each parameter of its constructor) and Examples.
 
 The public functions are those the package and its public submodules list
-in ``__all__``. The functions still written as prose are listed in
-:data:`PENDING`, in this one place; a function taken off it must have the
-sections, and one that has them must be taken off.
+in ``__all__``.
 """
 from __future__ import annotations
 
+import enum
 import importlib
 import inspect
 import re
@@ -17,41 +17,32 @@ import pytest
 
 PACKAGE = "bansugoroku_fast"
 #: The public submodules (as docs/_ext/bsf_reference.py documents them).
-PUBLIC_MODULES = ("batch", "games", "formats", "evaluators", "endgames", "cube", "analysis", "envs",
-                  "distributed", "oracle", "errors", "typing", "render")
-
-#: Public functions whose docstrings are still prose, by the name users import them under.
-_PENDING_NAMES = """
-    analysis.cube_decisions analysis.luck_mark analysis.mark analysis.rating analysis.statistics
-    distributed.analyse_files distributed.blocked_points distributed.blots distributed.closure_holds
-    distributed.count_plays distributed.outcome distributed.pip_counts distributed.rollout
-    distributed.shots endgames.build endgames.cache_dir endgames.first_off endgames.kind_of
-    endgames.one_sided endgames.one_sided_differences endgames.one_sided_error endgames.play_children
-    endgames.race_cube endgames.race_play endgames.race_scores endgames.rank endgames.ranks
-    endgames.stone_counts endgames.stones_of_rank endgames.tables envs.aec_env envs.backgammon
-    envs.ban_sugoroku envs.step_action envs.step_of_action evaluators.best_plays_batch
-    evaluators.check_output evaluators.consistent evaluators.encode evaluators.equity evaluators.flip
-    evaluators.outcome_probabilities games.roll_dice oracle.blocked_points oracle.blots
-    oracle.closure_holds oracle.features oracle.legal_first_steps oracle.legal_plays oracle.outcome
-    oracle.perft oracle.perft_divide oracle.pip_counts oracle.play_games oracle.rank_plays
-    oracle.rollout oracle.shots render.board
-"""
-PENDING = frozenset(_PENDING_NAMES.split())
+PUBLIC_MODULES = ("batch", "games", "formats", "evaluators", "evaluators.nets", "endgames", "cube", "analysis",
+                  "envs", "distributed", "oracle", "errors", "typing", "render")
 
 
-def public_functions() -> dict[str, object]:
-    """name users import it under -> the function, each function once (the
-    package's own name first, then its home submodule's)."""
+def public_names(wanted) -> dict[str, object]:
+    """name users import it under -> each public object for which
+    ``wanted(object)`` holds, once (the package's own name first, then its
+    home submodule's)."""
     found: dict[str, object] = {}
     seen: set[int] = set()
     for module_name in ("", *PUBLIC_MODULES):
         module = importlib.import_module(f"{PACKAGE}.{module_name}" if module_name else PACKAGE)
         for name in getattr(module, "__all__", ()):
             value = getattr(module, name)
-            if inspect.isfunction(value) and id(value) not in seen:
+            if wanted(value) and id(value) not in seen:
                 seen.add(id(value))
                 found[f"{module_name}.{name}" if module_name else name] = value
     return found
+
+
+def public_functions() -> dict[str, object]:
+    return public_names(inspect.isfunction)
+
+
+def public_classes() -> dict[str, type]:
+    return public_names(lambda value: isinstance(value, type))  # type: ignore[return-value]
 
 
 def sections(doc: str) -> dict[str, list[str]]:
@@ -69,8 +60,11 @@ def sections(doc: str) -> dict[str, list[str]]:
 
 
 def documented_parameters(lines: list[str]) -> list[str]:
-    """The names of a Parameters section (``name : type`` lines, unindented)."""
-    return [match.group(1) for line in lines if (match := re.match(r"(\*{0,2}\w+)\s*:", line))]
+    """The names of a Parameters section (``name : type`` lines, unindented;
+    ``x1, x2 : type`` names two), without the stars of ``*args`` and
+    ``**options``."""
+    found = [match.group(1) for line in lines if (match := re.match(r"(\*{0,2}\w+(?:\s*,\s*\*{0,2}\w+)*)\s*:", line))]
+    return [name.strip().lstrip("*") for names in found for name in names.split(",")]
 
 
 def missing_sections(function: object) -> list[str]:
@@ -85,23 +79,76 @@ def missing_sections(function: object) -> list[str]:
     return missing
 
 
+def constructor_parameters(cls: type) -> list[str]:
+    """The parameters of ``cls(...)`` as users call it (none for an enum, or
+    an exception made from its message alone)."""
+    if issubclass(cls, enum.Enum):
+        return []
+    try:
+        signature = inspect.signature(cls)
+    except (TypeError, ValueError):
+        return []
+    if issubclass(cls, BaseException) and [p.kind for p in signature.parameters.values()] == [
+            inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD]:
+        return []
+    return list(signature.parameters)
+
+
+def missing_class_sections(cls: type) -> list[str]:
+    found = sections(inspect.getdoc(cls) or "")
+    parameters = constructor_parameters(cls)
+    missing = [title for title in [*(["Parameters"] if parameters else []), "Examples"] if title not in found]
+    if parameters and "Parameters" in found and documented_parameters(found["Parameters"]) != parameters:
+        missing.append(f"Parameters naming {parameters}, in order")
+    return missing
+
+
 FUNCTIONS = public_functions()
+CLASSES = public_classes()
 
 
-def test_the_list_of_pending_functions_names_public_functions():
+def test_the_public_functions_are_found():
     assert len(FUNCTIONS) >= 100
-    assert sorted(PENDING - set(FUNCTIONS)) == []
+    assert {"legal_plays", "rollout", "oracle.perft", "distributed.rollout", "render.board"} <= set(FUNCTIONS)
 
 
-@pytest.mark.parametrize("name", sorted(set(FUNCTIONS) - PENDING))
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
 def test_a_public_function_has_the_numpydoc_sections(name):
     assert missing_sections(FUNCTIONS[name]) == []
 
 
-@pytest.mark.parametrize("name", sorted(PENDING))
-def test_a_pending_function_is_still_pending(name):
-    """A function given its sections comes off PENDING (so the list says what is left)."""
-    assert missing_sections(FUNCTIONS[name]) != []
+def test_the_public_classes_are_found():
+    assert len(CLASSES) >= 90
+    assert {"Position", "Rules", "InvalidPositionError", "envs.BanSugorokuEnv"} <= set(CLASSES)
+
+
+@pytest.mark.parametrize("name", sorted(CLASSES))
+def test_a_public_class_has_the_numpydoc_sections(name):
+    assert missing_class_sections(CLASSES[name]) == []
+
+
+#: The parameters of public functions where anything goes (and is checked inside):
+#: what a user's evaluator returned, and an environment's keyword options.
+ANYTHING_GOES = {("evaluators.check_output", "output"), ("envs.aec_env", "options"),
+                 ("envs.backgammon", "options"), ("envs.ban_sugoroku", "options")}
+
+
+#: Classes whose fields hold values of several kinds: a rollout's figures are
+#: numbers for one position and arrays for a batch.
+ANY_FIELDS = {"RolloutResult"}
+
+
+def test_public_signatures_say_what_they_take():
+    """``Any`` or ``object`` only where anything goes: elsewhere the aliases of
+    bansugoroku_fast.typing (PositionLike, RulesLike, PoliciesLike, EvaluatorLike...)."""
+    vague = [(name, parameter.name) for name, function in sorted(FUNCTIONS.items())
+             for parameter in inspect.signature(function).parameters.values()
+             if parameter.annotation in ("Any", "object") and (name, parameter.name) not in ANYTHING_GOES]
+    constructors = {name: cls for name, cls in CLASSES.items()
+                    if constructor_parameters(cls) and name not in ANY_FIELDS}
+    vague += [(name, parameter.name) for name, cls in sorted(constructors.items())
+              for parameter in inspect.signature(cls).parameters.values() if parameter.annotation in ("Any", "object")]
+    assert vague == []
 
 
 def test_the_sections_are_read_as_numpydoc_writes_them():

@@ -384,6 +384,21 @@ def test_first_off_has_no_arrival_table() -> None:
         first_off([0, 0, 0, 0, 0, 1], Rules())
 
 
+def test_race_play_names_the_position_it_was_given() -> None:
+    # The position itself has contact: say so, not "position 0 of the batch" (one of its plays).
+    with pytest.raises(ContactError, match=r"^the position has contact"):
+        race_play(Position.initial(BACKGAMMON), (2, 1), BACKGAMMON)
+
+
+@pytest.mark.parametrize("keywords, message", [
+    ({"cache": "yes"}, "cache must be True or False, got 'yes'"),
+    ({"progress": 3}, "progress must be a callable taking a row count, or None, got 3"),
+])
+def test_build_refuses_bad_options_before_building(keywords: dict[str, object], message: str) -> None:
+    with pytest.raises(TypeError, match=message):
+        tables_module.build(BACKGAMMON, **keywords)
+
+
 # --- the cache --------------------------------------------------------------------
 
 

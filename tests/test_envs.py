@@ -191,6 +191,26 @@ def test_step_action_encoding_names_origin_and_die():
     assert sorted(step_action(o, d) for o in range(1, 26) for d in range(1, 7)) == list(range(150))
 
 
+@pytest.mark.parametrize("call, words", [
+    (lambda: step_action(0, 1), "origin must be an integer in 1..25, got 0"),
+    (lambda: step_action(26, 1), "origin must be an integer in 1..25, got 26"),
+    (lambda: step_action(3, 7), "die must be an integer in 1..6, got 7"),
+    (lambda: step_of_action(150), "a step action must be an integer in 0..149, got 150"),
+    (lambda: step_of_action(-1), "a step action must be an integer in 0..149, got -1"),
+])
+def test_a_step_outside_the_encoding_is_refused(call, words):
+    # step_action(0, 1) was -6 and step_of_action(150) was origin 26: actions outside the space.
+    with pytest.raises(ValueError, match=words):
+        call()
+    with pytest.raises(TypeError, match="must be an integer"):
+        step_of_action("76")
+
+
+def test_the_aec_environment_names_an_unknown_option():
+    with pytest.raises(ArgumentTypeError, match="aec_env takes no option 'opponent'"):
+        aec_env(BACKGAMMON, opponent="random")
+
+
 def test_step_mask_at_the_start():
     # Backgammon, seed 0 game 0 opens with 3-2 (the opening roll of the dice
     # stream): every stack can move either die, none is blocked.

@@ -13,11 +13,20 @@ from bansugoroku_fast.errors import (
     ArgumentTypeError,
     EvaluatorOutputError,
     EvaluatorOutputTypeError,
+    InvalidArgumentError,
     InvalidEvaluatorError,
     InvalidPositionError,
     NetworkFileError,
 )
-from bansugoroku_fast.evaluators import EvaluatorPolicy, MoveFilter, NetEvaluator, best_plays, evaluate, network
+from bansugoroku_fast.evaluators import (
+    EvaluatorPolicy,
+    MoveFilter,
+    NetEvaluator,
+    best_plays,
+    evaluate,
+    network,
+    scoring,
+)
 from tests.boards import BACKGAMMON
 
 START = Position.initial().array[None]
@@ -206,3 +215,39 @@ def test_bad_move_filters():
         MoveFilter(keep=0)
     with pytest.raises(ValueError, match="margin"):
         MoveFilter(margin=float("nan"))
+
+
+# --- the helpers on outcome probabilities ---------------------------------------------------
+
+
+@pytest.mark.parametrize("helper", [scoring.equity, scoring.flip])
+@pytest.mark.parametrize("probabilities, error, words", [
+    (np.zeros((2, 4)), InvalidArgumentError, r"shape \(N, 5\), five per position, got \(2, 4\)"),
+    (np.zeros(5), InvalidArgumentError, r"got \(5,\)"),
+    ([[0.5, 0, 0, 0, 0], [0.5]], InvalidArgumentError, "must be an array of shape"),
+    ([["a"] * 5], ArgumentTypeError, "must be real numbers"),
+])
+def test_probabilities_of_a_wrong_shape_are_refused(helper, probabilities, error, words):
+    with pytest.raises(error, match=words):
+        helper(probabilities)
+
+
+def test_consistent_changes_only_a_float_array_in_place():
+    with pytest.raises(ArgumentTypeError, match="takes a float numpy array, got list"):
+        network.consistent([[0.5, 0, 0, 0, 0]])
+    with pytest.raises(ArgumentTypeError, match="got ndarray int64"):
+        network.consistent(np.zeros((1, 5), dtype=np.int64))
+    with pytest.raises(InvalidArgumentError, match="shape"):
+        network.consistent(np.zeros((1, 4)))
+
+
+@pytest.mark.parametrize("winner, value, words", [
+    ([0, 2], [1, 1], "game 1: .* got winner 2 and value 1"),
+    ([0, 1], [1, 4], "game 1: .* got winner 1 and value 4"),
+    ([1], [0], "game 0: .* got winner 1 and value 0"),
+    ([0, 1], [1], r"same length N, got shapes \(2,\) and \(1,\)"),
+])
+def test_outcome_probabilities_are_of_finished_games(winner, value, words):
+    # A winner of 2 read as row 1's loss, or a value of 4 as a triple: wrong answers, now refused.
+    with pytest.raises(InvalidArgumentError, match=words):
+        scoring.outcome_probabilities(np.array(winner), np.array(value))

@@ -242,3 +242,38 @@ def test_stratifying_over_more_strata_than_games_warns(stratify, count, warns, r
     if stratify == 1296 and warns:
         assert found == ["rollout: stratify=1296 deals the first two rolls evenly over each 1,296 games, but 100 "
                          "games cover only 100 of them; play a multiple of 1,296 games or stratify=36"]
+
+
+# --- the oracle's endgame tables ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("table_stones", [0, 7, 99, 2.5, "3", None])
+def test_the_oracle_refuses_a_table_it_cannot_build(table_stones):
+    """Its plain-Python table holds at most the package's 6 stones a side
+    (99 would take forever, 0 would value nothing)."""
+    message = f"table_stones must be an integer in 1..6, got {table_stones!r}"
+    start = Position.initial()
+    with pytest.raises(ValueError, match=re.escape(message)):
+        oracle.rollout(start, "backgammon", 2, "first", endgames=True, table_stones=table_stones)
+    with pytest.raises(ValueError, match=re.escape(message)):
+        oracle.rank_plays(start, (6, 5), "backgammon", 2, "first", endgames=True, table_stones=table_stones)
+
+
+@pytest.mark.parametrize("endgames", ["yes", 1, None])
+def test_endgames_is_a_bool(engine, endgames):
+    with pytest.raises(TypeError, match=re.escape(f"endgames must be True or False, got {endgames!r}")):
+        engine.rollout(Position.initial(), "backgammon", 2, "first", endgames=endgames)
+
+
+@pytest.mark.parametrize("games_, plies, keywords, words", [
+    ([0, 1], [0], {}, "games and plies must have the same length, got 2 and 1"),
+    ([-1], [0], {}, "games must be >= 0, got -1"),
+    ([0.5], [0], {}, "games must be a one-dimensional integer array, got float64"),
+    ([[0]], [[0]], {}, r"games must be a one-dimensional integer array, got int64 \(1, 1\)"),
+    ([0], [0], {"opening": "yes"}, "opening must be True or False"),
+])
+def test_roll_dice_refuses_counters_it_cannot_count_from(games_, plies, keywords, words):
+    # A float game number was truncated, a negative one rolled another game's dice, and
+    # different lengths or a 2-D array raised a bare ValueError from the kernel.
+    with pytest.raises(ValueError, match=words):
+        games.roll_dice(1, np.array(games_), np.array(plies), **keywords)

@@ -368,3 +368,20 @@ def test_position_ids_of_a_batch_are_each_position_s_own():
         records = play_games(rules, games=20, seed=3)
         positions = np.concatenate([np.asarray(records.positions), np.asarray(records.after)])
         assert encode_many(positions) == [Position(position).id for position in positions]
+
+
+@pytest.mark.parametrize("rows, words", [
+    ([[0] * 26], r"two rows of 26 stone counts, got lengths \[26\]"),
+    ([[0] * 26, [0] * 25], r"got lengths \[26, 25\]"),
+    ([[-1] + [0] * 25, [0] * 26], "row 0, index 0 holds -1, not a stone count"),
+    ([[0] * 26, [0.5] * 26], "row 1, index 0 holds 0.5"),
+])
+def test_a_drawing_refuses_rows_that_are_no_board(rows, words):
+    # Short rows raised IndexError; negative counts drew stones of the wrong side.
+    from bansugoroku_fast import render
+
+    for draw in (render.board, render.svg):
+        with pytest.raises(InvalidPositionError, match=words):
+            draw(rows)
+    with pytest.raises(TypeError, match="rows must be two rows of 26 stone counts, got str"):
+        render.board("4HPwATDgc/ABMA")

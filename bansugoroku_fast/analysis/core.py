@@ -58,7 +58,7 @@ from ..cube.met import MatchEquityTable
 from ..cube.states import MatchCube, MoneyCube
 from ..errors import ArgumentTypeError, InvalidArgumentError, InvalidRulesError, MatchFileError
 from ..evaluators.network import as_threads
-from ..evaluators.scoring import EVALUATOR_NAMES, Evaluator, equity, evaluate_valid, resolve_evaluator
+from ..evaluators.scoring import EVALUATOR_NAMES, Evaluator, EvaluatorLike, equity, evaluate_valid, resolve_evaluator
 from ..evaluators.search import (
     ROLL_DICE,
     ROLL_WEIGHTS,
@@ -75,6 +75,7 @@ from ..notation import format_steps
 from ..position import Position
 from ..position_id import encode_many
 from ..rules import Rules
+from ..typing import RulesLike
 from ..version import __version__
 from .figures import luck_mark, mark, rating
 
@@ -115,6 +116,60 @@ class Decision:
     ``cube_decision`` gives them), ``cube`` (its value before the
     decision), ``no_double`` / ``double_take`` / ``double_pass`` (the
     doubler's, normalised), ``loss`` and ``mark``.
+
+    Parameters
+    ----------
+    game : int
+        The game, counted from 1.
+    move_number : int
+        The ``N)`` of the match file's line (records: ``ply // 2 + 1``).
+    player : int
+        0 (the file's left column; the side that moved first) or 1.
+    kind : str
+        ``"play"`` or ``"cube"``.
+    forced : bool
+        A play with at most one legal play, or a cube decision that is not
+        close.
+    position_id : str
+        The position before the decision, from the deciding player's side.
+    loss : float
+        The equity lost against the best decision.
+    mark : str or None
+        GNU Backgammon's mark of the loss.
+    dice : tuple of (int, int) or None
+        A play's roll.
+    played : str or None
+        A play's notation.
+    best : str or None
+        The best play's notation.
+    played_equity : float or None
+        The mover's equity after the play made.
+    best_equity : float or None
+        The mover's equity after the best play.
+    luck : float or None
+        The roll's luck (None where it was not measured).
+    luck_mark : str or None
+        The roll's luck mark.
+    action : str or None
+        A cube decision's action: ``"no double"``, ``"double"``, ``"take"``
+        or ``"pass"``.
+    proper : str or None
+        The proper action, in GNU Backgammon's words.
+    cube : int or None
+        The cube's value before the decision.
+    no_double : float or None
+        The doubler's normalised equity without doubling.
+    double_take : float or None
+        The same after a double and a take.
+    double_pass : float or None
+        The same after a double and a pass.
+
+    Examples
+    --------
+    >>> decision = Decision(1, 1, 0, "play", False, "4HPwATDgc/ABMA", loss=0.07, mark="bad", dice=(6, 5),
+    ...                     played="13/2", best="24/13")
+    >>> sorted(decision.to_dict())[:4], decision.to_dict()["dice"]
+    (['best', 'best_equity', 'dice', 'forced'], [6, 5])
     """
 
     game: int
@@ -162,6 +217,41 @@ class PlayerStatistics:
     with no decision); ``luck``: the total luck of its rolls (EMG);
     ``marks``: how many decisions carry each mark; ``rating``: GNU
     Backgammon's band for the error rate.
+
+    Parameters
+    ----------
+    player : int
+        0 or 1.
+    name : str
+        The player's name.
+    moves : int
+        Its checker plays.
+    unforced : int
+        Those with more than one legal play.
+    close_cube : int
+        Its cube decisions counted.
+    checker_error : float
+        The total loss of its checker plays (normalised equity; EMG in a
+        match).
+    cube_error : float
+        The total loss of its cube decisions.
+    error_rate : float or None
+        Their sum per decision counted, in millipoints (None with no
+        decision).
+    luck : float
+        The total luck of its rolls.
+    marks : dict[str, int]
+        How many decisions carry each mark.
+    luck_marks : dict[str, int]
+        How many rolls carry each luck mark.
+    rating : str or None
+        GNU Backgammon's band for the error rate.
+
+    Examples
+    --------
+    >>> first, second = statistics([], ["Ann", "Bob"])
+    >>> first.name, first.moves, first.error_rate, first.rating
+    ('Ann', 0, None, None)
     """
 
     player: int
@@ -186,7 +276,34 @@ class Analysis:
     """What :func:`analyse` returns: the ``decisions`` in order, the two
     ``players``' statistics, and what was analysed (``rules``, ``ply``,
     ``match_length``, ``names``, ``games``: each game's number, score,
-    winner and points)."""
+    winner and points).
+
+    Parameters
+    ----------
+    decisions : tuple of Decision
+        Every decision, in playing order.
+    players : tuple of (PlayerStatistics, PlayerStatistics)
+        Each player's statistics, player 0's first.
+    rules : Rules
+        The rules of the games.
+    ply : int
+        The plays' search depth.
+    match_length : int
+        The match's length, 0 for money play.
+    names : tuple of (str, str)
+        The players' names.
+    games : tuple of dict
+        Each game's number, score, winner and points.
+    source : str
+        What was analysed (a file's name), or "".
+
+    Examples
+    --------
+    >>> from bansugoroku_fast import play_games
+    >>> analysis = analyse(play_games("backgammon", 1, policy="first", seed=2), luck=False)
+    >>> analysis.rules.short_name, analysis.ply, len(analysis.players), analysis.decisions[0].kind
+    ('backgammon', 0, 2, 'play')
+    """
 
     decisions: tuple[Decision, ...]
     players: tuple[PlayerStatistics, PlayerStatistics]
@@ -686,21 +803,72 @@ def _point_state(point: CubePoint, table: MatchEquityTable) -> Cube:
     return MatchCube(table, point.match_length, score, point.crawford, point.cube, code)
 
 
-def cube_decisions(points: Sequence[CubePoint], rules: Rules, evaluator: Evaluator, ply: int,
+def cube_decisions(points: Sequence[CubePoint], rules: RulesLike, evaluator: EvaluatorLike, ply: int,
                    decide: Callable[..., Any] | None = None) -> list[Decision | None]:
     """Each cube point judged as :func:`~bansugoroku_fast.cube_decision`
     judges it (the points of each cube state evaluated together), or by
-    ``decide``, one point at a time:
-    called with the position seen by the player on roll, ``cube``,
-    ``owner`` (None, 0 = the player on roll, 1 = the other), ``match`` (a
-    ``MatchState``) and ``ply``; it returns an object with ``no_double``,
-    ``double_take``, ``double_pass`` (normalised, the doubler's) and
-    ``action``. The losses, as GNU Backgammon's statistics count them:
-    a missed double ``optimal - no_double``; a double ``optimal -
-    min(double_take, double_pass)``; a take ``double_take - double_pass``
-    when passing was better for the taker; a pass the other way round.
-    A no-double that is not close (doubling would lose 0.16 or more) is
-    marked forced: it counts in no statistic."""
+    ``decide``, one point at a time.
+
+    The losses, as GNU Backgammon's statistics count them: a missed double
+    ``optimal - no_double``; a double ``optimal - min(double_take,
+    double_pass)``; a take ``double_take - double_pass`` when passing was
+    better for the taker; a pass the other way round. A no-double that is
+    not close (doubling would lose 0.16 or more) is marked forced: it
+    counts in no statistic.
+
+    Parameters
+    ----------
+    points : Sequence of CubePoint
+        The cube decisions to judge, each with its position seen by the
+        player on roll, the action taken and the cube and match state.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        The rule set (backgammon's: only it has a cube).
+    evaluator : ~bansugoroku_fast.evaluators.EvaluatorLike
+        A :class:`~bansugoroku_fast.evaluators.NetEvaluator`, a callable
+        ``positions -> float[N, 5]`` or ``"net"``, the shipped network.
+    ply : int
+        The search depth, 0, 1 or 2.
+    decide : Callable or None
+        None, or a function judging one point instead: called with the
+        position seen by the player on roll, ``cube``, ``owner`` (None, 0 =
+        the player on roll, 1 = the other), ``match`` (a ``MatchState``) and
+        ``ply``, it returns an object with ``no_double``, ``double_take``,
+        ``double_pass`` (normalised, the doubler's) and ``action``.
+
+    Returns
+    -------
+    list of Decision or None
+        One cube :class:`Decision` per point, in order.
+
+    Raises
+    ------
+    InvalidRulesError
+        The rules are not a rule set.
+    InvalidEvaluatorError
+        ``evaluator`` is not an evaluator of the rules
+        (``ArgumentTypeError`` for a value of another type).
+    InvalidArgumentError
+        ``ply`` is not 0, 1 or 2 (``ArgumentTypeError`` for a point that is
+        not a :class:`CubePoint` or a ``decide`` that is not callable).
+
+    Examples
+    --------
+    Not doubling at the start of a money game is right, and not close:
+
+    >>> from bansugoroku_fast import Position
+    >>> start = CubePoint(game=1, move_number=1, player=0, on_roll=0, position=Position.initial().array,
+    ...                   action="no double", cube=1, owner=None, score=(0, 0), crawford=False, match_length=0)
+    >>> (decision,) = cube_decisions([start], "backgammon", "net", 0)
+    >>> decision.kind, decision.action, decision.loss, decision.forced, decision.no_double > 0
+    ('cube', 'no double', 0.0, True, True)
+    """
+    rules = as_rules(rules)
+    evaluator, ply = resolve_evaluator(evaluator, rules), as_ply(ply)
+    if decide is not None and not callable(decide):
+        raise ArgumentTypeError(f"decide must be a callable or None, got {type(decide).__name__}")
+    for index, point in enumerate(points):
+        if not isinstance(point, CubePoint):
+            raise ArgumentTypeError(f"points[{index}] must be a CubePoint, got {type(point).__name__}")
     results = (_decide_each(points, rules, evaluator, ply, decide) if decide is not None
                else _decide_by_state(points, rules, evaluator, ply))
     out: list[Decision | None] = []
@@ -728,7 +896,47 @@ def cube_decisions(points: Sequence[CubePoint], rules: Rules, evaluator: Evaluat
 
 
 def statistics(decisions: Sequence[Decision], names: Sequence[str]) -> tuple[PlayerStatistics, PlayerStatistics]:
-    """Each player's :class:`PlayerStatistics` from its decisions."""
+    """Each player's :class:`PlayerStatistics` from its decisions, as GNU
+    Backgammon's statistics count them.
+
+    Forced plays and cube decisions that are not close count in no error
+    rate; marks and luck are counted over every decision.
+
+    Parameters
+    ----------
+    decisions : Sequence of Decision
+        The decisions of both players (the ``player`` field says whose).
+    names : Sequence of str
+        The two players' names, player 0's first.
+
+    Returns
+    -------
+    tuple of (PlayerStatistics, PlayerStatistics)
+        Player 0's figures, then player 1's.
+
+    Raises
+    ------
+    ArgumentTypeError
+        ``names`` is not two strings, or a decision is not a
+        :class:`Decision`.
+
+    Examples
+    --------
+    Player 0 makes a bad play (a loss of 0.07) and a forced one:
+
+    >>> bad = Decision(1, 1, 0, "play", False, "4HPwATDgc/ABMA", loss=0.07, mark="bad")
+    >>> forced = Decision(1, 2, 0, "play", True, "4HPwATDgc/ABMA")
+    >>> first, second = statistics([bad, forced], ["Ann", "Bob"])
+    >>> first.moves, first.unforced, round(first.error_rate, 6), first.marks["bad"], first.rating
+    (2, 1, 70.0, 1, 'Awful!')
+    >>> second.moves, second.error_rate, second.rating
+    (0, None, None)
+    """
+    if isinstance(names, str) or len(names) != 2 or not all(isinstance(name, str) for name in names):
+        raise ArgumentTypeError(f"names must be the two players' names, got {names!r}")
+    for index, decision in enumerate(decisions):
+        if not isinstance(decision, Decision):
+            raise ArgumentTypeError(f"decisions[{index}] must be a Decision, got {type(decision).__name__}")
     players = []
     for player in (0, 1):
         own = [d for d in decisions if d.player == player]
@@ -752,8 +960,9 @@ def statistics(decisions: Sequence[Decision], names: Sequence[str]) -> tuple[Pla
 # --- the entry point ---------------------------------------------------------------------------------
 
 
-def analyse(record: Any, evaluator: Any = "net", *, ply: int = 0, threads: int | None = None, progress: bool = False,
-            rules: Any = None, luck: bool = True, source: str = "") -> Analysis:
+def analyse(record: MatchRecord | GameRecord | GameRecords, evaluator: EvaluatorLike = "net", *, ply: int = 0,
+            threads: int | None = None, progress: bool = False, rules: RulesLike = None, luck: bool = True,
+            source: str = "") -> Analysis:
     """The analysis of ``record``: every checker play and cube decision
     judged, as GNU Backgammon judges them (see the module for the figures).
 

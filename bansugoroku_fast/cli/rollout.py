@@ -18,7 +18,7 @@ import os
 import shlex
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -28,6 +28,7 @@ from ..errors import InvalidOptionError
 from ..games.bulk import as_judging, rollout, rollout_positions, rollout_values, table_settle
 from ..games.policies import resolve_policies
 from ..games.tallies import KINDS, RolloutResult
+from ..typing import PoliciesLike
 from ..version import __version__
 from .common import (
     SIDE_NAMES,
@@ -76,10 +77,11 @@ def _positive(name: str) -> Callable[[str], int]:
 _SEED = whole_number("seed", 0, 2**64 - 1, out_of_range="seed must be in 0 .. 2**64 - 1, got {}")
 
 
-def policy_argument(text: str) -> str | tuple[str, ...]:
-    """One policy name, or a comma-separated pair (checked by resolve_policies)."""
+def policy_argument(text: str) -> PoliciesLike:
+    """One policy name, or a comma-separated pair (checked by resolve_policies, which also names
+    a list of three or more as no pair)."""
     names = tuple(name.strip() for name in text.split(","))
-    return names[0] if len(names) == 1 else names
+    return names[0] if len(names) == 1 else cast("PoliciesLike", names)
 
 
 def _kinds_of(rules: Any) -> list[int]:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -42,12 +42,16 @@ from ..evaluators.scoring import EvaluatorLike, flip, resolve_evaluator
 from ..evaluators.search import ROLL_DICE, ROLL_WEIGHTS, as_ply, best_replies, swap_sides, values_on_roll
 from ..position import as_position
 from ..rules import Rules
+from ..typing import PositionLike, RulesLike
 from .actions import proper_action
 from .exact import ExactRaces, exact_races, exact_values
 from .janowski import CENTRED, OWNED, THEIRS
 from .kinds import BEAROFF, cube_efficiency, kinds_and_efficiency, position_kinds
 from .met import MatchEquityTable
 from .states import MatchCube, MoneyCube, match_states, values_in_states
+
+if TYPE_CHECKING:
+    from ..formats import MatchState
 
 #: A cube state of the search: money or match.
 Cube = MoneyCube | MatchCube
@@ -89,6 +93,48 @@ class CubeDecision:
       at every ply, and ``take_point``, ``cash_point`` and
       ``cube_efficiency`` stay Janowski's figures for the kind, which the
       decision does not use.
+
+    Parameters
+    ----------
+    action : str
+        The proper action, in GNU Backgammon's words.
+    no_double : float
+        The cubeful equity of not doubling, normalised to a cube of 1 (EMG
+        in a match).
+    double_take : float
+        The same of doubling and being taken.
+    double_pass : float
+        The same of doubling and being passed.
+    no_double_mwc : float or None
+        In a match, ``no_double`` as match winning chances (None in money
+        play).
+    double_take_mwc : float or None
+        In a match, ``double_take`` as match winning chances.
+    double_pass_mwc : float or None
+        In a match, ``double_pass`` as match winning chances.
+    probabilities : tuple of float
+        The five cubeless probabilities of the side on roll.
+    cubeless_equity : float
+        Its cubeless equity.
+    take_point : float
+        The least P(win) with which the other side takes.
+    cash_point : float
+        The side on roll's P(win) from which a double is a pass.
+    cube_efficiency : float
+        Janowski's ``x`` of the position's kind.
+    kind : str
+        The position's kind (:mod:`.kinds`).
+    ply : int
+        The plies of the evaluation.
+    exact : bool
+        The figures are the two-sided endgame table's exact ones.
+
+    Examples
+    --------
+    >>> from bansugoroku_fast import Position
+    >>> decision = cube_decision(Position.initial(), "backgammon")
+    >>> decision.action, decision.double_pass, decision.no_double > decision.double_take
+    ('No double, take', 1.0, True)
     """
 
     action: str
@@ -418,8 +464,8 @@ def _match_cube(match: Any, cube: int, owner: int | None, table: MatchEquityTabl
     return MatchCube(table, match.match_length, score, match.crawford, match.cube, _owner(relative_owner))
 
 
-def cube_decision(position: Any, rules: Any, evaluator: EvaluatorLike = "net", *, cube: int = 1,
-                  owner: int | None = None, match: Any = None, ply: int = 0, jacoby: bool = False,
+def cube_decision(position: PositionLike, rules: RulesLike, evaluator: EvaluatorLike = "net", *, cube: int = 1,
+                  owner: int | None = None, match: MatchState | None = None, ply: int = 0, jacoby: bool = False,
                   beavers: bool = False, table: MatchEquityTable | None = None,
                   threads: int | None = 1) -> CubeDecision:
     """The cube decision of the side on roll (row 0, before its roll) of
@@ -529,6 +575,15 @@ class Decided(NamedTuple):
     values: np.ndarray
     equities: np.ndarray
     actions: list[str]
+
+
+Decided.probabilities.__doc__ = "``float64[N, 5]``: the cubeless outcome probabilities of each position."
+Decided.values.__doc__ = (
+    "``float64[N, 3]``: no double, double/take and double/pass in the state's own units (equity per cube of 1, "
+    "or match winning chances)."
+)
+Decided.equities.__doc__ = "``float64[N, 3]``: the same three as normalised equities (EMG)."
+Decided.actions.__doc__ = "The proper action of each position, in GNU Backgammon's words."
 
 
 def decide_many(positions: np.ndarray, rules: Rules, evaluator: Any, state: Cube, ply: int = 0, threads: int = 1,

@@ -73,6 +73,13 @@ class ExactRaces(NamedTuple):
     no_double: np.ndarray
 
 
+ExactRaces.rows.__doc__ = "``int64[K]``: the indices, in the batch, of the positions the two-sided table values."
+ExactRaces.probabilities.__doc__ = "``float64[K, 5]``: their exact cubeless outcome probabilities."
+ExactRaces.no_double.__doc__ = (
+    "``float64[K, 3]``: their exact money equities without doubling, cube centred, owned and theirs."
+)
+
+
 def exact_races(positions: np.ndarray, rules: Rules) -> ExactRaces:
     """The rows of checked ``positions`` (``int8[N, 2, 26]``, row 0 on
     roll) that are backgammon races of at most 6 stones a side (none
@@ -145,6 +152,16 @@ class JanowskiComparison(NamedTuple):
     mean_cost: float
     largest_cost: float
     position: Position
+
+
+JanowskiComparison.largest.__doc__ = (
+    "The largest absolute difference of the no-double equity, per cube state (centred, owned, theirs)."
+)
+JanowskiComparison.mean.__doc__ = "The mean absolute difference of the no-double equity, per cube state."
+JanowskiComparison.action_differs.__doc__ = "With the cube centred, the share of pairs whose proper action differs."
+JanowskiComparison.mean_cost.__doc__ = "The mean equity Janowski's action loses, valued exactly."
+JanowskiComparison.largest_cost.__doc__ = "The largest equity Janowski's action loses, valued exactly."
+JanowskiComparison.position.__doc__ = "A position where ``largest_cost`` is reached, row 0 to roll."  # type: ignore[misc]
 
 
 def _centred_actions(no_double: np.ndarray, theirs: np.ndarray) -> np.ndarray:

@@ -503,6 +503,24 @@ class MatchEquityTable:
     ``n + 1``-away; ``native_length``: the away count the file's table
     reached before the extension (-1: computed from parameters).
 
+    Parameters
+    ----------
+    name : str
+        The table's name (``"Kazaross-XG2"``...).
+    description : str
+        Its description, as its file gives it.
+    native_length : int
+        The away count the file's table reached before the extension to 64
+        (-1: computed from parameters).
+    pre_crawford : numpy.ndarray
+        ``float64[64, 64]``: player 0's chance, player 0 ``i + 1``-away and
+        player 1 ``j + 1``-away.
+    post_crawford : numpy.ndarray
+        ``float64[2, 64]``: player ``k``'s chance in a post-Crawford game,
+        ``k`` ``n + 1``-away.
+
+    Examples
+    --------
     >>> met = MatchEquityTable.default()
     >>> met.pre_crawford.shape, met.post_crawford.shape, met.native_length
     ((64, 64), (2, 64), 25)

@@ -23,10 +23,13 @@ roll is one of 1-1, 1-2, 1-3, 1-4, 2-3 (9 of 36):
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from ..checks import as_rules
 from ..errors import InvalidStonesError, TableRulesError
+from ..typing import RulesLike
 from .races import (
     CubefulEquities,
     Method,
@@ -103,9 +106,8 @@ def _trimmed(row: np.ndarray) -> np.ndarray:
     return np.array(row[: int(used[-1]) + 1] if len(used) else row[:1], dtype=np.float64)
 
 
-def one_sided(stones: object, rules: object = None) -> np.ndarray:
-    """``float64[T]``: entry ``t`` is the probability that one side with
-    ``stones`` (six counts) finishes in exactly ``t`` turns, playing each
+def one_sided(stones: Sequence[int] | np.ndarray, rules: RulesLike = None) -> np.ndarray:
+    """The distribution of the turns one side needs to finish, playing each
     roll to least expected turns, under ``rules``' finish.
 
     ``stones[i]`` is the stones on the table's point ``i + 1``: the side's
@@ -113,8 +115,33 @@ def one_sided(stones: object, rules: object = None) -> np.ndarray:
     stones borne off; finishing = bearing off the last); under the arrival
     finish, the side's point ``i + 7`` (the other stones home on points
     1..6, where they never change the figures; finishing = the last stone
-    reaching point 6 or below). No stones: ``[1.0]`` (done in 0 turns).
+    reaching point 6 or below).
 
+    Parameters
+    ----------
+    stones : Sequence of int
+        Six counts >= 0, at most 15 in all.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`~bansugoroku_fast.rules.Rules`, its label, or None for
+        Ban-sugoroku's defaults.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``float64[T]``: entry ``t`` is the probability of finishing in
+        exactly ``t`` turns (no trailing zeros). No stones: ``[1.0]``, done in
+        0 turns.
+
+    Raises
+    ------
+    InvalidStonesError
+        Not six counts >= 0 of at most 15 stones (``StonesTypeError`` for a
+        value that is not a sequence of integers).
+    InvalidRulesError
+        The rules are not a rule set.
+
+    Examples
+    --------
     Under Ban-sugoroku's arrival finish one stone on point 12 (the table's
     point 6) needs six pips; doubles move twice, so 1-1 and 2-2 miss too:
 
@@ -126,14 +153,40 @@ def one_sided(stones: object, rules: object = None) -> np.ndarray:
     return _trimmed(built.finish[rank(counts)])
 
 
-def first_off(stones: object, rules: object = None) -> np.ndarray:
-    """``float64[T]``: entry ``t`` is the probability that one side with
-    ``stones`` (as in :func:`one_sided`, at least one) takes its first
-    stone off in exactly ``t`` turns, playing to least expected turns of
-    that (what gammons depend on, for a side with all 15 on the board).
-    Bear-off rules only: the arrival finish raises
-    :class:`~bansugoroku_fast.errors.TableRulesError`.
+def first_off(stones: Sequence[int] | np.ndarray, rules: RulesLike = None) -> np.ndarray:
+    """The distribution of the turns one side needs to take its first stone
+    off, playing to least expected turns of that.
 
+    What gammons depend on, for a side with all 15 on the board. Bear-off
+    rules only.
+
+    Parameters
+    ----------
+    stones : Sequence of int
+        Six counts as in :func:`one_sided`, at least one stone.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`~bansugoroku_fast.rules.Rules`, its label, or None for
+        Ban-sugoroku's defaults (whose arrival finish has no such table).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``float64[T]``: entry ``t`` is the probability that the first stone
+        comes off in exactly ``t`` turns.
+
+    Raises
+    ------
+    TableRulesError
+        The rules' finish is the arrival: no stone leaves the board.
+    InvalidStonesError
+        No stone, or not six counts >= 0 of at most 15 stones
+        (``StonesTypeError`` for a value that is not a sequence of
+        integers).
+    InvalidRulesError
+        The rules are not a rule set.
+
+    Examples
+    --------
     Fifteen stones on the 6-point take the first off in one turn with a 6
     (11 rolls of 36), 5-1 or 4-2 (4) or 2-2 or 3-3 (2); a larger die may
     not bear off while stones stand higher, so 5-2 or 4-4 do not:

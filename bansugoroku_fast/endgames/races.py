@@ -39,13 +39,37 @@ Method = Literal["two-sided", "one-sided"]
 
 
 class CubefulEquities(NamedTuple):
-    """Exact money equities of the side to roll, per cube of 1, in each of
-    the cube's states: ``centred``, ``owned`` (by the side to roll) and
-    ``theirs`` (owned by the other side)."""
+    """Exact money equities of the side to roll, per cube of 1, in each of the
+    cube's states.
+
+    Parameters
+    ----------
+    centred : float
+        With the cube centred.
+    owned : float
+        With the cube owned by the side to roll.
+    theirs : float
+        With the cube owned by the other side.
+
+    Examples
+    --------
+    One stone each on point 1: the side to roll wins at once, 1 per cube
+    whoever owns it:
+
+    >>> from bansugoroku_fast import Position
+    >>> figures = race(Position([[14, 1] + [0] * 24, [14, 1] + [0] * 24]), "backgammon")
+    >>> [round(value, 9) for value in figures.no_double]
+    [1.0, 1.0, 1.0]
+    """
 
     centred: float
     owned: float
     theirs: float
+
+
+CubefulEquities.centred.__doc__ = "The exact money equity of the side to roll, per cube of 1, with the cube centred."
+CubefulEquities.owned.__doc__ = "The same with the cube owned by the side to roll."
+CubefulEquities.theirs.__doc__ = "The same with the cube owned by the other side."
 
 
 def with_cube_action(no_double: np.ndarray) -> np.ndarray:
@@ -84,6 +108,31 @@ class RaceResult:
     without doubling, in the cube's three states (perfect cube play and
     cube-aware plays by both sides from then on); :attr:`cubeful`: the
     same once the side to roll has made its own cube decision.
+
+    Parameters
+    ----------
+    win : float
+        P(row 0 wins).
+    win_gammon : float
+        P(it wins a gammon).
+    lose_gammon : float
+        P(it loses a gammon).
+    equity : float
+        The cubeless equity.
+    turns : tuple of (float, float)
+        Each side's expected turns to finish, row 0's first.
+    method : str
+        ``"two-sided"`` or ``"one-sided"``.
+    no_double : CubefulEquities or None
+        The exact money equities without doubling, in the cube's three
+        states (two-sided backgammon only).
+
+    Examples
+    --------
+    >>> from bansugoroku_fast import Position
+    >>> figures = race(Position([[14, 0, 0, 0, 0, 0, 1] + [0] * 19, [14, 1] + [0] * 24]), "backgammon")
+    >>> round(figures.win * 36, 9), figures.method, figures.turns[1]
+    (27.0, 'two-sided', 1.0)
     """
 
     win: float
@@ -111,7 +160,29 @@ class RaceBatch:
     ``two_sided`` (bool: the method), ``in_table`` (bool: False where
     the position is not a table race, its figures NaN, with
     ``outside="nan"``), and ``no_double`` (``float64[N, 3]``, NaN where
-    :class:`RaceResult`'s is None)."""
+    :class:`RaceResult`'s is None).
+
+    Parameters
+    ----------
+    win, win_gammon, lose_gammon, equity : numpy.ndarray
+        ``float64[N]``, as in :class:`RaceResult`.
+    turns : numpy.ndarray
+        ``float64[N, 2]``.
+    two_sided : numpy.ndarray
+        ``bool[N]``: the method.
+    in_table : numpy.ndarray
+        ``bool[N]``: False where the position is not a table race.
+    no_double : numpy.ndarray
+        ``float64[N, 3]``, NaN where :class:`RaceResult`'s is None.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bansugoroku_fast import Position
+    >>> figures = race_batch(Position.initial().array[None], "backgammon", outside="nan")
+    >>> figures.in_table.tolist(), bool(np.isnan(figures.win[0]))
+    ([False], True)
+    """
 
     win: np.ndarray
     win_gammon: np.ndarray
@@ -367,6 +438,28 @@ class RaceCube:
       the other side's: it may not); ``takes``: the other side should take
       a double (a take costs it less than a pass);
     * ``equity``: the equity of the proper actions.
+
+    Parameters
+    ----------
+    no_double : float
+        Rolling without doubling.
+    double_take : float
+        Doubling and being taken.
+    double_pass : float
+        Doubling and being passed: 1.
+    doubles : bool
+        The side to roll should double.
+    takes : bool
+        The other side should take a double.
+    equity : float
+        The equity of the proper actions.
+
+    Examples
+    --------
+    >>> from bansugoroku_fast import Position
+    >>> decision = race_cube(Position([[14, 1] + [0] * 24, [14, 1] + [0] * 24]), "backgammon")
+    >>> round(decision.no_double, 9), decision.takes      # it wins at once: a double is passed
+    (1.0, False)
     """
 
     no_double: float
@@ -377,19 +470,52 @@ class RaceCube:
     equity: float
 
 
-def race_cube(position: PositionLike, rules: object = None, *, owner: int | None = None) -> RaceCube:
+def race_cube(position: PositionLike, rules: RulesLike = None, *, owner: int | None = None) -> RaceCube:
     """The exact money cube decision of the side to roll (row 0) of a
-    backgammon race where both sides have at most 6 stones, from the
-    two-sided table's cubeful equities; ``owner``: None with the cube
-    centred, 0 when the side to roll owns it, 1 when the other side does.
+    backgammon race where both sides have at most 6 stones.
 
-    Raises :class:`~bansugoroku_fast.errors.TableRulesError` under
-    Ban-sugoroku's rules (played without a cube),
-    :class:`~bansugoroku_fast.errors.NotInTableError` for a race with more
-    than 6 stones a side (or stones off the table's points), the errors of
-    :func:`race` for other positions, and
-    :class:`~bansugoroku_fast.errors.InvalidCubeError` for another owner.
+    From the two-sided table's cubeful equities (both sides handling the
+    cube perfectly from then on, as GNU Backgammon's two-sided bear-off
+    database holds them).
 
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        A race with at most 6 stones a side, all on the home board, row 0 to
+        roll.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        Backgammon's rules (a :class:`~bansugoroku_fast.rules.Rules` or
+        ``"backgammon"``); None means Ban-sugoroku's, which has no cube.
+    owner : int or None
+        None with the cube centred, 0 when the side to roll owns it, 1 when
+        the other side does (the side to roll then cannot double).
+
+    Returns
+    -------
+    RaceCube
+        The equities of no double, double/take and double/pass (per cube of
+        1), whether the side to roll doubles, whether the other side takes,
+        and the equity with the cube handled right.
+
+    Raises
+    ------
+    TableRulesError
+        Ban-sugoroku's rules (played without a cube).
+    NotInTableError
+        More than 6 stones a side, or stones off the table's points.
+    ContactError
+        The position is not a race.
+    NotARaceError
+        The game is over (the errors above derive from it).
+    InvalidPositionError
+        The position is not one of the rules.
+    InvalidRulesError
+        The rules are not a rule set.
+    InvalidCubeError
+        ``owner`` is not None, 0 or 1.
+
+    Examples
+    --------
     One stone each, the side to roll's on its 5-point and the other side's
     on its 6-point: the side to roll bears off at once with 31 rolls of 36
     (all but 1-1, 1-2, 1-3); after a miss the other side bears off with
@@ -428,18 +554,60 @@ class OneSidedError:
     """The one-sided convolution against the two-sided table, over every
     pair of table positions with 1 to 6 stones a side: the largest and the
     mean absolute difference in the winning chance of the side to roll,
-    and a position where the largest is reached (row 0 to roll)."""
+    and a position where the largest is reached (row 0 to roll).
+
+    Parameters
+    ----------
+    largest : float
+        The largest absolute difference in the winning chance.
+    mean : float
+        The mean absolute difference.
+    position : Position
+        A position where the largest is reached, row 0 to roll.
+
+    Examples
+    --------
+    >>> error = one_sided_error("backgammon")
+    >>> error.mean <= error.largest
+    True
+    """
 
     largest: float
     mean: float
     position: Position
 
 
-def one_sided_differences(rules: object = None) -> np.ndarray:
-    """``float64[924, 924]``: the one-sided convolution's winning chance
-    minus the exact two-sided one, for the side to roll with table position
-    ``a`` (row) against ``b`` (column); row and column 0 (a finished side)
-    are 0."""
+def one_sided_differences(rules: RulesLike = None) -> np.ndarray:
+    """The one-sided convolution's winning chance minus the exact two-sided
+    one, for every pair of table positions of up to 6 stones.
+
+    Parameters
+    ----------
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`~bansugoroku_fast.rules.Rules`, its label, or None for
+        Ban-sugoroku's defaults.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``float64[924, 924]``: entry ``[a, b]`` for the side to roll with
+        table position ``a`` against ``b``; row and column 0 (a finished
+        side) are 0.
+
+    Raises
+    ------
+    InvalidRulesError
+        The rules are not a rule set.
+
+    Examples
+    --------
+    A side with one stone on point 1 finishes at its next turn, which the
+    convolution knows as well as the table:
+
+    >>> differences = one_sided_differences("backgammon")
+    >>> differences.shape, float(abs(differences[1]).max()) < 1e-12
+    ((924, 924), True)
+    """
     built = tables(rules)
     small = _kernel.TABLE_SMALL_POSITIONS
     finish = built.finish[:small]
@@ -449,10 +617,29 @@ def one_sided_differences(rules: object = None) -> np.ndarray:
     return difference
 
 
-def one_sided_error(rules: object = None) -> OneSidedError:
-    """How far the one-sided approximation of the winning chance is from
-    the exact two-sided table under ``rules``, over all 923 x 923 pairs.
+def one_sided_error(rules: RulesLike = None) -> OneSidedError:
+    """How far the one-sided approximation of the winning chance is from the
+    exact two-sided table under ``rules``, over all 923 x 923 pairs.
 
+    Parameters
+    ----------
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`~bansugoroku_fast.rules.Rules`, its label, or None for
+        Ban-sugoroku's defaults.
+
+    Returns
+    -------
+    OneSidedError
+        The largest and the mean absolute difference, and a position where
+        the largest is reached (row 0 to roll).
+
+    Raises
+    ------
+    InvalidRulesError
+        The rules are not a rule set.
+
+    Examples
+    --------
     >>> error = one_sided_error("backgammon")
     >>> 0.01 < error.largest < 0.02, error.mean < 0.001
     (True, True)
@@ -477,13 +664,50 @@ def one_sided_error(rules: object = None) -> OneSidedError:
 # --- the best play of a race -----------------------------------------------------
 
 
-def race_scores(children: np.ndarray, rules: object = None) -> np.ndarray:
-    """``float64[M]``: the cubeless equity of the side that has just played,
-    after each child of ``children`` (``int8[M, 2, 26]``, row 0 = that side,
-    as ``generate_plays`` and callable policies see them): its win's value
-    if it has finished, else minus the opponent's race equity. Exact where
-    the two-sided table applies. Raises as :func:`race_batch` for a child
-    that is not a table race."""
+def race_scores(children: np.ndarray, rules: RulesLike = None) -> np.ndarray:
+    """The cubeless equity of the side that has just played, after each
+    child of a play search.
+
+    Its win's value if it has finished, else minus the opponent's race
+    equity; exact where the two-sided table applies. The children are laid
+    out as ``generate_plays`` and callable policies see them.
+
+    Parameters
+    ----------
+    children : numpy.ndarray
+        ``int8[M, 2, 26]``, row 0 = the side that has just played.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`~bansugoroku_fast.rules.Rules`, its label, or None for
+        Ban-sugoroku's defaults.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``float64[M]``, one equity per child.
+
+    Raises
+    ------
+    InvalidPositionError
+        ``children`` is not an ``(M, 2, 26)`` array of positions of the
+        rules.
+    NotARaceError
+        A child that is not a table race nor finished (``ContactError``,
+        ``NotInTableError``), named by its index.
+    InvalidRulesError
+        The rules are not a rule set.
+
+    Examples
+    --------
+    The side that has played has borne off its last stone (a single win:
+    the other side has borne one off); or it keeps a stone on point 1
+    while the other side, to roll, has one there too:
+
+    >>> import numpy as np
+    >>> won = [[15] + [0] * 25, [14, 1] + [0] * 24]
+    >>> last = [[14, 1] + [0] * 24, [14, 1] + [0] * 24]
+    >>> race_scores(np.array([won, last], dtype=np.int8), "backgammon").round(12).tolist()
+    [1.0, -1.0]
+    """
     checked_rules = as_rules(rules)
     result = outcome_batch(children, checked_rules)
     array = np.ascontiguousarray(children, dtype=np.int8).reshape(-1, 2, 26)
@@ -497,11 +721,40 @@ def race_scores(children: np.ndarray, rules: object = None) -> np.ndarray:
     return scores
 
 
-def race_play(position: PositionLike, dice: DiceLike, rules: object = None) -> Play | None:
+def race_play(position: PositionLike, dice: DiceLike, rules: RulesLike = None) -> Play | None:
     """The play of ``position`` with ``dice`` that maximises the mover's
     cubeless equity by the tables (the first such in ``legal_plays``
-    order); None if there is no play (a pass, or a game over).
+    order).
 
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        A race on the tables' points, row 0 to play.
+    dice : ~bansugoroku_fast.typing.DiceLike
+        The roll: a pair of integers in 1..6 or text such as ``"6-5"``.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`~bansugoroku_fast.rules.Rules`, its label, or None for
+        Ban-sugoroku's defaults.
+
+    Returns
+    -------
+    Play or None
+        The best play; None if there is no play (a pass, or a game over).
+
+    Raises
+    ------
+    InvalidPositionError
+        The position is not one of the rules.
+    NotARaceError
+        The position is not a race on the tables' points
+        (``ContactError``, ``NotInTableError``).
+    InvalidDiceError
+        The dice are not a roll.
+    InvalidRulesError
+        The rules are not a rule set.
+
+    Examples
+    --------
     Backgammon, stones on the 6- and 5-points, roll 4-1, against four
     stones on the 1-point (which come off next turn only with a double):
     the mover should leave the position most likely to finish next turn,
@@ -516,9 +769,11 @@ def race_play(position: PositionLike, dice: DiceLike, rules: object = None) -> P
     '5/off'
     """
     checked_rules = as_rules(rules)
-    plays = legal_plays(position, dice, checked_rules)
+    checked_position = as_position(position)
+    plays = legal_plays(checked_position, dice, checked_rules)
     if not plays:
         return None
+    race(checked_position, checked_rules)   # a position that is not a table race is named as given
     children = np.stack([play.position.array for play in plays])
     return plays[int(np.argmax(race_scores(children, checked_rules)))]
 
@@ -527,6 +782,13 @@ class RacePolicy:
     """A callable policy (``policy(children, offsets) -> scores``) that
     plays races by the tables: every child scored by :func:`race_scores`.
 
+    Parameters
+    ----------
+    rules : ~bansugoroku_fast.typing.RulesLike
+        The rules of the games it plays.
+
+    Examples
+    --------
     >>> from bansugoroku_fast import GameBatch, Position, segment_argmax
     >>> board = [[12, 0, 1, 1, 1] + [0] * 21, [12, 0, 1, 1, 1] + [0] * 21]
     >>> batch = GameBatch("backgammon", 4, start=Position(board), seed=3)
@@ -538,7 +800,7 @@ class RacePolicy:
     4
     """
 
-    def __init__(self, rules: object = None):
+    def __init__(self, rules: RulesLike = None):
         self.rules = as_rules(rules)
 
     def __call__(self, children: np.ndarray, offsets: np.ndarray) -> np.ndarray:
@@ -557,6 +819,13 @@ class TablePolicy:
     1-point: the tables bear the 5 off (a lone 6 then comes off next turn
     with 27 rolls of 36):
 
+    Parameters
+    ----------
+    rules : ~bansugoroku_fast.typing.RulesLike
+        The rules of the games it plays.
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position, legal_plays, segment_argmax
     >>> board = [[13, 0, 0, 0, 0, 1, 1] + [0] * 19, [11, 4] + [0] * 24]
     >>> plays = legal_plays(Position(board), (4, 1), "backgammon")
@@ -566,7 +835,7 @@ class TablePolicy:
     '5/off'
     """
 
-    def __init__(self, rules: object = None) -> None:
+    def __init__(self, rules: RulesLike = None) -> None:
         self.rules = as_rules(rules)
         self.weights = np.array(HEURISTIC_WEIGHTS[self.rules.variant])
 

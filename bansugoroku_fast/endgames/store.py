@@ -33,7 +33,7 @@ import hashlib
 import threading
 import warnings
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,8 +43,16 @@ import platformdirs
 from .. import _kernel
 from .._files import write_atomically
 from ..checks import as_rules
-from ..errors import EndgameCacheError, EndgameCacheWarning, InvalidArgumentError, InvalidStonesError, StonesTypeError
+from ..errors import (
+    ArgumentTypeError,
+    EndgameCacheError,
+    EndgameCacheWarning,
+    InvalidArgumentError,
+    InvalidStonesError,
+    StonesTypeError,
+)
 from ..rules import Rules
+from ..typing import RulesLike
 
 #: Rows of a one-sided table: every arrangement of up to 15 stones on 6 points.
 POSITIONS = _kernel.TABLE_POSITIONS
@@ -62,9 +70,32 @@ POINTS = 6
 MOST_STONES = 15
 
 
-def stone_counts(stones: object) -> list[int]:
+def stone_counts(stones: Sequence[int] | np.ndarray) -> list[int]:
     """``stones`` checked: six integer counts >= 0, at most 15 in all.
 
+    Parameters
+    ----------
+    stones : Sequence of int
+        The stones on the table's points 1..6 (numpy integers accepted).
+
+    Returns
+    -------
+    list of int
+        The six counts as Python ints.
+
+    Raises
+    ------
+    InvalidStonesError
+        Not six counts, a negative count, or more than 15 stones in all.
+    StonesTypeError
+        Not a sequence (a string, a number), or a count that is not an
+        integer (a float, a bool).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> stone_counts(np.array([3, 0, 2, 0, 0, 1]))
+    [3, 0, 2, 0, 0, 1]
     >>> stone_counts((1, 0, 0, 0, 0, 16))
     Traceback (most recent call last):
     ...
@@ -72,7 +103,7 @@ def stone_counts(stones: object) -> list[int]:
     """
     if isinstance(stones, (str, bytes, dict, set, frozenset)) or not hasattr(stones, "__len__"):
         raise StonesTypeError(f"stones must be a sequence of six integers, got {type(stones).__name__}")
-    values = list(stones)  # type: ignore[call-overload]
+    values = list(stones)
     if len(values) != POINTS:
         raise InvalidStonesError(f"stones must be six counts (points 1..6), got {len(values)}: {stones!r}")
     for point, value in enumerate(values, start=1):
@@ -86,11 +117,32 @@ def stone_counts(stones: object) -> list[int]:
     return [int(value) for value in values]
 
 
-def rank(stones: object) -> int:
-    """The table row of ``stones`` (six counts, checked): GNU Backgammon's
-    numbering of bear-off positions; the positions of up to 6 stones are
-    rows 0..923, and every play leads to a smaller row.
+def rank(stones: Sequence[int] | np.ndarray) -> int:
+    """The table row of ``stones``: GNU Backgammon's numbering of bear-off
+    positions.
 
+    The positions of up to 6 stones are rows 0..923 (the two-sided
+    table's), and every play leads to a smaller row.
+
+    Parameters
+    ----------
+    stones : Sequence of int
+        Six counts, the stones on the table's points 1..6 (checked as
+        :func:`stone_counts` checks them).
+
+    Returns
+    -------
+    int
+        The row, 0 to ``POSITIONS - 1``.
+
+    Raises
+    ------
+    InvalidStonesError
+        Not six counts >= 0 of at most 15 stones (``StonesTypeError`` for a
+        value that is not a sequence of integers).
+
+    Examples
+    --------
     >>> rank([0, 0, 0, 0, 0, 0]), rank([1, 0, 0, 0, 0, 0]), rank([0, 0, 0, 0, 0, 1])
     (0, 1, 6)
     >>> stones_of_rank(rank([3, 0, 2, 0, 0, 1]))
@@ -100,15 +152,64 @@ def rank(stones: object) -> int:
 
 
 def stones_of_rank(row: int) -> list[int]:
-    """The six stone counts of table row ``row`` (0 <= row < POSITIONS)."""
+    """The six stone counts of table row ``row``: the inverse of :func:`rank`.
+
+    Parameters
+    ----------
+    row : int
+        A table row, ``0 <= row < POSITIONS`` (54,264).
+
+    Returns
+    -------
+    list of int
+        The stones on the table's points 1..6.
+
+    Raises
+    ------
+    InvalidStonesError
+        ``row`` is not an integer in that range.
+
+    Examples
+    --------
+    >>> stones_of_rank(0), stones_of_rank(6)
+    ([0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 1])
+    >>> stones_of_rank(POSITIONS - 1)
+    [0, 0, 0, 0, 0, 15]
+    """
     if isinstance(row, bool) or not isinstance(row, (int, np.integer)) or not 0 <= row < POSITIONS:
         raise InvalidStonesError(f"a table row is an integer in 0..{POSITIONS - 1}, got {row!r}")
     return _kernel.table_counts_of_rank(int(row))
 
 
 def ranks(counts: np.ndarray) -> np.ndarray:
-    """``int32[N]``: the table rows of ``int8[N, 6]`` stone counts (each
-    row counts >= 0 of at most 15 stones, checked)."""
+    """The table rows of many stone counts at once: :func:`rank` of each
+    row.
+
+    Parameters
+    ----------
+    counts : numpy.ndarray
+        ``int[N, 6]``: each row the stones on the table's points 1..6, >= 0
+        and at most 15 in all (anything numpy reads as such an integer
+        array).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``int32[N]``, the table rows.
+
+    Raises
+    ------
+    StonesTypeError
+        ``counts`` is not an integer array of shape ``(N, 6)``.
+    InvalidStonesError
+        A count is negative or a row holds more than 15 stones.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ranks(np.array([[0, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 1]])).tolist()
+    [0, 1, 6]
+    """
     array = np.asarray(counts)
     if array.ndim != 2 or array.shape[1] != POINTS or array.dtype.kind not in "iu":
         raise StonesTypeError(f"counts must be an integer array of shape (N, 6), got {array.dtype} {array.shape}")
@@ -117,13 +218,37 @@ def ranks(counts: np.ndarray) -> np.ndarray:
     return _kernel.table_ranks(array.astype(np.int8))
 
 
-def play_children(rules: object = None, rows: int = POSITIONS) -> tuple[np.ndarray, np.ndarray]:
-    """``(offsets int32[21 rows + 1], children int32[M])``: the table rows
-    that the legal plays of each table row below ``rows`` reach under
-    ``rules``, roll by roll in the order (1,1), (1,2), .., (1,6), (2,2), ..,
-    (6,6): those of row ``r`` and roll ``j`` are
-    ``children[offsets[21 r + j]:offsets[21 r + j + 1]]`` (none for row 0).
+def play_children(rules: RulesLike = None, rows: int = POSITIONS) -> tuple[np.ndarray, np.ndarray]:
+    """The table rows that the legal plays of each table row reach, roll by
+    roll.
 
+    The rolls are in the order (1,1), (1,2), .., (1,6), (2,2), .., (6,6):
+    the children of row ``r`` and roll ``j`` are
+    ``children[offsets[21 r + j]:offsets[21 r + j + 1]]`` (none for row 0,
+    the finished side).
+
+    Parameters
+    ----------
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`~bansugoroku_fast.rules.Rules`, its label, or None for
+        Ban-sugoroku's defaults (only the table kind matters).
+    rows : int
+        The rows covered, ``0 .. rows - 1`` (1 to ``POSITIONS``).
+
+    Returns
+    -------
+    tuple of (numpy.ndarray, numpy.ndarray)
+        ``(offsets int32[21 rows + 1], children int32[M])``.
+
+    Raises
+    ------
+    InvalidRulesError
+        The rules are not a rule set.
+    InvalidArgumentError
+        ``rows`` is not an integer in ``1 .. POSITIONS``.
+
+    Examples
+    --------
     >>> offsets, children = play_children("backgammon", 2)
     >>> children[offsets[21]:offsets[22]].tolist()   # one stone on point 1, roll 1-1: off
     [0]
@@ -138,7 +263,27 @@ class TableKind:
     """One kind of table: its name, the rule code its plays are searched
     under, whether stones leave the board, whether gammons count, and
     whether its rules have a doubling cube (backgammon only: Ban-sugoroku
-    is played without one)."""
+    is played without one).
+
+    Parameters
+    ----------
+    name : str
+        ``"backgammon"``, ``"ban-bear-off"`` or ``"ban-arrival"``.
+    rule_code : int
+        The rule code its plays are searched under.
+    bears_off : bool
+        Whether stones leave the board.
+    gammons : bool
+        Whether gammons count.
+    cube : bool
+        Whether its rules have a doubling cube.
+
+    Examples
+    --------
+    >>> kind = kind_of("backgammon")
+    >>> kind.bears_off, kind.cube, kind.base_point, kind_of(None).base_point
+    (True, True, 1, 7)
+    """
 
     name: str
     rule_code: int
@@ -159,9 +304,30 @@ KINDS: dict[str, TableKind] = {
 }
 
 
-def kind_of(rules: object) -> TableKind:
-    """The table kind of ``rules`` (a :class:`Rules`, a label, or None: the default).
+def kind_of(rules: RulesLike) -> TableKind:
+    """The table kind of ``rules``: backgammon's, or Ban-sugoroku's under
+    its bear-off or its arrival finish (the closure option changes no
+    table).
 
+    Parameters
+    ----------
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`~bansugoroku_fast.rules.Rules`, its label, or None for
+        Ban-sugoroku's defaults.
+
+    Returns
+    -------
+    TableKind
+        One of the three kinds of :data:`KINDS`.
+
+    Raises
+    ------
+    InvalidRulesError
+        The rules are not a rule set (``RulesTypeError`` for a value that is
+        not a :class:`~bansugoroku_fast.rules.Rules` or a label).
+
+    Examples
+    --------
     >>> kind_of("backgammon").name, kind_of(None).name, kind_of("ban,finish=bear_off").name
     ('backgammon', 'ban-arrival', 'ban-bear-off')
     """
@@ -194,6 +360,19 @@ class Tables:
       distributions: some roll, at ``r`` or at a play chosen below it, has
       two plays of the same least mean (within 1e-9 turns) and different
       distributions (the one of smaller rank is taken). None in backgammon.
+
+    Parameters
+    ----------
+    kind : TableKind
+        The kind.
+    finish, finish_mean, first, first_mean, win, no_double, tied : numpy.ndarray
+        The tables above.
+
+    Examples
+    --------
+    >>> built = tables("backgammon")
+    >>> built.finish.shape[0] == POSITIONS, built.win.shape, built.no_double.shape
+    (True, (924, 924), (924, 924, 3))
     """
 
     kind: TableKind
@@ -212,17 +391,51 @@ def _trimmed(*distributions: np.ndarray) -> int:
     return max(used)
 
 
-def build(rules: object = None, *, cache: bool = False,
+def build(rules: RulesLike = None, *, cache: bool = False,
           progress: Callable[[int], None] | None = None) -> Tables:
-    """Build the tables of ``rules``' kind in memory (a few seconds);
-    with ``cache=True`` also write them to the cache directory (raising
-    :class:`EndgameCacheError` if it cannot be written).
+    """Build the tables of ``rules``' kind in memory (a few seconds).
 
-    ``progress(rows)`` is told of one-sided rows as they are done
-    (:data:`ROWS_PER_KIND` in all, the two-sided table counting as the last
-    :data:`SMALL_POSITIONS`).
+    The built tables replace those held in memory, so that :func:`tables`
+    returns them from then on.
+
+    Parameters
+    ----------
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`~bansugoroku_fast.rules.Rules`, its label, or None for
+        Ban-sugoroku's defaults (only the table kind matters).
+    cache : bool
+        Also write them to the cache directory (:func:`cache_dir`).
+    progress : Callable[[int], None] or None
+        Told of one-sided rows as they are done (:data:`ROWS_PER_KIND` in
+        all, the two-sided table counting as the last
+        :data:`SMALL_POSITIONS`).
+
+    Returns
+    -------
+    Tables
+        Every table of the kind, read-only.
+
+    Raises
+    ------
+    InvalidRulesError
+        The rules are not a rule set.
+    ArgumentTypeError
+        ``cache`` is not a bool or ``progress`` not a callable.
+    EndgameCacheError
+        With ``cache=True``, the cache file cannot be written.
+
+    Examples
+    --------
+    >>> done = []
+    >>> built = build("backgammon", progress=done.append)
+    >>> built.kind.name, built.win.shape, done[-1] == ROWS_PER_KIND
+    ('backgammon', (924, 924), True)
     """
     kind = kind_of(rules)
+    if not isinstance(cache, bool):
+        raise ArgumentTypeError(f"cache must be True or False, got {cache!r}")
+    if progress is not None and not callable(progress):
+        raise ArgumentTypeError(f"progress must be a callable taking a row count, or None, got {progress!r}")
     one = _kernel.build_one_sided(kind.rule_code, kind.bears_off, progress=progress)
     turns = _trimmed(one.finish, one.first)
     win, no_double = _kernel.build_two_sided(kind.rule_code, cubeful=kind.cube)
@@ -257,10 +470,40 @@ _LOADED: dict[str, Tables] = {}
 _LOCK = threading.Lock()
 
 
-def tables(rules: object = None) -> Tables:
-    """The tables of ``rules``' kind: from memory, else the cache file,
-    else built (and cached; see the module's docstring for what happens
-    when the file is damaged or the directory read-only)."""
+def tables(rules: RulesLike = None) -> Tables:
+    """The tables of ``rules``' kind: from memory, else the cache file, else
+    built (and cached).
+
+    A damaged cache file is rebuilt; a cache directory that cannot be
+    written keeps the built tables in memory only and warns
+    (:class:`~bansugoroku_fast.errors.EndgameCacheWarning`; see the module).
+
+    Parameters
+    ----------
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`~bansugoroku_fast.rules.Rules`, its label, or None for
+        Ban-sugoroku's defaults (only the table kind matters).
+
+    Returns
+    -------
+    Tables
+        Every table of the kind, read-only.
+
+    Raises
+    ------
+    InvalidRulesError
+        The rules are not a rule set (``RulesTypeError`` for a value that is
+        not a :class:`~bansugoroku_fast.rules.Rules` or a label).
+
+    Examples
+    --------
+    One stone on the table's point 1 finishes in one turn, whatever the
+    roll:
+
+    >>> finished = tables("backgammon").finish[rank([1, 0, 0, 0, 0, 0])]
+    >>> finished[:3].round(12).tolist()
+    [0.0, 1.0, 0.0]
+    """
     kind = kind_of(rules)
     with _LOCK:
         loaded = _LOADED.get(kind.name)
@@ -297,8 +540,22 @@ def forget() -> None:
 
 
 def cache_dir() -> Path:
-    """Where the tables are cached: ``platformdirs.user_cache_dir`` of the
-    package (``$XDG_CACHE_HOME/bansugoroku-fast`` where that is set, on Linux)."""
+    """Where the tables are cached: the ``endgames`` folder of the package's
+    ``platformdirs.user_cache_dir``.
+
+    On Linux that is ``$XDG_CACHE_HOME/bansugoroku-fast/endgames`` where
+    ``XDG_CACHE_HOME`` is set, else ``~/.cache/bansugoroku-fast/endgames``.
+
+    Returns
+    -------
+    pathlib.Path
+        The folder (it need not exist yet).
+
+    Examples
+    --------
+    >>> cache_dir().parts[-2:]
+    ('bansugoroku-fast', 'endgames')
+    """
     return Path(platformdirs.user_cache_dir("bansugoroku-fast")) / "endgames"
 
 

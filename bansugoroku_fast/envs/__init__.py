@@ -33,6 +33,7 @@ import gymnasium
 from ..checks import as_rules, check_keywords
 from ..errors import InvalidOptionError
 from ..rules import Rules
+from ..typing import RulesLike
 from .aec import AGENTS, BanSugorokuAEC, aec_env
 from .single import BanSugorokuEnv
 from .table import MAX_PLAYS, STEP_ACTIONS, step_action, step_of_action
@@ -51,12 +52,52 @@ ENV_OPTIONS = ("opponent", "seat", "actions", "max_plays", "observation", "rende
                "illegal_action")
 
 
-def ban_sugoroku(rules: object = None, *, finish: str | None = None, closure: str | None = None,
+def ban_sugoroku(rules: RulesLike = None, *, finish: str | None = None, closure: str | None = None,
                  start: str | None = None, **options: Any) -> BanSugorokuEnv:
-    """The ``"bansugoroku_fast/BanSugoroku-v0"`` environment: Ban-sugoroku
-    rules given as ``finish``, ``closure``, ``start`` (each overriding
-    ``rules``, a :class:`~bansugoroku_fast.Rules` or label, if given too).
+    """The ``"bansugoroku_fast/BanSugoroku-v0"`` environment: one seat of a
+    Ban-sugoroku game against an opponent.
 
+    ``finish``, ``closure`` and ``start`` each override ``rules`` where both
+    are given, so ``gymnasium.make`` can pick the rules option by option.
+
+    Parameters
+    ----------
+    rules : ~bansugoroku_fast.typing.RulesLike
+        Ban-sugoroku rules (a :class:`~bansugoroku_fast.rules.Rules` or a
+        label), or None for the defaults.
+    finish : str or None
+        ``"arrival"`` or ``"bear_off"``; None keeps that of ``rules``.
+    closure : str or None
+        ``"multiplied"``, ``"immediate"`` or ``"off"``; None keeps that of
+        ``rules``.
+    start : str or None
+        ``"alternate"`` or ``"roll_off"``; None keeps that of ``rules``.
+    **options : Any
+        The options of :class:`BanSugorokuEnv` (:data:`ENV_OPTIONS`:
+        ``opponent``, ``seat``, ``actions``, ``max_plays``, ``observation``,
+        ``render_mode``, ``max_plies``, ``illegal_action``).
+
+    Returns
+    -------
+    BanSugorokuEnv
+        The environment, not yet reset.
+
+    Raises
+    ------
+    InvalidRulesError
+        The rules, or a ``finish``, ``closure`` or ``start``, are not
+        Ban-sugoroku's.
+    InvalidOptionError
+        ``rules`` are backgammon's (``ArgumentTypeError`` for a keyword the
+        environment does not take).
+    InvalidArgumentError
+        An option out of its range (a ``seat`` other than 0 or 1, an unknown
+        ``actions``...).
+    InvalidPolicyError
+        ``opponent`` is not a policy.
+
+    Examples
+    --------
     >>> ban_sugoroku("ban-sugoroku,finish=bear_off", closure="off").rules.short_name
     'ban/bear_off/off'
     >>> ban_sugoroku("backgamon")
@@ -79,10 +120,41 @@ def ban_sugoroku(rules: object = None, *, finish: str | None = None, closure: st
     return BanSugorokuEnv(Rules(**fields), **options)
 
 
-def backgammon(rules: object = None, **options: Any) -> BanSugorokuEnv:
-    """The ``"bansugoroku_fast/Backgammon-v0"`` environment (``rules``, if
-    given, must be backgammon's).
+def backgammon(rules: RulesLike = None, **options: Any) -> BanSugorokuEnv:
+    """The ``"bansugoroku_fast/Backgammon-v0"`` environment: one seat of a
+    backgammon game against an opponent.
 
+    Parameters
+    ----------
+    rules : ~bansugoroku_fast.typing.RulesLike
+        None, or backgammon's rules (a :class:`~bansugoroku_fast.rules.Rules`
+        or ``"backgammon"``).
+    **options : Any
+        The options of :class:`BanSugorokuEnv` (:data:`ENV_OPTIONS`).
+
+    Returns
+    -------
+    BanSugorokuEnv
+        The environment, not yet reset.
+
+    Raises
+    ------
+    InvalidOptionError
+        ``rules`` are Ban-sugoroku's (``ArgumentTypeError`` for a keyword
+        the environment does not take).
+    InvalidRulesError
+        ``rules`` are not a rule set.
+    InvalidArgumentError
+        An option out of its range.
+    InvalidPolicyError
+        ``opponent`` is not a policy.
+
+    Examples
+    --------
+    >>> env = backgammon(opponent="first")
+    >>> observation, info = env.reset(seed=0)
+    >>> env.rules.short_name, observation["observation"].shape
+    ('backgammon', (2, 26))
     >>> backgammon(rules="ban-sugoroku")
     Traceback (most recent call last):
     ...

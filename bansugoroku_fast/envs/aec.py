@@ -7,8 +7,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..checks import as_rules
+from ..checks import as_rules, check_keywords
 from ..errors import GameStateError
+from ..typing import RulesLike
 from .table import MAX_PLAYS, MAX_PLIES, SEATS, Table
 from .views import RENDER_MODES, check_observation, check_render_mode, observation_space, observe, render_table
 
@@ -24,12 +25,35 @@ class BanSugorokuAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[m
     draws a seed). At the end both agents get their points: the winner the
     outcome's value, the loser its opposite; rewards are 0 before. A game
     not over after ``max_plies`` plies is truncated.
+
+    Parameters
+    ----------
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`~bansugoroku_fast.rules.Rules`, its label, or None for
+        Ban-sugoroku's defaults.
+    actions : str
+        ``"step"`` (one move per action) or ``"play"`` (one whole play).
+    max_plays : int
+        The action space of ``"play"``: the most plays a roll may have.
+    observation : str
+        ``"board"`` or ``"features"``.
+    render_mode : str or None
+        ``"ansi"``, ``"rgb_array"`` or None.
+    max_plies : int
+        The plies after which a game is truncated.
+
+    Examples
+    --------
+    >>> env = BanSugorokuAEC("backgammon", actions="play")
+    >>> env.reset(seed=0)
+    >>> env.agent_selection, env.agents
+    ('seat_0', ['seat_0', 'seat_1'])
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "name": "bansugoroku_fast_v0",
                 "is_parallelizable": False, "render_fps": 1}
 
-    def __init__(self, rules: object = None, *, actions: str = "step", max_plays: int = MAX_PLAYS,
+    def __init__(self, rules: RulesLike = None, *, actions: str = "step", max_plays: int = MAX_PLAYS,
                  observation: str = "board", render_mode: str | None = None,
                  max_plies: int = MAX_PLIES) -> None:
         super().__init__()
@@ -98,20 +122,50 @@ class BanSugorokuAEC(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[m
         that renders to define its own close()."""
 
 
-def aec_env(rules: object = None, **options: Any) -> BanSugorokuAEC:
-    """A two-player PettingZoo AEC environment for ``rules`` (a
-    :class:`~bansugoroku_fast.Rules` or a label such as ``"backgammon"``).
+#: The keywords :func:`aec_env` takes besides ``rules``.
+AEC_OPTIONS = ("actions", "max_plays", "observation", "render_mode", "max_plies")
 
-    Options: ``actions`` (``"step"``, the default, or ``"play"``; see
-    :mod:`bansugoroku_fast.envs.table`), ``max_plays``, ``observation``
-    (``"board"`` or ``"features"``; see :mod:`bansugoroku_fast.envs.views`),
-    ``render_mode`` (``"ansi"`` or ``"rgb_array"``) and ``max_plies``. An
-    illegal action raises :class:`~bansugoroku_fast.IllegalPlayError`.
 
+def aec_env(rules: RulesLike = None, **options: Any) -> BanSugorokuAEC:
+    """A two-player PettingZoo AEC environment: both seats of a game, each
+    played by an agent.
+
+    An illegal action raises :class:`~bansugoroku_fast.IllegalPlayError`.
+
+    Parameters
+    ----------
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`~bansugoroku_fast.rules.Rules`, a label such as
+        ``"backgammon"``, or None for Ban-sugoroku's defaults.
+    **options : Any
+        :data:`AEC_OPTIONS`: ``actions`` (``"step"``, the default, or
+        ``"play"``; see :mod:`bansugoroku_fast.envs.table`), ``max_plays``,
+        ``observation`` (``"board"`` or ``"features"``; see
+        :mod:`bansugoroku_fast.envs.views`), ``render_mode`` (``"ansi"`` or
+        ``"rgb_array"``) and ``max_plies``.
+
+    Returns
+    -------
+    BanSugorokuAEC
+        The environment, not yet reset.
+
+    Raises
+    ------
+    InvalidRulesError
+        The rules are not a rule set.
+    ArgumentTypeError
+        A keyword the environment does not take.
+    InvalidArgumentError
+        An option out of its range (an unknown ``actions``, ``observation``
+        or ``render_mode``, a ``max_plies`` of 0...).
+
+    Examples
+    --------
     >>> env = aec_env("backgammon", render_mode="ansi")
     >>> env.reset(seed=0)
     >>> observation, reward, terminated, truncated, info = env.last()
     >>> env.agent_selection, observation["dice"].tolist(), int(observation["action_mask"].sum())
     ('seat_0', [3, 2, 0, 0], 8)
     """
+    check_keywords(options, AEC_OPTIONS, "aec_env")
     return BanSugorokuAEC(rules, **options)

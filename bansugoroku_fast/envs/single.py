@@ -12,6 +12,7 @@ from ..checks import as_rules, as_side
 from ..errors import GameStateError, IllegalPlayError, InvalidArgumentError
 from ..games.policies import CALLABLE, ResolvedPolicy
 from ..rules import Rules
+from ..typing import PolicyLike, RulesLike
 from .opponents import choose_play, opponent_of
 from .table import MAX_PLAYS, MAX_PLIES, Table
 from .views import RENDER_MODES, check_observation, check_render_mode, observation_space, observe, render_table
@@ -50,6 +51,31 @@ class BanSugorokuEnv(gym.Env[dict[str, Any], np.int64]):
     :class:`~bansugoroku_fast.IllegalPlayError`, which names the legal
     moves, and changes nothing.
 
+    Parameters
+    ----------
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`~bansugoroku_fast.rules.Rules`, its label, or None for
+        Ban-sugoroku's defaults.
+    opponent : ~bansugoroku_fast.typing.PolicyLike
+        The opponent's policy.
+    seat : int
+        The agent's seat, 0 (moves first) or 1.
+    actions : str
+        ``"step"`` (one move per action) or ``"play"`` (one whole play).
+    max_plays : int
+        The action space of ``"play"``: the most plays a roll may have.
+    observation : str
+        ``"board"`` or ``"features"``.
+    render_mode : str or None
+        ``"ansi"``, ``"rgb_array"`` or None.
+    max_plies : int
+        The plies after which a game is truncated.
+    illegal_action : str
+        ``"lose"`` (an action outside the mask forfeits the game) or
+        ``"raise"``.
+
+    Examples
+    --------
     >>> env = BanSugorokuEnv("backgammon", opponent="random")
     >>> observation, info = env.reset(seed=0)
     >>> observation["observation"].shape, observation["dice"].tolist()
@@ -58,7 +84,7 @@ class BanSugorokuEnv(gym.Env[dict[str, Any], np.int64]):
 
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012 (as Env declares it)
 
-    def __init__(self, rules: object = None, *, opponent: object = "random", seat: int = 0,
+    def __init__(self, rules: RulesLike = None, *, opponent: PolicyLike = "random", seat: int = 0,
                  actions: str = "step", max_plays: int = MAX_PLAYS, observation: str = "board",
                  render_mode: str | None = None, max_plies: int = MAX_PLIES,
                  illegal_action: str = "lose") -> None:

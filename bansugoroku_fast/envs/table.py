@@ -57,7 +57,7 @@ import numpy as np
 
 from .. import _kernel
 from ..checks import as_seed, positive_int
-from ..errors import GameStateError, IllegalPlayError, InvalidArgumentError
+from ..errors import ArgumentTypeError, GameStateError, IllegalPlayError, InvalidArgumentError
 from ..games.game_batch import roll_dice
 from ..games.policies import CALLABLE, ResolvedPolicy, policy_weights
 from ..moves import legal_plays, outcome
@@ -83,22 +83,72 @@ SEATS = (0, 1)
 
 
 def step_action(origin: int, die: int) -> int:
-    """The ``"step"`` action moving a stone from ``origin`` (1..25, 25 = bar)
-    with ``die``.
+    """The ``"step"`` action that moves a stone from ``origin`` with ``die``.
 
+    Parameters
+    ----------
+    origin : int
+        The point the stone leaves, 1..24, or 25 for the bar.
+    die : int
+        The die it moves by, 1..6.
+
+    Returns
+    -------
+    int
+        ``6 (origin - 1) + die - 1``, in ``0 .. STEP_ACTIONS - 1``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``origin`` or ``die`` out of its range (``ArgumentTypeError`` for a
+        value that is not an integer).
+
+    Examples
+    --------
     >>> step_action(25, 6), step_action(1, 1), step_action(13, 5)
     (149, 0, 76)
     """
-    return 6 * (origin - 1) + die - 1
+    return 6 * (_integer_in(origin, "origin", 1, 25) - 1) + _integer_in(die, "die", 1, 6) - 1
 
 
 def step_of_action(action: int) -> tuple[int, int]:
-    """``(origin, die)`` of a ``"step"`` action (the inverse of :func:`step_action`).
+    """The origin and die of a ``"step"`` action: the inverse of
+    :func:`step_action`.
 
+    Parameters
+    ----------
+    action : int
+        A step action, ``0 .. STEP_ACTIONS - 1``.
+
+    Returns
+    -------
+    tuple of (int, int)
+        ``(origin, die)``: origin 1..25 (25 = the bar), die 1..6.
+
+    Raises
+    ------
+    InvalidArgumentError
+        ``action`` is outside the step actions (``ArgumentTypeError`` for a
+        value that is not an integer).
+
+    Examples
+    --------
     >>> step_of_action(76)
     (13, 5)
+    >>> step_of_action(step_action(25, 3))
+    (25, 3)
     """
-    return int(action) // 6 + 1, int(action) % 6 + 1
+    index = _integer_in(action, "a step action", 0, STEP_ACTIONS - 1)
+    return index // 6 + 1, index % 6 + 1
+
+
+def _integer_in(value: object, name: str, least: int, most: int) -> int:
+    """``value`` as an int in ``least .. most`` (numpy integers accepted), or a typed error naming ``name``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise ArgumentTypeError(f"{name} must be an integer in {least}..{most}, got {value!r}")
+    if not least <= value <= most:
+        raise InvalidArgumentError(f"{name} must be an integer in {least}..{most}, got {value!r}")
+    return int(value)
 
 
 @functools.lru_cache(maxsize=8)

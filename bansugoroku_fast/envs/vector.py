@@ -16,6 +16,7 @@ from ..errors import GameStateError, IllegalPlayError, InvalidArgumentError
 from ..games.policies import CALLABLE, ResolvedPolicy, choose, policy_weights
 from ..position import Position
 from ..rules import Rules
+from ..typing import PolicyLike, RulesLike
 from .opponents import opponent_of
 from .table import MAX_PLAYS, MAX_PLIES, dice_slots, new_seed, play_masks
 from .views import check_observation, observation_space, shown
@@ -124,6 +125,26 @@ class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarr
     :meth:`candidates` gives the children of every legal play (for agents
     that score afterstates).
 
+    Parameters
+    ----------
+    num_envs : int
+        How many sub-environments are stepped together.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`~bansugoroku_fast.rules.Rules`, its label, or None for
+        Ban-sugoroku's defaults.
+    opponent : ~bansugoroku_fast.typing.PolicyLike
+        The opponent's policy.
+    seat : int
+        The agent's seat, 0 (moves first) or 1.
+    observation : str
+        ``"board"`` or ``"features"``.
+    max_plays : int
+        The action space: the most plays a roll may have.
+    max_plies : int
+        The plies after which a game is truncated.
+
+    Examples
+    --------
     >>> env = BanSugorokuVectorEnv(4, "backgammon")
     >>> observations, infos = env.reset(seed=0)
     >>> observations["observation"].shape, observations["action_mask"].shape
@@ -135,7 +156,7 @@ class BanSugorokuVectorEnv(VectorEnv[dict[str, np.ndarray], np.ndarray, np.ndarr
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 (as VectorEnv declares it)
 
-    def __init__(self, num_envs: int, rules: object = None, *, opponent: object = "random", seat: int = 0,
+    def __init__(self, num_envs: int, rules: RulesLike = None, *, opponent: PolicyLike = "random", seat: int = 0,
                  observation: str = "board", max_plays: int = MAX_PLAYS, max_plies: int = MAX_PLIES) -> None:
         self.num_envs = positive_int(num_envs, "num_envs")
         self.rules = as_rules(rules)

@@ -51,6 +51,7 @@ from ..checks import as_rules
 from ..errors import InvalidEvaluatorError
 from ..rules import Rules
 from ..scoring import FEATURE_NAMES, SIDE_FEATURES
+from ..typing import BatchLike, RulesLike
 
 __all__ = ["ENCODINGS", "FEATURE_SCALES", "RAW_INPUTS", "SIDE_FEATURE_SCALES", "TURN_UNITS", "encode",
            "checked_positions", "encode_valid", "encoding_size"]
@@ -110,12 +111,45 @@ def raw_units(positions: np.ndarray) -> np.ndarray:
     return out
 
 
-def encode(positions: Any, encoding: str = "raw198", rules: Any = None) -> np.ndarray:
-    """``float32[N, K]``: the input units of each position (``int8[N, 2, 26]``,
-    row 0 = the side that has just moved) in ``encoding`` (see the module);
-    ``rules`` matter to the features only (a win's value, a double's moves).
-    Positions are checked as :func:`~bansugoroku_fast.features` checks them.
+def encode(positions: BatchLike, encoding: str = "raw198", rules: RulesLike = None) -> np.ndarray:
+    """The input units of each position in ``encoding`` (see the module).
 
+    Positions are checked as :func:`~bansugoroku_fast.features` checks
+    them; ``rules`` matter to the features only (a win's value, a double's
+    moves).
+
+    Parameters
+    ----------
+    positions : ~bansugoroku_fast.typing.BatchLike
+        ``int8[N, 2, 26]``, row 0 = the side that has just moved.
+    encoding : str
+        ``"raw198"`` (GNU Backgammon's 198 inputs) or ``"raw198+features"``
+        (those and the scaled features), the keys of :data:`ENCODINGS`.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`~bansugoroku_fast.rules.Rules`, its label, or None for
+        Ban-sugoroku's defaults.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``float32[N, K]``, ``K = ENCODINGS[encoding]``.
+
+    Raises
+    ------
+    InvalidEvaluatorError
+        An unknown encoding.
+    InvalidRulesError
+        The rules are not a rule set.
+    InvalidPositionError
+        The positions are not an ``(N, 2, 26)`` integer array, or an item is
+        not a position of the rules (named by its index).
+
+    Examples
+    --------
+    >>> from bansugoroku_fast import Position
+    >>> units = encode(Position.initial().array[None], "raw198+features", "backgammon")
+    >>> units.shape, units[0, 20:24].tolist()     # row 0's five stones on its 6-point
+    ((1, 226), [1.0, 1.0, 1.0, 1.0])
     >>> encode(np.zeros((0, 2, 26), dtype=np.int8)).shape
     (0, 198)
     """

@@ -50,8 +50,9 @@ import numpy as np
 from .. import _kernel
 from .._files import write_atomically
 from ..checks import MAX_THREADS, as_rules
-from ..errors import InvalidArgumentError, InvalidEvaluatorError, NetworkFileError
+from ..errors import ArgumentTypeError, InvalidArgumentError, InvalidEvaluatorError, NetworkFileError
 from ..rules import Rules
+from ..typing import RulesLike
 from . import kernel_arrays
 from .encoding import ENCODINGS, checked_positions
 
@@ -78,15 +79,54 @@ def sigmoid(x: np.ndarray) -> np.ndarray:
     return result
 
 
-def consistent(probabilities: np.ndarray) -> np.ndarray:
-    """Five outcome probabilities per row made consistent, in place and
-    returned: each clipped to [0, 1], then P(w2+) <= P(win), P(w3) <=
-    P(w2+), P(l2+) <= P(lose) = 1 - P(win) and P(l3) <= P(l2+) (each
-    lowered to its bound, as GNU Backgammon does with its outputs).
+def probability_rows(probabilities: object, name: str = "probabilities") -> np.ndarray:
+    """``probabilities`` as an array of rows of five real numbers (``[N, 5]``), or a typed error
+    naming ``name``: the five outcome probabilities of each position."""
+    try:
+        array = np.asarray(probabilities)
+    except ValueError as error:
+        raise InvalidArgumentError(f"{name} must be an array of shape (N, 5): {error}") from None
+    if array.dtype.kind not in "fiu" or array.dtype == np.bool_:
+        raise ArgumentTypeError(f"{name} must be real numbers (float[N, 5]), got dtype {array.dtype}")
+    if array.ndim != 2 or array.shape[1] != OUTPUTS:
+        raise InvalidArgumentError(f"{name} must have shape (N, 5), five per position, got {array.shape}")
+    return array
 
+
+def consistent(probabilities: np.ndarray) -> np.ndarray:
+    """Five outcome probabilities per row made consistent, in place.
+
+    Each is clipped to [0, 1], then P(w2+) <= P(win), P(w3) <= P(w2+),
+    P(l2+) <= P(lose) = 1 - P(win) and P(l3) <= P(l2+), each lowered to its
+    bound, as GNU Backgammon does with its outputs.
+
+    Parameters
+    ----------
+    probabilities : numpy.ndarray
+        ``float[N, 5]``, changed in place.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``probabilities`` itself.
+
+    Raises
+    ------
+    ArgumentTypeError
+        Not a float numpy array (a list or an integer array cannot be changed
+        in place).
+    InvalidArgumentError
+        Not of shape ``(N, 5)``.
+
+    Examples
+    --------
     >>> consistent(np.array([[0.7, 0.8, 0.9, 0.5, 0.1]], dtype=np.float32)).tolist()
     [[0.699999988079071, 0.699999988079071, 0.699999988079071, 0.30000001192092896, 0.10000000149011612]]
     """
+    if not isinstance(probabilities, np.ndarray) or probabilities.dtype.kind != "f":
+        raise ArgumentTypeError("consistent changes its argument in place: it takes a float numpy array, got "
+                                f"{type(probabilities).__name__} {getattr(probabilities, 'dtype', '')}".rstrip())
+    probability_rows(probabilities)
     np.clip(probabilities, 0, 1, out=probabilities)
     win, win2, win3, lose2, lose3 = (probabilities[:, k] for k in range(OUTPUTS))
     np.minimum(win2, win, out=win2)
@@ -106,6 +146,25 @@ class NetEvaluator:
     (finished positions too: :func:`~bansugoroku_fast.evaluators.evaluate`
     scores those from their outcome instead).
 
+    Parameters
+    ----------
+    weights : Sequence of numpy.ndarray
+        ``weights[k]`` is ``[inputs, outputs]`` of layer ``k``: 1 or 2 hidden
+        layers, then 5 outputs.
+    biases : Sequence of numpy.ndarray
+        ``biases[k]`` is ``[outputs]`` of layer ``k``.
+    encoding : str
+        The input encoding, a key of :data:`ENCODINGS`.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        The rules the network plays.
+    activation : str
+        The hidden units' activation, one of :data:`ACTIVATIONS`.
+    endgames : bool
+        Score races on the endgame tables' points from the exact tables
+        instead of the network.
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position
     >>> net = NetEvaluator.random("backgammon", hidden=(8, 4), activation="relu", seed=0)
     >>> net(Position.initial().array[None]).shape
@@ -117,7 +176,7 @@ class NetEvaluator:
     """
 
     def __init__(self, weights: Sequence[Any], biases: Sequence[Any], *, encoding: str = "raw198",
-                 rules: Any = "backgammon", activation: str = "sigmoid", endgames: bool = False) -> None:
+                 rules: RulesLike = "backgammon", activation: str = "sigmoid", endgames: bool = False) -> None:
         self._encoding, self._activation = _checked_names(encoding, activation, "")
         self._rules = as_rules(rules)
         self._weights, self._biases = _checked_layers(list(weights), list(biases), self._encoding, "")

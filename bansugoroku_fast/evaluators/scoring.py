@@ -31,10 +31,17 @@ import numpy as np
 
 from ..batch import outcome
 from ..checks import as_rules, scoring_rules
-from ..errors import ArgumentTypeError, EvaluatorOutputError, EvaluatorOutputTypeError, InvalidEvaluatorError
+from ..errors import (
+    ArgumentTypeError,
+    EvaluatorOutputError,
+    EvaluatorOutputTypeError,
+    InvalidArgumentError,
+    InvalidEvaluatorError,
+)
 from ..rules import Rules
+from ..typing import BatchLike, EvaluatorLike, RulesLike
 from .encoding import checked_positions
-from .network import OUTPUTS, SCORE_BLOCK, NetEvaluator, as_threads, consistent
+from .network import OUTPUTS, SCORE_BLOCK, NetEvaluator, as_threads, consistent, probability_rows
 
 __all__ = ["EVALUATOR_NAMES", "ORDER_TOLERANCE", "OUTCOME_NAMES", "Evaluator", "EvaluatorLike", "check_output",
            "equity", "evaluate", "flip", "outcome_probabilities", "resolve_evaluator", "result_shares"]
@@ -48,13 +55,34 @@ ORDER_TOLERANCE = 1e-6
 
 
 def equity(probabilities: np.ndarray) -> np.ndarray:
-    """``float[N]``: ``2 P(win) - 1 + P(w2+) - P(l2+) + P(w3) - P(l3)``,
-    the mean points per game, for rows of five probabilities.
+    """The mean points per game of rows of five outcome probabilities:
+    ``2 P(win) - 1 + P(w2+) - P(l2+) + P(w3) - P(l3)``.
 
-    >>> equity(np.array([[1.0, 1.0, 0.0, 0.0, 0.0]])).tolist()
-    [2.0]
+    Parameters
+    ----------
+    probabilities : numpy.ndarray
+        ``float[N, 5]``: P(win), P(win 2+), P(win 3), P(lose 2+), P(lose 3)
+        of each position (anything numpy reads as such).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``float[N]``, the cubeless equities, in the dtype of the input.
+
+    Raises
+    ------
+    InvalidArgumentError
+        Not of shape ``(N, 5)`` (``ArgumentTypeError`` for values that are
+        not real numbers).
+
+    Examples
+    --------
+    A certain gammon is worth 2, an even game without gammons 0:
+
+    >>> equity(np.array([[1.0, 1.0, 0.0, 0.0, 0.0], [0.5, 0.0, 0.0, 0.0, 0.0]])).tolist()
+    [2.0, 0.0]
     """
-    p = np.asarray(probabilities)
+    p = probability_rows(probabilities)
     result: np.ndarray = 2 * p[:, 0] - 1 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]
     return result
 
@@ -63,10 +91,29 @@ def flip(probabilities: np.ndarray) -> np.ndarray:
     """The same outcomes seen by the other side: P(win) becomes 1 - P(win),
     its wins' slots take the losses' and the other way round.
 
+    Parameters
+    ----------
+    probabilities : numpy.ndarray
+        ``float[N, 5]``: P(win), P(win 2+), P(win 3), P(lose 2+), P(lose 3)
+        of each position.
+
+    Returns
+    -------
+    numpy.ndarray
+        A new ``float[N, 5]`` array, in the dtype of the input.
+
+    Raises
+    ------
+    InvalidArgumentError
+        Not of shape ``(N, 5)`` (``ArgumentTypeError`` for values that are
+        not real numbers).
+
+    Examples
+    --------
     >>> flip(np.array([[0.75, 0.5, 0.25, 0.125, 0.0]])).tolist()
     [[0.25, 0.125, 0.0, 0.5, 0.25]]
     """
-    p = np.asarray(probabilities)
+    p = probability_rows(probabilities)
     out = np.empty_like(p)
     out[:, 0] = 1 - p[:, 0]
     out[:, 1], out[:, 2] = p[:, 3], p[:, 4]
@@ -75,14 +122,44 @@ def flip(probabilities: np.ndarray) -> np.ndarray:
 
 
 def outcome_probabilities(winner: np.ndarray, value: np.ndarray) -> np.ndarray:
-    """``float32[N, 5]`` of finished games from row 0's side: ``winner``
-    (0 = row 0, 1 = row 1) and the win's ``value`` (1..3).
+    """The five outcome probabilities of finished games, from row 0's side:
+    each 0 or 1.
 
+    Parameters
+    ----------
+    winner : numpy.ndarray
+        ``int[N]``: 0 when row 0 has won, 1 when row 1 has.
+    value : numpy.ndarray
+        ``int[N]``: the win's value, 1, 2 or 3.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``float32[N, 5]``: P(win), P(win 2+), P(win 3), P(lose 2+),
+        P(lose 3).
+
+    Raises
+    ------
+    InvalidArgumentError
+        The arrays differ in length or are not one-dimensional, or a winner
+        is not 0 or 1 or a value not 1, 2 or 3 (the first such game named).
+
+    Examples
+    --------
     >>> outcome_probabilities(np.array([0, 1]), np.array([2, 3])).tolist()
     [[1.0, 1.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1.0, 1.0]]
     """
-    won = (np.asarray(winner) == 0)[:, None]
-    slots = np.asarray(value)[:, None] >= np.array([1, 2, 3])[None, :]
+    winners, values = np.asarray(winner), np.asarray(value)
+    if winners.ndim != 1 or winners.shape != values.shape:
+        raise InvalidArgumentError(f"winner and value must be two arrays of the same length N, got shapes "
+                                   f"{winners.shape} and {values.shape}")
+    wrong = np.flatnonzero(~np.isin(winners, (0, 1)) | ~np.isin(values, (1, 2, 3)))
+    if len(wrong):
+        first = int(wrong[0])
+        raise InvalidArgumentError(f"game {first}: a finished game's winner is 0 or 1 and its value 1, 2 or 3, "
+                                   f"got winner {winners[first]} and value {values[first]}")
+    won = (winners == 0)[:, None]
+    slots = values[:, None] >= np.array([1, 2, 3])[None, :]
     out = np.zeros((len(won), OUTPUTS), dtype=np.float32)
     out[:, :3] = slots & won
     out[:, 3:] = slots[:, 1:] & ~won
@@ -106,10 +183,35 @@ def result_shares(probabilities: np.ndarray) -> np.ndarray:
 
 
 def check_output(output: Any, count: int) -> np.ndarray:
-    """What a Python evaluator returned for ``count`` positions, checked,
-    as ``float32[count, 5]`` (made exactly consistent after the check lets
-    rounding through: :data:`ORDER_TOLERANCE`).
+    """What a Python evaluator returned for ``count`` positions, checked.
 
+    Rounding within :data:`ORDER_TOLERANCE` of the cumulative order is let
+    through, and the result is then made exactly consistent.
+
+    Parameters
+    ----------
+    output : numpy.typing.ArrayLike
+        What the evaluator returned: anything numpy reads as ``float[count,
+        5]``.
+    count : int
+        How many positions it was given.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``float32[count, 5]``, consistent probabilities.
+
+    Raises
+    ------
+    EvaluatorOutputError
+        Not ``count`` rows of five, not rectangular, NaN or infinite, outside
+        [0, 1], or cumulative probabilities out of order (the first position
+        at fault named).
+    EvaluatorOutputTypeError
+        Values that are not real numbers (strings, booleans, objects).
+
+    Examples
+    --------
     >>> check_output([[0.5, 0.2, 0.1, 0.2, 0.1]], 1).dtype
     dtype('float32')
     >>> check_output(np.zeros((2, 4)), 2)
@@ -155,8 +257,6 @@ def _refuse(bad: np.ndarray, values: np.ndarray, what: str) -> None:
 
 #: The evaluators known by name: ``"net"``, the network shipped for the rules.
 EVALUATOR_NAMES = ("net",)
-#: What an evaluator argument may be: an evaluator, or one of :data:`EVALUATOR_NAMES`.
-EvaluatorLike = Evaluator | str
 
 
 def resolve_evaluator(evaluator: object, rules: Rules) -> Evaluator:
@@ -187,7 +287,7 @@ def resolve_evaluator(evaluator: object, rules: Rules) -> Evaluator:
     return evaluator
 
 
-def evaluate(positions: Any, rules: Any, evaluator: EvaluatorLike = "net", *,
+def evaluate(positions: BatchLike, rules: RulesLike, evaluator: EvaluatorLike = "net", *,
              threads: int | None = 1) -> np.ndarray:
     """Each position's outcome probabilities for row 0 (the side that has
     just moved).

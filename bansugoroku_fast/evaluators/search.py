@@ -47,7 +47,7 @@ from ..moves import legal_plays
 from ..play import Play
 from ..position import as_position
 from ..rules import ALL_ROLLS, Rules
-from ..typing import PositionLike, RulesLike
+from ..typing import BatchLike, DiceLike, PositionLike, RulesLike
 from . import kernel_arrays
 from .encoding import checked_positions
 from .network import OUTPUTS, NetEvaluator, as_threads
@@ -84,10 +84,22 @@ class MoveFilter:
     0-ply equity, among them only those within ``margin`` of the best
     (the best always). GNU Backgammon's default filter keeps 8 within 0.16.
 
+    Parameters
+    ----------
+    keep : int
+        How many plays, best by 0-ply equity, go deeper (at least 1).
+    margin : float
+        Only those within this equity of the best (the best always).
+
+    Examples
+    --------
     >>> MoveFilter(keep=0)
     Traceback (most recent call last):
     ...
     bansugoroku_fast.errors.InvalidArgumentError: MoveFilter keep must be an integer >= 1, got 0
+
+    >>> MoveFilter(keep=2, margin=0.1).keep
+    2
     """
 
     keep: int = 8
@@ -106,9 +118,28 @@ DEFAULT_FILTER = MoveFilter()
 
 
 class ScoredPlay(NamedTuple):
-    """One play ranked by :func:`best_plays`: the play, its equity, its five
-    outcome probabilities (:data:`~.scoring.OUTCOME_NAMES`) and the plies
-    they were computed at."""
+    """One play ranked by :func:`best_plays`.
+
+    Parameters
+    ----------
+    play : Play
+        The play.
+    equity : float
+        The mover's cubeless equity after it.
+    probabilities : tuple of float
+        The mover's five outcome probabilities after it
+        (:data:`~.scoring.OUTCOME_NAMES`).
+    ply : int
+        The plies they were computed at.
+
+    Examples
+    --------
+    >>> from bansugoroku_fast import Position
+    >>> net = NetEvaluator.random("backgammon", hidden=(8,))
+    >>> best = best_plays(Position.initial(), (6, 5), "backgammon", net)[0]
+    >>> best.ply, len(best.probabilities), best.equity >= -3
+    (0, 5, True)
+    """
 
     play: Play
     equity: float
@@ -116,14 +147,43 @@ class ScoredPlay(NamedTuple):
     ply: int
 
 
+ScoredPlay.play.__doc__ = "The play."  # type: ignore[misc]
+ScoredPlay.equity.__doc__ = "The mover's cubeless equity after it."
+ScoredPlay.probabilities.__doc__ = "The mover's five outcome probabilities after it (``OUTCOME_NAMES``)."
+ScoredPlay.ply.__doc__ = "The plies its figures were computed at."
+
+
 class ScoredPlays(NamedTuple):
-    """The plays of many (position, dice) items scored: item ``i``'s are rows
-    ``offsets[i]:offsets[i + 1]``, in :func:`~bansugoroku_fast.generate_plays`
-    order (``children`` are its children); ``probabilities`` ``float64[M, 5]``,
-    ``equity`` ``float64[M]``, ``ply`` ``int8[M]`` (the plies each was
-    scored at); ``ranks`` ``int64[M]``: 0 for the best play of its item, 1
-    for the next... (deeper plays first, then greater equity, then the
-    earlier play)."""
+    """The plays of many (position, dice) items scored, as
+    :func:`best_plays_batch` returns them.
+
+    Parameters
+    ----------
+    offsets : numpy.ndarray
+        ``int64[N + 1]``: item ``i``'s plays are rows
+        ``offsets[i]:offsets[i + 1]``, in
+        :func:`~bansugoroku_fast.generate_plays` order.
+    children : numpy.ndarray
+        ``int8[M, 2, 26]``: the position after each play.
+    probabilities : numpy.ndarray
+        ``float64[M, 5]``: the mover's outcome probabilities after each.
+    equity : numpy.ndarray
+        ``float64[M]``: the mover's cubeless equity after each.
+    ply : numpy.ndarray
+        ``int8[M]``: the plies each was scored at.
+    ranks : numpy.ndarray
+        ``int64[M]``: 0 for the best play of its item, 1 for the next...
+        (deeper plays first, then greater equity, then the earlier play).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from bansugoroku_fast import Position
+    >>> net = NetEvaluator.random("backgammon", hidden=(8,))
+    >>> scored = best_plays_batch(Position.initial().array[None], (6, 5), "backgammon", net)
+    >>> sorted(scored.ranks.tolist()) == list(range(7)), int(scored.ranks[scored.best()[0]])
+    (True, 0)
+    """
 
     offsets: np.ndarray
     children: np.ndarray
@@ -136,6 +196,17 @@ class ScoredPlays(NamedTuple):
         """``int64[N]``: the index of each item's best play within its plays (-1 for none)."""
         best: np.ndarray = segment_argmax(-self.ranks.astype(np.float64), self.offsets)
         return best
+
+
+ScoredPlays.offsets.__doc__ = "``int64[N + 1]``: item ``i``'s plays are rows ``offsets[i]:offsets[i + 1]``."
+ScoredPlays.children.__doc__ = "``int8[M, 2, 26]``: the position after each play, row 0 the side that played."
+ScoredPlays.probabilities.__doc__ = "``float64[M, 5]``: the mover's outcome probabilities after each play."
+ScoredPlays.equity.__doc__ = "``float64[M]``: the mover's cubeless equity after each play."
+ScoredPlays.ply.__doc__ = "``int8[M]``: the plies each play was scored at."
+ScoredPlays.ranks.__doc__ = (
+    "``int64[M]``: 0 for the best play of its item, 1 for the next... (deeper plays first, then greater equity, "
+    "then the earlier play)."
+)
 
 
 # --- values at n plies ----------------------------------------------------------------------
@@ -335,15 +406,63 @@ def score_children(offsets: np.ndarray, children: np.ndarray, rules: Rules, eval
     return ScoredPlays(offsets, children, probabilities, equities, plies, _ranks(equities, plies, offsets))
 
 
-def best_plays_batch(positions: Any, dice: Any, rules: Any, evaluator: EvaluatorLike = "net", ply: int = 0, *,
-                     move_filter: MoveFilter | None = DEFAULT_FILTER, threads: int | None = None) -> ScoredPlays:
+def best_plays_batch(positions: BatchLike, dice: BatchLike, rules: RulesLike, evaluator: EvaluatorLike = "net",
+                     ply: int = 0, *, move_filter: MoveFilter | None = DEFAULT_FILTER,
+                     threads: int | None = None) -> ScoredPlays:
     """Every legal play of each (position, roll) item scored at ``ply``
-    plies (see the module), as :class:`ScoredPlays`. ``positions``
-    ``int8[N, 2, 26]`` (row 0 to play), ``dice`` ``int8[N, 2]`` or one roll;
-    ``evaluator`` and ``rules`` None as in :func:`~bansugoroku_fast.evaluators.evaluate`;
-    ``threads`` (None: every core) generate the plays and run a
-    NetEvaluator; the results do not depend on them.
+    plies (see the module).
 
+    The batch form of :func:`best_plays`: one call scores the plays of many
+    items, in the items' order.
+
+    Parameters
+    ----------
+    positions : ~bansugoroku_fast.typing.BatchLike
+        ``int8[N, 2, 26]``, row 0 of each to play.
+    dice : ~bansugoroku_fast.typing.BatchLike
+        ``int8[N, 2]``, a roll per item, or one roll for all.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        The rule set; None assumes Ban-sugoroku's defaults and warns
+        (:class:`~bansugoroku_fast.errors.AssumedRulesWarning`).
+    evaluator : ~bansugoroku_fast.evaluators.EvaluatorLike
+        A :class:`NetEvaluator`, a callable ``positions -> float[N, 5]`` (its
+        output is checked) or ``"net"``, the shipped network of ``rules``.
+    ply : int
+        The search depth: 0, 1 or 2.
+    move_filter : MoveFilter or None
+        Which plays of each item go on to the deeper plies (None: all).
+    threads : int or None
+        Threads that generate the plays and run a NetEvaluator (None: every
+        core); the results do not depend on them.
+
+    Returns
+    -------
+    ScoredPlays
+        The children of every item (``offsets`` delimit each item's), their
+        probabilities, equities, the ply each was scored at and their ranks
+        within the item.
+
+    Raises
+    ------
+    InvalidPositionError
+        The positions are not an ``(N, 2, 26)`` integer array, or an item is
+        not a position of the rules (named by its index).
+    InvalidDiceError
+        A roll is not two integers in 1..6, or the dice do not match the
+        positions' count.
+    InvalidRulesError
+        The rules are not a rule set.
+    InvalidEvaluatorError
+        ``evaluator`` is not an evaluator (an unknown name, a network of
+        other rules; ``ArgumentTypeError`` for a value of another type).
+    EvaluatorOutputError
+        A callable's output is not five probabilities per position.
+    InvalidArgumentError
+        ``ply`` is not 0, 1 or 2, ``threads`` not a thread count
+        (``ArgumentTypeError`` for a ``move_filter`` that is not one).
+
+    Examples
+    --------
     >>> import numpy as np
     >>> from bansugoroku_fast import Position
     >>> net = NetEvaluator.random("backgammon", hidden=(8,))
@@ -359,8 +478,9 @@ def best_plays_batch(positions: Any, dice: Any, rules: Any, evaluator: Evaluator
     return score_children(plays.offsets, plays.children, rules, evaluator, ply, move_filter, threads)
 
 
-def best_plays(position: Any, dice: Any, rules: Any, evaluator: EvaluatorLike = "net", ply: int = 0, *,
-               move_filter: MoveFilter | None = DEFAULT_FILTER, threads: int | None = 1) -> list[ScoredPlay]:
+def best_plays(position: PositionLike, dice: DiceLike, rules: RulesLike, evaluator: EvaluatorLike = "net",
+               ply: int = 0, *, move_filter: MoveFilter | None = DEFAULT_FILTER,
+               threads: int | None = 1) -> list[ScoredPlay]:
     """Every legal play of ``position`` (row 0 to play) with ``dice``,
     best first, scored at ``ply`` plies (see the module).
 
@@ -449,6 +569,17 @@ class RolloutJudge:
       leaves the rollout's expected figures as they are and takes out the
       dice's share of their spread.
 
+    Parameters
+    ----------
+    evaluator : ~bansugoroku_fast.typing.EvaluatorLike
+        The evaluator of the rollout's policy.
+    rules : Rules
+        The rules of the games.
+    threads : int
+        The threads of a NetEvaluator.
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position
     >>> judge = RolloutJudge(NetEvaluator.random("backgammon", hidden=(8,)), as_rules("backgammon"))
     >>> boards = Position.initial().array[None]
@@ -499,6 +630,22 @@ class EvaluatorPolicy:
     (a NetEvaluator's own by default; required for a Python evaluator);
     ``threads``: the searches' (None: every core).
 
+    Parameters
+    ----------
+    evaluator : ~bansugoroku_fast.typing.EvaluatorLike
+        What scores the children.
+    ply : int
+        The search depth: 0, 1 or 2.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        Those of the games (a NetEvaluator's own by default; required for a
+        Python evaluator).
+    move_filter : MoveFilter or None
+        Which plays go on to the deeper plies (None: all).
+    threads : int or None
+        The searches' threads (None: every core).
+
+    Examples
+    --------
     >>> from bansugoroku_fast import play_games
     >>> net = NetEvaluator.random("backgammon", hidden=(8,))
     >>> records = play_games("backgammon", 2, policy=EvaluatorPolicy(net), seed=1)
@@ -506,7 +653,7 @@ class EvaluatorPolicy:
     (2,)
     """
 
-    def __init__(self, evaluator: EvaluatorLike, ply: int = 0, *, rules: Any = None,
+    def __init__(self, evaluator: EvaluatorLike, ply: int = 0, *, rules: RulesLike = None,
                  move_filter: MoveFilter | None = DEFAULT_FILTER, threads: int | None = 1) -> None:
         if rules is None:
             if not isinstance(evaluator, NetEvaluator):

@@ -48,7 +48,7 @@ import re
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeGuard
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 import numpy as np
 
@@ -67,6 +67,9 @@ from ..games.records import GameRecords
 from ..play import Play
 from ..position import Position
 from ..rules import Rules
+
+if TYPE_CHECKING:
+    from ..oracle.games import GameRecords as PlainGameRecords
 
 #: Larger files are refused before they are read (a real match file is a few kB).
 MAX_FILE_BYTES = 16 * 2**20
@@ -124,6 +127,43 @@ class GameRecord:
     the shape of :func:`play_games` records: ``int8[P, 2, 26]`` before each
     play from the mover's side, ``int8[P, 2]``, and ``int8[P, 2, 26]`` after
     (equal to ``positions`` for a roll with no legal play).
+
+    Parameters
+    ----------
+    number : int
+        The game's number in the file, from 1.
+    score : tuple of (int, int)
+        The score before the game, the player named first's first.
+    starter : int
+        The player who moved first.
+    crawford : bool
+        Whether it is the Crawford game.
+    actions : tuple of Action
+        The file's actions, in order.
+    game : Game
+        The replayed game.
+    winner : int or None
+        0 (the player named first) or 1; None while unfinished.
+    points : int or None
+        What the game scored; None while unfinished.
+    ending : str or None
+        ``"play"``, ``"drop"``, ``"resign"``, or None while unfinished.
+    positions : numpy.ndarray
+        ``int8[P, 2, 26]``: before each checker play, from the mover's side.
+    dice : numpy.ndarray
+        ``int8[P, 2]``: the roll of each.
+    after : numpy.ndarray
+        ``int8[P, 2, 26]``: after each.
+    movers : numpy.ndarray
+        ``int8[P]``: the seat of each play.
+
+    Examples
+    --------
+    >>> from bansugoroku_fast import play_games
+    >>> record = parse_match(write_match(play_games("backgammon", 1, policy="first", seed=1)))
+    >>> game = record.games[0]
+    >>> game.number, game.ending, len(game.positions) == len(game.dice) == len(game.movers)
+    (1, 'play', True)
     """
 
     number: int
@@ -149,7 +189,28 @@ class GameRecord:
 class MatchRecord:
     """A match file: ``match_length`` (0 = money play), the two player names
     (left column first), the ``; [Key "Value"]`` headers, the rules (from the
-    ``Variant`` header; backgammon without one) and the replayed games."""
+    ``Variant`` header; backgammon without one) and the replayed games.
+
+    Parameters
+    ----------
+    match_length : int
+        The match's length, 0 for money play.
+    players : tuple of (str, str)
+        The two players' names, left column first.
+    headers : dict[str, str]
+        The ``; [Key "Value"]`` headers.
+    rules : Rules
+        The rules (from the ``Variant`` header; backgammon without one).
+    games : list of GameRecord
+        The replayed games.
+
+    Examples
+    --------
+    >>> from bansugoroku_fast import play_games
+    >>> record = parse_match(write_match(play_games("backgammon", 2, policy="first", seed=1)))
+    >>> record.match_length, record.rules.short_name, len(record.games), record.games[0].winner in (0, 1)
+    (0, 'backgammon', 2, True)
+    """
 
     match_length: int
     players: tuple[str, str]
@@ -873,7 +934,8 @@ def _resigned(record: GameRecord) -> _GameText:
     return text
 
 
-def write_match(source: object, *, match_length: int = 0, players: Sequence[str] = ("Player 1", "Player 2"),
+def write_match(source: Match | Game | Sequence[Game] | MatchRecord | GameRecords | PlainGameRecords, *,
+                match_length: int = 0, players: Sequence[str] = ("Player 1", "Player 2"),
                 rules: Rules | str | None = None, headers: dict[str, str] | None = None) -> str:
     """The match file text of games, as GNU Backgammon exports matches.
 

@@ -99,6 +99,35 @@ class MatchState:
     money game; ``game_state`` one of :data:`GAME_STATES`; ``jacoby`` whether
     the Jacoby rule applies (GNU Backgammon's money-game default).
 
+    Parameters
+    ----------
+    cube : int
+        The cube's value, a power of 2.
+    cube_owner : int or None
+        The player who owns it; None when centred.
+    player_on_roll : int
+        The player on roll, 0 or 1.
+    crawford : bool
+        Whether this is the Crawford game.
+    game_state : str
+        One of :data:`GAME_STATES`.
+    turn : int
+        The player whose turn it is to act (to roll, or to answer a double).
+    double_offered : bool
+        Whether a double is being offered.
+    resignation : int
+        0, or the points of a resignation offered (1, 2 or 3).
+    dice : tuple of (int, int) or None
+        The roll, larger die first; None before the roll.
+    match_length : int
+        The match's length, 0 for a money game.
+    score : tuple of (int, int)
+        Player 0's and player 1's scores.
+    jacoby : bool
+        Whether the Jacoby rule applies.
+
+    Examples
+    --------
     >>> MatchState(dice=(3, 1)).dice
     (3, 1)
     >>> MatchState(cube=3)

@@ -48,7 +48,7 @@ from ..moves import legal_plays
 from ..position import Position, as_position
 from ..rules import Rules
 from ..scoring import FEATURE_NAMES
-from ..typing import DiceLike, PositionLike, RulesLike
+from ..typing import DiceLike, PoliciesLike, PositionLike, RulesLike
 from .cubeful import CubeSettings, Cubing, as_cube_settings, cubing_of
 from .game_batch import (
     SETTLED,
@@ -85,9 +85,10 @@ from .tallies import (
 __all__ = ["FEATURE_NAMES", "GameRecords", "features", "play_games", "rank_plays", "rollout"]
 
 
-def play_games(rules: Any, games: int, policy: Any = "random", seed: int = 0, start: Any = None,
-               threads: int | None = None, *, stratify: int | None = None,
-               max_plies: int = MAX_PLIES, on_long: str = "raise", cubeful: Any = False) -> GameRecords:
+def play_games(rules: RulesLike, games: int, policy: PoliciesLike = "random", seed: int = 0,
+               start: PositionLike | None = None, threads: int | None = None, *, stratify: int | None = None,
+               max_plies: int = MAX_PLIES, on_long: str = "raise",
+               cubeful: bool | CubeSettings = False) -> GameRecords:
     """Play ``games`` whole games and record every ply (see :class:`GameRecords`).
 
     Parameters
@@ -96,7 +97,7 @@ def play_games(rules: Any, games: int, policy: Any = "random", seed: int = 0, st
         The rule set (None: Ban-sugoroku with its default options).
     games : int
         How many games, at least 1.
-    policy : str or Callable or tuple
+    policy : ~bansugoroku_fast.typing.PoliciesLike
         One policy for both seats or a pair ``(seat 0's, seat 1's)``: a
         built-in's name (``"random"``, ``"first"``, ``"heuristic"``,
         ``"pubeval"``, ``"race"``, ``"net"``, ``"net1"``), an
@@ -512,12 +513,12 @@ def rollout_positions(position: Any, rules: Rules) -> tuple[np.ndarray, bool]:
     return as_checked_positions(array[None] if single else array, rules), single
 
 
-def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "net",
+def rollout(position: PositionLike, rules: RulesLike = None, games: int = 1296, policy: PoliciesLike = "net",
             seed: int = 0, threads: int | None = None, progress: bool = False, *,
             stratify: int | None = None, stderr_target: float | None = None,
             max_plies: int = MAX_PLIES, first_game: int = 0, on_long: str = "raise",
             endgames: bool = False, truncate: int | None = None,
-            variance_reduction: bool = False, cubeful: Any = False) -> RolloutResult:
+            variance_reduction: bool = False, cubeful: bool | CubeSettings = False) -> RolloutResult:
     """Play ``games`` games from ``position`` (seat 0 = row 0, to roll) and
     tally them.
 
@@ -549,7 +550,7 @@ def rollout(position: Any, rules: Any = None, games: int = 1296, policy: Any = "
         The rule set; None assumes Ban-sugoroku's defaults and warns.
     games : int
         How many games, at least 1.
-    policy : str or Callable or tuple
+    policy : ~bansugoroku_fast.typing.PoliciesLike
         As in :func:`play_games`; by default ``"net"``, the shipped network.
     seed : int
         The dice: the same seed rolls the same games.
@@ -722,7 +723,7 @@ def cubeful_rollout_ends(positions: np.ndarray, first_game: int, count: int,
 
 
 def rank_plays(position: PositionLike, dice: DiceLike, rules: RulesLike = None, games: int = 1296,
-               policy: Any = "net", seed: int = 0, threads: int | None = None,
+               policy: PoliciesLike = "net", seed: int = 0, threads: int | None = None,
                progress: bool = False, *, stratify: int | None = None,
                max_plies: int = MAX_PLIES, on_long: str = "raise", endgames: bool = False,
                truncate: int | None = None, variance_reduction: bool = False) -> list[RankedPlay]:
@@ -746,7 +747,7 @@ def rank_plays(position: PositionLike, dice: DiceLike, rules: RulesLike = None, 
         (:class:`~bansugoroku_fast.errors.AssumedRulesWarning`).
     games : int
         How many games after each play, at least 1.
-    policy : str or Callable or tuple
+    policy : ~bansugoroku_fast.typing.PoliciesLike
         As in :func:`~bansugoroku_fast.play_games`; by default ``"net"``,
         the shipped network.
     seed : int

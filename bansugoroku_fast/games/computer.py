@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, cast
 
 import numpy as np
 
@@ -38,8 +38,18 @@ from ..errors import ArgumentTypeError, InvalidArgumentError, InvalidPolicyError
 from ..play import Play
 from ..position import Position
 from ..rules import Rules
+from ..typing import EvaluatorLike, PolicyLike
 from .cubeful import CubeContext, cube_calls
 from .policies import ResolvedPolicy, choose, resolve_policies
+
+
+class CubeStrategy(Protocol):
+    """What handles a computer's cube: a :class:`NetCube`, a :class:`PipCountCube`,
+    or any object with these two methods."""
+
+    def offers_double(self, position: Position, context: CubeContext) -> bool: ...
+
+    def takes_double(self, position: Position, context: CubeContext) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -62,6 +72,18 @@ class PipCountCube:
     decision never depends on rounding. The rule ignores contact, gammons
     and the match score.
 
+    Parameters
+    ----------
+    double_at : int
+        The lead, in percent, at which the side on roll doubles a centred
+        cube.
+    redouble_at : int
+        The lead at which it redoubles a cube it owns.
+    take_up_to : int
+        The doubler's largest lead the other side takes.
+
+    Examples
+    --------
     >>> row = lambda points: [points.get(i, 0) for i in range(26)]
     >>> ahead = Position([row({6: 10, 8: 5}), row({6: 10, 10: 5})])  # 100 pips against 110
     >>> cube = PipCountCube()
@@ -129,6 +151,16 @@ class NetCube:
     takes (``"net"``: the network shipped for the rules). One decision is
     one evaluation of the position, so the computer answers at once.
 
+    Parameters
+    ----------
+    evaluator : ~bansugoroku_fast.typing.EvaluatorLike
+        Anything :func:`~bansugoroku_fast.evaluators.evaluate` takes
+        (``"net"``: the network shipped for the rules).
+    table : ~bansugoroku_fast.cube.MatchEquityTable or None
+        The match equity table (None: Kazaross-XG2).
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position
     >>> from bansugoroku_fast.games.cubeful import MatchScore
     >>> opening = CubeContext(as_rules("backgammon"))               # money, the cube centred
@@ -139,7 +171,7 @@ class NetCube:
     False
     """
 
-    evaluator: Any = "net"
+    evaluator: EvaluatorLike = "net"
     table: MatchEquityTable | None = None
 
     def __post_init__(self) -> None:
@@ -177,18 +209,19 @@ class NetCube:
 CUBE_STRATEGIES = {"net": NetCube, "pips": PipCountCube}
 
 
-def as_cube_strategy(cube: object) -> Any:
+def as_cube_strategy(cube: object) -> CubeStrategy | None:
     """``cube`` as a cube strategy: a :class:`NetCube`, a
     :class:`PipCountCube`, None (never double, always take), or the name
     of one (``"net"``, ``"pips"``)."""
     if isinstance(cube, str):
         if cube not in CUBE_STRATEGIES:
             raise InvalidArgumentError(f"unknown cube strategy {cube!r}: the names are 'net' and 'pips'")
-        return CUBE_STRATEGIES[cube]()
+        strategy: CubeStrategy = CUBE_STRATEGIES[cube]()
+        return strategy
     if cube is None or isinstance(cube, (NetCube, PipCountCube)):
         return cube
     if callable(getattr(cube, "offers_double", None)) and callable(getattr(cube, "takes_double", None)):
-        return cube
+        return cast(CubeStrategy, cube)
     raise ArgumentTypeError(f"a computer's cube is 'net', 'pips', a NetCube, a PipCountCube or None, got {cube!r}")
 
 
@@ -206,6 +239,19 @@ class Computer:
     behaviour) doubles any 8% lead, a back game's included, and ignores
     the score. Ban-sugoroku has no cube, so there the choice never acts.
 
+    Parameters
+    ----------
+    policy : ~bansugoroku_fast.typing.PolicyLike
+        What chooses its plays: a built-in's name, a :class:`LinearPolicy` or
+        a callable policy.
+    cube : CubeStrategy or str or None
+        Who handles the cube: ``"net"`` or a :class:`NetCube`, ``"pips"`` or a
+        :class:`PipCountCube`, or None never to double and always to take.
+    rng : random.Random
+        The source of the ``"random"`` policy's choices.
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position, legal_plays
     >>> start = Position.initial()
     >>> plays = legal_plays(start, (6, 5), "backgammon")
@@ -216,8 +262,8 @@ class Computer:
     '24/13'
     """
 
-    policy: Any
-    cube: Any = field(default_factory=NetCube)
+    policy: PolicyLike
+    cube: CubeStrategy | str | None = field(default_factory=NetCube)
     rng: random.Random = field(default_factory=random.Random)
 
     def __post_init__(self) -> None:
@@ -231,12 +277,14 @@ class Computer:
     def offers_double(self, position: Position, context: CubeContext) -> bool:
         """Whether this computer, on roll in ``position`` (row 0) with the
         cube as ``context`` says, doubles."""
-        return self.cube is not None and self.cube.offers_double(position, context)
+        strategy = as_cube_strategy(self.cube)    # the strategy itself since __post_init__
+        return strategy is not None and strategy.offers_double(position, context)
 
     def takes_double(self, position: Position, context: CubeContext) -> bool:
         """Whether this computer takes a double; ``position`` and
         ``context`` are the doubler's, before the double."""
-        return self.cube is None or self.cube.takes_double(position, context)
+        strategy = as_cube_strategy(self.cube)
+        return strategy is None or strategy.takes_double(position, context)
 
     def should_double(self, position: Position, owns_cube: bool) -> bool:
         """:meth:`offers_double` in a money game of backgammon, the cube

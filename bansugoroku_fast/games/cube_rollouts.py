@@ -17,7 +17,6 @@ in GNU Backgammon's words (:func:`~bansugoroku_fast.cube.actions.proper_action`)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -33,7 +32,7 @@ from ..checks import (
 )
 from ..cube.actions import proper_action
 from ..errors import InvalidArgumentError
-from ..typing import PositionLike, RulesLike
+from ..typing import PoliciesLike, PositionLike, RulesLike
 from .bulk import cubeful_rollout_tally, rollout_positions
 from .cubeful import CUBE_LIMIT, CubeSettings, as_cube_settings, cubing_of
 from .policies import resolve_policies
@@ -51,7 +50,39 @@ class CubeRollout:
     no_double`` over the paired games), the proper ``action`` and the two
     rollouts themselves (``no_double_rollout``, ``double_take_rollout``:
     their ``cubeful_equity`` is per cube at their start, so the
-    double/take's is half ``double_take``)."""
+    double/take's is half ``double_take``).
+
+    Parameters
+    ----------
+    action : str
+        The proper action, in GNU Backgammon's words.
+    no_double : float
+        The side on roll's cubeful equity without doubling, normalised to
+        the cube before the decision.
+    no_double_stderr : float
+        Its standard error.
+    double_take : float
+        The same after a double and a take.
+    double_take_stderr : float
+        Its standard error.
+    double_pass : float
+        1.0.
+    difference_stderr : float
+        The standard error of ``double_take - no_double`` over the paired
+        games.
+    no_double_rollout : RolloutResult
+        The rollout without a double.
+    double_take_rollout : RolloutResult
+        The rollout after a double and a take (its ``cubeful_equity`` per
+        cube at its start: half ``double_take``).
+
+    Examples
+    --------
+    >>> from bansugoroku_fast import Position
+    >>> found = rollout_cube_decision(Position.initial(), "backgammon", games=36, policy="first", stratify=36)
+    >>> found.double_pass, found.no_double_rollout.games, found.double_take_rollout.games
+    (1.0, 36, 36)
+    """
 
     action: str
     no_double: float
@@ -89,8 +120,8 @@ def _decision_settings(cubeful: object) -> CubeSettings:
     return settings
 
 
-def rollout_cube_decision(position: PositionLike, rules: RulesLike = None, games: int = 1296, policy: Any = "net",
-                          seed: int = 0,
+def rollout_cube_decision(position: PositionLike, rules: RulesLike = None, games: int = 1296,
+                          policy: PoliciesLike = "net", seed: int = 0,
                           threads: int | None = None, progress: bool = False, *,
                           cubeful: bool | CubeSettings = True,
                           stratify: int | None = None, stderr_target: float | None = None,
@@ -111,7 +142,7 @@ def rollout_cube_decision(position: PositionLike, rules: RulesLike = None, games
         (:class:`~bansugoroku_fast.errors.AssumedRulesWarning`).
     games : int
         How many games after each decision, at least 1.
-    policy : str or Callable or tuple
+    policy : ~bansugoroku_fast.typing.PoliciesLike
         As in :func:`~bansugoroku_fast.play_games`; by default ``"net"``,
         the shipped network.
     seed : int

@@ -45,9 +45,11 @@ from ..cube.met import MatchEquityTable
 from ..cube.states import MatchCube, MoneyCube
 from ..errors import ArgumentTypeError, InvalidArgumentError, InvalidRulesError
 from ..rules import Rules
+from ..typing import EvaluatorLike
 
 if TYPE_CHECKING:
     from ..cube.decision import Cube
+    from ..formats import MatchState
 
 __all__ = [
     "ACTION_NAMES", "BEAVER", "CUBE_LIMIT", "DOUBLE", "PASS", "TAKE", "CubeCalls", "CubeContext", "CubeSettings",
@@ -89,6 +91,17 @@ class MatchScore:
     of :class:`~bansugoroku_fast.formats.MatchState`, which is accepted
     wherever a MatchScore is.
 
+    Parameters
+    ----------
+    match_length : int
+        The match's length in points.
+    score : tuple of (int, int)
+        Seat 0's and seat 1's scores before the game.
+    crawford : bool
+        Whether the game is the Crawford game.
+
+    Examples
+    --------
     >>> MatchScore(7, (6, 3), crawford=True).away
     (1, 4)
     >>> MatchScore(7, (2, 7))
@@ -242,6 +255,26 @@ class CubeSettings:
       for games at that score of a match (each game from that score), with
       ``table`` the match equity table (Kazaross-XG2 by default).
 
+    Parameters
+    ----------
+    evaluator : ~bansugoroku_fast.typing.EvaluatorLike or None
+        Whose cube decisions both sides follow; None: seat 0's policy's
+        evaluator, else the shipped network.
+    cube : int
+        The cube at the start, a power of 2 up to 64.
+    owner : int or None
+        None with the cube centred, else the seat that owns it.
+    jacoby : bool
+        A gammon counts only once the cube is turned (money play).
+    beavers : bool
+        A take may be a beaver (money play).
+    match : MatchScore or ~bansugoroku_fast.formats.MatchState or None
+        For games at a match score, seat 0's first; None for money play.
+    table : ~bansugoroku_fast.cube.MatchEquityTable or None
+        The match equity table (None: Kazaross-XG2).
+
+    Examples
+    --------
     >>> CubeSettings(cube=2, owner=1).owner
     1
     >>> CubeSettings(cube=3)
@@ -250,12 +283,12 @@ class CubeSettings:
     bansugoroku_fast.errors.InvalidArgumentError: cubeful games: the cube is a power of 2 from 1 to 64, got 3
     """
 
-    evaluator: Any = None
+    evaluator: EvaluatorLike | None = None
     cube: int = 1
     owner: int | None = None
     jacoby: bool = False
     beavers: bool = False
-    match: Any = None
+    match: MatchScore | MatchState | None = None
     table: MatchEquityTable | None = None
 
     def __post_init__(self) -> None:
@@ -308,5 +341,5 @@ def cubing_of(settings: CubeSettings, rules: Rules, seat_0_policy: Any, where: s
     if evaluator is None:
         evaluator = getattr(seat_0_policy, "evaluator", None)
         evaluator = "net" if evaluator is None else evaluator
-    return Cubing(resolve_evaluator(evaluator, rules), settings.jacoby, settings.beavers, settings.match,
-                  settings.table)
+    return Cubing(resolve_evaluator(evaluator, rules), settings.jacoby, settings.beavers,
+                  as_match_score(settings.match), settings.table)   # a MatchScore since __post_init__

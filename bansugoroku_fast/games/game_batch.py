@@ -34,9 +34,17 @@ from ..checks import (
 )
 from ..cube.decision import Cube, cubeful_values
 from ..cube.janowski import CENTRED, OWNED
-from ..errors import GameStateError, GameTooLongError, PolicyOutputError, PolicyOutputTypeError
+from ..errors import (
+    ArgumentTypeError,
+    GameStateError,
+    GameTooLongError,
+    InvalidArgumentError,
+    PolicyOutputError,
+    PolicyOutputTypeError,
+)
 from ..position import Position, as_position
 from ..rules import Rules
+from ..typing import PositionLike, RulesLike
 from .cubeful import BEAVER, BEAVER_FACTOR, CUBE_LIMIT, DOUBLE, PASS, TAKE, CubeCalls, Cubing, cube_calls
 from .policies import (
     PolicyCallable,
@@ -55,16 +63,33 @@ __all__ = ["Candidates", "CubefulBatch", "CubefulEnds", "GameBatch", "roll_dice"
 
 class Candidates(NamedTuple):
     """The plays open to every game of a :class:`GameBatch`, one
-    ``generate_plays``-style batch: slot ``i``'s candidates are
-    ``children[offsets[i]:offsets[i + 1]]`` (after the play, row 0 = the
-    side that played), in ``legal_plays`` order. A slot whose game has
-    finished (without restart) has none.
+    ``generate_plays``-style batch, in ``legal_plays`` order. A slot whose
+    game has finished (without restart) has none.
 
-    * ``offsets``: ``int64[n + 1]``; ``children``: ``int8[M, 2, 26]``;
-    * ``positions``: ``int8[n, 2, 26]``, each slot's position before the
-      ply, seen by its mover; ``dice``: ``int8[n, 2]``, the roll to play;
-    * ``games``: ``int64[n]``, the id of the game in each slot (-1 once
-      finished); ``plies``: ``int64[n]``, the ply it is at (0 = the first).
+    Parameters
+    ----------
+    offsets : numpy.ndarray
+        ``int64[n + 1]``: slot ``i``'s candidates are
+        ``children[offsets[i]:offsets[i + 1]]``.
+    children : numpy.ndarray
+        ``int8[M, 2, 26]``: the position after each candidate, row 0 the
+        side that played.
+    positions : numpy.ndarray
+        ``int8[n, 2, 26]``: each slot's position before the ply, seen by its
+        mover.
+    dice : numpy.ndarray
+        ``int8[n, 2]``: each slot's roll to play.
+    games : numpy.ndarray
+        ``int64[n]``: the game in each slot (-1 once finished).
+    plies : numpy.ndarray
+        ``int64[n]``: the ply each slot's game is at (0 = the first).
+
+    Examples
+    --------
+    >>> batch = GameBatch("backgammon", 2, seed=1)
+    >>> wave = batch.candidates()
+    >>> wave.games.tolist(), wave.plies.tolist(), len(wave.offsets)
+    ([0, 1], [0, 0], 3)
     """
 
     offsets: np.ndarray
@@ -73,6 +98,14 @@ class Candidates(NamedTuple):
     dice: np.ndarray
     games: np.ndarray
     plies: np.ndarray
+
+
+Candidates.offsets.__doc__ = "``int64[n + 1]``: slot ``i``'s candidates are ``children[offsets[i]:offsets[i + 1]]``."
+Candidates.children.__doc__ = "``int8[M, 2, 26]``: the position after each candidate play, row 0 the side that played."
+Candidates.positions.__doc__ = "``int8[n, 2, 26]``: each slot's position before the ply, seen by its mover."
+Candidates.dice.__doc__ = "``int8[n, 2]``: each slot's roll to play."
+Candidates.games.__doc__ = "``int64[n]``: the game in each slot (-1 once finished)."
+Candidates.plies.__doc__ = "``int64[n]``: the ply each slot's game is at (0 = the first)."
 
 
 class GameBatch:
@@ -97,6 +130,32 @@ class GameBatch:
     ``on_long="truncate"`` ends there unfinished (winner -1, ``truncated``
     in the records; with ``restart=True`` its slot starts a new game).
 
+    Parameters
+    ----------
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`Rules` or its label.
+    n : int
+        How many games are played at once (the slots).
+    seed : int
+        The dice, as in :func:`~bansugoroku_fast.play_games`.
+    start : ~bansugoroku_fast.typing.PositionLike or None
+        The position every game starts from, or None for the rules' start.
+    restart : bool
+        Start a new game in a slot as soon as its game ends.
+    record : bool
+        Keep every ply for :meth:`records`.
+    stratify : int or None
+        36 or 1296 deals the first roll (or two) evenly, as in
+        :func:`~bansugoroku_fast.rollout`.
+    max_plies : int
+        The plies a game may last.
+    threads : int or None
+        Threads for the kernels (None: every core).
+    on_long : str
+        ``"raise"`` or ``"truncate"`` for a game not over after ``max_plies``.
+
+    Examples
+    --------
     >>> batch = GameBatch("backgammon", 4, seed=1)
     >>> while not batch.done:
     ...     wave = batch.candidates()
@@ -106,7 +165,8 @@ class GameBatch:
     ((4,), True)
     """
 
-    def __init__(self, rules: Any, n: int, seed: int = 0, start: Any = None, *, restart: bool = False,
+    def __init__(self, rules: RulesLike, n: int, seed: int = 0, start: PositionLike | None = None, *,
+                 restart: bool = False,
                  record: bool = True, stratify: int | None = None, max_plies: int = MAX_PLIES,
                  threads: int | None = None, on_long: str = "raise") -> None:
         rules, n, seed, max_plies, threads = run_arguments(rules, n, seed, max_plies, threads)
@@ -359,25 +419,70 @@ def starting_array(start: Any, rules: Rules) -> tuple[np.ndarray, bool]:
 
 def roll_dice(seed: int, games: np.ndarray, plies: np.ndarray, *, opening: bool = False,
               stratify: int = 0) -> np.ndarray:
-    """``int8[N, 2]``: the roll of ply ``plies[i]`` of game ``games[i]`` of
-    ``seed``, from the counter-based dice (``oracle.games.roll`` is its
-    specification): what ``play_games`` rolls there. ``opening``: ply 0 is
-    the backgammon opening's non-double; ``stratify``: 0, 36 or 1296, as in
-    ``rollout``. Games may be at different plies (one kernel call for all).
-    ``seed`` and ``stratify`` are checked (as ``play_games`` checks them: a
-    stratified opening would deal doubles); the arrays are the caller's
-    to get right (the kernel refuses different lengths).
+    """The roll of ply ``plies[i]`` of game ``games[i]`` of ``seed``: what
+    ``play_games`` rolls there.
 
+    The dice are counter-based (``oracle.games.roll`` is their
+    specification), so games may be at different plies: one kernel call
+    rolls for all.
+
+    Parameters
+    ----------
+    seed : int
+        The seed, ``0 .. 2**64 - 1``.
+    games : numpy.ndarray
+        ``int[N]``, game numbers (>= 0).
+    plies : numpy.ndarray
+        ``int[N]``, each game's ply (>= 0).
+    opening : bool
+        Ply 0 is the backgammon opening's non-double (the roll-off).
+    stratify : int
+        0, 36 or 1296, as in :func:`~bansugoroku_fast.rollout`: the first
+        roll (or two) dealt evenly over each 36 (or 1,296) games.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``int8[N, 2]``, the rolls.
+
+    Raises
+    ------
+    InvalidArgumentError
+        A seed or ``stratify`` out of range (a stratified opening would deal
+        doubles), a negative game or ply, or arrays of different lengths.
+    ArgumentTypeError
+        ``games`` or ``plies`` not a one-dimensional integer array, or
+        ``opening`` not a bool.
+
+    Examples
+    --------
     >>> from bansugoroku_fast.oracle.games import roll
     >>> dice = roll_dice(3, np.array([0, 5, 5]), np.array([2, 0, 7]))
     >>> dice.tolist() == [list(roll(3, 0, 2)), list(roll(3, 5, 0)), list(roll(3, 5, 7))]
     True
+    >>> a, b = roll_dice(3, np.arange(10), np.zeros(10, dtype=int), opening=True).T
+    >>> bool((a != b).all())
+    True
     """
-    return _kernel.roll_dice(as_seed(seed), _int64(games), _int64(plies), opening, as_stratify(stratify, opening))
+    if not isinstance(opening, bool):
+        raise ArgumentTypeError(f"opening must be True or False, got {opening!r}")
+    checked_seed, strata = as_seed(seed), as_stratify(stratify, opening)
+    game_numbers, ply_numbers = _counters(games, "games"), _counters(plies, "plies")
+    if len(game_numbers) != len(ply_numbers):
+        raise InvalidArgumentError(f"games and plies must have the same length, got {len(game_numbers)} "
+                                   f"and {len(ply_numbers)}")
+    return _kernel.roll_dice(checked_seed, game_numbers, ply_numbers, opening, strata)
 
 
-def _int64(values: np.ndarray) -> np.ndarray:
-    return np.ascontiguousarray(values, dtype=np.int64)
+def _counters(values: object, name: str) -> np.ndarray:
+    """``values`` as a C-contiguous ``int64[N]`` of game or ply numbers (>= 0), or a typed error:
+    the dice are counted from them, so a float would be truncated and a negative roll some other game's."""
+    array = np.asarray(values)
+    if array.dtype.kind not in "iu" or array.ndim != 1:
+        raise ArgumentTypeError(f"{name} must be a one-dimensional integer array, got {array.dtype} {array.shape}")
+    if len(array) and array.min() < 0:
+        raise InvalidArgumentError(f"{name} must be >= 0, got {int(array.min())}")
+    return np.ascontiguousarray(array, dtype=np.int64)
 
 
 def _subwave(offsets: np.ndarray, children: np.ndarray, items: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple, Protocol, SupportsIndex, TypeAlias
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, SupportsIndex, TypeAlias
 
 import numpy as np
 
@@ -37,6 +37,9 @@ from ..turn import ROLL_NAMES, Turn, dice_text, dice_to_play, roll_name
 from ..typing import PositionLike, RulesLike
 from .computer import Computer
 from .cubeful import CubeContext, MatchScore, as_match_score
+
+if TYPE_CHECKING:
+    from ..formats import MatchState
 
 __all__ = [
     "CubeRecord",
@@ -217,6 +220,19 @@ class Game:
     seat 0's score first): nobody doubles in its Crawford game, and the
     computer's cube decisions read the score.
 
+    Parameters
+    ----------
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`Rules`, its label, or None for Ban-sugoroku's defaults.
+    seed : None or int or random.Random or numpy.random.Generator or ScriptedDice
+        The dice: with the same seed a game rolls the same dice.
+    starter : int or None
+        The seat that starts under the ``alternate`` start (None: seat 0).
+    match : MatchScore or ~bansugoroku_fast.formats.MatchState or None
+        None for a money game, or the score of a match game, seat 0's first.
+
+    Examples
+    --------
     >>> game = Game("backgammon", ScriptedDice([2, 2, 3, 5]))
     >>> game.opening_rolls, game.seat_to_move
     ([(2, 2), (3, 5)], 1)
@@ -228,7 +244,7 @@ class Game:
     """
 
     def __init__(self, rules: RulesLike = None, seed: Seed = None, *, starter: int | None = None,
-                 match: Any = None) -> None:
+                 match: MatchScore | MatchState | None = None) -> None:
         checked_rules = as_rules(rules)
         self._setup(checked_rules, seed, Position.initial(checked_rules), cube=1, cube_owner=None,
                     match=as_match_score(match))
@@ -258,7 +274,7 @@ class Game:
         seat_to_move: int = 0,
         cube: int = 1,
         cube_owner: int | None = None,
-        match: Any = None,
+        match: MatchScore | MatchState | None = None,
     ) -> Game:
         """A game resumed at ``position`` (seen by ``seat_to_move``), with no
         opening: the side to move rolls normally. ``match`` as for :class:`Game`."""
@@ -584,6 +600,17 @@ class Match:
     ``length - 1`` is the Crawford game (no doubling), and the match is
     over once a side has ``length`` points.
 
+    Parameters
+    ----------
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`Rules`, its label, or None for Ban-sugoroku's defaults.
+    seed : None or int or random.Random or numpy.random.Generator or ScriptedDice
+        The dice source all the games share.
+    length : int
+        The match's length in points; 0 for games without end.
+
+    Examples
+    --------
     >>> match = Match(Rules(), seed=5)
     >>> [match.new_game().starter for _ in range(1)]
     [0]

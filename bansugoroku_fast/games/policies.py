@@ -103,6 +103,13 @@ class LinearPolicy:
     ties go to the play listed first. ``weights`` are one finite number per
     name in :data:`FEATURE_NAMES`.
 
+    Parameters
+    ----------
+    weights : Sequence of float
+        One finite number per name of :data:`FEATURE_NAMES`.
+
+    Examples
+    --------
     >>> policy = LinearPolicy([0.0] * 28)
     >>> policy == LinearPolicy([0] * 28), len(policy.weights)
     (True, 28)

@@ -24,6 +24,20 @@ class RecordFields(NamedTuple):
     plies: np.ndarray
 
 
+RecordFields.offsets.__doc__ = "``int64[G + 1]``: game ``g`` owns plies ``offsets[g]:offsets[g + 1]``."
+RecordFields.positions.__doc__ = "``int8[P, 2, 26]``: the position before each ply, seen by its mover (row 0)."
+RecordFields.dice.__doc__ = "``int8[P, 2]``: the roll of each ply."
+RecordFields.after.__doc__ = (
+    "``int8[P, 2, 26]``: the position after each ply, seen by the same side (``positions`` for a pass)."
+)
+RecordFields.winner.__doc__ = "``int8[G]``: the seat that won each game (0 = the side that moved first; -1 cut off)."
+RecordFields.value.__doc__ = "``int8[G]``: the points each game was won for, 1, 2 or 3 (0 cut off)."
+RecordFields.kind.__doc__ = (
+    "``int8[G]``: how each game was won, an index into ``games.tallies.KINDS`` (-1 cut off or passed)."
+)
+RecordFields.plies.__doc__ = "``int32[G]``: the plies each game lasted."
+
+
 class CubeActions(NamedTuple):
     """The cube actions of cubeful games, in the order they were made:
     ``game`` (``int64``), ``ply`` (the ply whose roll they came before),
@@ -75,6 +89,19 @@ class GameRecords(RecordFields):
     are not fields: code that unpacks the eight fields, or indexes them, is
     unchanged.
 
+    Parameters
+    ----------
+    offsets, positions, dice, after, winner, value, kind, plies : numpy.ndarray
+        The eight fields above.
+    rules : Rules or None
+        The rule set the games were played under.
+    truncated : numpy.ndarray or None
+        ``bool[G]``: the games cut off unfinished at ``max_plies``.
+    cube : CubeRecords or None
+        The cube of cubeful games.
+
+    Examples
+    --------
     >>> from bansugoroku_fast import play_games
     >>> records = play_games("backgammon", games=2, seed=1)
     >>> records.rules.short_name, len(records), records._fields[-1]

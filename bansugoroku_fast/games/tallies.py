@@ -89,6 +89,28 @@ class RolloutResult:
       games ended by a passed double (counted in ``settled``: their
       cubeless figures are the evaluator's chances at the pass); and
       ``mean_cube``, the cube's mean value at the games' end.
+
+    Parameters
+    ----------
+    counts, kind_counts : Any
+        As above (nested tuples; arrays for a batch).
+    games : int
+        As above.
+    equity, stderr, win_probability, win_stderr, mean_plies : float
+        As above.
+    gnubg, gnubg_stderr : dict or None
+        As above.
+    truncated, settled : int
+        As above.
+    cubeful_equity, cubeful_stderr, passed, mean_cube : float or None
+        As above.
+
+    Examples
+    --------
+    >>> from bansugoroku_fast import Position, rollout
+    >>> result = rollout(Position.initial(), "backgammon", games=36, policy="first", stratify=36)
+    >>> result.games, int(sum(map(sum, result.counts))), result.truncated, result.cubeful_equity
+    (36, 36, 0, None)
     """
 
     counts: Any
@@ -253,14 +275,40 @@ def _summarize_shares(won: list[float], lost: list[float], kind_counts: Sequence
 
 
 class RankedPlay(NamedTuple):
-    """One play of ``rank_plays``: the mover's rollout ``equity`` after it,
-    its ``stderr``, and the standard error of ``best equity - equity`` over
-    the paired games (duplicate dice; 0.0 for the best play itself)."""
+    """One play of ``rank_plays``, with its rollout figures.
+
+    Parameters
+    ----------
+    play : Play
+        The play.
+    equity : float
+        The mover's rollout equity after it.
+    stderr : float
+        The standard error of ``equity``.
+    difference_stderr : float
+        The standard error of ``best equity - equity`` over the paired games
+        (duplicate dice; 0.0 for the best play itself).
+
+    Examples
+    --------
+    >>> from bansugoroku_fast import Position, rank_plays
+    >>> ranked = rank_plays(Position.initial(), (6, 5), "backgammon", games=4, policy="first")
+    >>> ranked[0].difference_stderr, ranked[0].equity >= ranked[-1].equity
+    (0.0, True)
+    """
 
     play: Play
     equity: float
     stderr: float
     difference_stderr: float
+
+
+RankedPlay.play.__doc__ = "The play."  # type: ignore[misc]
+RankedPlay.equity.__doc__ = "The mover's rollout equity after it."
+RankedPlay.stderr.__doc__ = "The standard error of ``equity``."
+RankedPlay.difference_stderr.__doc__ = (
+    "The standard error of ``best equity - equity`` over the paired games (0.0 for the best play)."
+)
 
 
 def _mean_stderr(values: Sequence[float | None]) -> tuple[float, float]:

@@ -13,6 +13,7 @@ from ..checks import as_rules
 from ..layout import BAR, OFF
 from ..position import as_position
 from ..rules import Rules
+from ..typing import PositionLike, RulesLike
 from .moves import side_win
 
 __all__ = ["board_features", "features", "side_features"]
@@ -99,10 +100,38 @@ def board_features(board: Sequence[Sequence[int]], rules: Rules) -> list[int]:
     return side_features(board[0], board[1], rules) + side_features(board[1], board[0], rules)
 
 
-def features(position: object, rules: object = None) -> list[float]:
+def features(position: PositionLike, rules: RulesLike = None) -> list[float]:
     """The feature vector of one position: row 0's side features, then row
-    1's (names in :data:`~bansugoroku_fast.games.policies.FEATURE_NAMES`).
+    1's.
 
+    The plain-Python reading of :func:`bansugoroku_fast.features` (names in
+    :data:`~bansugoroku_fast.games.policies.FEATURE_NAMES`).
+
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        The position: a :class:`~bansugoroku_fast.position.Position`, a GNU
+        Backgammon Position ID or an ``int8[2, 26]`` array.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`~bansugoroku_fast.rules.Rules`, its label
+        (``"backgammon"``), or None for Ban-sugoroku's defaults.
+
+    Returns
+    -------
+    list of float
+        The features, each an integer value.
+
+    Raises
+    ------
+    InvalidPositionError
+        The position is not a position (stone counts, shared points, an
+        unreadable Position ID).
+    InvalidRulesError
+        The rules are not a rule set (``RulesTypeError`` for a value that is
+        not a :class:`~bansugoroku_fast.rules.Rules` or a label).
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position
     >>> values = features(Position.initial(), "backgammon")
     >>> values[:4], values[6:9]

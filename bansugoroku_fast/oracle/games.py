@@ -64,12 +64,13 @@ from ..checks import (
     as_stderr_target,
     as_stratify,
     check_position_for_rules,
+    is_positive_int,
     positive_int,
     run_arguments,
     scoring_rules,
     warn_uneven_strata,
 )
-from ..errors import ArgumentTypeError, GameTooLongError, PolicyTypeError
+from ..errors import ArgumentTypeError, GameTooLongError, InvalidArgumentError, PolicyTypeError
 from ..games.policies import (
     FIRST,
     LINEAR,
@@ -86,7 +87,7 @@ from ..play import Play
 from ..position import Position, as_position
 from ..rules import Rules
 from ..scoring import PUBEVAL_CONTACT_WEIGHTS, PUBEVAL_RACE_WEIGHTS, PUBEVAL_WIN_SCORE
-from ..typing import DiceLike, PositionLike
+from ..typing import DiceLike, PoliciesLike, PositionLike, RulesLike
 from .endgames import two_sided_table
 from .evaluators import PlainNetwork, Shares, equity, evaluate, luck, standing_value
 from .features import board_features
@@ -256,6 +257,16 @@ class RecordFields(NamedTuple):
     plies: list[int]
 
 
+RecordFields.offsets.__doc__ = "Game ``g`` owns plies ``offsets[g]:offsets[g + 1]``."
+RecordFields.positions.__doc__ = "The position before each ply, a ``2 x 26`` list seen by its mover."
+RecordFields.dice.__doc__ = "The roll of each ply."
+RecordFields.after.__doc__ = "The position after each ply, seen by the same side (``positions[i]`` for a pass)."
+RecordFields.winner.__doc__ = "The seat that won each game (0 = the side that moved first; -1 cut off)."
+RecordFields.value.__doc__ = "The points each game was won for, 1, 2 or 3 (0 cut off)."
+RecordFields.kind.__doc__ = "How each game was won, an index into ``games.tallies.KINDS`` (-1 cut off)."
+RecordFields.plies.__doc__ = "The plies each game lasted."
+
+
 class GameRecords(RecordFields):
     """The games of :func:`play_games`, as plain lists (the package returns
     numpy arrays of the same names and shapes). Game ``g`` owns plies
@@ -266,7 +277,21 @@ class GameRecords(RecordFields):
     :data:`~bansugoroku_fast.games.tallies.KINDS`) and ``plies``; and,
     beside the eight fields as in the package's records, ``truncated``: cut
     off unfinished at ``max_plies`` (``on_long="truncate"``; winner and kind
-    -1, value 0)."""
+    -1, value 0).
+
+    Parameters
+    ----------
+    *fields : list
+        The eight lists, in the order of :class:`RecordFields`.
+    truncated : list of bool or None
+        Per game, whether it was cut off at ``max_plies`` (None: none).
+
+    Examples
+    --------
+    >>> records = play_games("backgammon", 2, policy="first", seed=1)
+    >>> len(records.offsets), len(records.positions) == records.offsets[-1], records.truncated
+    (3, True, [False, False])
+    """
 
     truncated: list[bool]
 
@@ -362,20 +387,69 @@ def _start(start: object, rules: Rules) -> tuple[Position, bool]:
     return position, False
 
 
-def play_games(rules: object, games: int, policy: object = "random", seed: int = 0,
-               start: object = None, threads: int | None = None, *, stratify: int | None = None,
+def play_games(rules: RulesLike, games: int, policy: PoliciesLike = "random", seed: int = 0,
+               start: PositionLike | None = None, threads: int | None = None, *, stratify: int | None = None,
                max_plies: int = MAX_PLIES, on_long: str = "raise") -> GameRecords:
     """Play ``games`` whole games and record every ply.
 
-    ``policy`` is one policy for both seats or a pair ``(seat 0's, seat
-    1's)`` (see :mod:`bansugoroku_fast.games.policies`); ``start`` a position (row
-    0 = seat 0 to roll, any roll) or None for the rules' start;
-    ``stratify`` deals the first roll (36) or two (1296) evenly, as
-    :func:`rollout` does (not with the backgammon opening). ``threads`` is
-    accepted for the package's signature and ignored here. A game not over
-    after ``max_plies`` plies raises GameTooLongError, or with
-    ``on_long="truncate"`` ends there (see :class:`GameRecords`).
+    The plain-Python specification of :func:`bansugoroku_fast.play_games`
+    (with the same dice, policies and records).
 
+    Parameters
+    ----------
+    rules : ~bansugoroku_fast.typing.RulesLike
+        The rule set (None: Ban-sugoroku with its default options).
+    games : int
+        How many games, at least 1.
+    policy : ~bansugoroku_fast.typing.PoliciesLike
+        One policy for both seats or a pair ``(seat 0's, seat 1's)``: a
+        built-in's name (``"random"``, ``"first"``, ``"heuristic"``,
+        ``"pubeval"``, ``"race"``, ``"net"``, ``"net1"``) or a
+        :class:`~bansugoroku_fast.games.policies.LinearPolicy` (see
+        :mod:`bansugoroku_fast.games.policies`).
+    seed : int
+        The dice: game ``g`` of a seed always rolls the same dice.
+    start : ~bansugoroku_fast.typing.PositionLike or None
+        The position every game starts from (row 0 = seat 0, to roll; any
+        roll), or None for the rules' start (in backgammon, ply 0 then plays
+        the roll-off's non-double).
+    threads : int or None
+        Accepted (and checked) for the package's signature; the oracle plays
+        on one thread.
+    stratify : int or None
+        36 or 1296 deals the first roll (or two) evenly, as :func:`rollout`
+        does (a ``start`` is needed in backgammon).
+    max_plies : int
+        The plies a game may last.
+    on_long : str
+        ``"raise"``: a game not over after ``max_plies`` plies raises;
+        ``"truncate"``: it ends there, unfinished (see :class:`GameRecords`).
+
+    Returns
+    -------
+    GameRecords
+        Every ply of every game (positions, dice, the position after), each
+        game's winner, value, kind and length.
+
+    Raises
+    ------
+    InvalidRulesError
+        The rules are not a rule set.
+    InvalidArgumentError
+        A count, seed or option out of its range (``games`` of 0, a negative
+        ``seed``, an unknown ``on_long``, ``stratify`` other than 36 or 1296,
+        or stratified without a ``start`` in backgammon).
+    InvalidPolicyError
+        A policy that is not one (``PolicyTypeError`` for a value of another
+        type).
+    InvalidPositionError
+        ``start`` is not a position of the rules.
+    GameTooLongError
+        A game has not ended after ``max_plies`` plies, unless
+        ``on_long="truncate"``.
+
+    Examples
+    --------
     >>> records = play_games("ban-sugoroku", games=3, policy=("heuristic", "random"), seed=1)
     >>> len(records.offsets), len(records.positions) == records.offsets[-1]
     (4, True)
@@ -405,6 +479,11 @@ def play_games(rules: object, games: int, policy: object = "random", seed: int =
 # --- rollouts -------------------------------------------------------------------------
 
 
+#: The most stones a side of the oracle's two-sided table, as in the package's tables (built in
+#: plain Python, it takes about a minute at 5 stones and several at 6).
+MOST_TABLE_STONES = 6
+
+
 @functools.lru_cache(maxsize=8)
 def _two_sided(rules: Rules, most_stones: int) -> dict[tuple[tuple[int, ...], tuple[int, ...]], float]:
     """The oracle's two-sided table, built once per process (seconds in plain Python)."""
@@ -421,9 +500,12 @@ class TableValues:
     such sides cannot be in contact (each stands on its own points 1..12),
     and with 9 stones or more off no gammon is possible."""
 
-    def __init__(self, rules: Rules, most_stones: int = 3) -> None:
-        self.rules, self.most_stones = rules, most_stones
-        self.win = _two_sided(rules, most_stones)
+    def __init__(self, rules: Rules, most_stones: object = 3) -> None:
+        if not is_positive_int(most_stones) or int(most_stones) > MOST_TABLE_STONES:
+            raise InvalidArgumentError(
+                f"table_stones must be an integer in 1..{MOST_TABLE_STONES}, got {most_stones!r}")
+        self.rules, self.most_stones = rules, int(most_stones)
+        self.win = _two_sided(rules, self.most_stones)
 
     def stones(self, row: Sequence[int]) -> tuple[int, ...] | None:
         """The row's stones on the table's six points, or None if it has a
@@ -442,6 +524,13 @@ class TableValues:
             return None
         win = self.win[(mine, theirs)]
         return [[0.0, win, 0.0, 0.0], [0.0, 1.0 - win, 0.0, 0.0]]
+
+
+def _table_values(rules: Rules, endgames: object, table_stones: object) -> TableValues | None:
+    """The tables a rollout stops at (``endgames``), checked, or None."""
+    if not isinstance(endgames, bool):
+        raise ArgumentTypeError(f"endgames must be True or False, got {endgames!r}")
+    return TableValues(rules, table_stones) if endgames else None
 
 
 @dataclass
@@ -521,35 +610,94 @@ def _signed_values(position: Position, rules: Rules, games: int,
     return tallies
 
 
-def rollout(position: object, rules: object = None, games: int = 1296, policy: object = "net",
+def rollout(position: PositionLike, rules: RulesLike = None, games: int = 1296, policy: PoliciesLike = "net",
             seed: int = 0, threads: int | None = None, progress: bool = False, *,
             stratify: int | None = None, stderr_target: float | None = None,
             max_plies: int = MAX_PLIES, on_long: str = "raise", endgames: bool = False,
             table_stones: int = 3, truncate: int | None = None, variance_reduction: bool = False) -> RolloutResult:
     """Play ``games`` games from ``position`` (seat 0 = row 0, to roll) and
-    tally them (see :class:`~bansugoroku_fast.games.tallies.RolloutResult`).
-    ``endgames=True``: each game stops at the first position the oracle's
-    two-sided table values (:class:`TableValues`, at most ``table_stones``
-    stones a side on the table's points) and counts its exact chances; the
-    package's ``rollout`` stops at every table position, so the two agree
-    where every table race the games reach is that small.
-    ``truncate`` and ``variance_reduction`` (seat 0's policy a network at
-    0 ply): each game stops after ``truncate`` plies, valued by the
-    network's float64 forward pass (:func:`~.evaluators.standing_value`),
-    and each roll's :func:`~.evaluators.luck` is subtracted from its
-    game's result; the truncation is checked after the tables' stop.
+    tally them.
 
-    Game ``g`` is game ``g`` of ``play_games(rules, games, policy, seed,
-    start=position, stratify=stratify)``; ``stratify=36`` (or ``1296``) deals
-    the first roll (or two) evenly, and the standard errors stay the plain,
-    conservative formula (see :mod:`bansugoroku_fast.games.tallies`). ``stderr_target``: play blocks of
-    :data:`BLOCK` games and stop after the first block at which every
-    figure's standard error is at most the target. ``on_long="truncate"``:
-    a game not over after ``max_plies`` plies ends there, counted apart
-    (see :mod:`bansugoroku_fast.games.tallies`). The oracle takes one
-    position (the package also a batch); ``threads`` and ``progress`` are
-    accepted for the package's signature.
+    The plain-Python specification of :func:`bansugoroku_fast.rollout`: game
+    ``g`` is game ``g`` of ``play_games(rules, games, policy, seed,
+    start=position, stratify=stratify)``. The oracle takes one position (the
+    package also a batch).
 
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        The position, row 0 (seat 0) to roll.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        The rule set; None assumes Ban-sugoroku's defaults and warns
+        (:class:`~bansugoroku_fast.errors.AssumedRulesWarning`).
+    games : int
+        How many games, at least 1.
+    policy : ~bansugoroku_fast.typing.PoliciesLike
+        As in :func:`play_games`; by default ``"net"``, the shipped network.
+    seed : int
+        The dice: the same seed rolls the same games.
+    threads : int or None
+        Accepted (and checked) for the package's signature.
+    progress : bool
+        Accepted for the package's signature; the oracle shows no bar.
+    stratify : int or None
+        36 (or 1296) deals the first roll (or two) evenly; the standard
+        errors stay the plain, conservative formula (see
+        :mod:`bansugoroku_fast.games.tallies`).
+    stderr_target : float or None
+        Play blocks of :data:`~bansugoroku_fast.checks.BLOCK` games and stop
+        after the first block at which every figure's standard error is at
+        most this.
+    max_plies : int
+        The plies a game may last.
+    on_long : str
+        ``"raise"`` or ``"truncate"``: a game not over after ``max_plies``
+        plies ends there, counted apart.
+    endgames : bool
+        Stop each game at the first position the oracle's two-sided table
+        values (:class:`TableValues`) and count its exact chances; the
+        package's ``rollout`` stops at every table position, so the two agree
+        where every table race the games reach is that small.
+    table_stones : int
+        The most stones a side on the table's points (1..6) of that table,
+        built in plain Python: seconds for 3, about a minute for 5.
+    truncate : int or None
+        Seat 0's policy a network at 0 ply: stop each game after this many
+        plies, valued by the network's float64 forward pass
+        (:func:`~bansugoroku_fast.oracle.evaluators.standing_value`), checked
+        after the tables' stop.
+    variance_reduction : bool
+        Seat 0's policy a network at 0 ply: subtract each roll's
+        :func:`~bansugoroku_fast.oracle.evaluators.luck` from its game's
+        result.
+
+    Returns
+    -------
+    RolloutResult
+        The games' counts by seat and value, the win probability, the equity
+        and GNU Backgammon's figures, each with its standard error (see
+        :class:`~bansugoroku_fast.games.tallies.RolloutResult`).
+
+    Raises
+    ------
+    InvalidPositionError
+        The position is not one of the rules (a batch included).
+    InvalidRulesError
+        The rules are not a rule set.
+    InvalidArgumentError
+        A count or option out of its range (``games`` of 0, ``stratify``
+        other than 36 or 1296, ``table_stones`` outside 1..6, a
+        ``stderr_target`` that is not positive...; ``ArgumentTypeError`` for
+        ``endgames`` or ``variance_reduction`` not a bool).
+    InvalidPolicyError
+        A policy that is not one (``PolicyTypeError`` when ``truncate`` or
+        ``variance_reduction`` is asked of a policy that is not a network).
+    GameTooLongError
+        A game has not ended after ``max_plies`` plies, unless
+        ``on_long="truncate"``.
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position
     >>> result = rollout(Position.initial(), "backgammon", games=4, policy="first")
     >>> result.games, sum(map(sum, result.counts))
@@ -560,7 +708,7 @@ def rollout(position: object, rules: object = None, games: int = 1296, policy: o
     on_long = as_on_long(on_long)
     position = as_position(position)
     check_position_for_rules(position, rules)
-    tables = TableValues(rules, table_stones) if endgames else None
+    tables = _table_values(rules, endgames, table_stones)
     strata = as_stratify(stratify)
     warn_uneven_strata(strata, games, "rollout")
     policies = resolved(policy, rules)
@@ -584,19 +732,77 @@ def _judging(policies: tuple[ResolvedPolicy, ResolvedPolicy], truncate: object,
     return Judging(policies[0].function, truncate, variance_reduction)
 
 
-def rank_plays(position: PositionLike, dice: DiceLike, rules: object = None, games: int = 1296,
-               policy: object = "net", seed: int = 0, threads: int | None = None,
+def rank_plays(position: PositionLike, dice: DiceLike, rules: RulesLike = None, games: int = 1296,
+               policy: PoliciesLike = "net", seed: int = 0, threads: int | None = None,
                progress: bool = False, *, stratify: int | None = None,
                max_plies: int = MAX_PLIES, on_long: str = "raise", endgames: bool = False,
                table_stones: int = 3) -> list[RankedPlay]:
-    """Roll out every legal play of ``dice`` in ``position`` with duplicate
-    dice (game ``g`` after each play sees the same rolls) and return them best
-    first (greatest equity for the side that plays; ties keep ``legal_plays``
-    order). Each play's games start from its position with the opponent to
-    roll: its equity is minus that rollout's. ``on_long="truncate"``: a
-    game not over after ``max_plies`` plies is left out (see
-    :func:`~bansugoroku_fast.games.tallies.rank`).
+    """Roll out every legal play of ``dice`` in ``position`` and rank them,
+    best first.
 
+    The rollouts use duplicate dice (game ``g`` after each play sees the
+    same rolls). Each play's games start from its position with the
+    opponent to roll: its equity is minus that rollout's. The plain-Python
+    specification of :func:`bansugoroku_fast.rank_plays`.
+
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        The position, row 0 to play ``dice``.
+    dice : ~bansugoroku_fast.typing.DiceLike
+        The roll whose plays are ranked.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        The rule set; None assumes Ban-sugoroku's defaults and warns
+        (:class:`~bansugoroku_fast.errors.AssumedRulesWarning`).
+    games : int
+        How many games after each play, at least 1.
+    policy : ~bansugoroku_fast.typing.PoliciesLike
+        As in :func:`play_games`; by default ``"net"``, the shipped network.
+    seed : int
+        The dice: the same seed rolls the same games.
+    threads : int or None
+        Accepted (and checked) for the package's signature.
+    progress : bool
+        Accepted for the package's signature; the oracle shows no bar.
+    stratify : int or None
+        36 (or 1296) deals the first roll (or two) evenly, as in
+        :func:`rollout`.
+    max_plies : int
+        The plies a game may last.
+    on_long : str
+        ``"raise"`` or ``"truncate"``: a game not over after ``max_plies``
+        plies is left out (see :func:`~bansugoroku_fast.games.tallies.rank`).
+    endgames : bool
+        Stop games at the oracle's two-sided table, as in :func:`rollout`.
+    table_stones : int
+        The most stones a side (1..6) of that table, as in :func:`rollout`.
+
+    Returns
+    -------
+    list of RankedPlay
+        Every legal play, greatest equity for the side that plays first (ties
+        in ``legal_plays`` order), each with its standard error and that of
+        its difference to the best play; empty when the roll has no play.
+
+    Raises
+    ------
+    InvalidPositionError
+        The position is not one of the rules.
+    InvalidDiceError
+        The dice are not a roll.
+    InvalidRulesError
+        The rules are not a rule set.
+    InvalidArgumentError
+        A count or option out of its range (``games`` of 0, an ``on_long``
+        other than the two, ``table_stones`` outside 1..6...).
+    InvalidPolicyError
+        A policy that is not one.
+    GameTooLongError
+        A game has not ended after ``max_plies`` plies, unless
+        ``on_long="truncate"``.
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position
     >>> ranked = rank_plays(Position.initial(), (6, 5), "backgammon", games=2, policy="first")
     >>> len(ranked), ranked[0].difference_stderr
@@ -609,7 +815,7 @@ def rank_plays(position: PositionLike, dice: DiceLike, rules: object = None, gam
     warn_uneven_strata(strata, games, "rank_plays")
     policies = resolved(policy, rules)
     plays = legal_plays(position, dice, rules)
-    tables = TableValues(rules, table_stones) if endgames else None
+    tables = _table_values(rules, endgames, table_stones)
     values = []
     for play in plays:
         signed = _signed_values(play.position.swapped(), rules, games, policies, seed, strata, max_plies, None,

@@ -237,13 +237,48 @@ def legal_plays(
 
     One play per distinct resulting position, each with its canonical step
     list (the greatest ``(from, to, die)`` key among the legal orders reaching
-    it), sorted by that key, greatest first. With ``all_orderings=True``, one
-    play per distinct legal order instead. An empty list is a pass (or a game
-    already over: see :func:`outcome`).
+    it), sorted by that key, greatest first: the specification
+    :func:`bansugoroku_fast.legal_plays` is tested against.
 
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        The position, row 0 to move: a :class:`~bansugoroku_fast.position.Position`,
+        a GNU Backgammon Position ID or an ``int8[2, 26]`` array.
+    dice : ~bansugoroku_fast.typing.DiceLike
+        The roll: a pair of integers in 1..6 or text such as ``"6-5"``.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`~bansugoroku_fast.rules.Rules`, its label
+        (``"backgammon"``), or None for Ban-sugoroku with every option at its
+        default.
+    all_orderings : bool
+        One play per distinct legal order of the moves instead of one per
+        resulting position.
+
+    Returns
+    -------
+    list of Play
+        The plays; an empty list is a pass (or a game already over: see
+        :func:`outcome`).
+
+    Raises
+    ------
+    InvalidPositionError
+        The position is not one of the rules (stone counts, shared points, an
+        unreadable Position ID).
+    InvalidDiceError
+        The dice are not a roll.
+    InvalidRulesError
+        The rules are not a rule set (``RulesTypeError`` for a value that is
+        not a :class:`~bansugoroku_fast.rules.Rules` or a label).
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position, Rules
     >>> [str(p) for p in legal_plays(Position.initial(), (1, 1), Rules())][:4]
     ['24/23(2)', '24/22', '24/23 8/7', '24/23 6/5']
+    >>> len(legal_plays(Position.initial(), "6-5", "backgammon", all_orderings=True))
+    14
     """
     roll = as_dice(dice)
     board, checked_rules, over = _checked(position, rules)
@@ -261,9 +296,41 @@ def legal_plays(
 
 
 def legal_first_steps(position: PositionLike, dice: DiceLike, rules: RulesLike = None) -> list[Step]:
-    """The single moves that start some legal play (for a step-by-step
-    interface): a move that would leave a die unplayable is never offered.
+    """The single moves that start some legal play, greatest
+    ``(origin, target, die)`` first.
 
+    A move that would leave a die unplayable is never offered, so a
+    step-by-step interface can offer exactly these.
+
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        The position, row 0 to move: a :class:`~bansugoroku_fast.position.Position`,
+        a GNU Backgammon Position ID or an ``int8[2, 26]`` array.
+    dice : ~bansugoroku_fast.typing.DiceLike
+        The roll: a pair of integers in 1..6 or text such as ``"6-5"``.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`~bansugoroku_fast.rules.Rules`, its label
+        (``"backgammon"``), or None for Ban-sugoroku's defaults.
+
+    Returns
+    -------
+    list of Step
+        The first moves; empty when the roll has no play or the game is over.
+
+    Raises
+    ------
+    InvalidPositionError
+        The position is not one of the rules (stone counts, shared points, an
+        unreadable Position ID).
+    InvalidDiceError
+        The dice are not a roll.
+    InvalidRulesError
+        The rules are not a rule set (``RulesTypeError`` for a value that is
+        not a :class:`~bansugoroku_fast.rules.Rules` or a label).
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position, Rules
     >>> [str(step) for step in legal_first_steps(Position.initial(), (6, 5), Rules())]
     ['24/18', '13/8', '13/7', '8/3', '8/2']
@@ -277,26 +344,106 @@ def legal_first_steps(position: PositionLike, dice: DiceLike, rules: RulesLike =
 
 
 def outcome(position: PositionLike, rules: RulesLike = None) -> Outcome | None:
-    """Who has won in ``position`` (``winner`` 0 = row 0), how and for how
-    much; None while the game goes on.
+    """Who has won in ``position``, how and for how much; None while the
+    game goes on.
 
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        The position: a :class:`~bansugoroku_fast.position.Position`, a GNU
+        Backgammon Position ID or an ``int8[2, 26]`` array.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`~bansugoroku_fast.rules.Rules`, its label
+        (``"backgammon"``), or None for Ban-sugoroku's defaults.
+
+    Returns
+    -------
+    Outcome or None
+        The winner (0 = row 0), the points won (1, 2 or 3) and how
+        (``kind``); None when nobody has won yet.
+
+    Raises
+    ------
+    InvalidPositionError
+        The position is not one of the rules (stone counts, shared points, an
+        unreadable Position ID).
+    InvalidRulesError
+        The rules are not a rule set (``RulesTypeError`` for a value that is
+        not a :class:`~bansugoroku_fast.rules.Rules` or a label).
+
+    Examples
+    --------
     >>> from bansugoroku_fast import Position, Rules
     >>> outcome(Position.initial(), Rules()) is None
     True
+    >>> won = [[0] * 26, [0] * 26]
+    >>> won[0][1:7] = [2, 2, 2, 3, 3, 3]; won[1][25] = 1; won[1][1] = 14
+    >>> outcome(won)
+    Outcome(winner=0, value=3, kind='closed-home-x3')
     """
     _, _, result = _checked(position, rules)
     return result
 
 
 def blocked_points(position: PositionLike) -> tuple[int, ...]:
-    """The mover's points (1..24) that the opponent holds with two or more."""
+    """The mover's points (1..24) that the opponent holds with two or more.
+
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        The position, row 0 to move: a :class:`~bansugoroku_fast.position.Position`,
+        a GNU Backgammon Position ID or an ``int8[2, 26]`` array.
+
+    Returns
+    -------
+    tuple of int
+        The blocked points in the mover's numbering, ascending.
+
+    Raises
+    ------
+    InvalidPositionError
+        The position is not a position (stone counts, shared points, an
+        unreadable Position ID).
+
+    Examples
+    --------
+    >>> from bansugoroku_fast import Position
+    >>> blocked_points(Position.initial())
+    (1, 12, 17, 19)
+    """
     opponent = _board(as_position(position))[1]
     return tuple(point for point in range(1, 25) if opponent[BAR - point] >= 2)
 
 
 def blots(position: PositionLike) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Points holding exactly one stone: ``(mover's, opponent's)``, each side
-    in its own numbering."""
+    """Points holding exactly one stone: ``(mover's, opponent's)``.
+
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        The position, row 0 to move: a :class:`~bansugoroku_fast.position.Position`,
+        a GNU Backgammon Position ID or an ``int8[2, 26]`` array.
+
+    Returns
+    -------
+    tuple of (tuple of int, tuple of int)
+        The mover's blots and the opponent's, each side in its own numbering
+        (1..24), ascending.
+
+    Raises
+    ------
+    InvalidPositionError
+        The position is not a position (stone counts, shared points, an
+        unreadable Position ID).
+
+    Examples
+    --------
+    >>> board = [[0] * 26, [0] * 26]
+    >>> board[0][24], board[0][6], board[0][0] = 1, 2, 12    # a blot on 24
+    >>> board[1][13], board[1][0] = 1, 14                    # a blot on its 13
+    >>> blots(board)
+    ((24,), (13,))
+    """
     mover, opponent = _board(as_position(position))
     return _blots_of(mover), _blots_of(opponent)
 
@@ -307,14 +454,69 @@ def _blots_of(row: Row) -> tuple[int, ...]:
 
 def closure_holds(position: PositionLike, side: int = 0) -> bool:
     """Whether ``side``'s home is closed (each of its points 1..6 holds two
-    or more) while the other side has a stone on the bar."""
+    or more) while the other side has a stone on the bar.
+
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        The position: a :class:`~bansugoroku_fast.position.Position`, a GNU
+        Backgammon Position ID or an ``int8[2, 26]`` array.
+    side : int
+        0 for row 0 (the mover), 1 for row 1.
+
+    Returns
+    -------
+    bool
+        True when the home is closed and the other side has a stone on the
+        bar.
+
+    Raises
+    ------
+    InvalidPositionError
+        The position is not a position (stone counts, shared points, an
+        unreadable Position ID).
+    InvalidArgumentError
+        ``side`` is not 0 or 1.
+
+    Examples
+    --------
+    >>> board = [[0] * 26, [0] * 26]
+    >>> board[0][1:7] = [2, 2, 2, 3, 3, 3]; board[1][25] = 1; board[1][1] = 14
+    >>> closure_holds(board), closure_holds(board, side=1)
+    (True, False)
+    """
     own = as_side(side)
     board = _board(as_position(position))
     return _closure_holds(board[own], board[1 - own])
 
 
 def pip_counts(position: PositionLike) -> tuple[int, int]:
-    """``(mover, opponent)`` pip counts: the sum of point x stones, bar = 25."""
+    """The two sides' pip counts: the sum of point x stones, the bar
+    counting 25.
+
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        The position: a :class:`~bansugoroku_fast.position.Position`, a GNU
+        Backgammon Position ID or an ``int8[2, 26]`` array.
+
+    Returns
+    -------
+    tuple of (int, int)
+        ``(mover, opponent)``.
+
+    Raises
+    ------
+    InvalidPositionError
+        The position is not a position (stone counts, shared points, an
+        unreadable Position ID).
+
+    Examples
+    --------
+    >>> from bansugoroku_fast import Position
+    >>> pip_counts(Position.initial())
+    (167, 167)
+    """
     mover, opponent = _board(as_position(position))
     return _pips(mover), _pips(opponent)
 
@@ -324,7 +526,45 @@ def _pips(row: Row) -> int:
 
 
 def shots(position: PositionLike, rules: RulesLike = None) -> int:
-    """How many of the 36 rolls give the mover a legal play that hits."""
+    """How many of the 36 rolls give the mover a legal play that hits.
+
+    Non-doubles count twice, as they come twice in 36; a finished game has
+    no shots.
+
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        The position, row 0 to move: a :class:`~bansugoroku_fast.position.Position`,
+        a GNU Backgammon Position ID or an ``int8[2, 26]`` array.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`~bansugoroku_fast.rules.Rules`, its label
+        (``"backgammon"``), or None for Ban-sugoroku's defaults.
+
+    Returns
+    -------
+    int
+        The hitting rolls, 0 to 36.
+
+    Raises
+    ------
+    InvalidPositionError
+        The position is not one of the rules (stone counts, shared points, an
+        unreadable Position ID).
+    InvalidRulesError
+        The rules are not a rule set (``RulesTypeError`` for a value that is
+        not a :class:`~bansugoroku_fast.rules.Rules` or a label).
+
+    Examples
+    --------
+    A blot six pips in front of the mover's stone on 13 (its point 7 is the
+    opponent's 18): every roll with a 6, 5-1, 4-2, 3-3 and 2-2 hits.
+
+    >>> board = [[0] * 26, [0] * 26]
+    >>> board[0][13], board[0][0] = 1, 14
+    >>> board[1][18], board[1][0] = 1, 14
+    >>> shots(board, "backgammon")
+    17
+    """
     board, checked_rules, over = _checked(position, rules)
     if over is not None:
         return 0
@@ -340,6 +580,39 @@ def perft(position: PositionLike, depth: int, rules: RulesLike = None) -> int:
     """Leaf count of the play tree ``depth`` plies deep over the 21 rolls.
 
     A roll with no play counts as one node, and so does a finished game.
+
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        The position, row 0 to move: a :class:`~bansugoroku_fast.position.Position`,
+        a GNU Backgammon Position ID or an ``int8[2, 26]`` array.
+    depth : int
+        The plies, 0 or more (0 counts the position itself).
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`~bansugoroku_fast.rules.Rules`, its label
+        (``"backgammon"``), or None for Ban-sugoroku's defaults.
+
+    Returns
+    -------
+    int
+        The leaves of the tree.
+
+    Raises
+    ------
+    InvalidPositionError
+        The position is not one of the rules (stone counts, shared points, an
+        unreadable Position ID).
+    InvalidArgumentError
+        ``depth`` is not an integer >= 0.
+    InvalidRulesError
+        The rules are not a rule set (``RulesTypeError`` for a value that is
+        not a :class:`~bansugoroku_fast.rules.Rules` or a label).
+
+    Examples
+    --------
+    >>> from bansugoroku_fast import Position
+    >>> perft(Position.initial(), 0), perft(Position.initial(), 1, "backgammon")
+    (1, 447)
     """
     checked_position = as_position(position)
     checked_rules = as_rules(rules)
@@ -350,9 +623,44 @@ def perft(position: PositionLike, depth: int, rules: RulesLike = None) -> int:
 
 
 def perft_divide(position: PositionLike, depth: int, rules: RulesLike = None) -> dict[tuple[int, int], int]:
-    """:func:`perft` split by the first roll: ``{(a, b): count}``.
+    """:func:`perft` split by the first roll.
 
     A finished game has no rolls to split by: ``{}`` (its perft is 1).
+
+    Parameters
+    ----------
+    position : ~bansugoroku_fast.typing.PositionLike
+        The position, row 0 to move: a :class:`~bansugoroku_fast.position.Position`,
+        a GNU Backgammon Position ID or an ``int8[2, 26]`` array.
+    depth : int
+        The plies, 1 or more, the first roll's included.
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`~bansugoroku_fast.rules.Rules`, its label
+        (``"backgammon"``), or None for Ban-sugoroku's defaults.
+
+    Returns
+    -------
+    dict of (int, int) to int
+        ``{(a, b): count}`` over the 21 rolls (6-6, 6-5, ..., 1-1); empty for
+        a finished game.
+
+    Raises
+    ------
+    InvalidPositionError
+        The position is not one of the rules (stone counts, shared points, an
+        unreadable Position ID).
+    InvalidArgumentError
+        ``depth`` is not an integer >= 1.
+    InvalidRulesError
+        The rules are not a rule set (``RulesTypeError`` for a value that is
+        not a :class:`~bansugoroku_fast.rules.Rules` or a label).
+
+    Examples
+    --------
+    >>> from bansugoroku_fast import Position
+    >>> divide = perft_divide(Position.initial(), 1, "backgammon")
+    >>> divide[(6, 5)], divide[(1, 1)], sum(divide.values())
+    (7, 42, 447)
     """
     checked_position = as_position(position)
     checked_rules = as_rules(rules)

@@ -47,8 +47,8 @@ from sphinx.util.nodes import make_refnode
 
 PACKAGE = "bansugoroku_fast"
 #: The public submodules, in the reference's order; each has a page that documents its ``__all__``.
-PUBLIC_MODULES = ("batch", "games", "formats", "evaluators", "endgames", "cube", "analysis", "envs", "distributed",
-                  "oracle", "errors", "typing", "render")
+PUBLIC_MODULES = ("batch", "games", "formats", "evaluators", "evaluators.nets", "endgames", "cube", "analysis",
+                  "envs", "distributed", "oracle", "errors", "typing", "render")
 _DECLARED = "an attribute declared by its class, set on each instance"
 _SCALARS = (int, float, str, bytes, bool, type(None))
 
@@ -157,11 +157,32 @@ def candidates(target: str, node: addnodes.pending_xref) -> list[str]:
         owner = match.group(1).split(".")
         for split in range(len(owner), 1, -1):
             names.append(".".join(owner[:split] + [target]))
+    # The module that defines the object being documented (a type field or an annotation napoleon or
+    # autodoc wrote for it): a short name there means what that module holds.
+    for documented_name in enclosing_objects(node):
+        ok, value = lookup(documented_name)
+        home = getattr(value, "__module__", None) if ok else None
+        if isinstance(home, str):
+            names.append(f"{home}.{target}")
     names.append(f"{PACKAGE}.{target}")
     # An error's short name (a Raises section's ``GameTooLongError``) means
     # the error of that name, which only ``errors`` holds.
     names.append(f"{PACKAGE}.errors.{target}")
     return names
+
+
+def enclosing_objects(node: nodes.Node) -> list[str]:
+    """The full names of the objects whose descriptions hold ``node``, innermost first."""
+    found = []
+    parent = node.parent
+    while parent is not None:
+        if isinstance(parent, addnodes.desc):
+            for signature in parent.findall(addnodes.desc_signature):
+                if signature.get("module") and signature.get("fullname"):
+                    found.append(f"{signature['module']}.{signature['fullname']}")
+                break
+        parent = parent.parent
+    return found
 
 
 def resolve(app: Sphinx, env: BuildEnvironment, node: addnodes.pending_xref,
@@ -185,7 +206,20 @@ def resolve(app: Sphinx, env: BuildEnvironment, node: addnodes.pending_xref,
             return contnode     # a real object of the package that no page documents: plain code
         entry = objects[full_name]
         return make_refnode(app.builder, node["refdoc"], entry.docname, entry.node_id, contnode, full_name)
+    if defined_once(node["reftarget"]):
+        return contnode     # a class of the package named in an annotation autodoc wrote as text
     return None
+
+
+def defined_once(target: str) -> bool:
+    """Whether exactly one class of the package is called ``target`` (a bare name): an annotation
+    autodoc leaves as text (a dataclass field's) names it, and there is no page to link."""
+    if "." in target:
+        return False
+    classes = {id(value) for name, module in list(sys.modules.items()) if name.startswith(PACKAGE)
+               for value in [getattr(module, target, None)]
+               if isinstance(value, type) and value.__module__.startswith(PACKAGE) and value.__name__ == target}
+    return len(classes) == 1
 
 
 def foreign_docstring(app: Sphinx, what: str, name: str, obj: Any, options: Any, lines: list[str]) -> None:
@@ -250,8 +284,12 @@ class DataDirective(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         module = importlib.import_module(self.arguments[0])
         commented = ModuleAnalyzer.for_module(module.__name__).find_attr_docs()
+        aliases = importlib.import_module(f"{PACKAGE}.typing")
+        # an alias of bansugoroku_fast.typing that another module re-exports is documented there
+        # only, so that its name, short, refers to one entry
         names = [(f"{module.__name__}.{name}", "data") for name in module.__all__
-                 if kind(getattr(module, name)) == "data" and ("", name) not in commented]
+                 if kind(getattr(module, name)) == "data" and ("", name) not in commented
+                 and (module is aliases or getattr(aliases, name, None) is not getattr(module, name))]
         if not names:
             return []
         container = nodes.container()
@@ -400,7 +438,23 @@ def numpydoc_sections(app: Sphinx, what: str, name: str, obj: Any, options: Any,
     lines[:] = NumpyDocstring(lines, NUMPYDOC, app, what, name, obj, options).lines()
 
 
+#: How Sphinx writes an alias of ``autodoc_type_aliases`` that stands inside a union.
+_ALIAS_IN_UNION = re.compile(r"TypeAliasForwardRef\('([\w.]+)'\)")
+
+
+def alias_names(app: Sphinx, what: str, name: str, obj: Any, options: Any, signature: str | None,
+                return_annotation: str | None) -> tuple[str | None, str | None]:
+    """Write a type alias inside a union by its name (``PositionLike | None``), as Sphinx writes
+    an alias alone: it writes ``TypeAliasForwardRef('bansugoroku_fast.typing.PositionLike')``,
+    a reference to a class that does not exist."""
+    def named(text: str | None) -> str | None:
+        return None if text is None else _ALIAS_IN_UNION.sub(r"\1", text)
+
+    return named(signature), named(return_annotation)
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
+    app.connect("autodoc-process-signature", alias_names)
     app.connect("autodoc-process-docstring", numpydoc_sections)
     app.connect("missing-reference", resolve)
     app.connect("autodoc-process-docstring", foreign_docstring)

@@ -18,24 +18,68 @@ True
 from __future__ import annotations
 
 import os
-from typing import Any
 
 from ...checks import as_rules
+from ...typing import RulesLike
 
 __all__ = ["network_file", "ships"]
 
 FOLDER = os.path.dirname(os.path.abspath(__file__))
 
 
-def network_file(rules: Any) -> str:
-    """The path of the shipped network of ``rules`` (whether or not it exists)."""
+def network_file(rules: RulesLike) -> str:
+    """The path of the shipped network file of ``rules``, whether or not
+    one ships.
+
+    Parameters
+    ----------
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`~bansugoroku_fast.rules.Rules`, its label, or None for
+        Ban-sugoroku's defaults.
+
+    Returns
+    -------
+    str
+        ``<this folder>/<short name with "-" for "/">.npz``.
+
+    Raises
+    ------
+    InvalidRulesError
+        The rules are not a rule set (``RulesTypeError`` for a value that
+        is not a :class:`~bansugoroku_fast.rules.Rules` or a label).
+
+    Examples
+    --------
+    >>> import os
+    >>> os.path.basename(network_file("backgammon")), os.path.basename(network_file(None))
+    ('backgammon.npz', 'ban-arrival-multiplied.npz')
+    """
     return os.path.join(FOLDER, as_rules(rules).short_name.replace("/", "-") + ".npz")
 
 
-def ships(rules: Any) -> bool:
-    """True when a network for ``rules`` ships with the package.
+def ships(rules: RulesLike) -> bool:
+    """Whether a network for ``rules`` ships with the package.
 
-    >>> ships("backgammon")
-    True
+    Parameters
+    ----------
+    rules : ~bansugoroku_fast.typing.RulesLike
+        A :class:`~bansugoroku_fast.rules.Rules`, its label, or None for
+        Ban-sugoroku's defaults.
+
+    Returns
+    -------
+    bool
+        True when :func:`network_file` of ``rules`` exists.
+
+    Raises
+    ------
+    InvalidRulesError
+        The rules are not a rule set (``RulesTypeError`` for a value that
+        is not a :class:`~bansugoroku_fast.rules.Rules` or a label).
+
+    Examples
+    --------
+    >>> ships("backgammon"), ships("ban/bear_off/immediate")
+    (True, True)
     """
     return os.path.exists(network_file(rules))
