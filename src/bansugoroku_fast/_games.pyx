@@ -25,7 +25,7 @@ import numpy as np
 
 from ._board cimport (
     BAR, KIND_NONE, OFF, PLACES, POINT_BITS, STATUS_NO_MEMORY, STATUS_OK, STATUS_TOO_LONG, STONES, Board, RuleSet,
-    Scan, home_closed, popcount, row_eq, row_gt, rules_from_code, scan_board,
+    Scan, home_closed, lowest_bit, popcount, row_eq, row_gt, rules_from_code, scan_board,
 )
 from ._pool cimport BSF_POOL_MOST_THREADS, bsf_job, job_threads, run_job
 from ._net cimport (
@@ -43,13 +43,6 @@ from ._shortcuts cimport DoubleWalk, count_two_moves, double_count, double_play,
 from bansugoroku_fast.scoring import (
     FEATURE_NAMES, PUBEVAL_CONTACT_WEIGHTS, PUBEVAL_RACE_WEIGHTS, PUBEVAL_WIN_SCORE,
 )
-
-cdef extern from *:
-    """
-    #include "bsf_portable.h"
-    static inline int bsf_lowest_bit(unsigned int x) { return bsf_ctz32(x); }
-    """
-    int lowest_bit "bsf_lowest_bit"(unsigned int x) noexcept nogil   # x != 0
 
 assert len(FEATURE_NAMES) == FEATURES
 
