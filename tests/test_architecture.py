@@ -278,6 +278,16 @@ def test_one_network_class_plays_and_trains():
 
 
 KERNEL_SOURCES = ROOT / "src" / "bansugoroku_fast"
+#: The most lines a kernel module's ``.pyx`` may have: past it, a module holds
+#: more than one idea and is split along a seam that says something.
+MOST_PYX_LINES = 800
+
+
+def test_no_kernel_module_is_over_800_lines():
+    long = {path.name: lines for path in KERNEL_SOURCES.glob("*.pyx")
+            if (lines := len(path.read_text().splitlines())) > MOST_PYX_LINES}
+    assert long == {}
+
 
 def test_the_kernels_c_is_in_headers_not_in_string_literals():
     """Hand-written C lives in ``bsf_*.h`` (``cdef extern from "bsf_x.h"``),
