@@ -262,20 +262,6 @@ cdef inline bint _routes_merge(uint32_t open_points, uint32_t blots, int origin,
             and not (blots >> (origin - second)) & 1)
 
 
-cdef inline uint32_t _second_movers(const Board* start, uint32_t occupied, int origin1, int target1) noexcept nogil:
-    """The places a second move may start from after the first, ``origin1``
-    -> ``target1``: the points holding a stone then (the first's target in,
-    its origin out if it held one stone); the bar alone while a stone is
-    still on it (two or more there: both moves enter)."""
-    cdef uint32_t after
-    if origin1 == BAR and start.me[BAR] >= 2:
-        return (<uint32_t> 1) << BAR
-    after = occupied | ((<uint32_t> 1) << target1)
-    if start.me[origin1] == 1:
-        after &= ~((<uint32_t> 1) << origin1)
-    return after
-
-
 cdef inline bint _visit_group(Search* s, const Board* start, int mode, int origin1, int die1, uint32_t seconds,
                               int die2, int* k, Board* out) noexcept nogil:
     """The plays ``origin1`` -> ``origin1 - die1``, then a move with
@@ -328,35 +314,42 @@ cdef inline void _walk_two_moves(Search* s, const Board* start, uint32_t occupie
     below it. One stone moving on through the first move's target reaches
     the same position by both routes unless an intermediate point holds a
     blot: it is taken via the smaller die first. The bar is an origin like
-    a point: while a stone is on it, it is the only first origin (and with
-    two or more, the only second origin too: _second_movers). With no
+    a point: while a stone is on it, it is the only first origin; with two
+    or more there, the second move enters too (one group: the smaller die,
+    then the larger). With no
     two-move play, one move: with the larger die if one plays (the
     must-play rule), else the smaller."""
     cdef uint32_t reach_small = open_points << small, reach_large = open_points << large
     cdef uint32_t movers = (<uint32_t> 1) << BAR if start.me[BAR] else occupied
-    cdef uint32_t firsts = movers & (reach_small | reach_large), seconds
+    cdef uint32_t firsts = movers & (reach_small | reach_large), single, after, seconds
     cdef int origin1, target1
-    cdef bint two_moves = False
+    if start.me[BAR] >= 2:
+        # Both moves enter (the smaller die first: one play), or only one.
+        if (reach_small >> BAR) & 1 and _visit_group(s, start, mode, BAR, small, reach_large & movers, large,
+                                                      &k, out):
+            return
+        firsts = 0
     while firsts:
         origin1 = highest_bit(firsts)
         firsts ^= (<uint32_t> 1) << origin1
+        single = (<uint32_t> (start.me[origin1] == 1)) << origin1     # its origin empties
         if (reach_small >> origin1) & 1:
             target1 = origin1 - small
-            seconds = (_second_movers(start, occupied, origin1, target1) & reach_large
-                       & (((<uint32_t> 2) << origin1) - 1))
-            two_moves |= seconds != 0
+            after = (occupied | ((<uint32_t> 1) << target1)) & ~single
+            seconds = after & reach_large & (((<uint32_t> 2) << origin1) - 1)
             if _visit_group(s, start, mode, origin1, small, seconds, large, &k, out):
                 return
         if small != large and (reach_large >> origin1) & 1:
             target1 = origin1 - large
-            seconds = (_second_movers(start, occupied, origin1, target1) & reach_small
-                       & (((<uint32_t> 1) << origin1) - 1))
+            after = (occupied | ((<uint32_t> 1) << target1)) & ~single
+            seconds = after & reach_small & (((<uint32_t> 1) << origin1) - 1)
             if _routes_merge(open_points, blots, origin1, large, small):
                 seconds &= ~((<uint32_t> 1) << target1)     # via the smaller die first
-            two_moves |= seconds != 0
             if _visit_group(s, start, mode, origin1, large, seconds, small, &k, out):
                 return
-    if not two_moves:
+    # No two-move play (WALK_PICK: k is past every two-move play only when
+    # there is none): one move, with the larger die if one plays.
+    if mode == WALK_PICK or s.found.count == 0:
         if movers & reach_large:
             _visit_singles(s, start, mode, movers & reach_large, large, k, out)
         else:
