@@ -84,20 +84,20 @@ directives = {
 KERNELS = os.path.join("src", "bansugoroku_fast")
 
 
-# C sources linked into one module beside its .pyx, and the C headers a
-# module includes (its dependencies too: a change rebuilds it).
+# C sources linked into one module beside its .pyx.
 C_SOURCES = {"_pool": ["bsf_pool.c"]}
-NET_HEADERS = ["bsf_net.h", "bsf_net_exact_simd.h"]
-C_HEADERS = {"_pool": ["bsf_pool.h"], "_net": NET_HEADERS, "_games": NET_HEADERS, "_env": NET_HEADERS,
-             "_batch": ["bsf_build.h"],
-             "_batch_avx2": ["bsf_build.h"], "_single": ["bsf_build.h"]}
+# The kernels' C is in the headers bsf_*.h, declared for Cython by
+# ``cdef extern from "bsf_*.h"`` in the .pxd and .pyx files; most modules
+# reach most headers through the .pxd they cimport, so each module depends
+# on all of them (a change to one rebuilds every module).
+C_HEADERS = sorted(name for name in os.listdir(KERNELS) if name.startswith("bsf_") and name.endswith(".h"))
 
 
 def extension(name):
     return Extension(
         f"bansugoroku_fast.{name}",
         [os.path.join(KERNELS, source) for source in [f"{name}.pyx", *C_SOURCES.get(name, [])]],
-        depends=[os.path.join(KERNELS, header) for header in C_HEADERS.get(name, [])],
+        depends=[os.path.join(KERNELS, header) for header in C_HEADERS],
         include_dirs=[numpy.get_include(), KERNELS],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     )

@@ -13,9 +13,6 @@ _Int64: TypeAlias = npt.NDArray[np.int64]
 _Float64: TypeAlias = npt.NDArray[np.float64]
 
 FEATURE_NAMES: Final[tuple[str, ...]]
-PUBEVAL_CONTACT_WEIGHTS: Final[tuple[float, ...]]
-PUBEVAL_RACE_WEIGHTS: Final[tuple[float, ...]]
-PUBEVAL_WIN_SCORE: Final[float]
 #: The games play_batch records, as the kernel writes them: (field, numpy dtype, shape of an entry),
 #: per ply (the arrays it returns) and per game (the arrays the caller passes), and the bytes of each row.
 PLY_FIELDS: Final[tuple[tuple[str, str, tuple[int, ...]], ...]]

@@ -320,3 +320,28 @@ def test_one_network_class_plays_and_trains():
                 if "forward" in methods or node.name.endswith("Network"):
                     found.add(f"{module}.{node.name}")
     assert found == NETWORK_CLASSES
+
+
+KERNEL_SOURCES = ROOT / "src" / "bansugoroku_fast"
+#: The most lines a kernel module's ``.pyx`` may have: past it, a module holds
+#: more than one idea and is split along a seam that says something.
+MOST_PYX_LINES = 800
+
+
+def test_no_kernel_module_is_over_800_lines():
+    long = {path.name: lines for path in KERNEL_SOURCES.glob("*.pyx")
+            if (lines := len(path.read_text().splitlines())) > MOST_PYX_LINES}
+    assert long == {}
+
+
+def test_the_kernels_c_is_in_headers_not_in_string_literals():
+    """Hand-written C lives in ``bsf_*.h`` (``cdef extern from "bsf_x.h"``),
+    where a C compiler, an editor and a linter read it, not in a Cython
+    string (``cdef extern from *`` with a verbatim block)."""
+    verbatim = re.compile(r'cdef\s+extern\s+from\s+\*')
+    sources = sorted([*KERNEL_SOURCES.glob("*.pyx"), *KERNEL_SOURCES.glob("*.pxd")])
+    assert [path.name for path in sources if verbatim.search(path.read_text())] == []
+    included = {name for path in sources
+                for name in re.findall(r'cdef\s+extern\s+from\s+"(bsf_[^"]+)"', path.read_text())}
+    assert included <= {path.name for path in KERNEL_SOURCES.glob("bsf_*.h")}
+    assert verbatim.search('cdef extern from *:\n    """int x;"""') is not None

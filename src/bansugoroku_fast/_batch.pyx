@@ -74,15 +74,7 @@ from ._shortcuts cimport count_scanned
 cdef extern from "Python.h":
     int PyErr_CheckSignals()
 
-cdef extern from *:
-    """
-    #include "bsf_portable.h"
-    /* The total is a Py_ssize_t, added to as the 64-bit integer it is on every platform built for. */
-    typedef char bsf_ssize_is_64_bits[sizeof(Py_ssize_t) == sizeof(int64_t) ? 1 : -1];
-    static int bsf_load_flag(int *flag) { return bsf_load_int(flag); }
-    static void bsf_raise_flag(int *flag) { bsf_store_int(flag, 1); }
-    static void bsf_add(Py_ssize_t *total, Py_ssize_t more) { bsf_fetch_add_i64((int64_t*) total, (int64_t) more); }
-    """
+cdef extern from "bsf_batch.h":
     int load_flag "bsf_load_flag"(int* flag) noexcept nogil
     void raise_flag "bsf_raise_flag"(int* flag) noexcept nogil
     void atomic_add "bsf_add"(Py_ssize_t* total, Py_ssize_t more) noexcept nogil

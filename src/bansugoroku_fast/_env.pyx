@@ -25,9 +25,9 @@ from ._board cimport (
     RuleSet, checked_rules,
 )
 from ._games cimport (
-    POLICY_OUTSIDE, Children, Policy, choose_play, found_children, game_key, load_policy, pass_the_dice,
-    play_ply, roll_turn,
+    POLICY_OUTSIDE, Policy, choose_play, found_children, game_key, load_policy, pass_the_dice, play_ply, roll_turn,
 )
+from ._scoring cimport Children
 from ._search cimport MODE_PLAYS, Search, run_turn, search_free, search_new
 
 

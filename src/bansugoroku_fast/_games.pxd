@@ -1,7 +1,8 @@
 # cython: language_level=3
 """What ``_games.pyx`` shares with the other kernel modules that play games
 (``_env.pyx``, the vector environment's): the counter-based dice, the
-policies and their choice of a play, and the steps of a ply. The inline
+policies and their choice of a play, and the steps of a ply (the scores
+the policies choose by are ``_scoring``'s). The inline
 functions are compiled into each module that cimports them; ``choose_play``
 and ``load_policy`` are ``_games``' own, called through its C API.
 
@@ -14,12 +15,10 @@ from libc.string cimport memcpy
 from ._board cimport Board, RuleSet
 from ._net cimport bsf_net
 from ._queries cimport outcome_of
+from ._scoring cimport FEATURES, Children, child_at
 from ._search cimport Leaf, MODE_PLAYS, Search, run_turn
 
 cdef enum:
-    SIDE_FEATURES = 14
-    FEATURES = 28
-    PUBEVAL_INPUTS = 122
     # policy codes (bansugoroku_fast.games.policies)
     POLICY_RANDOM = 0
     POLICY_FIRST = 1
@@ -89,21 +88,6 @@ cdef struct Policy:
     int code
     double weights[FEATURES]   # POLICY_LINEAR only
     const bsf_net* net         # POLICY_NET only (its Model kept alive by the caller)
-
-
-# ``count`` positions in ``legal_plays`` order: child k is at
-# ``base + stride * (index[k] if index else k)`` (the leaves of a search, or
-# the rows of a batch).
-cdef struct Children:
-    const char* base
-    Py_ssize_t stride
-    const int32_t* index
-    int count
-
-
-cdef inline const Board* child_at(const Children* children, int k) noexcept nogil:
-    cdef Py_ssize_t row = children.index[k] if children.index != NULL else k
-    return <const Board*> (children.base + children.stride * row)
 
 
 cdef inline Children found_children(const Search* s, int count) noexcept nogil:

@@ -10,9 +10,11 @@ Which rolls take them (everything else goes through the search of
   stones outside home, and no immediate closure within reach). Counting
   them (``count_two_moves``) is a handful of popcounts over the bit masks
   of the board, and so is counting the arrival of the last stone outside
-  home, which wins and stops the play (``count_last_stone``); listing them (``plays_two_moves``) walks the pairs of
-  origins once, greatest key first, so they need neither a dedupe table
-  nor a sort.
+  home, which wins and stops the play (``count_last_stone``). Listing
+  them (``plays_two_moves``) and making the k-th alone (``two_move_play``)
+  are one walk (``_walk_two_moves``, bar entry included) of the pairs of
+  origins, greatest key first, so they need neither a dedupe table nor a
+  sort.
 * **The last two, three or four moves of a backgammon double** being
   counted (``count_last_two``, ``count_last_three``, ``count_last_four``),
   once no stone is on the bar and no bear-off can come: the search stops
@@ -227,26 +229,138 @@ cdef inline void _emit_second_moves(Search* s, const Board* start, int origin1, 
                 <uint8_t> origin1 | (<uint32_t> <uint8_t> target1) << 8, <uint8_t> die1, hit1)
 
 
-cdef inline bint _is_open(const Search* s, int point) noexcept nogil:
-    return point >= 1 and (s.open_points >> point) & 1
+# --- the one walk of a two-move turn ---------------------------------------------
+#
+# A two-move turn's plays (two_moves_decided: no bear-off and no win before
+# the second move) are walked once, in legal_plays order, by
+# _walk_two_moves, whose mode says what to do with them: list them all
+# (WALK_LIST: plays_two_moves, into the search's leaves or a batch's rows)
+# or make play k alone (WALK_PICK: two_move_play, the game loop's random
+# draw, which counts each group of plays by a popcount and makes only the
+# one drawn). The mode is a constant where each caller inlines the walk, so
+# each compiles to its own loop. Their number is the closed form
+# count_two_moves (_shortcuts.pxd), a different algorithm, which the tests
+# hold against this walk (tests/test_games.py draws every play k of
+# thousands of rolls and compares it, and the count, with the listed plays).
+
+cdef enum:
+    WALK_LIST = 0       # every play, to the search (its leaves, or the rows a batch lent)
+    WALK_PICK = 1       # play k alone, made on a board
 
 
-cdef inline bint _routes_merge(const Search* s, int origin, int first, int second) noexcept nogil:
+cdef inline bint _open_at(uint32_t open_points, int point) noexcept nogil:
+    return point >= 1 and (open_points >> point) & 1
+
+
+cdef inline bint _routes_merge(uint32_t open_points, uint32_t blots, int origin, int first,
+                               int second) noexcept nogil:
     """One stone from ``origin`` moving ``first`` then ``second`` reaches the
     same position by the other route: that route is open and neither
     intermediate point holds a blot."""
-    return (_is_open(s, origin - second)
-            and not (s.blots >> (origin - first)) & 1
-            and not (s.blots >> (origin - second)) & 1)
+    return (_open_at(open_points, origin - second)
+            and not (blots >> (origin - first)) & 1
+            and not (blots >> (origin - second)) & 1)
+
+
+cdef inline bint _visit_group(Search* s, const Board* start, int mode, int origin1, int die1, uint32_t seconds,
+                              int die2, int* k, Board* out) noexcept nogil:
+    """The plays ``origin1`` -> ``origin1 - die1``, then a move with
+    ``die2`` from each of ``seconds``, greatest first. WALK_LIST: listed
+    (returns False). WALK_PICK: play ``k[0]`` made in ``out`` if it is one
+    of them (returns True), else their number taken off ``k[0]``."""
+    cdef int n, origin2
+    if mode == WALK_LIST:
+        _emit_second_moves(s, start, origin1, die1, seconds, die2)
+        return False
+    n = popcount_places(seconds)
+    if k[0] >= n:
+        k[0] -= n
+        return False
+    memcpy(out, start, sizeof(Board))
+    _apply_step(out, origin1, origin1 - die1)
+    origin2 = _nth_highest(seconds, k[0])
+    _apply_step(out, origin2, origin2 - die2)
+    return True
+
+
+cdef inline void _visit_singles(Search* s, const Board* start, int mode, uint32_t origins, int die, int k,
+                                Board* out) noexcept nogil:
+    """The plays of one move with ``die`` from each of ``origins``, greatest
+    first: listed (WALK_LIST), or play ``k`` made in ``out`` (WALK_PICK)."""
+    cdef int origin
+    if mode == WALK_LIST:
+        while origins:
+            origin = highest_bit(origins)
+            origins ^= (<uint32_t> 1) << origin
+            _emit(s, start, origin, die, 0, 0)
+        return
+    origin = _nth_highest(origins, k)
+    memcpy(out, start, sizeof(Board))
+    _apply_step(out, origin, origin - die)
+
+
+cdef inline void _walk_two_moves(Search* s, const Board* start, uint32_t occupied, uint32_t open_points,
+                                 uint32_t blots, int small, int large, int mode, int k, Board* out) noexcept nogil:
+    """Walk the plays of a two-move turn of ``start`` (dice ``small`` <=
+    ``large``; two_moves_decided; the masks of scan_masks) in legal_plays
+    order, doing ``mode``'s visit (_visit_group, _visit_singles) with each;
+    ``s``: the search of WALK_LIST (else unused), ``k`` and ``out``: the
+    play of WALK_PICK (0 <= k < count_two_moves).
+
+    The first moves go from the greatest origin down, the smaller die first
+    (its target is higher: the greater key). A pair of moves of two stones
+    is taken once, in its order of the greater key: after the smaller die
+    from a point, second origins up to that point; after the larger, only
+    below it. One stone moving on through the first move's target reaches
+    the same position by both routes unless an intermediate point holds a
+    blot: it is taken via the smaller die first. The bar is an origin like
+    a point: while a stone is on it, it is the only first origin; with two
+    or more there, the second move enters too (one group: the smaller die,
+    then the larger). With no
+    two-move play, one move: with the larger die if one plays (the
+    must-play rule), else the smaller."""
+    cdef uint32_t reach_small = open_points << small, reach_large = open_points << large
+    cdef uint32_t movers = (<uint32_t> 1) << BAR if start.me[BAR] else occupied
+    cdef uint32_t firsts = movers & (reach_small | reach_large), single, after, seconds
+    cdef int origin1, target1
+    if start.me[BAR] >= 2:
+        # Both moves enter (the smaller die first: one play), or only one.
+        if (reach_small >> BAR) & 1 and _visit_group(s, start, mode, BAR, small, reach_large & movers, large,
+                                                      &k, out):
+            return
+        firsts = 0
+    while firsts:
+        origin1 = highest_bit(firsts)
+        firsts ^= (<uint32_t> 1) << origin1
+        single = (<uint32_t> (start.me[origin1] == 1)) << origin1     # its origin empties
+        if (reach_small >> origin1) & 1:
+            target1 = origin1 - small
+            after = (occupied | ((<uint32_t> 1) << target1)) & ~single
+            seconds = after & reach_large & (((<uint32_t> 2) << origin1) - 1)
+            if _visit_group(s, start, mode, origin1, small, seconds, large, &k, out):
+                return
+        if small != large and (reach_large >> origin1) & 1:
+            target1 = origin1 - large
+            after = (occupied | ((<uint32_t> 1) << target1)) & ~single
+            seconds = after & reach_small & (((<uint32_t> 1) << origin1) - 1)
+            if _routes_merge(open_points, blots, origin1, large, small):
+                seconds &= ~((<uint32_t> 1) << target1)     # via the smaller die first
+            if _visit_group(s, start, mode, origin1, large, seconds, small, &k, out):
+                return
+    # No two-move play (WALK_PICK: k is past every two-move play only when
+    # there is none): one move, with the larger die if one plays.
+    if mode == WALK_PICK or s.found.count == 0:
+        if movers & reach_large:
+            _visit_singles(s, start, mode, movers & reach_large, large, k, out)
+        else:
+            _visit_singles(s, start, mode, movers & reach_small, small, k, out)
 
 
 cdef int plays_two_moves(Search* s, const Board* start, const Scan* scan, int a, int b) noexcept nogil:
     """The plays of a two-move turn of ``start`` (scanned as ``scan``) in
     the cases count_two_moves counts, as leaves in descending canonical
-    order (``s.presorted``); -1 where only a search will do."""
-    cdef int small = a if a < b else b, large = a if a > b else b
-    cdef int origin1, origin2, die1, die2, target1, k, limit, bar = start.me[BAR]
-    cdef uint32_t first_origins, second_origins, after
+    order (``s.presorted``) or into the rows a batch lent; -1 where only a
+    search will do."""
     if not two_moves_decided(start, scan, s.rules):
         return -1
     memcpy(&s.board, start, sizeof(Board))
@@ -255,188 +369,30 @@ cdef int plays_two_moves(Search* s, const Board* start, const Scan* scan, int a,
     s.found.failed = False
     s.presorted = True
     s.wrote_out = s.rows.children != NULL
-    if bar:
-        _plays_entering(s, start, small, large)
-        return s.found.count if not s.found.failed else -1
-    # Origins with a legal first move with either die.
-    first_origins = s.occupied & ((s.open_points << small) | (s.open_points << large))
-    while first_origins:
-        origin1 = highest_bit(first_origins)
-        first_origins ^= (<uint32_t> 1) << origin1
-        for k in range(2):      # the smaller die lands higher: its key is greater
-            die1 = small if k == 0 else large
-            die2 = large if k == 0 else small
-            target1 = origin1 - die1
-            if not _is_open(s, target1) or (k == 1 and small == large):
-                continue
-            # Points holding a stone after the first move, able to move die2.
-            after = s.occupied | ((<uint32_t> 1) << target1)
-            if start.me[origin1] == 1:
-                after &= ~((<uint32_t> 1) << origin1)
-            # Second origins at most origin1 (below it once die1 is the
-            # larger): a pair of independent moves is taken once, in the
-            # order of the greater key (smaller die first from one point),
-            # and a stone from above origin1 through it is the other
-            # stone's play, taken with that origin first.
-            limit = origin1 if k == 0 else origin1 - 1
-            second_origins = after & (s.open_points << die2) & (((<uint32_t> 2) << limit) - 1)
-            # One stone on through target1 is taken via the smaller die
-            # first (the greater key) where both routes reach one position.
-            if die2 < die1 and _routes_merge(s, origin1, die1, die2):
-                second_origins &= ~((<uint32_t> 1) << target1)
-            _emit_second_moves(s, start, origin1, die1, second_origins, die2)
-    if s.found.count == 0:      # no two-move play: one die, the larger if it plays
-        for k in range(2):
-            die1 = large if k == 0 else small
-            first_origins = s.occupied & (s.open_points << die1)
-            while first_origins:
-                origin1 = highest_bit(first_origins)
-                first_origins ^= (<uint32_t> 1) << origin1
-                _emit(s, start, origin1, die1, 0, 0)
-            if s.found.count:
-                break
+    _walk_two_moves(s, start, s.occupied, s.open_points, s.blots, a if a < b else b, a if a > b else b,
+                    WALK_LIST, 0, NULL)
     if s.found.failed:
         s.found.count = 0
         return -1
     return s.found.count
 
 
-cdef void _plays_entering(Search* s, const Board* start, int small, int large) noexcept nogil:
-    """plays_two_moves with stones on the bar (see count_entering)."""
-    cdef int k, die1, die2, entry, origin2
-    cdef uint32_t second_origins
-    if start.me[BAR] >= 2:
-        if small == large:
-            if _is_open(s, BAR - small):
-                _emit(s, start, BAR, small, BAR, small)
-        elif _is_open(s, BAR - small) and _is_open(s, BAR - large):
-            _emit(s, start, BAR, small, BAR, large)
-        elif _is_open(s, BAR - large):
-            _emit(s, start, BAR, large, 0, 0)
-        elif _is_open(s, BAR - small):
-            _emit(s, start, BAR, small, 0, 0)
-        return
-    for k in range(2):
-        die1 = small if k == 0 else large
-        die2 = large if k == 0 else small
-        entry = BAR - die1
-        if not _is_open(s, entry) or (k == 1 and small == large):
-            continue
-        second_origins = (s.occupied | ((<uint32_t> 1) << entry)) & (s.open_points << die2)
-        if die2 < die1 and _routes_merge(s, BAR, die1, die2):
-            second_origins &= ~((<uint32_t> 1) << entry)    # the entered stone on: via the smaller die first
-        _emit_second_moves(s, start, BAR, die1, second_origins, die2)
-    if s.found.count == 0:
-        if _is_open(s, BAR - large):
-            _emit(s, start, BAR, large, 0, 0)
-        elif _is_open(s, BAR - small):
-            _emit(s, start, BAR, small, 0, 0)
-
-
-# --- one play drawn without listing the others -------------------------------------
-#
-# A uniform draw among a roll's plays needs their number (the closed-form
-# counts) and the chosen play only. two_move_play walks plays_two_moves'
-# loops with a popcount where they emit the plays of one first move, and
-# makes only the play drawn; double_play does the same for a backgammon
-# double, counting each subtree of its search from the closed forms.
-
-
-cdef inline bint _open_at(uint32_t open_points, int point) noexcept nogil:
-    return point >= 1 and (open_points >> point) & 1
-
-
-cdef inline bint _merge(uint32_t open_points, uint32_t blots, int origin, int first, int second) noexcept nogil:
-    """_routes_merge on masks."""
-    return (_open_at(open_points, origin - second)
-            and not (blots >> (origin - first)) & 1
-            and not (blots >> (origin - second)) & 1)
-
-
-cdef inline int _walk_seconds(const Board* start, Board* out, int first, int first_die, int die,
-                              uint32_t seconds, int* k) noexcept nogil:
-    """One step of the walk of two_move_play: if play ``k[0]`` is among the
-    plays ``first`` -> ``first - first_die``, then a move with ``die`` from
-    one of ``seconds`` (greatest origin first), make it in ``out`` and
-    return 1; else take their number off ``k[0]`` and return 0."""
-    cdef int n = popcount_places(seconds), origin
-    if k[0] >= n:
-        k[0] -= n
-        return 0
-    memcpy(out, start, sizeof(Board))
-    _apply_step(out, first, first - first_die)
-    origin = _nth_highest(seconds, k[0])
-    _apply_step(out, origin, origin - die)
-    return 1
-
-
 cdef void two_move_play(const Board* start, const Scan* scan, int a, int b, int k, Board* out) noexcept nogil:
     """``out`` = ``start`` after play ``k`` (0 <= k < its count_two_moves
-    count) of a two-move turn that plays_two_moves lists (two_moves_decided):
-    its loops walked in its order, the plays of each first move counted by
-    a popcount instead of listed, until the one holding play ``k``."""
-    cdef int small = a if a < b else b, large = a if a > b else b
-    cdef int origin1, target1, die
-    cdef uint32_t occupied, open_points, multi, blots, first_origins, after, seconds
-    cdef uint32_t reach_small, reach_large, single
+    count) of a two-move turn that plays_two_moves lists
+    (two_moves_decided), the plays walked in the same order, counted group
+    by group, and only play ``k`` made."""
+    cdef uint32_t occupied, open_points, multi, blots
     scan_masks(scan, &occupied, &open_points, &multi, &blots)
-    if start.me[BAR]:
-        _entering_play(start, occupied, open_points, blots, small, large, k, out)
-        return
-    reach_small, reach_large = open_points << small, open_points << large
-    first_origins = occupied & (reach_small | reach_large)
-    while first_origins:
-        origin1 = highest_bit(first_origins)
-        first_origins ^= (<uint32_t> 1) << origin1
-        single = (<uint32_t> (start.me[origin1] == 1)) << origin1
-        if (reach_small >> origin1) & 1:        # the smaller die first: the greater key
-            target1 = origin1 - small
-            after = (occupied | ((<uint32_t> 1) << target1)) & ~single
-            seconds = after & reach_large & (((<uint32_t> 2) << origin1) - 1)
-            if _walk_seconds(start, out, origin1, small, large, seconds, &k):
-                return
-        if small != large and (reach_large >> origin1) & 1:
-            target1 = origin1 - large
-            after = (occupied | ((<uint32_t> 1) << target1)) & ~single
-            seconds = after & reach_small & (((<uint32_t> 1) << origin1) - 1)
-            if _merge(open_points, blots, origin1, large, small):
-                seconds &= ~((<uint32_t> 1) << target1)     # via the smaller die first
-            if _walk_seconds(start, out, origin1, large, small, seconds, &k):
-                return
-    # No two-move play: one move, with the larger die if it plays.
-    die = large if occupied & reach_large else small
-    origin1 = _nth_highest(occupied & (open_points << die), k)
-    memcpy(out, start, sizeof(Board))
-    _apply_step(out, origin1, origin1 - die)
+    _walk_two_moves(NULL, start, occupied, open_points, blots, a if a < b else b, a if a > b else b,
+                    WALK_PICK, k, out)
 
 
-cdef void _entering_play(const Board* start, uint32_t occupied, uint32_t open_points, uint32_t blots,
-                         int small, int large, int k, Board* out) noexcept nogil:
-    """two_move_play with stones on the bar (_plays_entering's loops)."""
-    cdef int i, die1, die2, entry
-    cdef uint32_t seconds
-    if start.me[BAR] == 1:
-        for i in range(2):
-            die1 = small if i == 0 else large
-            die2 = large if i == 0 else small
-            entry = BAR - die1
-            if not _open_at(open_points, entry) or (i == 1 and small == large):
-                continue
-            seconds = (occupied | ((<uint32_t> 1) << entry)) & (open_points << die2)
-            if die2 < die1 and _merge(open_points, blots, BAR, die1, die2):
-                seconds &= ~((<uint32_t> 1) << entry)
-            if _walk_seconds(start, out, BAR, die1, die2, seconds, &k):
-                return
-    memcpy(out, start, sizeof(Board))
-    # Two or more on the bar (both dice enter, or one), or one that cannot
-    # go on: one entering move, with the larger die if it enters.
-    if start.me[BAR] >= 2 and _open_at(open_points, BAR - small) and _open_at(open_points, BAR - large):
-        _apply_step(out, BAR, BAR - small)
-        _apply_step(out, BAR, BAR - large)
-    elif _open_at(open_points, BAR - large):
-        _apply_step(out, BAR, BAR - large)
-    else:
-        _apply_step(out, BAR, BAR - small)
+# --- a backgammon double's play drawn without listing the others -------------------
+#
+# A uniform draw among a roll's plays needs their number (the closed-form
+# counts) and the chosen play only: double_play finds it move by move,
+# counting each subtree of the search from the closed forms.
 
 
 cdef inline int _nth_highest(uint32_t bits, int k) noexcept nogil:

@@ -44,17 +44,7 @@ from ._search cimport Leaf, MODE_PLAYS, MODE_SEQUENCES, Search, run_turn, search
 cdef extern from "bsf_build.h":
     int BSF_BUILT_FOR_AVX2
 
-cdef extern from *:
-    """
-    /* cls() without __init__, through its tp_new slot (no lookup of __new__). */
-    static PyObject* bsf_new_object(PyObject *cls) {
-        PyObject *no_arguments = PyTuple_New(0), *made;
-        if (no_arguments == NULL) return NULL;
-        made = ((PyTypeObject*) cls)->tp_new((PyTypeObject*) cls, no_arguments, NULL);
-        Py_DECREF(no_arguments);
-        return made;
-    }
-    """
+cdef extern from "bsf_single.h":
     object new_object "bsf_new_object"(object cls)
 
 #: The instructions this build uses beyond the architecture's baseline:

@@ -1,0 +1,11 @@
+# Stub of the compiled module src/bansugoroku_fast/_scoring.pyx (what the
+# policies score a play by: features, pubeval, a network's choice), written
+# by hand; stubtest holds it to the module (.ci/run). Its functions are C,
+# called by the other kernel modules (cimport); its Python names are the
+# tables it copies when it loads.
+from typing import Final
+
+FEATURE_NAMES: Final[tuple[str, ...]]
+PUBEVAL_CONTACT_WEIGHTS: Final[tuple[float, ...]]
+PUBEVAL_RACE_WEIGHTS: Final[tuple[float, ...]]
+PUBEVAL_WIN_SCORE: Final[float]

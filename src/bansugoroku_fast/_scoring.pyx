@@ -1,0 +1,385 @@
+# cython: language_level=3
+"""What the kernels' policies score a play by: the features, Tesauro's
+pubeval and a network's 0-ply equity (``_games.pyx`` chooses a play with
+them, ``_env.pyx`` through it).
+
+Everything here is specified by ``bansugoroku_fast.oracle`` (the features,
+the scores and the tie rule) and must compute exactly what it computes:
+integers for the features, float64 sums in index order for the scores (this
+module is compiled with ``-ffp-contract=off``, so no fused multiply-add
+changes a rounding), the first greatest score wins. The functions the other
+modules call are declared in ``_scoring.pxd``; they trust their arguments
+(valid boards, the Python layer checks them).
+"""
+from libc.stdint cimport int16_t, int32_t, uint32_t, uint64_t
+
+from ._board cimport (
+    BAR, OFF, POINT_BITS, STONES, Board, RuleSet, home_closed, lowest_bit, popcount, row_eq, row_gt,
+)
+from ._net cimport (
+    BSF_NET_MAX_HIDDEN, bsf_net, bsf_net_children_sums, bsf_net_equity, bsf_net_exact_sums, bsf_net_finish,
+    bsf_net_forward, bsf_net_sums, table_probabilities, table_row,
+)
+from ._queries cimport outcome_of
+
+from bansugoroku_fast.scoring import (
+    FEATURE_NAMES, PUBEVAL_CONTACT_WEIGHTS, PUBEVAL_RACE_WEIGHTS, PUBEVAL_WIN_SCORE,
+)
+
+assert len(FEATURE_NAMES) == FEATURES
+
+cdef double PUBEVAL_RACE[PUBEVAL_INPUTS]
+cdef double PUBEVAL_CONTACT[PUBEVAL_INPUTS]
+cdef double PUBEVAL_WIN = PUBEVAL_WIN_SCORE
+for _i in range(PUBEVAL_INPUTS):
+    PUBEVAL_RACE[_i] = PUBEVAL_RACE_WEIGHTS[_i]
+    PUBEVAL_CONTACT[_i] = PUBEVAL_CONTACT_WEIGHTS[_i]
+
+# HITTING[m][d]: bit r set if the ordered roll r = 6 * (a - 1) + (b - 1)
+# carries a stone d pips (1..24), blocks ignored, when a double moves m
+# times (m = 2 or 4).
+cdef uint64_t HITTING[5][25]
+
+
+cdef void _init_hitting() noexcept nogil:
+    cdef int moves, a, b, k, roll
+    for moves in range(2, 5, 2):
+        for a in range(1, 7):
+            for b in range(1, 7):
+                roll = 6 * (a - 1) + b - 1
+                if a == b:
+                    for k in range(1, moves + 1):
+                        HITTING[moves][a * k] |= 1ULL << roll
+                else:
+                    HITTING[moves][a] |= 1ULL << roll
+                    HITTING[moves][b] |= 1ULL << roll
+                    HITTING[moves][a + b] |= 1ULL << roll
+
+
+_init_hitting()
+
+
+# --- features -----------------------------------------------------------------
+
+
+cdef inline int _exposure(uint32_t blots, uint32_t other_places, int doubles_moves) noexcept nogil:
+    """Rolls of 36 on which ``other`` could hit a blot, blocks ignored: a
+    stone on its place q (bit q, 25 = bar) reaches our point p (bit p) after
+    q + p - 25 pips."""
+    cdef uint32_t distances = 0
+    cdef int point
+    while blots:
+        point = lowest_bit(blots)
+        blots &= blots - 1
+        distances |= other_places >> (25 - point)
+    return _count_rolls(_hitting_rolls(distances, doubles_moves))
+
+
+cdef inline uint64_t _hitting_rolls(uint32_t distances, int doubles_moves) noexcept nogil:
+    """The rolls (bits of HITTING) that carry a stone one of the
+    ``distances`` (bit d: d pips; bit 0 ignored), blocks ignored."""
+    cdef uint64_t rolls = 0
+    distances &= ~1u
+    while distances:
+        rolls |= HITTING[doubles_moves][lowest_bit(distances)]
+        distances &= distances - 1
+    return rolls
+
+
+cdef inline int _count_rolls(uint64_t rolls) noexcept nogil:
+    return popcount(<uint32_t> rolls) + popcount(<uint32_t> (rolls >> 32))
+
+
+cdef enum:
+    HOME_BITS = 0x7E            # points 1..6
+    BACK_BITS = 0x3F << 19      # points 19..24
+
+
+cdef inline int _longest_run(uint32_t bits) noexcept nogil:
+    """The longest run of consecutive set bits."""
+    cdef int length = 0
+    while bits:                 # each round shortens every run by one
+        bits &= bits << 1
+        length += 1
+    return length
+
+
+cdef void side_features(const signed char* own, const signed char* other, RuleSet rules,
+                        int won, int* out) noexcept nogil:
+    """The SIDE_FEATURES integers of ``own`` against ``other`` (``won``: the
+    value of ``own``'s win, 0 if none), in the oracle's order
+    (``oracle.features.side_features`` defines each). Counts of points come
+    from bit masks of the row (bit p = point p)."""
+    cdef uint32_t blots = row_eq(own, 1) & POINT_BITS
+    cdef uint32_t made = row_gt(own, 1) & POINT_BITS
+    cdef uint32_t heavy = row_gt(own, 3) & POINT_BITS
+    cdef uint32_t other_places = row_gt(other, 0) & (POINT_BITS | (1u << BAR))
+    cdef int p, pips = 0, stacking = 0
+    for p in range(1, 26):
+        pips += p * own[p]
+    while heavy:
+        p = lowest_bit(heavy)
+        heavy &= heavy - 1
+        stacking += own[p] - 3
+    out[0] = pips
+    out[1] = own[OFF]
+    out[2] = own[BAR]
+    out[3] = own[1] + own[2] + own[3] + own[4] + own[5] + own[6]
+    out[4] = own[19] + own[20] + own[21] + own[22] + own[23] + own[24] + own[BAR]
+    out[5] = popcount(blots)
+    out[6] = popcount(made)
+    out[7] = popcount(made & HOME_BITS)
+    out[8] = _longest_run(made)
+    out[9] = popcount(made & BACK_BITS)
+    out[10] = _exposure(blots, other_places, rules.doubles_moves)
+    out[11] = stacking
+    out[12] = home_closed(own, other)
+    out[13] = won
+
+
+cdef void board_features(const Board* board, RuleSet rules, int* out) noexcept nogil:
+    """Row me's features, then row opp's (the board must be valid)."""
+    cdef int winner, value
+    outcome_of(board, rules, &winner, &value)
+    side_features(board.me, board.opp, rules, value if winner == 0 else 0, out)
+    side_features(board.opp, board.me, rules, value if winner == 1 else 0, out + SIDE_FEATURES)
+
+
+cdef enum:
+    PRIME = 8                   # their places in side_features' order
+    EXPOSURE = 10
+    CLOSURE = 12
+    WON = 13
+
+
+cdef inline void side_net_features(const signed char* own, const signed char* other, RuleSet rules, int won,
+                                   int* out) noexcept nogil:
+    """The NET_SIDE_FEATURES of ``own`` against ``other`` at their places
+    in ``side_features``' order (the same values)."""
+    out[PRIME] = _longest_run(row_gt(own, 1) & POINT_BITS)
+    out[EXPOSURE] = _exposure(row_eq(own, 1) & POINT_BITS, row_gt(other, 0) & (POINT_BITS | (1u << BAR)),
+                              rules.doubles_moves)
+    out[CLOSURE] = home_closed(own, other)
+    out[WON] = won
+
+
+cdef void net_features(const Board* board, RuleSet rules, int* out) noexcept nogil:
+    """The NET_SIDE_FEATURES of row me, then of row opp, at their places
+    in ``board_features``' order; the other places are left as they are
+    (the board must be valid)."""
+    cdef int winner, value
+    outcome_of(board, rules, &winner, &value)
+    side_net_features(board.me, board.opp, rules, value if winner == 0 else 0, out)
+    side_net_features(board.opp, board.me, rules, value if winner == 1 else 0, out + SIDE_FEATURES)
+
+
+cdef double linear_score(const double* weights, const Board* board, RuleSet rules) noexcept nogil:
+    """``0.0 + w[0] * f[0] + w[1] * f[1] + ...`` in index order."""
+    cdef int values[FEATURES]
+    cdef int i
+    cdef double score = 0.0
+    board_features(board, rules, values)
+    for i in range(FEATURES):
+        score += weights[i] * <double> values[i]
+    return score
+
+
+# --- pubeval ----------------------------------------------------------------------
+
+
+cdef bint is_race(const Board* board) noexcept nogil:
+    """No contact: the rearmost stones have passed each other."""
+    cdef int mover_back = 25, opponent_back = 25
+    while mover_back > 0 and board.me[mover_back] == 0:
+        mover_back -= 1
+    while opponent_back > 0 and board.opp[opponent_back] == 0:
+        opponent_back -= 1
+    return mover_back + opponent_back <= 25
+
+
+cdef double pubeval_score(const Board* board, bint race) noexcept nogil:
+    """Tesauro's pubeval of a position seen by the side that just moved; the
+    inputs that are zero add nothing and are skipped, the others are added in
+    the oracle's index order."""
+    cdef const double* w = &PUBEVAL_CONTACT[0]
+    cdef double score = 0.0
+    cdef int block, point, n, first
+    if board.me[OFF] == STONES:
+        return PUBEVAL_WIN
+    if race:
+        w = &PUBEVAL_RACE[0]
+    for block in range(24):
+        point = 24 - block
+        n = board.me[point] if board.me[point] else -board.opp[BAR - point]
+        first = 5 * block
+        if n == -1:
+            score += w[first]
+        elif n == 1:
+            score += w[first + 1]
+        elif n >= 2:
+            score += w[first + 2]
+            if n == 3:
+                score += w[first + 3]
+            elif n >= 4:
+                score += w[first + 4] * ((n - 3) / 2.0)
+    if board.opp[BAR]:
+        score += w[120] * (board.opp[BAR] / 2.0)
+    if board.me[OFF]:
+        score += w[121] * (board.me[OFF] / 15.0)
+    return score
+
+
+# --- a network's choice ---------------------------------------------------------------
+
+
+
+cdef void net_parent(const bsf_net* net, const Board* board, RuleSet rules, NetParent* parent) noexcept nogil:
+    parent.board = board
+    if net.features:
+        net_features(board, rules, parent.features)
+        parent.opp_places = row_gt(board.opp, 0) & (POINT_BITS | (1u << BAR))
+        parent.opp_blots = row_eq(board.opp, 1) & POINT_BITS
+        parent.known = 0
+    if net.exact:           # in integers
+        bsf_net_exact_sums(net, board.me, <const int32_t*> parent.features if net.features else NULL, parent.sums16)
+    else:
+        bsf_net_sums(net, board.me, <const int32_t*> parent.features if net.features else NULL, parent.sums)
+
+
+cdef void net_child_features(NetParent* parent, const Board* child, RuleSet rules, int* out) noexcept nogil:
+    """``net_features`` of a play of ``parent`` (the same values), from
+    what the parent's children share: a play hits only blots, so row opp's
+    made points (and prime) are the parent's in every child, and in a child
+    that hit nothing (row opp's places are the parent's) row opp is the
+    parent's: its blots are the parent's, and the rolls hitting each of row
+    me's blots are the parent's ``hits`` (filled at the first child that
+    needs one)."""
+    cdef int winner, value, point
+    cdef uint32_t blots = row_eq(child.me, 1) & POINT_BITS
+    cdef uint32_t opp_places = row_gt(child.opp, 0) & (POINT_BITS | (1u << BAR))
+    cdef uint32_t opp_blots
+    cdef uint64_t rolls = 0
+    if rules.backgammon and child.me[OFF] < STONES and child.opp[OFF] < STONES:
+        winner, value = -1, 0       # outcome_of's answer: backgammon's one finish is 15 borne off
+    else:
+        outcome_of(child, rules, &winner, &value)
+    out[PRIME] = _longest_run(row_gt(child.me, 1) & POINT_BITS)
+    if opp_places == parent.opp_places:     # row opp as in the parent
+        while blots:
+            point = lowest_bit(blots)
+            blots &= blots - 1
+            if not (parent.known >> point) & 1:
+                parent.hits[point] = _hitting_rolls(opp_places >> (25 - point), rules.doubles_moves)
+                parent.known |= 1u << point
+            rolls |= parent.hits[point]
+        out[EXPOSURE] = _count_rolls(rolls)
+        opp_blots = parent.opp_blots
+    else:
+        out[EXPOSURE] = _exposure(blots, opp_places, rules.doubles_moves)
+        opp_blots = row_eq(child.opp, 1) & POINT_BITS
+    out[SIDE_FEATURES + PRIME] = parent.features[SIDE_FEATURES + PRIME]
+    out[CLOSURE] = home_closed(child.me, child.opp)
+    out[WON] = value if winner == 0 else 0
+    out[SIDE_FEATURES + EXPOSURE] = _exposure(opp_blots, row_gt(child.me, 0) & (POINT_BITS | (1u << BAR)),
+                                              rules.doubles_moves)
+    out[SIDE_FEATURES + CLOSURE] = home_closed(child.opp, child.me)
+    out[SIDE_FEATURES + WON] = value if winner == 1 else 0
+
+
+cdef void outcome_probabilities(int winner, int value, float* out) noexcept nogil:
+    """``out[5]``: a finished game's five probabilities for row 0 (the
+    oracle's ``evaluate``: a win worth ``value`` fills the slots up to it)."""
+    out[0], out[1], out[2] = winner == 0, winner == 0 and value >= 2, winner == 0 and value >= 3
+    out[3], out[4] = winner == 1 and value >= 2, winner == 1 and value >= 3
+
+
+cdef enum:
+    NET_CHUNK = 64              # children a pass of bsf_net_finish takes (a multiple of eight)
+
+
+cdef int net_choice_of(const bsf_net* net, NetParent* parent, const Children* children, RuleSet rules,
+                       float* best_probabilities) noexcept nogil:
+    """The index of the child of greatest 0-ply equity by ``net`` (the
+    first on a tie), a finished child worth its outcome's signed value:
+    what ``_net.net_best_child`` chooses, each child's first layer made
+    from its parent's sums. The children go NET_CHUNK at a time: the output
+    sums of each (``bsf_net_children_sums``), then their probabilities and
+    equities together (``bsf_net_finish``). The chosen child's five
+    probabilities go to ``best_probabilities`` (NULL: not wanted). With
+    the tables (``Model.use_tables``), a child they cover is scored from
+    them, not the layers; none is when the side that does not move stands
+    outside them (one test of the parent)."""
+    cdef float scratch[2 * BSF_NET_MAX_HIDDEN]
+    cdef float exact[5 * NET_CHUNK]         # from the tables, where tabled[i]
+    cdef bint tabled[NET_CHUNK]
+    cdef bint tables = table_row(net, parent.board.opp)
+    cdef float sums[5 * NET_CHUNK]          # output k of the chunk's child i at k * NET_CHUNK + i
+    cdef double equities[NET_CHUNK]
+    cdef int winners[NET_CHUNK]
+    cdef int values[NET_CHUNK]
+    cdef const signed char* scored[NET_CHUNK]   # each child's board, NULL where it is finished
+    cdef int child_features[NET_CHUNK * FEATURES]
+    cdef const int* parent_values = <const int*> parent.features if net.features else NULL
+    cdef const Board* child
+    cdef int start = 0, count, i, k, best = 0, winner, value
+    cdef double score, best_score = 0.0
+    while start < children.count:
+        count = min(<int> NET_CHUNK, children.count - start)
+        for i in range(count):
+            child = child_at(children, start + i)
+            if net.features:        # the features hold each side's win ("won")
+                net_child_features(parent, child, rules, child_features + i * FEATURES)
+                winner = 0 if child_features[i * FEATURES + WON] else (
+                    1 if child_features[i * FEATURES + SIDE_FEATURES + WON] else -1)
+                value = child_features[i * FEATURES + WON] + child_features[i * FEATURES + SIDE_FEATURES + WON]
+            elif outcome_of(child, rules, &winner, &value) < 0:
+                winner = -1
+            winners[i], values[i] = winner, value
+            tabled[i] = tables and winner < 0 and table_probabilities(net, child, exact + 5 * i)
+            scored[i] = child.me if winner < 0 and not tabled[i] else NULL  # scored exactly below
+        bsf_net_children_sums(net, parent.board.me, <const int32_t*> parent_values, parent.sums, parent.sums16, scored,
+                              <const int32_t*> child_features if net.features else NULL, FEATURES, count, scratch,
+                              sums, NET_CHUNK)
+        bsf_net_finish(sums, NET_CHUNK, count, equities)
+        for i in range(count):
+            winner, value = winners[i], values[i]
+            if tabled[i]:
+                score = bsf_net_equity(exact + 5 * i)
+            else:
+                score = equities[i] if winner < 0 else (value if winner == 0 else -value)
+            if start + i == 0 or score > best_score:
+                best, best_score = start + i, score
+                if best_probabilities == NULL:
+                    continue
+                if winner >= 0:
+                    outcome_probabilities(winner, value, best_probabilities)
+                elif tabled[i]:
+                    for k in range(5):
+                        best_probabilities[k] = exact[5 * i + k]
+                else:
+                    for k in range(5):
+                        best_probabilities[k] = sums[k * NET_CHUNK + i]
+        start += count
+    return best
+
+
+cdef int net_choice(const bsf_net* net, const Board* parent, const Children* children,
+                    RuleSet rules) noexcept nogil:
+    """``net_choice_of`` for a parent seen once."""
+    cdef NetParent prepared
+    net_parent(net, parent, rules, &prepared)
+    return net_choice_of(net, &prepared, children, rules, NULL)
+
+
+cdef void net_probabilities(const bsf_net* net, const Board* board, RuleSet rules, float* out) noexcept nogil:
+    """``out[5]``: the network's five probabilities for row 0 of a game
+    going on, computed from scratch (what ``NetEvaluator.score_valid``
+    gives: from the tables where they cover it)."""
+    cdef float scratch[2 * BSF_NET_MAX_HIDDEN]
+    cdef int values[FEATURES]
+    if table_probabilities(net, board, out):
+        return
+    if net.features:
+        net_features(board, rules, values)
+    bsf_net_forward(net, board.me, <const int32_t*> values if net.features else NULL, out, scratch)
+
