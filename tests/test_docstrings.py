@@ -119,7 +119,7 @@ def test_a_public_function_has_the_numpydoc_sections(name):
 
 def test_the_public_classes_are_found():
     assert len(CLASSES) >= 90
-    assert {"Position", "Rules", "InvalidPositionError", "envs.BanSugorokuEnv"} <= set(CLASSES)
+    assert {"Position", "Rules", "errors.InvalidPositionError", "envs.BanSugorokuEnv"} <= set(CLASSES)
 
 
 @pytest.mark.parametrize("name", sorted(CLASSES))

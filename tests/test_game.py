@@ -70,7 +70,7 @@ def test_roll_names(dice, name):
 
 
 def test_roll_name_rejects_bad_dice():
-    with pytest.raises(bf.InvalidDiceError):
+    with pytest.raises(bf.errors.InvalidDiceError):
         roll_name((0, 6))
 
 

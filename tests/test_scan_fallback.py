@@ -2,13 +2,12 @@
 builds on other architectures such as aarch64 use) gives the SSE2 scan's
 masks and checks.
 
-The C code is taken as it stands from ``_board.pxd`` and compiled twice
+The C code is taken as it stands from ``bsf_board.h`` and compiled twice
 into a small program, once as the build compiles it and once with
 ``__SSE2__`` undefined; both scan the same rows (valid positions, counts
 out of range, negative counts) and must print the same fields. Skipped
 only where there is no C compiler.
 """
-import re
 import subprocess
 from pathlib import Path
 
@@ -18,9 +17,9 @@ from bansugoroku_fast import Rules
 
 from . import source_tree, strategies
 
-BOARD_PXD = source_tree.ROOT / "src" / "bansugoroku_fast" / "_board.pxd"
+BOARD_H = source_tree.ROOT / "src" / "bansugoroku_fast" / "bsf_board.h"
 compiler = source_tree.c_compiler()
-pytestmark = [source_tree.needs("src/bansugoroku_fast/_board.pxd"), source_tree.needs_c_compiler()]
+pytestmark = [source_tree.needs("src/bansugoroku_fast/bsf_board.h"), source_tree.needs_c_compiler()]
 
 MAIN = r"""
 #include <stdio.h>
@@ -43,19 +42,15 @@ int main(void) {
 
 
 def scan_source() -> str:
-    """The C of every ``cdef extern from *`` block of _board.pxd (up to the
-    scan), with a main that scans rows read from stdin."""
-    text = BOARD_PXD.read_text()
-    blocks = re.findall(r'cdef extern from \*:\n    """\n(.*?)\n    """', text, flags=re.S)
-    scan_blocks = blocks[: next(i for i, block in enumerate(blocks) if "bsf_scan_rows" in block) + 1]
-    return "#include <stddef.h>\n" + "\n".join(scan_blocks) + MAIN
+    """The board header's C, with a main that scans rows read from stdin."""
+    return '#include <stddef.h>\n#include "bsf_board.h"\n' + MAIN
 
 
 def scanned(rows: np.ndarray, tmp_path: Path, *flags: str) -> list[str]:
     source = tmp_path / "scan.c"
     source.write_text(scan_source())
     program = tmp_path / f"scan{len(flags)}"
-    subprocess.run([compiler, "-O2", *flags, f"-I{BOARD_PXD.parent}", str(source), "-o", str(program)], check=True)
+    subprocess.run([compiler, "-O2", *flags, f"-I{BOARD_H.parent}", str(source), "-o", str(program)], check=True)
     feed = "\n".join(" ".join(map(str, row)) for row in rows.reshape(len(rows), 52).tolist())
     done = subprocess.run([str(program)], input=feed, capture_output=True, text=True, check=True)
     return done.stdout.splitlines()
@@ -76,7 +71,7 @@ def test_portable_scan_matches_sse2_scan(tmp_path):
         made_up[item, row, place] = -1
     rows = np.concatenate([valid, garbage, off_by_one, negative, made_up])
     portable = scanned(rows, tmp_path, "-U__SSE2__")
-    preprocessed = subprocess.run([compiler, "-E", "-U__SSE2__", f"-I{BOARD_PXD.parent}", str(tmp_path / "scan.c")],
+    preprocessed = subprocess.run([compiler, "-E", "-U__SSE2__", f"-I{BOARD_H.parent}", str(tmp_path / "scan.c")],
                                   capture_output=True, text=True, check=True).stdout
     assert "emmintrin" not in preprocessed
     assert portable == scanned(rows, tmp_path)
