@@ -1080,17 +1080,28 @@ def net_best_children(model: Any, children: np.ndarray, offsets: np.ndarray, cod
 # --- the cube ---------------------------------------------------------------------------------
 
 
-def match_cube_values(probabilities: np.ndarray, efficiency: np.ndarray, which: np.ndarray, cubeful: np.ndarray,
-                      gammon: np.ndarray, owner: np.ndarray, levels: np.ndarray, level_results: np.ndarray,
-                      doubled_dead: np.ndarray, prime_results: np.ndarray) -> np.ndarray:
+_Arrays3: TypeAlias = tuple[np.ndarray, np.ndarray, np.ndarray]
+_Arrays7: TypeAlias = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _cube_states(states: Any) -> _Arrays7:
+    """The arrays of ``cube.states._MatchStates`` in the kernel's argument order."""
+    return (states.cubeful.view(np.uint8), states.gammon, states.owner, states.levels, states.level_results,
+            states.doubled_dead.view(np.uint8), states.prime_results)
+
+
+def _rows(probabilities: np.ndarray, efficiency: np.ndarray, which: np.ndarray) -> _Arrays3:
+    return (np.ascontiguousarray(probabilities, dtype=np.float64), np.ascontiguousarray(efficiency, dtype=np.float64),
+            np.ascontiguousarray(which, dtype=np.int64))
+
+
+def match_cube_values(probabilities: np.ndarray, efficiency: np.ndarray, which: np.ndarray,
+                      states: Any) -> np.ndarray:
     """``float64[N]``: each row's cubeful match winning chance in its state
-    (``src/bansugoroku_fast/_cube.pyx``; the states as
-    ``cube.states._MatchStates`` holds them, ``which`` each row's state)."""
+    ``which[i]`` of ``states`` (``cube.states._MatchStates``; see
+    ``src/bansugoroku_fast/_cube.pyx``)."""
     out = np.empty(len(probabilities))
-    _cube.match_values(np.ascontiguousarray(probabilities, dtype=np.float64),
-                       np.ascontiguousarray(efficiency, dtype=np.float64),
-                       np.ascontiguousarray(which, dtype=np.int64), cubeful.view(np.uint8), gammon, owner, levels,
-                       level_results, doubled_dead.view(np.uint8), prime_results, out)
+    _cube.match_values(*_rows(probabilities, efficiency, which), *_cube_states(states), out)
     return out
 
 
@@ -1102,11 +1113,7 @@ def match_equities_after_play(probabilities: np.ndarray, efficiency: np.ndarray,
     of 2S states: the other side's S, then each doubled); see
     ``src/bansugoroku_fast/_cube.pyx``."""
     out = np.empty(len(probabilities))
-    _cube.match_equities_after_play(np.ascontiguousarray(probabilities, dtype=np.float64),
-                                    np.ascontiguousarray(efficiency, dtype=np.float64),
-                                    np.ascontiguousarray(which, dtype=np.int64), states.cubeful.view(np.uint8),
-                                    states.gammon, states.owner, states.levels, states.level_results,
-                                    states.doubled_dead.view(np.uint8), states.prime_results,
+    _cube.match_equities_after_play(*_rows(probabilities, efficiency, which), *_cube_states(states),
                                     may_double.view(np.uint8), double_pass, at_0, at_1, out)
     return out
 

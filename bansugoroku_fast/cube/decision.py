@@ -29,7 +29,7 @@ from __future__ import annotations
 import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import numpy as np
 
@@ -316,21 +316,34 @@ def equities_after_plays(children: np.ndarray, probabilities: np.ndarray, states
 def _match_equities(probabilities: np.ndarray, states: Sequence[MatchCube], which: np.ndarray,
                     efficiency: np.ndarray) -> np.ndarray:
     """:func:`equities_after_plays` in match cubes, by the kernel (no table positions)."""
-    theirs = [state.seen_by_the_other_side() for state in states]
-    doubled = [state.doubled() if state.may_double() else state for state in theirs]
-    at_0, at_1 = np.array([state.equities(state.from_other_side(np.array([0.0, 1.0]))) for state in states]).T
+    theirs, doubled = _their_states(states)
+    at_0, at_1 = _as_ours(states)
     return _kernel.match_equities_after_play(
-        probabilities, efficiency, which, match_states(theirs + doubled),
+        probabilities, efficiency, which, match_states(cast(list[MatchCube], theirs + doubled)),
         np.array([state.may_double() for state in theirs], dtype=bool),
-        np.array([state.double_pass() for state in theirs]), np.ascontiguousarray(at_0), np.ascontiguousarray(at_1))
+        np.array([state.double_pass() for state in theirs]), at_0, at_1)
+
+
+def _their_states(states: Sequence[Cube]) -> tuple[list[Cube], list[Cube]]:
+    """Each state as the other side sees it, and that doubled (itself
+    where the other side may not double: never read)."""
+    theirs = [state.seen_by_the_other_side() for state in states]
+    return theirs, [state.doubled() if state.may_double() else state for state in theirs]
+
+
+def _as_ours(states: Sequence[Cube]) -> tuple[np.ndarray, np.ndarray]:
+    """``(at_0, at_1)``: per state, the line ``at_0 + (at_1 - at_0) v``
+    from the other side's value ``v`` to our normalised equity (money's
+    ``-v``; a match's MWC to EMG at our cube)."""
+    ends = np.array([state.equities(state.from_other_side(np.array([0.0, 1.0]))) for state in states])
+    return np.ascontiguousarray(ends[:, 0]), np.ascontiguousarray(ends[:, 1])
 
 
 def _equities_by_arrays(probabilities: np.ndarray, states: Sequence[Cube], which: np.ndarray,
                         efficiency: np.ndarray, exact: ExactRaces) -> np.ndarray:
     """:func:`equities_after_plays` from the states' values (:func:`.states.values_in_states`),
     the rows of ``exact`` from the table."""
-    theirs = [state.seen_by_the_other_side() for state in states]
-    doubled = [state.doubled() if state.may_double() else state for state in theirs]
+    theirs, doubled = _their_states(states)
     their_probabilities = flip(np.asarray(probabilities, dtype=np.float64))
     their_probabilities[exact.rows] = exact.probabilities
     best = _states_values(their_probabilities, efficiency, theirs, which, exact)
@@ -344,8 +357,7 @@ def _equities_by_arrays(probabilities: np.ndarray, states: Sequence[Cube], which
         no_double = best[doubles]
         goes = (take >= no_double) & (double_pass >= no_double)
         best[doubles] = np.where(goes, np.minimum(take, double_pass), no_double)
-    # the other side's value as ours: a line per state (money's -v; a match's MWC to EMG at our cube)
-    at_0, at_1 = np.array([state.equities(state.from_other_side(np.array([0.0, 1.0]))) for state in states]).T
+    at_0, at_1 = _as_ours(states)
     ours: np.ndarray = at_0[which] + (at_1 - at_0)[which] * best
     return ours
 

@@ -236,11 +236,6 @@ def values_in_states(probabilities: np.ndarray, efficiency: np.ndarray, states: 
     return out
 
 
-def match_states(states: Sequence[MatchCube]) -> _MatchStates:
-    """The states as the kernel reads them (:class:`_MatchStates`)."""
-    return _MatchStates.of(states)
-
-
 class _MatchStates(NamedTuple):
     """What :meth:`MatchCube.values` reads of each of S match states, as arrays
     (L: the most cube levels a state's live cash points go through)."""
@@ -252,24 +247,6 @@ class _MatchStates(NamedTuple):
     level_results: np.ndarray    # float64[S, L, 2, 10]
     doubled_dead: np.ndarray     # bool[S, L]: the level's double is dead for a side
     prime_results: np.ndarray    # float64[S, L, 2, 10]: each side's results at cube_prime
-
-    @classmethod
-    def of(cls, states: Sequence[MatchCube]) -> _MatchStates:
-        each = [_state_arrays(state) for state in states]
-        depth = max(len(arrays.doubled_dead) for arrays in each)
-        level_results = np.ones((len(states), depth, 2, 10))
-        prime_results = np.ones((len(states), depth, 2, 10))
-        doubled_dead = np.zeros((len(states), depth), dtype=bool)
-        for s, arrays in enumerate(each):
-            levels = len(arrays.doubled_dead)
-            level_results[s, :levels] = arrays.level_results
-            prime_results[s, :levels] = arrays.prime_results
-            doubled_dead[s, :levels] = arrays.doubled_dead
-        return cls(np.array([arrays.cubeful for arrays in each], dtype=bool),
-                   np.array([arrays.gammon for arrays in each]),
-                   np.array([state.owner for state in states], dtype=np.int64),
-                   np.array([len(arrays.doubled_dead) for arrays in each], dtype=np.int64),
-                   level_results, doubled_dead, prime_results)
 
 
 class _StateArrays(NamedTuple):
@@ -309,7 +286,26 @@ def _state_arrays(state: MatchCube) -> _StateArrays:
     return arrays
 
 
+def match_states(states: Sequence[MatchCube]) -> _MatchStates:
+    """The states as the kernel reads them (:class:`_MatchStates`), the
+    levels of each padded to the deepest's."""
+    each = [_state_arrays(state) for state in states]
+    depth = max(len(arrays.doubled_dead) for arrays in each)
+    level_results = np.ones((len(states), depth, 2, 10))
+    prime_results = np.ones((len(states), depth, 2, 10))
+    doubled_dead = np.zeros((len(states), depth), dtype=bool)
+    for s, arrays in enumerate(each):
+        levels = len(arrays.doubled_dead)
+        level_results[s, :levels] = arrays.level_results
+        prime_results[s, :levels] = arrays.prime_results
+        doubled_dead[s, :levels] = arrays.doubled_dead
+    return _MatchStates(np.array([arrays.cubeful for arrays in each], dtype=bool),
+                        np.array([arrays.gammon for arrays in each]),
+                        np.array([state.owner for state in states], dtype=np.int64),
+                        np.array([len(arrays.doubled_dead) for arrays in each], dtype=np.int64),
+                        level_results, doubled_dead, prime_results)
+
+
 def _match_values(p: np.ndarray, x: np.ndarray, states: _MatchStates, which: np.ndarray) -> np.ndarray:
     """:meth:`MatchCube.values` of each row in ``states[which[i]]``, by the kernel."""
-    return match_cube_values(p, x, which, states.cubeful, states.gammon, states.owner, states.levels,
-                             states.level_results, states.doubled_dead, states.prime_results)
+    return match_cube_values(p, x, which, states)

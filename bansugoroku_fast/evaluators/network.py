@@ -42,7 +42,7 @@ import itertools
 import numbers
 import os
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -69,6 +69,22 @@ OUTPUTS = 5
 HIDDEN_LAYERS = (1, 2)
 #: The positions :meth:`NetEvaluator.score_valid` scores at a time.
 SCORE_BLOCK = 16384
+
+
+def in_blocks(score: Callable[[np.ndarray], np.ndarray], positions: np.ndarray) -> np.ndarray:
+    """``float32[N, 5]``: ``score`` of ``positions`` called on blocks of
+    :data:`SCORE_BLOCK` (a block's buffers stay in the CPU's cache, and
+    none of a large batch's size is faulted in), the results put together.
+
+    >>> in_blocks(lambda block: np.ones((len(block), OUTPUTS), dtype=np.float32), np.zeros((40000, 2, 26))).shape
+    (40000, 5)
+    """
+    if len(positions) <= SCORE_BLOCK:
+        return score(positions)
+    out = np.empty((len(positions), OUTPUTS), dtype=np.float32)
+    for start in range(0, len(positions), SCORE_BLOCK):
+        out[start:start + SCORE_BLOCK] = score(positions[start:start + SCORE_BLOCK])
+    return out
 _HEADER_KEYS = ("version", "encoding", "rules", "activation")
 
 
@@ -406,12 +422,7 @@ class NetEvaluator:
         """:meth:`__call__` of checked positions and thread count, in blocks
         of :data:`SCORE_BLOCK` (a block's features stay in the CPU's cache,
         and no buffer of a large batch's size is faulted in)."""
-        if len(positions) <= SCORE_BLOCK:
-            return self._score_block(positions, threads)
-        out = np.empty((len(positions), OUTPUTS), dtype=np.float32)
-        for start in range(0, len(positions), SCORE_BLOCK):
-            out[start:start + SCORE_BLOCK] = self._score_block(positions[start:start + SCORE_BLOCK], threads)
-        return out
+        return in_blocks(lambda block: self._score_block(block, threads), positions)
 
     def _score_block(self, positions: np.ndarray, threads: int) -> np.ndarray:
         values = _kernel.features(positions, self._rules).astype(np.int32) if self._encoding != "raw198" else None

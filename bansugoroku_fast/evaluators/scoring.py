@@ -41,7 +41,7 @@ from ..errors import (
 from ..rules import Rules
 from ..typing import BatchLike, EvaluatorLike, RulesLike
 from .encoding import checked_positions
-from .network import OUTPUTS, SCORE_BLOCK, NetEvaluator, as_threads, consistent, probability_rows
+from .network import OUTPUTS, NetEvaluator, as_threads, consistent, in_blocks, probability_rows
 
 __all__ = ["EVALUATOR_NAMES", "ORDER_TOLERANCE", "OUTCOME_NAMES", "Evaluator", "EvaluatorLike", "check_output",
            "equity", "evaluate", "flip", "outcome_probabilities", "resolve_evaluator", "result_shares"]
@@ -343,16 +343,10 @@ def evaluate(positions: BatchLike, rules: RulesLike, evaluator: EvaluatorLike = 
 
 
 def evaluate_valid(positions: np.ndarray, rules: Rules, evaluator: Evaluator, threads: int = 1) -> np.ndarray:
-    """:func:`evaluate` of checked arguments, a block of
-    :data:`~.network.SCORE_BLOCK` positions at a time (the finished ones
-    set aside within each block, the copies of a block staying in cache)."""
-    if len(positions) <= SCORE_BLOCK:
-        return _evaluate_block(positions, rules, evaluator, threads)
-    out = np.empty((len(positions), OUTPUTS), dtype=np.float32)
-    for start in range(0, len(positions), SCORE_BLOCK):
-        out[start:start + SCORE_BLOCK] = _evaluate_block(positions[start:start + SCORE_BLOCK], rules, evaluator,
-                                                         threads)
-    return out
+    """:func:`evaluate` of checked arguments, in blocks
+    (:func:`~.network.in_blocks`: the finished positions are set aside
+    within each block, the copies staying in cache)."""
+    return in_blocks(lambda block: _evaluate_block(block, rules, evaluator, threads), positions)
 
 
 def _evaluate_block(positions: np.ndarray, rules: Rules, evaluator: Evaluator, threads: int) -> np.ndarray:

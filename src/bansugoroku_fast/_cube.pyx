@@ -2,19 +2,19 @@
 """Cubeful match winning chances of many positions, each in its own cube
 state, by GNU Backgammon's generalisation of Janowski's interpolation.
 
-The same arithmetic as ``bansugoroku_fast.cube.states.MatchCube.values``
-(which is written for reading and which the tests hold this to), one row
-at a time in C: an analysis converts every play of every roll of every
-move, about a hundred thousand rows at a different score or cube almost
-each time, and numpy's passes over those rows cost twenty times the
-arithmetic.
+What ``bansugoroku_fast.cube.states.MatchCube.values`` computes (the
+module says how; the oracle's ``cube.match_value`` is its plain twin, and
+the tests hold the two together), one row at a time in C: an analysis
+converts every play of every roll of every move, about a hundred thousand
+rows at a different score or cube almost each time, and numpy's passes
+over those rows cost twenty times the arithmetic. Also each position's
+kind for the cube (``bansugoroku_fast.cube.kinds`` says what each is).
 
 The states come as arrays (``bansugoroku_fast.cube.states._MatchStates``):
-per state S, whether its cube is live, its gammon values, the side on
-roll's results at its cube, the cube's owner, and per cube level L (its
-cube first, then each double both sides can still use) both sides'
-results, whether that level's double is dead, and the results at the dead
-double's ``cube_prime``.
+per state S, whether its cube is live, its gammon values, the cube's
+owner, and per cube level L (its cube first, then each double both sides
+can still use) both sides' results, whether that level's double is dead,
+and the results at the dead double's ``cube_prime``.
 """
 cimport cython
 
