@@ -145,6 +145,11 @@ class BuildKernels(build_ext):
     BIG_INLINE for BIG_INLINE_MODULES where it is GCC, and no AVX2 twin where
     it is MSVC."""
 
+    def finalize_options(self):
+        super().finalize_options()
+        if self.parallel is None:       # the modules compile on every core unless -j says otherwise
+            self.parallel = os.cpu_count() or 1
+
     def build_extensions(self):
         if self.compiler.compiler_type == "msvc":
             self.extensions = [ext for ext in self.extensions if ext.name.rsplit(".", 1)[-1] not in VARIANTS]

@@ -34,9 +34,18 @@ BEARING_OFF = BAN_BEAR_OFF + [BACKGAMMON]
 ALL_RULES = BAN + [BACKGAMMON]
 
 
+#: The rule sets every test runs on; the others (the same options in
+#: other combinations) are ``slow``: ``.ci/full`` runs them. Together they
+#: hold backgammon, both finishes and each closure of Ban-sugoroku.
+LANDING_RULES = {"backgammon", "ban/arrival/multiplied", "ban/bear_off/immediate", "ban/bear_off/off"}
+
+
 def rules_params(rule_sets):
-    """``rule_sets`` as pytest params with readable ids (``ban/arrival/off``)."""
-    return [pytest.param(rules, id=rules.short_name) for rules in rule_sets]
+    """``rule_sets`` as pytest params with readable ids (``ban/arrival/off``),
+    those outside :data:`LANDING_RULES` marked ``slow``."""
+    return [pytest.param(rules, id=rules.short_name,
+                         marks=() if rules.short_name in LANDING_RULES else pytest.mark.slow)
+            for rules in rule_sets]
 
 
 # --- drawing a position --------------------------------------------------------

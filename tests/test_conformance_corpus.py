@@ -21,13 +21,14 @@ from bansugoroku_fast.formats.conformance.corpus import (
 )
 from bansugoroku_fast.rules import Rules
 from tests import conformance_corpus as generator
+from tests.boards import rules_params
 
 RULES = Rules.all_combinations()
 ITEMS, PERFTS = load_corpus()
 SAMPLE = 25  # items recomputed per rule set by default
 
 
-@pytest.mark.parametrize("rules", RULES, ids=lambda rules: rules.short_name)
+@pytest.mark.parametrize("rules", rules_params(RULES))
 def test_every_item_is_the_one_the_generator_chooses(rules):
     shipped = [item for item in ITEMS if item.rules == rules]
     chosen = generator.selected_items(rules)
@@ -36,7 +37,7 @@ def test_every_item_is_the_one_the_generator_chooses(rules):
         assert (item.position_id, item.dice, item.tags[0]) == (Position(array).id, dice, tag)
 
 
-@pytest.mark.parametrize("rules", RULES, ids=lambda rules: rules.short_name)
+@pytest.mark.parametrize("rules", rules_params(RULES))
 def test_a_sample_of_items_is_what_the_oracle_answers(rules):
     chosen = generator.selected_items(rules)
     shipped = {(item.position_id, item.dice): item for item in ITEMS if item.rules == rules}

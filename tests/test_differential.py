@@ -17,12 +17,13 @@ integer is not an int):
 
 Inputs: (a) random-playout items (``tests/playouts.py``), (b) edge positions
 from hypothesis (``tests/strategies.py``, derandomized for CI) and (c) a bulk
-run of >= 50,000 playout items per rule combination comparing the resulting
+run of >= 20,000 playout items per rule combination comparing the resulting
 position sets of the batch kernel with the oracle's (two worker processes).
 
-Sizes: the defaults keep these files at a few minutes on two cores;
-``BANSUGOROKU_LONG=1`` multiplies them, and ``-m slow`` runs the million-item
-bulk comparison.
+Sizes: the defaults keep these files at a minute or two on two cores, on
+the rule sets of ``tests.boards.LANDING_RULES``; ``-m slow`` adds the
+others and the million-item bulk comparison, and ``BANSUGOROKU_LONG=1``
+multiplies the sizes (``.ci/full`` sets both).
 """
 from __future__ import annotations
 
@@ -41,19 +42,20 @@ from bansugoroku_fast.position import Position
 from bansugoroku_fast.rules import Rules
 
 from . import playouts, strategies
+from .boards import rules_params
 
 moves = playouts.kernel_module("moves")
 
 LONG = os.environ.get("BANSUGOROKU_LONG") == "1"
 RULES = Rules.all_combinations()
-RULE_PARAMS = [pytest.param(rules, id=rules.short_name) for rules in RULES]
+RULE_PARAMS = rules_params(RULES)
 
 #: Bulk comparison (batch kernel vs oracle: counts and resulting-position sets).
-BULK_ITEMS = int(os.environ.get("BANSUGOROKU_BULK_ITEMS", 250_000 if LONG else 50_000))
-BULK_EDGE_ITEMS = 100_000 if LONG else 20_000
+BULK_ITEMS = int(os.environ.get("BANSUGOROKU_BULK_ITEMS", 250_000 if LONG else 20_000))
+BULK_EDGE_ITEMS = 100_000 if LONG else 8_000
 SLOW_BULK_ITEMS = 1_000_000
 #: Full-detail comparison of every function on single calls.
-DETAIL_ITEMS = 20_000 if LONG else 1_500
+DETAIL_ITEMS = 20_000 if LONG else 800
 SHOTS_ITEMS = 1_000 if LONG else 100
 EXAMPLES = 2_000 if LONG else 200
 SHOTS_EXAMPLES = 300 if LONG else 30
@@ -345,7 +347,7 @@ def test_edge_positions_shots(rules, data):
     assert_same("shots", k, o, describe(array, rules))
 
 
-# --- (c) bulk: >= 50,000 playout items per rule combination ------------------------------------
+# --- (c) bulk: >= 20,000 playout items per rule combination ------------------------------------
 
 # The bulk run compares, per item, the batch kernel's children (as 52-byte
 # keys) with the final boards of the oracle's legal sequences. The oracle side

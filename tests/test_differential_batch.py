@@ -26,13 +26,14 @@ from bansugoroku_fast.position import Position
 from bansugoroku_fast.rules import Rules
 
 from . import playouts, strategies
+from .boards import rules_params
 
 moves = playouts.kernel_module("moves")
 batch = playouts.kernel_module("batch")
 
 LONG = os.environ.get("BANSUGOROKU_LONG") == "1"
 RULES = Rules.all_combinations()
-RULE_PARAMS = [pytest.param(rules, id=rules.short_name) for rules in RULES]
+RULE_PARAMS = rules_params(RULES)
 PLAYOUT_ITEMS = 200_000 if LONG else 12_000
 EDGE_ITEMS = 50_000 if LONG else 4_000
 SHOTS_ITEMS = 20_000 if LONG else 1_500

@@ -115,6 +115,8 @@ def script(block: str) -> str:
 
 
 BLOCKS = [(where, block) for where, block in shell_blocks() if not left_to_test_guides(where, block)]
+#: The blocks that run benchmarks (tens of seconds even small): ``.ci/full`` runs them.
+LONG_BLOCKS = {where for where, block in BLOCKS if "python -m benchmarks." in block}
 
 
 def test_the_pages_have_shell_blocks_to_run():
@@ -130,7 +132,9 @@ def test_the_sizes_are_made_smaller_and_the_rest_kept():
     assert script("pip install -e '.[test]' && bansugoroku moves 6-5\n").startswith(": skipped, ")
 
 
-@pytest.mark.parametrize(("where", "block"), BLOCKS, ids=[where for where, _ in BLOCKS])
+@pytest.mark.parametrize(("where", "block"), [
+    pytest.param(where, block, id=where, marks=pytest.mark.slow if where in LONG_BLOCKS else ())
+    for where, block in BLOCKS])
 def test_the_block_runs_as_printed(where, block, tmp_path):
     reasons = {reason for command in commands(block) if not command.startswith("#")
                for start, reason in SKIPPED.items() if command.startswith(start)}

@@ -211,6 +211,7 @@ def test_kernel_best_replies_pass_and_finish():
     assert (replies[21:, 0, 0] == 15).all()
 
 
+@pytest.mark.slow      # compiles the forward pass three times
 @source_tree.needs("src/bansugoroku_fast")
 @source_tree.needs_c_compiler()
 def test_the_baseline_avx2_and_vnni_builds_of_the_forward_pass_agree_bit_for_bit(tmp_path):

@@ -32,7 +32,7 @@ from bansugoroku_fast.games.tallies import KINDS, rank
 from bansugoroku_fast.oracle import games as oracle_games
 
 from . import playouts
-from .boards import board
+from .boards import board, rules_params
 
 RULES = Rules.all_combinations()
 BACKGAMMON = Rules(variant="backgammon")
@@ -108,7 +108,7 @@ def _draw_every_play(positions: np.ndarray, dice: np.ndarray, counts: np.ndarray
     return item_array, np.array(k, dtype=np.int64), out
 
 
-@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.short_name)
+@pytest.mark.parametrize("rules", rules_params(RULES))
 def test_the_random_draw_makes_the_drawn_play_of_the_listed_plays(rules):
     """The game loop draws play k without listing the plays (closed-form
     counts, then only play k made): for every k of thousands of items from
@@ -123,7 +123,7 @@ def test_the_random_draw_makes_the_drawn_play_of_the_listed_plays(rules):
     assert np.array_equal(out[~played], positions[item[~played]])    # a pass leaves the position
 
 
-@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.short_name)
+@pytest.mark.parametrize("rules", rules_params(RULES))
 def test_the_random_draw_equals_the_oracle_play_by_play(rules):
     positions, dice = playouts.playout_items(rules, DRAW_ORACLE_ITEMS, seed=6, engine="oracle")
     listed = [oracle.legal_plays(Position(p.tolist()), tuple(d.tolist()), rules) for p, d in zip(positions, dice)]
@@ -489,7 +489,7 @@ def test_features_equal_the_oracle():
 # --- properties of kernel games ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.short_name)
+@pytest.mark.parametrize("rules", rules_params(RULES))
 def test_every_ply_is_legal_and_games_chain(rules):
     records = games.play_games(rules, PROPERTY_GAMES, ("heuristic", "random"), seed=31)
     offsets = records.offsets
@@ -565,7 +565,7 @@ def _tally(records) -> np.ndarray:
     return counts
 
 
-@pytest.mark.parametrize("rules", RULES, ids=lambda r: r.short_name)
+@pytest.mark.parametrize("rules", rules_params(RULES))
 def test_rollout_counts_equal_the_tally_of_the_same_games(rules):
     start = _middle_starts(rules, 1)[0]
     records = games.play_games(rules, 300, "heuristic", seed=5, start=start)

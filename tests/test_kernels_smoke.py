@@ -16,6 +16,7 @@ from bansugoroku_fast.position import Position
 from bansugoroku_fast.rules import Rules
 
 from . import strategies
+from .boards import rules_params
 
 _batch = _kernel.batch_kernels    # the build of the batch kernels that runs
 
@@ -74,7 +75,7 @@ def test_perft_divide_matches_oracle_at_depth_one():
 # --- agreement with the oracle ---------------------------------------------------
 
 
-@pytest.mark.parametrize("rules", ALL_RULES, ids=lambda r: r.short_name)
+@pytest.mark.parametrize("rules", rules_params(ALL_RULES))
 def test_single_calls_match_oracle(rules):
     count = 12 if rules.is_backgammon else 40
     for position in playout_positions(rules, count, seed=rules.code):
@@ -108,7 +109,7 @@ def counts_held_to_search(array, rolls, rules):
     return items, dice, fast
 
 
-@pytest.mark.parametrize("rules", ALL_RULES, ids=lambda r: r.short_name)
+@pytest.mark.parametrize("rules", rules_params(ALL_RULES))
 def test_closed_form_counts_match_search(rules):
     positions = playout_positions(rules, 60, seed=rules.code + 100)
     items, dice, fast = counts_held_to_search(np.stack([p.array for p in positions]), ROLLS, rules)
@@ -353,7 +354,7 @@ def test_double_counts_known_answers(mover_places, plays):
     assert len(oracle.legal_plays(Position(array), (6, 6), BACKGAMMON)) == plays
 
 
-@pytest.mark.parametrize("rules", ALL_RULES, ids=lambda r: r.short_name)
+@pytest.mark.parametrize("rules", rules_params(ALL_RULES))
 def test_double_counts_match_search(rules):
     # Every double on playout and edge positions: the closed forms of the
     # last moves (count_last_four, count_last_three, triple_plays) against

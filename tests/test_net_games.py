@@ -28,7 +28,7 @@ NETS = [
                  id="features-32-relu-exact"),
     pytest.param(dict(hidden=(144,), encoding="raw198", activation="relu", rounded=True), id="raw-144-relu-exact"),
     pytest.param(dict(hidden=(128,), encoding="raw198+features", activation="relu", rounded=True),
-                 id="features-128-relu-exact"),
+                 id="features-128-relu-exact", marks=pytest.mark.slow),     # whole blocks: 144 has one too
 ]
 
 

@@ -147,7 +147,7 @@ def test_the_set_up_commands_are_what_ci_runs(page):
     commands = [line.split("#")[0].strip() for line in set_up.splitlines()[1:]]
     commands = [command for command in commands if command]  # not the comment lines
     ci_lines = {line.strip() for line in (root / ".ci" / "run").read_text(encoding="utf-8").splitlines()}
-    assert commands == ["pip install -e '.[test]' && bansugoroku moves 6-5", "python -m pytest"]
+    assert commands == ["pip install -e '.[test]' && bansugoroku moves 6-5", "python -m pytest -n auto"]
     assert [command for command in commands if command not in ci_lines] == []
 
 

@@ -315,6 +315,7 @@ def test_a_shared_run_writes_six_networks_that_play_as_the_shared_one(tmp_path: 
     assert len({tuple(np.round(s[0], 6)) for s in scores_by_rules}) == len(BAN_COMBINATIONS)
 
 
+@pytest.mark.slow
 def test_a_shared_run_depends_on_its_seed_alone(tmp_path: os.PathLike[str]) -> None:
     runs = [train_every_ban(tiny(games=20, seed=seed, rate=1e-4), str(tmp_path), progress=False)
             for seed in (4, 4, 5)]

@@ -56,6 +56,7 @@ def test_a_few_rounds_on_a_tiny_network_beat_random_play(tmp_path: os.PathLike[s
         assert file.read(8) == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.slow
 def test_a_stopped_run_resumes_to_the_same_bytes(tmp_path: os.PathLike[str]) -> None:
     config = tiny(positions=80, chunk=20, epochs=2, rollout_games=4)
     whole, parts = os.path.join(tmp_path, "whole"), os.path.join(tmp_path, "parts")
