@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias, TypeVar, cast
 
 import numpy as np
 
-from . import _batch, _cpu, _cube, _env, _games, _net, _play_records, _pool, _single, _tables, _validate
+from . import _batch, _cpu, _cube, _env, _games, _net, _play_records, _pool, _scoring, _single, _tables, _validate
 from .errors import (
     ArgumentTypeError,
     GameTooLongError,
@@ -1043,11 +1043,13 @@ def net_model(arrays: dict[str, np.ndarray], hidden1: int, hidden2: int, relu: b
 EXACT_FIRST, EXACT_OUT = 256, 1024
 
 
-def net_forward(model: Any, positions: np.ndarray, features: np.ndarray, threads: int) -> np.ndarray:
+def net_scores(model: Any, positions: np.ndarray, code: int, threads: int, outcomes: bool = False) -> np.ndarray:
     """``float32[N, 5]``: the network's consistent outputs for ``int8[N, 2, 26]``
-    positions (``features``: their ``int32`` features, or an empty array)."""
+    positions under the rules of ``code`` (their features computed in the
+    same pass; from the tables where the model has them and they apply;
+    with ``outcomes``, a finished game's outcome)."""
     out = np.empty((len(positions), 5), dtype=np.float32)
-    _net.forward_batch(model, positions, features, out, threads)
+    _scoring.score_batch(model, positions, code, out, threads, outcomes)
     return out
 
 

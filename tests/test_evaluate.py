@@ -276,6 +276,19 @@ def test_finished_positions_are_scored_from_their_outcome(rules):
     assert [plain.evaluate(Position(positions[i]), rules, twin) for i in over] == [tuple(got[i]) for i in over]
 
 
+@pytest.mark.parametrize("rules", rules_params(ALL_RULES))
+def test_a_network_scores_in_one_pass_as_its_outputs_set_beside_the_outcomes(rules):
+    # evaluate runs a network's kernel once over every position, finished games and table races
+    # included (the kernel gives them their outcome, the tables their figures, and computes the
+    # features itself); through a plain callable the finished games are set aside and the network
+    # scores the others: the same figures, bit for bit
+    positions = game_positions(rules, 3000, seed=4)
+    assert not all(oracle_unfinished(positions, rules))
+    for net in (NetEvaluator.random(rules, hidden=(8,), encoding="raw198+features", seed=2),
+                NetEvaluator.random(rules, hidden=(6, 5), encoding="raw198", seed=3), NetEvaluator.shipped(rules)):
+        assert np.array_equal(evaluate(positions, rules, net), evaluate(positions, rules, net.__call__))
+
+
 # --- searches against the oracle ----------------------------------------------------------------------
 
 

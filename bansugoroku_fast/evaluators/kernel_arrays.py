@@ -1,11 +1,11 @@
 """A network's arrays prepared as the compiled forward pass
-(``src/bansugoroku_fast/_net.pyx``, reached through the seam) reads them,
-and the calls. Arguments come checked.
+(``src/bansugoroku_fast/_net.pyx`` and ``_scoring.pyx``, reached through
+the seam) reads them, and the calls. Arguments come checked.
 
 >>> from bansugoroku_fast import Position
 >>> from bansugoroku_fast.evaluators import NetEvaluator
 >>> net = NetEvaluator.random("backgammon", hidden=(8,))
->>> forward(model(net.weights, net.biases, net.encoding, net.activation), Position.initial().array[None], None).shape
+>>> scores(model(net.weights, net.biases, net.encoding, net.activation), Position.initial().array[None], 0).shape
 (1, 5)
 """
 from __future__ import annotations
@@ -21,8 +21,8 @@ from ..rules import Rules
 from ..scoring import SIDE_FEATURES
 from .encoding import FEATURE_SCALES, RAW_INPUTS, ROW_UNITS, TURN_UNITS
 
-__all__ = ["best_children", "best_replies", "exact_arrays", "first_layer_bounds", "fits", "forward", "model",
-           "model_arrays", "rounded_layers"]
+__all__ = ["best_children", "best_replies", "exact_arrays", "first_layer_bounds", "fits", "model",
+           "model_arrays", "rounded_layers", "scores"]
 
 
 class _Linear(NamedTuple):
@@ -255,11 +255,13 @@ def _features(net_model: Any, features: np.ndarray | None, count: int) -> np.nda
     return np.zeros((0, 0), dtype=np.int32)
 
 
-def forward(net_model: Any, positions: np.ndarray, features: np.ndarray | None, threads: int = 1) -> np.ndarray:
+def scores(net_model: Any, positions: np.ndarray, code: int, threads: int = 1, outcomes: bool = False) -> np.ndarray:
     """``float32[N, 5]``: the consistent outputs for checked ``int8[N, 2,
-    26]`` positions; ``features``: their ``features()`` (integers) when the
-    network reads them, else None; ``threads``: of the package's pool."""
-    return _kernel.net_forward(net_model, positions, _features(net_model, features, len(positions)), threads)
+    26]`` positions under the rules of ``code`` (the features the network
+    reads computed by the kernel in the same pass); ``threads``: of the
+    package's pool; ``outcomes``: a finished game's figures are its
+    outcome's, not the network's."""
+    return _kernel.net_scores(net_model, positions, code, threads, outcomes)
 
 
 def best_children(net_model: Any, children: np.ndarray, offsets: np.ndarray, code: int,

@@ -420,13 +420,11 @@ class NetEvaluator:
 
     def score_valid(self, positions: np.ndarray, threads: int = 1) -> np.ndarray:
         """:meth:`__call__` of checked positions and thread count, in blocks
-        of :data:`SCORE_BLOCK` (a block's features stay in the CPU's cache,
-        and no buffer of a large batch's size is faulted in)."""
-        return in_blocks(lambda block: self._score_block(block, threads), positions)
-
-    def _score_block(self, positions: np.ndarray, threads: int) -> np.ndarray:
-        values = _kernel.features(positions, self._rules).astype(np.int32) if self._encoding != "raw198" else None
-        return kernel_arrays.forward(self.native_model(), positions, values, threads)
+        of :data:`SCORE_BLOCK` (no buffer of a large batch's size is faulted
+        in); the kernel computes the features the network reads as it
+        scores each position."""
+        return in_blocks(lambda block: kernel_arrays.scores(self.native_model(), block, self._rules.code, threads),
+                         positions)
 
     def best_children(self, children: np.ndarray, offsets: np.ndarray, threads: int = 1) -> np.ndarray:
         """``int64[N]``: the index of the child with the greatest 0-ply

@@ -40,6 +40,7 @@ from ..errors import (
 )
 from ..rules import Rules
 from ..typing import BatchLike, EvaluatorLike, RulesLike
+from . import kernel_arrays
 from .encoding import checked_positions
 from .network import OUTPUTS, NetEvaluator, as_threads, consistent, in_blocks, probability_rows
 
@@ -345,7 +346,12 @@ def evaluate(positions: BatchLike, rules: RulesLike, evaluator: EvaluatorLike = 
 def evaluate_valid(positions: np.ndarray, rules: Rules, evaluator: Evaluator, threads: int = 1) -> np.ndarray:
     """:func:`evaluate` of checked arguments, in blocks
     (:func:`~.network.in_blocks`: the finished positions are set aside
-    within each block, the copies staying in cache)."""
+    within each block, the copies staying in cache). A network's kernel
+    gives the finished games their outcomes itself, in its one pass."""
+    if isinstance(evaluator, NetEvaluator):
+        model = evaluator.native_model()
+        return in_blocks(lambda block: kernel_arrays.scores(model, block, rules.code, threads, outcomes=True),
+                         positions)
     return in_blocks(lambda block: _evaluate_block(block, rules, evaluator, threads), positions)
 
 

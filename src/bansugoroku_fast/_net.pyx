@@ -2,9 +2,10 @@
 """Networks' forward passes: positions in, five probabilities out.
 
 The loops are C in ``bsf_net.h`` (why they are fast is written there); this
-module holds a network's prepared arrays (:class:`Model`), the batch entry
-point Python calls, and ``net_best_child``, the function a game kernel
-calls to choose among children (declared in ``_net.pxd``).
+module holds a network's prepared arrays (:class:`Model`) and
+``net_best_child``, the function a game kernel calls to choose among
+children (declared in ``_net.pxd``). Scoring a batch of positions, their
+features included, is ``_scoring.score_batch``.
 
 The Python layer (``bansugoroku_fast/evaluators/_native.py``) checks and
 prepares every argument; the loops here trust them.
@@ -16,12 +17,10 @@ from libc.stdlib cimport free, malloc
 import numpy as np
 
 from ._board cimport Board, RuleSet, rules_from_code
-from ._pool cimport bsf_job, job_threads, run_job
 from ._queries cimport outcome_of
 from ._tables cimport RaceTables, race_figures, row_rank
 
 cdef enum:
-    CHUNK = 256         # positions a thread takes at a time: a few tens of microseconds
     CHILD_CHUNK = 64    # children net_best_child scores in one batch loop
 
 #: The order of the prepared arrays a Model takes.
@@ -175,12 +174,18 @@ cdef bint table_probabilities(const bsf_net* net, const Board* board, float* out
     cdef double figures[5]
     if tables == NULL or race_figures(tables, board.opp, board.me, figures) < 0:
         return False
-    out[0] = <float> (1.0 - figures[0])
-    out[1] = <float> figures[2]
+    out[0] = _probability(1.0 - figures[0])     # a sure loss may sum to 1 + 2**-52: never below 0
+    out[1] = _probability(figures[2])
     out[2] = 0.0
-    out[3] = <float> figures[1]
+    out[3] = _probability(figures[1])
     out[4] = 0.0
     return True
+
+
+cdef inline float _probability(double value) noexcept nogil:
+    """``value`` as a float32 in [0, 1] (a sum of rounded figures can
+    stray past either end by a unit in the last place)."""
+    return <float> (0.0 if value < 0.0 else (1.0 if value > 1.0 else value))
 
 
 cdef int64_t net_best_child(const bsf_net* net, const Board* children, int64_t stride, int64_t n, RuleSet rules,
@@ -213,53 +218,6 @@ cdef int64_t net_best_child(const bsf_net* net, const Board* children, int64_t s
                 best, best_score = start + i, score
         start += count
     return best
-
-
-cdef struct ForwardTask:
-    const bsf_net* net
-    const signed char* boards
-    const int32_t* features
-    float* out
-    float* scratch          # bsf_net_scratch floats per slot
-    int64_t scratch_size
-
-
-cdef void forward_items(void* task, int slot, int64_t start, int64_t stop) noexcept nogil:
-    cdef ForwardTask* t = <ForwardTask*> task
-    cdef int64_t i
-    bsf_net_forward_range(t.net, t.boards, sizeof(Board), t.features, start, stop, t.out,
-                          t.scratch + slot * t.scratch_size)
-    if t.net.race_tables != NULL:
-        for i in range(start, stop):
-            table_probabilities(t.net, (<const Board*> t.boards) + i, t.out + 5 * i)
-
-
-def forward_batch(Model model, const signed char[:, :, ::1] positions, const int32_t[:, ::1] features,
-                  float[:, ::1] out, int threads=1):
-    """The five consistent probabilities of each position into ``out``
-    (from the tables where the Model has them and they cover the position;
-    ``features``: ``int32[N, 28]`` when the network reads them, else an
-    empty array), without the GIL, on ``threads`` threads of the pool (each
-    position computed alone: the same results on any thread count)."""
-    cdef int64_t n = positions.shape[0]
-    cdef ForwardTask task
-    cdef bsf_job job
-    _check(model)
-    if n == 0:
-        return
-    task.net = &model.net
-    task.boards = &positions[0, 0, 0]
-    task.features = &features[0, 0] if model.net.features else NULL
-    task.out = &out[0, 0]
-    task.scratch_size = bsf_net_scratch(&model.net)
-    job.threads = job_threads(threads)
-    task.scratch = <float*> malloc(sizeof(float) * task.scratch_size * job.threads)
-    if task.scratch == NULL:
-        raise MemoryError()
-    job.run, job.task, job.items, job.chunk, job.followed = forward_items, &task, n, CHUNK, False
-    with nogil:
-        run_job(&job)
-    free(task.scratch)
 
 
 def best_children(Model model, const signed char[:, ::1] children, const int64_t[::1] offsets, int code,
