@@ -31,7 +31,7 @@ from bansugoroku_fast.errors import (
     MatchFileError,
     MatchIdError,
 )
-from bansugoroku_fast.formats import MatchState, decode_match_id, encode_match_id, read_match, write_match
+from bansugoroku_fast.formats import MatchState, decode_match_id, encode_match_id, parse_match, write_match
 from bansugoroku_fast.formats.match_id import GAME_STATES
 from bansugoroku_fast.layout import BAR, STONES
 
@@ -276,14 +276,14 @@ def xgid(provider: atheris.FuzzedDataProvider) -> None:
 
 @target
 def match_file(provider: atheris.FuzzedDataProvider) -> None:
-    """read_match on any bytes (the seed corpus holds real match files):
+    """parse_match on any bytes (the seed corpus holds real match files):
     MatchFileError, or a match whose written text reads back to the same games."""
     data = provider.ConsumeBytes(provider.remaining_bytes())
     try:
-        record = read_match(data)
+        record = parse_match(data)
     except MatchFileError:
         return
-    again = read_match(write_match(record))
+    again = parse_match(write_match(record))
     assert (again.match_length, again.players, again.rules) == (record.match_length, record.players, record.rules)
     assert len(again.games) == len(record.games)
     for mine, theirs in zip(record.games, again.games):

@@ -48,6 +48,27 @@ def rules_params(rule_sets):
             for rules in rule_sets]
 
 
+def landing_grid(rows, columns):
+    """Every pair of a value of ``rows`` and one of ``columns`` (each a list
+    of pytest params or plain values, ids from ``str``) as pytest params, a
+    test's two arguments; the pairs on a wrapped diagonal (row ``i`` with
+    column ``i mod len(columns)``) run on landing, so that every value of
+    each list runs there, and the rest of the grid is ``slow``.
+
+    >>> [(p.id, bool(p.marks)) for p in landing_grid([1, 2], ["a", "b"])]
+    [('1-a', False), ('1-b', True), ('2-a', True), ('2-b', False)]
+    """
+    def param(value):
+        return value if isinstance(value, type(pytest.param(0))) else pytest.param(value, id=str(value))
+
+    grid = []
+    for i, row in enumerate(map(param, rows)):
+        for j, column in enumerate(map(param, columns)):
+            marks = [*row.marks, *column.marks] + ([] if i % len(columns) == j else [pytest.mark.slow])
+            grid.append(pytest.param(row.values[0], column.values[0], id=f"{row.id}-{column.id}", marks=marks))
+    return grid
+
+
 # --- drawing a position --------------------------------------------------------
 
 

@@ -17,10 +17,11 @@ integer is not an int):
 
 Inputs: (a) random-playout items (``tests/playouts.py``), (b) edge positions
 from hypothesis (``tests/strategies.py``, derandomized for CI) and (c) a bulk
-run of >= 20,000 playout items per rule combination comparing the resulting
-position sets of the batch kernel with the oracle's (two worker processes).
+run of >= 8,000 playout items per rule combination (250,000 with
+``BANSUGOROKU_LONG=1``) comparing the resulting position sets of the batch
+kernel with the oracle's (two worker processes).
 
-Sizes: the defaults keep these files at a minute or two on two cores, on
+Sizes: the defaults keep these files at about a minute on two cores, on
 the rule sets of ``tests.boards.LANDING_RULES``; ``-m slow`` adds the
 others and the million-item bulk comparison, and ``BANSUGOROKU_LONG=1``
 multiplies the sizes (``.ci/full`` sets both).
@@ -51,11 +52,11 @@ RULES = Rules.all_combinations()
 RULE_PARAMS = rules_params(RULES)
 
 #: Bulk comparison (batch kernel vs oracle: counts and resulting-position sets).
-BULK_ITEMS = int(os.environ.get("BANSUGOROKU_BULK_ITEMS", 250_000 if LONG else 20_000))
-BULK_EDGE_ITEMS = 100_000 if LONG else 8_000
+BULK_ITEMS = int(os.environ.get("BANSUGOROKU_BULK_ITEMS", 250_000 if LONG else 8_000))
+BULK_EDGE_ITEMS = 100_000 if LONG else 3_000
 SLOW_BULK_ITEMS = 1_000_000
 #: Full-detail comparison of every function on single calls.
-DETAIL_ITEMS = 20_000 if LONG else 800
+DETAIL_ITEMS = 20_000 if LONG else 300
 SHOTS_ITEMS = 1_000 if LONG else 100
 EXAMPLES = 2_000 if LONG else 200
 SHOTS_EXAMPLES = 300 if LONG else 30

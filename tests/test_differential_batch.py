@@ -34,8 +34,8 @@ batch = playouts.kernel_module("batch")
 LONG = os.environ.get("BANSUGOROKU_LONG") == "1"
 RULES = Rules.all_combinations()
 RULE_PARAMS = rules_params(RULES)
-PLAYOUT_ITEMS = 200_000 if LONG else 12_000
-EDGE_ITEMS = 50_000 if LONG else 4_000
+PLAYOUT_ITEMS = 200_000 if LONG else 6_000
+EDGE_ITEMS = 50_000 if LONG else 2_000
 SHOTS_ITEMS = 20_000 if LONG else 1_500
 
 

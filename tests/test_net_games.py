@@ -14,7 +14,7 @@ from bansugoroku_fast import Position, Rules, _games, _kernel, oracle, play_game
 from bansugoroku_fast.evaluators import EvaluatorPolicy, NetEvaluator
 from bansugoroku_fast.games.policies import CALLABLE, NET, resolve_policies
 from bansugoroku_fast.oracle import evaluators as plain
-from tests.boards import ALL_RULES, BACKGAMMON, BAN_ARRIVAL, BAN_BEAR_OFF, rules_params
+from tests.boards import ALL_RULES, BACKGAMMON, BAN_ARRIVAL, BAN_BEAR_OFF, landing_grid, rules_params
 
 NEAR_TIE = 1e-4
 MAX_PLIES = 400      # a random network may wander: games longer than this are cut (the same in both)
@@ -94,9 +94,8 @@ def compare_games(kernel, expected, rules, twin):
     return near_ties
 
 
-@pytest.mark.parametrize("shape", NETS)
-@pytest.mark.parametrize("rules", rules_params(SOME_RULES))
-def test_games_by_a_network_match_the_oracle(rules, shape):
+@pytest.mark.parametrize(("shape", "rules"), landing_grid(NETS, [pytest.param(r, id=r.short_name) for r in SOME_RULES]))
+def test_games_by_a_network_match_the_oracle(shape, rules):
     net = network(rules, 5, shape)
     policy = NotInPython(net)
     kernel = play_games(rules, 4, policy=policy, seed=11, max_plies=MAX_PLIES, on_long="truncate")

@@ -11,6 +11,7 @@ from bansugoroku_fast.errors import InvalidEvaluatorError, PolicyTypeError
 from bansugoroku_fast.evaluators import EvaluatorPolicy, NetEvaluator, evaluate
 from bansugoroku_fast.evaluators.search import ROLL_DICE, ROLL_WEIGHTS, RolloutJudge
 from bansugoroku_fast.oracle import games as oracle
+from tests.boards import landing_grid
 
 BACKGAMMON = Rules(variant="backgammon")
 BAN = Rules()
@@ -39,10 +40,11 @@ def _figures(result) -> np.ndarray:
 
 # Fewer games than strata on purpose (the oracle's games are slow; the dealing is compared).
 @pytest.mark.filterwarnings("ignore::bansugoroku_fast.errors.UnevenStrataWarning")
-@pytest.mark.parametrize("rules", [BACKGAMMON, BAN, BAN_LOCAL], ids=str)
-@pytest.mark.parametrize("judging", [dict(truncate=4, variance_reduction=True), dict(truncate=2),
-                                     dict(truncate=6, variance_reduction=True, stratify=36)], ids=str)
-def test_the_oracle_agrees(rules, judging):
+@pytest.mark.parametrize(("judging", "rules"), landing_grid(
+    [dict(truncate=4, variance_reduction=True), dict(truncate=2),
+     dict(truncate=6, variance_reduction=True, stratify=36)],
+    [BACKGAMMON, BAN, BAN_LOCAL]))
+def test_the_oracle_agrees(judging, rules):
     """Same games, same luck, same stops: the float32 kernels' figures within
     1e-5 of the oracle's float64 ones."""
     policy, start = _small_net(rules), _midgame(rules)

@@ -133,16 +133,16 @@ def test_training_is_deterministic_from_the_seed(tmp_path: os.PathLike[str]) -> 
 
 
 def test_a_resumed_run_continues_exactly(tmp_path: os.PathLike[str]) -> None:
-    config = tiny(games=60, eval_every=20, eval_games=10)
+    config = tiny(games=30, eval_every=10, eval_games=6, segment_games=10)
     whole = train(config, os.path.join(tmp_path, "whole.npz"), progress=False)
     half = os.path.join(tmp_path, "half.npz")
-    train(dataclasses.replace(config, games=20), half, progress=False)
+    train(dataclasses.replace(config, games=10), half, progress=False)
     resumed = train(config, half, resume=True, progress=False)
-    assert resumed.games == whole.games == 60
+    assert resumed.games == whole.games == 30
     assert same(parameters(resumed), parameters(whole))
     assert same(resumed.adam.first, whole.adam.first)
     assert [point["heuristic"] for point in resumed.curve] == [point["heuristic"] for point in whole.curve]
-    assert len(whole.curve) == 4  # before training, then every 20 games
+    assert len(whole.curve) == 4  # before training, then every 10 games
 
 
 def test_a_few_hundred_games_of_self_play_improve_the_network(tmp_path: os.PathLike[str]) -> None:

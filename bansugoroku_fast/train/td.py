@@ -534,14 +534,14 @@ def train_every_ban(config: TrainingConfig, folder: str, *, plot: str | None = N
     short names). No checkpoint: the run is short (minutes).
 
     >>> import tempfile
-    >>> config = TrainingConfig(rules=Rules(), games=20, seed=3, hidden=(8,), parallel=16, segment_games=20,
+    >>> config = TrainingConfig(rules=Rules(), games=4, seed=3, hidden=(8,), parallel=4, segment_games=4,
     ...                         eval_every=0)
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     run = train_every_ban(config, folder, progress=False)
     ...     sorted(os.listdir(folder))[:2]
     ['ban-arrival-immediate.npz', 'ban-arrival-multiplied.npz']
     >>> run.games
-    120
+    24
     """
     if not os.path.isdir(folder):
         raise InvalidTrainingError(f"out: {folder} is not a folder (a {EVERY_BAN} run writes six networks into one)")
