@@ -1053,6 +1053,17 @@ def net_scores(model: Any, positions: np.ndarray, code: int, threads: int, outco
     return out
 
 
+def net_children_scores(model: Any, parents: np.ndarray, offsets: np.ndarray, children: np.ndarray, code: int,
+                        threads: int) -> np.ndarray:
+    """``float32[M, 5]``: the network's consistent outputs for the ``int8[M,
+    2, 26]`` children, ``offsets[i]:offsets[i + 1]`` being plays of parent
+    ``i`` (each seen by its mover), scored from their parent's first layer
+    as the game kernels score them; a finished child by its outcome."""
+    out = np.empty((len(children), 5), dtype=np.float32)
+    _scoring.children_batch(model, parents, offsets, children, code, out, threads)
+    return out
+
+
 def net_best_replies(model: Any, parents: np.ndarray, dice: np.ndarray, code: int,
                      threads: int) -> tuple[np.ndarray, np.ndarray]:
     """For each parent (row 0 to play, a game going on under the rules of

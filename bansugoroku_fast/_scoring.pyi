@@ -17,3 +17,6 @@ PUBEVAL_WIN_SCORE: Final[float]
 
 def score_batch(model: Model, positions: npt.NDArray[np.int8], code: int, out: npt.NDArray[np.float32],
                 threads: int = 1, outcomes: bool = False) -> None: ...
+def children_batch(model: Model, parents: npt.NDArray[np.int8], offsets: npt.NDArray[np.int64],
+                   children: npt.NDArray[np.int8], code: int, out: npt.NDArray[np.float32],
+                   threads: int = 1) -> None: ...

@@ -289,6 +289,27 @@ def test_a_network_scores_in_one_pass_as_its_outputs_set_beside_the_outcomes(rul
         assert np.array_equal(evaluate(positions, rules, net), evaluate(positions, rules, net.__call__))
 
 
+@pytest.mark.parametrize("rules", rules_params(ALL_RULES))
+def test_plays_scored_from_their_parent_are_scored_as_from_scratch(rules):
+    # evaluate_plays scores each play from its parent's first layer (a few rows a play, as the game
+    # kernels do): the figures of evaluate up to float32 rounding, whole games' plays included (the
+    # winning ones, and the races the shipped network's tables cover), on any thread count
+    from bansugoroku_fast.evaluators.scoring import evaluate_plays
+
+    records = play_games(rules, 3, policy="random", seed=12)
+    plays = generate_plays(records.positions, records.dice, rules, fields=("children",))
+    assert (oracle_unfinished(plays.children, rules) == 0).any()
+    nets = [NetEvaluator.random(rules, hidden=(8,), encoding="raw198+features", seed=2),
+            NetEvaluator.random(rules, hidden=(6, 5), encoding="raw198", seed=3),
+            NetEvaluator.random(rules, hidden=(32,), encoding="raw198+features", activation="relu", seed=4).rounded(),
+            NetEvaluator.shipped(rules)]
+    for net in nets:
+        got = evaluate_plays(records.positions, plays.offsets, plays.children, rules, net)
+        np.testing.assert_allclose(got, evaluate(plays.children, rules, net), rtol=0, atol=1e-5)
+        assert np.array_equal(got, evaluate_plays(records.positions, plays.offsets, plays.children, rules, net,
+                                                  threads=3))
+
+
 # --- searches against the oracle ----------------------------------------------------------------------
 
 

@@ -58,7 +58,7 @@ from ..cube.met import MatchEquityTable
 from ..cube.states import MatchCube, MoneyCube
 from ..errors import ArgumentTypeError, InvalidArgumentError, InvalidRulesError, MatchFileError
 from ..evaluators.network import as_threads
-from ..evaluators.scoring import EVALUATOR_NAMES, Evaluator, EvaluatorLike, equity, evaluate_valid, resolve_evaluator
+from ..evaluators.scoring import EVALUATOR_NAMES, Evaluator, EvaluatorLike, equity, evaluate_plays, resolve_evaluator
 from ..evaluators.search import (
     ROLL_DICE,
     ROLL_WEIGHTS,
@@ -541,8 +541,8 @@ def _judge_plays(turns: list[_Turn], rules: Rules, evaluator: Evaluator, ply: in
         for i, turn in enumerate(chunk):
             entry: dict[str, Any] = {"count": int(counts[i])}
             if counts[i] == 0:
-                stays = turn.position[None].astype(np.int8)
-                own = evaluate_valid(stays, rules, evaluator, threads)
+                stays = turn.position[None].astype(np.int8)     # a play of its own that changes nothing
+                own = evaluate_plays(stays, np.array([0, 1]), stays, rules, evaluator, threads)
                 worth = equity(own) if turn.cube is None else equities_after_play(stays, own, turn.cube)
                 entry["played_equity"] = entry["best_equity"] = float(worth[0])
             else:
@@ -660,7 +660,7 @@ def _cubeful_rolls(positions: np.ndarray, rules: Rules, evaluator: Evaluator, th
         children[offsets[:-1][stays]] = parents[stays]
     else:
         children, offsets = plays.children, plays.offsets
-    probabilities = evaluate_valid(children, rules, evaluator, threads).astype(np.float64)
+    probabilities = evaluate_plays(parents, offsets, children, rules, evaluator, threads).astype(np.float64)
     worth = _cubeful_equities(children, probabilities, np.repeat(np.arange(len(parents)), np.diff(offsets)) // rolls,
                               cubes)
     best = np.maximum.reduceat(worth, offsets[:-1]) if len(worth) else np.zeros(0)

@@ -21,7 +21,7 @@ from ..rules import Rules
 from ..scoring import SIDE_FEATURES
 from .encoding import FEATURE_SCALES, RAW_INPUTS, ROW_UNITS, TURN_UNITS
 
-__all__ = ["best_children", "best_replies", "exact_arrays", "first_layer_bounds", "fits", "model",
+__all__ = ["best_children", "best_replies", "children_scores", "exact_arrays", "first_layer_bounds", "fits", "model",
            "model_arrays", "rounded_layers", "scores"]
 
 
@@ -262,6 +262,15 @@ def scores(net_model: Any, positions: np.ndarray, code: int, threads: int = 1, o
     package's pool; ``outcomes``: a finished game's figures are its
     outcome's, not the network's."""
     return _kernel.net_scores(net_model, positions, code, threads, outcomes)
+
+
+def children_scores(net_model: Any, parents: np.ndarray, offsets: np.ndarray, children: np.ndarray, code: int,
+                    threads: int = 1) -> np.ndarray:
+    """``float32[M, 5]``: checked children grouped by ``offsets`` under
+    their checked parents, scored from each parent's first layer (as the
+    game kernels score a parent's plays; a finished child by its outcome)."""
+    return _kernel.net_children_scores(net_model, parents, np.ascontiguousarray(offsets, dtype=np.int64), children,
+                                       code, threads)
 
 
 def best_children(net_model: Any, children: np.ndarray, offsets: np.ndarray, code: int,

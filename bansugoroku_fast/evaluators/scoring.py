@@ -355,6 +355,19 @@ def evaluate_valid(positions: np.ndarray, rules: Rules, evaluator: Evaluator, th
     return in_blocks(lambda block: _evaluate_block(block, rules, evaluator, threads), positions)
 
 
+def evaluate_plays(parents: np.ndarray, offsets: np.ndarray, children: np.ndarray, rules: Rules,
+                   evaluator: Evaluator, threads: int = 1) -> np.ndarray:
+    """:func:`evaluate_valid` of checked ``children``, ``offsets[i]:offsets[i
+    + 1]`` being plays of checked parent ``i`` (row 0 to move): a network
+    scores each from its parent's first layer, as the game kernels do (a
+    few rows a child; only float32 rounding differs from a pass from
+    scratch); any other evaluator sees the children alone."""
+    if isinstance(evaluator, NetEvaluator):
+        return kernel_arrays.children_scores(evaluator.native_model(), parents, offsets, children, rules.code,
+                                             threads)
+    return evaluate_valid(children, rules, evaluator, threads)
+
+
 def _evaluate_block(positions: np.ndarray, rules: Rules, evaluator: Evaluator, threads: int) -> np.ndarray:
     ends = outcome(positions, rules)
     over = ends.winner >= 0

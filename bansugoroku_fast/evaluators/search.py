@@ -55,6 +55,7 @@ from .scoring import (
     Evaluator,
     EvaluatorLike,
     equity,
+    evaluate_plays,
     evaluate_valid,
     flip,
     outcome_probabilities,
@@ -393,9 +394,16 @@ def _move_filter(move_filter: object) -> MoveFilter | None:
 
 
 def score_children(offsets: np.ndarray, children: np.ndarray, rules: Rules, evaluator: Evaluator, ply: int,
-                   move_filter: MoveFilter | None, threads: int = 1) -> ScoredPlays:
-    """:class:`ScoredPlays` of checked candidate children grouped by ``offsets``."""
-    probabilities = _scores(children, rules, evaluator, threads)
+                   move_filter: MoveFilter | None, threads: int = 1,
+                   parents: np.ndarray | None = None) -> ScoredPlays:
+    """:class:`ScoredPlays` of checked candidate children grouped by
+    ``offsets``; given their ``parents`` (the children being their plays),
+    a network scores them at 0 ply from each parent's first layer
+    (:func:`~.scoring.evaluate_plays`)."""
+    if parents is None:
+        probabilities = _scores(children, rules, evaluator, threads)
+    else:
+        probabilities = evaluate_plays(parents, offsets, children, rules, evaluator, threads).astype(np.float64)
     equities = equity(probabilities)
     plies = np.zeros(len(children), dtype=np.int8)
     if ply > 0:
@@ -475,7 +483,8 @@ def best_plays_batch(positions: BatchLike, dice: BatchLike, rules: RulesLike, ev
     evaluator = resolve_evaluator(evaluator, rules)
     ply, move_filter, threads = as_ply(ply), _move_filter(move_filter), as_threads(threads)
     plays = generate_plays(positions, dice, rules, threads=threads, fields=("children",))
-    return score_children(plays.offsets, plays.children, rules, evaluator, ply, move_filter, threads)
+    return score_children(plays.offsets, plays.children, rules, evaluator, ply, move_filter, threads,
+                          parents=checked_positions(positions, rules))
 
 
 def best_plays(position: PositionLike, dice: DiceLike, rules: RulesLike, evaluator: EvaluatorLike = "net",
@@ -543,7 +552,8 @@ def best_plays(position: PositionLike, dice: DiceLike, rules: RulesLike, evaluat
         return []
     children = np.stack([play.position.array for play in plays])
     offsets = np.array([0, len(plays)], dtype=np.int64)
-    scored = score_children(offsets, children, rules, evaluator, ply, move_filter, threads)
+    scored = score_children(offsets, children, rules, evaluator, ply, move_filter, threads,
+                            parents=position.array[None])
     order = np.argsort(scored.ranks, kind="stable")
     return [ScoredPlay(plays[i], float(scored.equity[i]),
                        tuple(float(p) for p in scored.probabilities[i]),  # type: ignore[arg-type]

@@ -54,6 +54,8 @@ cdef double pubeval_score(const Board* board, bint race) noexcept nogil
 cdef void net_parent(const bsf_net* net, const Board* board, RuleSet rules, NetParent* parent) noexcept nogil
 cdef int net_choice_of(const bsf_net* net, NetParent* parent, const Children* children, RuleSet rules,
                        float* best_probabilities) noexcept nogil
+cdef void net_children(const bsf_net* net, NetParent* parent, const Children* children, RuleSet rules,
+                       float* out) noexcept nogil
 cdef int net_choice(const bsf_net* net, const Board* parent, const Children* children,
                     RuleSet rules) noexcept nogil
 cdef void net_probabilities(const bsf_net* net, const Board* board, RuleSet rules, float* out) noexcept nogil

@@ -298,6 +298,70 @@ cdef void outcome_probabilities(int winner, int value, float* out) noexcept nogi
 cdef enum:
     NET_CHUNK = 64              # children a pass of bsf_net_finish takes (a multiple of eight)
     SCORE_CHUNK = 256           # positions score_batch's threads take at a time: tens of microseconds
+    CHILDREN_CHUNK = 16         # parents children_batch's threads take at a time (some 20 plays each)
+
+
+cdef struct ChunkScores:
+    # NET_CHUNK children of one parent scored together (_score_chunk)
+    float scratch[2 * BSF_NET_MAX_HIDDEN]
+    float exact[5 * NET_CHUNK]          # from the tables, where tabled[i]
+    bint tabled[NET_CHUNK]
+    float sums[5 * NET_CHUNK]           # output k of the chunk's child i at k * NET_CHUNK + i: probabilities
+    double equities[NET_CHUNK]
+    int winners[NET_CHUNK]              # -1 for a game going on
+    int values[NET_CHUNK]
+    const signed char* scored[NET_CHUNK]    # each child's board, NULL where it is finished or tabled
+    int features[NET_CHUNK * FEATURES]
+
+
+cdef inline void _score_chunk(const bsf_net* net, NetParent* parent, const Children* children, int start, int count,
+                              RuleSet rules, bint tables, ChunkScores* chunk) noexcept nogil:
+    """Children ``start .. start + count - 1`` (at most NET_CHUNK) of
+    ``parent``: each one's outcome, its figures from the tables where
+    ``tables`` and they cover it, else the network's output sums
+    (``bsf_net_children_sums``, from the parent's) made probabilities and
+    equities together (``bsf_net_finish``)."""
+    cdef const int* parent_values = <const int*> parent.features if net.features else NULL
+    cdef const Board* child
+    cdef int i, winner, value
+    for i in range(count):
+        child = child_at(children, start + i)
+        if net.features:        # the features hold each side's win ("won")
+            net_child_features(parent, child, rules, chunk.features + i * FEATURES)
+            winner = 0 if chunk.features[i * FEATURES + WON] else (
+                1 if chunk.features[i * FEATURES + SIDE_FEATURES + WON] else -1)
+            value = chunk.features[i * FEATURES + WON] + chunk.features[i * FEATURES + SIDE_FEATURES + WON]
+        elif outcome_of(child, rules, &winner, &value) < 0:
+            winner = -1
+        chunk.winners[i], chunk.values[i] = winner, value
+        chunk.tabled[i] = tables and winner < 0 and table_probabilities(net, child, chunk.exact + 5 * i)
+        chunk.scored[i] = child.me if winner < 0 and not chunk.tabled[i] else NULL    # scored exactly
+    bsf_net_children_sums(net, parent.board.me, <const int32_t*> parent_values, parent.sums, parent.sums16,
+                          chunk.scored, <const int32_t*> chunk.features if net.features else NULL, FEATURES, count,
+                          chunk.scratch, chunk.sums, NET_CHUNK)
+    bsf_net_finish(chunk.sums, NET_CHUNK, count, chunk.equities)
+
+
+cdef inline double _chunk_score(const ChunkScores* chunk, int i) noexcept nogil:
+    """Child ``i``'s equity: its outcome's signed value, the tables', or the network's."""
+    if chunk.tabled[i]:
+        return bsf_net_equity(chunk.exact + 5 * i)
+    if chunk.winners[i] < 0:
+        return chunk.equities[i]
+    return chunk.values[i] if chunk.winners[i] == 0 else -chunk.values[i]
+
+
+cdef inline void _chunk_probabilities(const ChunkScores* chunk, int i, float* out) noexcept nogil:
+    """Child ``i``'s five probabilities into ``out``."""
+    cdef int k
+    if chunk.winners[i] >= 0:
+        outcome_probabilities(chunk.winners[i], chunk.values[i], out)
+    elif chunk.tabled[i]:
+        for k in range(5):
+            out[k] = chunk.exact[5 * i + k]
+    else:
+        for k in range(5):
+            out[k] = chunk.sums[k * NET_CHUNK + i]
 
 
 cdef int net_choice_of(const bsf_net* net, NetParent* parent, const Children* children, RuleSet rules,
@@ -312,58 +376,37 @@ cdef int net_choice_of(const bsf_net* net, NetParent* parent, const Children* ch
     the tables (``Model.use_tables``), a child they cover is scored from
     them, not the layers; none is when the side that does not move stands
     outside them (one test of the parent)."""
-    cdef float scratch[2 * BSF_NET_MAX_HIDDEN]
-    cdef float exact[5 * NET_CHUNK]         # from the tables, where tabled[i]
-    cdef bint tabled[NET_CHUNK]
+    cdef ChunkScores chunk
     cdef bint tables = table_row(net, parent.board.opp)
-    cdef float sums[5 * NET_CHUNK]          # output k of the chunk's child i at k * NET_CHUNK + i
-    cdef double equities[NET_CHUNK]
-    cdef int winners[NET_CHUNK]
-    cdef int values[NET_CHUNK]
-    cdef const signed char* scored[NET_CHUNK]   # each child's board, NULL where it is finished
-    cdef int child_features[NET_CHUNK * FEATURES]
-    cdef const int* parent_values = <const int*> parent.features if net.features else NULL
-    cdef const Board* child
-    cdef int start = 0, count, i, k, best = 0, winner, value
+    cdef int start = 0, count, i, best = 0
     cdef double score, best_score = 0.0
     while start < children.count:
         count = min(<int> NET_CHUNK, children.count - start)
+        _score_chunk(net, parent, children, start, count, rules, tables, &chunk)
         for i in range(count):
-            child = child_at(children, start + i)
-            if net.features:        # the features hold each side's win ("won")
-                net_child_features(parent, child, rules, child_features + i * FEATURES)
-                winner = 0 if child_features[i * FEATURES + WON] else (
-                    1 if child_features[i * FEATURES + SIDE_FEATURES + WON] else -1)
-                value = child_features[i * FEATURES + WON] + child_features[i * FEATURES + SIDE_FEATURES + WON]
-            elif outcome_of(child, rules, &winner, &value) < 0:
-                winner = -1
-            winners[i], values[i] = winner, value
-            tabled[i] = tables and winner < 0 and table_probabilities(net, child, exact + 5 * i)
-            scored[i] = child.me if winner < 0 and not tabled[i] else NULL  # scored exactly below
-        bsf_net_children_sums(net, parent.board.me, <const int32_t*> parent_values, parent.sums, parent.sums16, scored,
-                              <const int32_t*> child_features if net.features else NULL, FEATURES, count, scratch,
-                              sums, NET_CHUNK)
-        bsf_net_finish(sums, NET_CHUNK, count, equities)
-        for i in range(count):
-            winner, value = winners[i], values[i]
-            if tabled[i]:
-                score = bsf_net_equity(exact + 5 * i)
-            else:
-                score = equities[i] if winner < 0 else (value if winner == 0 else -value)
+            score = _chunk_score(&chunk, i)
             if start + i == 0 or score > best_score:
                 best, best_score = start + i, score
-                if best_probabilities == NULL:
-                    continue
-                if winner >= 0:
-                    outcome_probabilities(winner, value, best_probabilities)
-                elif tabled[i]:
-                    for k in range(5):
-                        best_probabilities[k] = exact[5 * i + k]
-                else:
-                    for k in range(5):
-                        best_probabilities[k] = sums[k * NET_CHUNK + i]
+                if best_probabilities != NULL:
+                    _chunk_probabilities(&chunk, i, best_probabilities)
         start += count
     return best
+
+
+cdef void net_children(const bsf_net* net, NetParent* parent, const Children* children, RuleSet rules,
+                       float* out) noexcept nogil:
+    """Each child's five probabilities by ``net`` into ``out[5 * k ..]``,
+    as ``net_choice_of`` scores them (from the parent's sums; a finished
+    child's outcome; the tables' figures where they cover it)."""
+    cdef ChunkScores chunk
+    cdef bint tables = table_row(net, parent.board.opp)
+    cdef int start = 0, count, i
+    while start < children.count:
+        count = min(<int> NET_CHUNK, children.count - start)
+        _score_chunk(net, parent, children, start, count, rules, tables, &chunk)
+        for i in range(count):
+            _chunk_probabilities(&chunk, i, out + 5 * (start + i))
+        start += count
 
 
 cdef int net_choice(const bsf_net* net, const Board* parent, const Children* children,
@@ -455,3 +498,61 @@ def score_batch(Model model, const signed char[:, :, ::1] positions, int code, f
         run_job(&job)
     free(task.scratch)
 
+
+cdef struct ChildrenTask:
+    const bsf_net* net
+    const Board* parents
+    const int64_t* offsets
+    const signed char* children
+    RuleSet rules
+    float* out
+
+
+cdef void _children_items(void* task, int slot, int64_t start, int64_t stop) noexcept nogil:
+    cdef ChildrenTask* t = <ChildrenTask*> task
+    cdef NetParent parent
+    cdef Children children
+    cdef int64_t item
+    for item in range(start, stop):
+        children.count = <int> (t.offsets[item + 1] - t.offsets[item])
+        if children.count == 0:
+            continue
+        children.base = <const char*> (t.children + sizeof(Board) * t.offsets[item])
+        children.stride, children.index = sizeof(Board), NULL
+        net_parent(t.net, t.parents + item, t.rules, &parent)
+        net_children(t.net, &parent, &children, t.rules, t.out + 5 * t.offsets[item])
+
+
+def children_batch(Model model, const signed char[:, :, ::1] parents, const int64_t[::1] offsets,
+                   const signed char[:, :, ::1] children, int code, float[:, ::1] out, int threads=1):
+    """The five probabilities of each child into ``out``, children
+    ``offsets[i]:offsets[i + 1]`` being plays of parent ``i`` (each seen by
+    its mover, row 0), scored as the game kernels score a parent's plays
+    (``net_children``: from the parent's first layer sums, about six rows a
+    child where a pass from scratch adds some forty; only float32 rounding
+    differs from ``score_batch``), finished children by their outcome, on
+    ``threads`` threads of the pool (the same results on any count)."""
+    cdef int64_t n = parents.shape[0], m = children.shape[0], i
+    cdef ChildrenTask task
+    cdef bsf_job job
+    task.rules = checked_rules(code)
+    if model.net.out_bias == NULL:
+        raise ValueError("a Model made without its arrays (Model.__new__) cannot score")
+    if offsets.shape[0] != n + 1 or offsets[0] != 0 or offsets[n] != m:
+        raise ValueError(f"offsets must run from 0 to the {m} children in {n + 1} values")
+    for i in range(n):
+        if offsets[i + 1] < offsets[i] or offsets[i + 1] - offsets[i] > 2 ** 31 - 1:
+            raise ValueError(f"offsets[{i + 1}] is below offsets[{i}]")
+    if out.shape[0] != m or out.shape[1] != 5:
+        raise ValueError(f"out must be {m} x 5, got {out.shape[0]} x {out.shape[1]}")
+    if m == 0:
+        return
+    task.net = model_of(model)
+    task.parents = <const Board*> &parents[0, 0, 0]
+    task.offsets = &offsets[0]
+    task.children = &children[0, 0, 0]
+    task.out = &out[0, 0]
+    job.threads = job_threads(threads)
+    job.run, job.task, job.items, job.chunk, job.followed = _children_items, &task, n, CHILDREN_CHUNK, False
+    with nogil:
+        run_job(&job)
