@@ -14,16 +14,14 @@ from ._board cimport (
 )
 from ._search cimport MODE_COUNT, Search, run_turn_scanned
 
-cdef int plays_two_moves(Search* s, const Board* start, const Scan* scan, int a, int b) noexcept nogil
 cdef void count_last_two(Search* s, uint32_t occupied, uint32_t multi, int die,
                          int highest) noexcept nogil
 cdef void count_last_three(Search* s, uint32_t origins, int die) noexcept nogil
 cdef void count_last_four(Search* s, uint32_t origins, int die) noexcept nogil
+cdef void count_by_keys(Search* s, uint32_t origins, int die) noexcept nogil
 
 
-# --- one play drawn without listing the others -----------------------------------
-
-cdef void two_move_play(const Board* start, const Scan* scan, int a, int b, int k, Board* out) noexcept nogil
+# --- a backgammon double's play drawn without listing the others -------------------
 
 # A backgammon double's start after its forced entering moves, ``moves``
 # left to play with ``die`` (reach: open_points << die), for double_play.
