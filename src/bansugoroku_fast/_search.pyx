@@ -298,20 +298,15 @@ cdef inline uint32_t _move_origins(uint32_t occupied, int bar_stones, uint32_t o
     than two opponent stones); and while ``bearing_off`` (the rules bear
     off and every mover stone is home), the point ``die`` itself (an exact
     bear-off) and, if every stone is lower than ``die``, the highest."""
-    cdef uint32_t origins
+    cdef uint32_t movers = (<uint32_t> 1) << BAR if bar_stones else occupied
+    cdef uint32_t origins = movers & (open_points << die)
     cdef int top
-    if bar_stones:
-        origins = ((<uint32_t> 1) << BAR) & (open_points << die)
-    else:
-        origins = occupied & (open_points << die)
-        if bearing_off and occupied:
-            origins |= occupied & ((<uint32_t> 1) << die)
-            top = highest_bit(occupied)
-            if top < die:
-                origins |= (<uint32_t> 1) << top
-    if highest < BAR:
-        origins &= ((<uint32_t> 2) << highest) - 1
-    return origins
+    if bearing_off and occupied:
+        origins |= occupied & ((<uint32_t> 1) << die)
+        top = highest_bit(occupied)
+        if top < die:
+            origins |= (<uint32_t> 1) << top
+    return origins & (((<uint32_t> 2) << highest) - 1)
 
 
 cdef inline int _die_of_one_move(uint32_t occupied, int bar_stones, uint32_t open_points, bint bearing_off,
@@ -516,19 +511,26 @@ cdef inline void _emit_second_moves(Search* s, const Board* start, int origin1, 
 #
 # A two-move turn's plays (two_moves_decided: no bear-off and no win before
 # the second move) are walked once, in legal_plays order, by
-# _walk_two_moves, whose mode says what to do with them: list them all
-# (WALK_LIST: plays_two_moves, into the search's leaves or a batch's rows)
-# or make play k alone (WALK_PICK: two_move_play, the game loop's random
-# draw, which counts each group of plays by a popcount and makes only the
-# one drawn). The mode is a constant where each caller inlines the walk, so
-# each compiles to its own loop. Their number is the closed form
-# count_two_moves (_shortcuts.pxd), a different algorithm, which the tests
-# hold against this walk (tests/test_games.py draws every play k of
-# thousands of rolls and compares it, and the count, with the listed plays).
+# _walk_two_moves, whose visit says what to do with them: list them all
+# (_ListPlays: into the search's leaves or a batch's rows) or make play k
+# alone (_PickPlay: two_move_play, the game loop's random draw, which counts
+# each group of plays by a popcount and makes only the one drawn). The
+# visit is a fused type, so each compiles to its own loop. Their number is
+# the closed form count_two_moves (_shortcuts.pxd), a different algorithm,
+# which the tests hold against this walk (tests/test_games.py draws every
+# play k of thousands of rolls and compares it, and the count, with the
+# listed plays).
 
-cdef enum:
-    WALK_LIST = 0       # every play, to the search (its leaves, or the rows a batch lent)
-    WALK_PICK = 1       # play k alone, made on a board
+cdef struct _ListPlays:
+    Search* s             # every play, to the search (its leaves, or the rows a batch lent)
+
+cdef struct _PickPlay:
+    int k                 # play k alone (plays before it in the walk: taken off)
+    Board* out            # made here
+
+ctypedef fused _Visit:
+    _ListPlays
+    _PickPlay
 
 
 cdef inline bint _open_at(uint32_t open_points, int point) noexcept nogil:
@@ -545,51 +547,49 @@ cdef inline bint _routes_merge(uint32_t open_points, uint32_t blots, int origin,
             and not (blots >> (origin - second)) & 1)
 
 
-cdef inline bint _visit_group(Search* s, const Board* start, int mode, int origin1, int die1, uint32_t seconds,
-                              int die2, int* k, Board* out) noexcept nogil:
+cdef inline bint _visit_group(_Visit* visit, const Board* start, int origin1, int die1, uint32_t seconds,
+                              int die2) noexcept nogil:
     """The plays ``origin1`` -> ``origin1 - die1``, then a move with
-    ``die2`` from each of ``seconds``, greatest first. WALK_LIST: listed
-    (returns False). WALK_PICK: play ``k[0]`` made in ``out`` if it is one
-    of them (returns True), else their number taken off ``k[0]``."""
+    ``die2`` from each of ``seconds``, greatest first: listed (returns
+    False), or play ``k`` made if it is one of them (returns True), else
+    their number taken off ``k``."""
     cdef int n, origin2
-    if mode == WALK_LIST:
-        _emit_second_moves(s, start, origin1, die1, seconds, die2)
+    if _Visit is _ListPlays:
+        _emit_second_moves(visit.s, start, origin1, die1, seconds, die2)
         return False
-    n = popcount_places(seconds)
-    if k[0] >= n:
-        k[0] -= n
-        return False
-    memcpy(out, start, sizeof(Board))
-    apply_step(out, origin1, origin1 - die1)
-    origin2 = nth_highest(seconds, k[0])
-    apply_step(out, origin2, origin2 - die2)
-    return True
+    else:
+        n = popcount_places(seconds)
+        if visit.k >= n:
+            visit.k -= n
+            return False
+        memcpy(visit.out, start, sizeof(Board))
+        apply_step(visit.out, origin1, origin1 - die1)
+        origin2 = nth_highest(seconds, visit.k)
+        apply_step(visit.out, origin2, origin2 - die2)
+        return True
 
 
-cdef inline void _visit_singles(Search* s, const Board* start, int mode, uint32_t origins, int die, int k,
-                                Board* out) noexcept nogil:
+cdef inline void _visit_singles(_Visit* visit, const Board* start, uint32_t origins, int die) noexcept nogil:
     """The plays of one move with ``die`` from each of ``origins``, greatest
-    first: listed (WALK_LIST), or play ``k`` made in ``out`` (WALK_PICK)."""
+    first: listed, or play ``k`` made."""
     cdef int origin
-    if mode == WALK_LIST:
+    if _Visit is _ListPlays:
         while origins:
             origin = highest_bit(origins)
             origins ^= (<uint32_t> 1) << origin
-            _emit(s, start, origin, die, 0, 0)
-        return
-    origin = nth_highest(origins, k)
-    memcpy(out, start, sizeof(Board))
-    apply_step(out, origin, origin - die)
+            _emit(visit.s, start, origin, die, 0, 0)
+    else:
+        origin = nth_highest(origins, visit.k)
+        memcpy(visit.out, start, sizeof(Board))
+        apply_step(visit.out, origin, origin - die)
 
 
-cdef inline void _walk_two_moves(Search* s, const Board* start, uint32_t occupied, uint32_t open_points,
-                                 uint32_t blots, int small, int large, int mode, int k, Board* out) noexcept nogil:
+cdef inline void _walk_two_moves(_Visit* visit, const Board* start, uint32_t occupied, uint32_t open_points,
+                                 uint32_t blots, int small, int large) noexcept nogil:
     """Walk the plays of a two-move turn of ``start`` (dice ``small`` <=
     ``large``; two_moves_decided, so no bear-off: the masks of scan_masks)
-    in legal_plays order, doing ``mode``'s visit (_visit_group,
-    _visit_singles) with each; ``s``: the search of WALK_LIST (else
-    unused), ``k`` and ``out``: the play of WALK_PICK (0 <= k <
-    count_two_moves).
+    in legal_plays order, doing ``visit`` with each (_visit_group,
+    _visit_singles; a play to pick: 0 <= k < count_two_moves).
 
     Each move's origins are _move_origins' (the bar alone while a stone is
     on it). The first moves go from the greatest origin down, the smaller
@@ -613,7 +613,7 @@ cdef inline void _walk_two_moves(Search* s, const Board* start, uint32_t occupie
             target1 = origin1 - small
             after = (occupied | ((<uint32_t> 1) << target1)) & ~single
             seconds = _move_origins(after, bar_after, open_points, False, large, origin1)
-            if _visit_group(s, start, mode, origin1, small, seconds, large, &k, out):
+            if _visit_group(visit, start, origin1, small, seconds, large):
                 return
         if small != large and (firsts_large >> origin1) & 1:
             target1 = origin1 - large
@@ -621,13 +621,15 @@ cdef inline void _walk_two_moves(Search* s, const Board* start, uint32_t occupie
             seconds = _move_origins(after, bar_after, open_points, False, small, origin1 - 1)
             if _routes_merge(open_points, blots, origin1, large, small):
                 seconds &= ~((<uint32_t> 1) << target1)     # via the smaller die first
-            if _visit_group(s, start, mode, origin1, large, seconds, small, &k, out):
+            if _visit_group(visit, start, origin1, large, seconds, small):
                 return
-    # No two-move play (WALK_PICK: k is past every two-move play only when
+    # No two-move play (a pick: k is past every two-move play only when
     # there is none): one move.
-    if mode == WALK_PICK or s.found.count == 0:
-        die = _die_of_one_move(occupied, bar, open_points, False, small, large)
-        _visit_singles(s, start, mode, _move_origins(occupied, bar, open_points, False, die, BAR), die, k, out)
+    if _Visit is _ListPlays:
+        if visit.s.found.count:
+            return
+    die = _die_of_one_move(occupied, bar, open_points, False, small, large)
+    _visit_singles(visit, start, _move_origins(occupied, bar, open_points, False, die, BAR), die)
 
 
 cdef int _list_two_moves(Search* s, const Board* start, const Scan* scan, int a, int b) noexcept nogil:
@@ -635,14 +637,15 @@ cdef int _list_two_moves(Search* s, const Board* start, const Scan* scan, int a,
     two_moves_decided) as leaves in descending canonical order
     (``s.presorted``) or into the rows a batch lent: their number, or
     STATUS_NO_MEMORY."""
+    cdef _ListPlays visit
+    visit.s = s
     memcpy(&s.board, start, sizeof(Board))
     scan_masks(scan, &s.occupied, &s.open_points, &s.multi, &s.blots)
     s.found.count = 0
     s.found.failed = False
     s.unique = s.presorted = True
     s.wrote_out = s.rows.children != NULL
-    _walk_two_moves(s, start, s.occupied, s.open_points, s.blots, a if a < b else b, a if a > b else b,
-                    WALK_LIST, 0, NULL)
+    _walk_two_moves(&visit, start, s.occupied, s.open_points, s.blots, a if a < b else b, a if a > b else b)
     if s.found.failed:
         s.found.count = 0
         return STATUS_NO_MEMORY
@@ -656,9 +659,10 @@ cdef void two_move_play(const Board* start, const Scan* scan, int a, int b, int 
     count) of a two-move turn (two_moves_decided), the plays walked as
     run_turn lists them, counted group by group, and only play ``k`` made."""
     cdef uint32_t occupied, open_points, multi, blots
+    cdef _PickPlay pick
+    pick.k, pick.out = k, out
     scan_masks(scan, &occupied, &open_points, &multi, &blots)
-    _walk_two_moves(NULL, start, occupied, open_points, blots, a if a < b else b, a if a > b else b,
-                    WALK_PICK, k, out)
+    _walk_two_moves(&pick, start, occupied, open_points, blots, a if a < b else b, a if a > b else b)
 
 
 # --- the turn --------------------------------------------------------------------

@@ -38,11 +38,11 @@ Declared in ``_shortcuts.pxd``; the search calls these directly. They
 write to the search's result set or lent rows through the inline helpers
 of ``_search.pxd``, so this module calls nothing of ``_search`` at run time.
 """
-from libc.stdint cimport uint32_t, uint64_t
+from libc.stdint cimport uint32_t
 from libc.string cimport memcpy
 
 from ._board cimport BAR, POINT_BITS, Board, OFF, Scan, count_outside, highest_bit, popcount_places, row_gt, scan_masks
-from ._search cimport MAX_PLAY_KEYS, Search, apply_step, clear_slots, record_many
+from ._search cimport Search, apply_step, record_many
 
 
 # --- counting without a search -------------------------------------------------
@@ -152,67 +152,6 @@ cdef void count_last_two(Search* s, uint32_t occupied, uint32_t multi, int die,
         record_many(s, s.ndice - 1, single)
     else:       # only backgammon doubles come here: ndice - 2 = 2 > 0
         record_many(s, s.ndice - 2, 1)
-
-
-# --- a non-double's last move counted by keys ----------------------------------
-
-
-cdef enum:
-    NO_PLACE = 31       # an absent member of a _place_pair
-
-
-cdef inline uint64_t _place_pair(int first, int second) noexcept nogil:
-    """The multiset of places {first, second} (NO_PLACE: absent) as 10 bits."""
-    if first > second:
-        first, second = second, first
-    return <uint64_t> first | (<uint64_t> second) << 5
-
-
-cdef inline uint64_t _play_key(int origin1, int target1, int origin2, int target2, uint32_t hit_points) noexcept nogil:
-    """Which position the two moves origin1 -> target1, origin2 -> target2
-    (OFF: borne off) reach, hitting on ``hit_points``, from the position
-    they start from: the places that gain a mover stone and those that
-    lose one, a stone moved on through a place counted once (the moves go
-    down, so only target1 == origin2 or target2 == origin1 can cancel),
-    and the points hit. Equal keys, equal positions; different keys,
-    different positions."""
-    cdef int gain1 = target1, gain2 = target2, loss1 = origin1, loss2 = origin2
-    if target1 == origin2:
-        gain1 = loss2 = NO_PLACE
-    elif target2 == origin1:
-        gain2 = loss1 = NO_PLACE
-    return _place_pair(gain1, gain2) | _place_pair(loss1, loss2) << 10 | (<uint64_t> hit_points) << 20
-
-
-cdef void count_by_keys(Search* s, uint32_t origins, int die) noexcept nogil:
-    """The last move of a non-double counted by keys (``s.count_keys``):
-    the plays of the first move made and a last move from each of
-    ``origins``, added by their keys (_play_key), each distinct one once,
-    without making the last move."""
-    cdef int origin, target, k
-    cdef uint32_t hit_points
-    cdef uint64_t key
-    if s.ndice > s.best_used:      # the first play using both dice (see _record)
-        clear_slots(s)
-        s.found.count = 0
-        s.best_used = s.ndice
-    while origins:
-        origin = highest_bit(origins)
-        origins ^= (<uint32_t> 1) << origin
-        target = origin - die if origin > die else OFF
-        hit_points = (<uint32_t> s.hit[0]) << s.target[0]
-        if target != OFF and s.board.opp[BAR - target] == 1:
-            hit_points |= (<uint32_t> 1) << target
-        key = _play_key(s.origin[0], s.target[0], origin, target, hit_points)
-        for k in range(s.nkeys):
-            if s.play_keys[k] == key:
-                break
-        else:
-            if s.nkeys == MAX_PLAY_KEYS:        # cannot happen (see MAX_PLAY_KEYS)
-                s.found.failed = True
-                return
-            s.play_keys[s.nkeys] = key
-            s.nkeys += 1
 
 
 # --- a backgammon double's play drawn without listing the others -------------------
