@@ -1,34 +1,32 @@
 # cython: language_level=3
-"""The depth-first search of one turn: every legal play of a roll.
+"""The walker of a turn: every legal play of a roll, listed, counted or drawn.
 
-The rules are those of docs/rules.md as ``bansugoroku_fast.oracle`` reads them;
-the search computes the same results another way, fast:
+The rules of a turn (docs/rules.md §2, as ``bansugoroku_fast.oracle``
+reads them) are written here once: where a stone may move with a die, bar
+entry first and bear-off (``_move_origins``), and the must-play rule (the
+most dice: ``_record``; one die: the larger if it plays,
+``_die_of_one_move``). Two walks apply them, fast:
 
-* A turn is searched depth first on one :c:type:`Board` that is changed and
-  restored in place (``_make_move`` / ``_unmake_move``), with the bit masks
-  of the mover's stones kept up to date move by move, so that the origins
-  of the next move are one mask expression (``_origins``), not a scan.
-* Each resulting position is identified by an additive Zobrist key kept up
-  to date move by move, and confirmed by comparing the 52 bytes of the
-  board, so two different positions are never merged (``_record``).
-* Doubles without the Ban-sugoroku win-stop (backgammon) are searched with
-  non-increasing origins: every multiset of same-die moves is visited once,
-  in its greatest order, and distinct multisets give distinct positions, so
-  no look-up and no sort is needed at all; with rows lent by a batch, those
-  plays are written straight to the rows: the last move from the board
-  before it (``_record_out_each``), and where no bear-off can come, the
-  last two from the position after the first of them, made once per first
-  move (``_record_out_last_two``).
-* A backgammon non-double near the bear-off being counted (where the
-  closed form cannot count) has only its first move made: each last move
-  is added as the exact key of the position it reaches, deduped in a small
-  array (``_count_by_keys``), with no board hashed or compared.
-* Whole rolls that need no search at all go to ``_shortcuts``: in
-  ``run_turn`` (MODE_PLAYS), every non-double and every Ban-sugoroku double
-  where no bear-off and no win can come before the second move; in
-  ``count_turn``, the same rolls counted from bit masks; and inside the
-  search of a backgammon double being counted, its last two, three or four
-  moves (once no stone is on the bar and no bear-off can come).
+* The depth-first search, for every roll: one :c:type:`Board` changed and
+  restored in place (``_make_move`` / ``_unmake_move``), the masks of the
+  mover's stones kept up to date move by move, so that a move's origins
+  are one mask expression, not a scan. Each resulting position has an
+  additive Zobrist key, confirmed by comparing the 52 bytes of the board,
+  so two positions are never merged (``_record``). Doubles without the
+  win-stop (backgammon) take non-increasing origins: every multiset of
+  moves once, in its greatest order, so no look-up and no sort; with rows
+  lent by a batch, the last move is written from the board before it
+  (``_record_out_each``), and where no bear-off can come, the last two
+  from the position after the first of them (``_record_out_last_two``).
+* The two-move walk (``_walk_two_moves``), for a two-move turn where no
+  bear-off and no win can come before the second move: the pairs of
+  origins in ``legal_plays`` order, each position once by construction,
+  with neither a dedupe table nor a sort; it lists them (``run_turn``) or
+  makes play k alone (``two_move_play``, the game loop's random draw).
+
+Counts that need no walk (closed forms: two-move rolls, a double's last
+moves, a non-double's last move by keys) are ``_shortcuts``', held against
+these walks by the tests (``fast_counts`` off, the k-th play).
 
 The search state (:c:type:`Search`), the plays it found (:c:type:`PlaySet`)
 and the rows a batch lends (:c:type:`OutputRows`) are declared in

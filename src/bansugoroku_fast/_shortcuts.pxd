@@ -1,10 +1,10 @@
 # cython: language_level=3
-"""Closed-form counting and listing of common rolls (see ``_shortcuts.pyx``).
+"""Closed-form counts of common rolls (see ``_shortcuts.pyx``).
 
 The two-move count is inline here, whole, so that every module that counts
 (the batch item loop, the search's ``count_turn``) compiles it in: it costs
 a few dozen instructions, less than a call into another module would let
-the compiler save around it.
+the compiler save around it; so is the count by keys, for the search.
 """
 from libc.stdint cimport uint32_t, uint64_t
 
@@ -53,8 +53,8 @@ cdef inline bint closure_out_of_reach(const Board* board, const Scan* scan, Rule
 
 cdef inline bint two_moves_decided(const Board* board, const Scan* scan, RuleSet rules) noexcept nogil:
     """Whether no bear-off and no win can come before the second move of a
-    two-move turn, the case that count_plain, count_entering and
-    plays_two_moves handle without a search."""
+    two-move turn, the case that count_plain, count_entering and the
+    two-move walk of ``_search`` take."""
     return closure_out_of_reach(board, scan, rules) and (board.me[BAR] or two_or_more_outside(scan))
 
 

@@ -1,42 +1,41 @@
 # cython: language_level=3
-"""Closed forms: the plays of common rolls counted or listed without a search.
+"""Closed forms: the plays of common rolls counted without walking them.
 
-Which rolls take them (everything else goes through the search of
-``_search``):
+Which rolls take them (everything else is walked by ``_search``, where the
+rules of a turn are written; these are a different algorithm for the same
+numbers, held against the walks by the tests: ``fast_counts=False``
+counts every roll by the search, and every play drawn is play k of the
+listed ones):
 
 * **Two-move rolls** (every non-double, and every Ban-sugoroku double,
   which gives two moves) where no bear-off and no win can come before the
   second move (``two_moves_decided``: a stone on the bar, or two or more
   stones outside home, and no immediate closure within reach). Counting
-  them (``count_two_moves``) is a handful of popcounts over the bit masks
-  of the board, and so is counting the arrival of the last stone outside
-  home, which wins and stops the play (``count_last_stone``). Listing
-  them (``plays_two_moves``) and making the k-th alone (``two_move_play``)
-  are one walk (``_walk_two_moves``, bar entry included) of the pairs of
-  origins, greatest key first, so they need neither a dedupe table nor a
-  sort.
+  them (``count_two_moves`` in ``_shortcuts.pxd``) is a handful of
+  popcounts over the bit masks of the board, and so is counting the
+  arrival of the last stone outside home, which wins and stops the play
+  (``count_last_stone``).
 * **The last two, three or four moves of a backgammon double** being
   counted (``count_last_two``, ``count_last_three``, ``count_last_four``),
   once no stone is on the bar and no bear-off can come: the search stops
   two, three or four plies early (four: it makes no move at all) and adds
   their count from the masks, the last three in closed form
-  (``triple_plays`` in ``_shortcuts.pxd``) whenever all of them play.
+  (``triple_plays`` in ``_shortcuts.pxd``) whenever all of them play; and
+  a backgammon double's play k drawn move by move from those counts
+  (``double_count``, ``double_play``).
+* **The last move of a non-double near the bear-off** being counted
+  (``count_by_keys`` in ``_shortcuts.pxd``): added as the exact key of the
+  position it reaches, without making it.
 
 Why it is fast: a two-move play is a multiset of two single moves, and
 distinct multisets reach distinct positions except when one stone moves
 through an intermediate point that hits nothing; so the count is the
 number of pairs of legal origins, corrected for those merges, each term a
-popcount of a mask expression (see ``count_plain`` in ``_shortcuts.pxd``). Listing them, the
-mask of second origins stops at the first origin, so the pair loop visits
-only the pairs it keeps (the merged chain masked out once per first move),
-and the children of one first move are written into lent rows from the
-position after it, held in registers: four stores and the four bytes the
-second move changes, its hit read from the blot mask (``write_moves`` in
-``_search.pxd``).
+popcount of a mask expression (see ``count_plain`` in ``_shortcuts.pxd``).
 
 Declared in ``_shortcuts.pxd``; the search calls these directly. They
-write to the search's result set or lent rows through the inline helpers
-of ``_search.pxd``, so this module calls nothing of ``_search`` at run time.
+add to the search's counts through the inline helpers of ``_search.pxd``,
+so this module calls nothing of ``_search`` at run time.
 """
 from libc.stdint cimport uint32_t
 from libc.string cimport memcpy
