@@ -598,7 +598,8 @@ cdef inline void _walk_two_moves(_Visit* visit, const Board* start, uint32_t occ
     target reaches the same position by both routes unless an
     intermediate point holds a blot: it is taken via the smaller die
     first. With no two-move play, one move (_die_of_one_move)."""
-    cdef int bar = start.me[BAR], origin1, target1, bar_after, die
+    cdef int bar = start.me[BAR], origin1, target1, die
+    cdef int bar_after = bar - 1 if bar else 0      # a first move enters a stone if one is on the bar
     cdef uint32_t firsts_small = _move_origins(occupied, bar, open_points, False, small, BAR)
     cdef uint32_t firsts_large = _move_origins(occupied, bar, open_points, False, large, BAR)
     cdef uint32_t firsts = firsts_small | firsts_large, single, after, seconds
@@ -606,7 +607,6 @@ cdef inline void _walk_two_moves(_Visit* visit, const Board* start, uint32_t occ
         origin1 = highest_bit(firsts)
         firsts ^= (<uint32_t> 1) << origin1
         single = (<uint32_t> (start.me[origin1] == 1)) << origin1     # its origin empties
-        bar_after = bar - (origin1 == BAR)
         if (firsts_small >> origin1) & 1:
             target1 = origin1 - small
             after = (occupied | ((<uint32_t> 1) << target1)) & ~single
