@@ -411,3 +411,15 @@ def test_kernel_functions_finds_definitions_not_declarations():
     assert [file for file, _ in functions["count_last_two"]] == ["_shortcuts.pyx"]
     assert [file for file, _ in functions["nth_highest"]] == ["_board.pxd"]
     assert "while k:" in functions["nth_highest"][0][1]
+
+
+def test_one_probe_asks_the_cpu_and_no_function_is_cloned_by_the_compiler():
+    """Every choice of code by CPU reads ``bsf_cpu.h``'s probe: no other
+    kernel source asks the CPU (``__builtin_cpu_supports``) and none has
+    GCC clone a function with its own resolver (``target_clones``)
+    (docs/architecture.md, "How the kernels choose code by CPU")."""
+    sources = [*KERNEL_SOURCES.glob("*.pyx"), *KERNEL_SOURCES.glob("*.pxd"), *KERNEL_SOURCES.glob("bsf_*.[ch]")]
+    asking = {path.name for path in sources if "__builtin_cpu_supports" in path.read_text()}
+    assert asking == {"bsf_cpu.h"}
+    assert [path.name for path in sources if "target_clones" in path.read_text()] == []
+    assert "bsf_cpu_avx2()" in (KERNEL_SOURCES / "bsf_net.h").read_text()
