@@ -345,3 +345,15 @@ def test_the_kernels_c_is_in_headers_not_in_string_literals():
                 for name in re.findall(r'cdef\s+extern\s+from\s+"(bsf_[^"]+)"', path.read_text())}
     assert included <= {path.name for path in KERNEL_SOURCES.glob("bsf_*.h")}
     assert verbatim.search('cdef extern from *:\n    """int x;"""') is not None
+
+
+def test_one_probe_asks_the_cpu_and_no_function_is_cloned_by_the_compiler():
+    """Every choice of code by CPU reads ``bsf_cpu.h``'s probe: no other
+    kernel source asks the CPU (``__builtin_cpu_supports``) and none has
+    GCC clone a function with its own resolver (``target_clones``)
+    (docs/architecture.md, "How the kernels choose code by CPU")."""
+    sources = [*KERNEL_SOURCES.glob("*.pyx"), *KERNEL_SOURCES.glob("*.pxd"), *KERNEL_SOURCES.glob("bsf_*.[ch]")]
+    asking = {path.name for path in sources if "__builtin_cpu_supports" in path.read_text()}
+    assert asking == {"bsf_cpu.h"}
+    assert [path.name for path in sources if "target_clones" in path.read_text()] == []
+    assert "bsf_cpu_avx2()" in (KERNEL_SOURCES / "bsf_net.h").read_text()

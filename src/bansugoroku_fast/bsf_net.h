@@ -21,14 +21,15 @@
    floats where the dense product is 198 multiply-adds per unit. The hidden activations
    (a polynomial exp, branch-free) and the remaining dense layers are
    plain loops over H that the compiler vectorises; on GCC for x86-64 the
-   batch entry point is compiled twice (target_clones: AVX2 and the
-   baseline) and the loader picks the one the CPU runs. */
+   entry points are compiled twice (BSF_NET_TWICE: for AVX2 and the
+   baseline) and run as the probe of bsf_cpu.h says. */
 #ifndef BSF_NET_H
 #define BSF_NET_H
 
 #include <stdint.h>
 #include <string.h>
 
+#include "bsf_cpu.h"
 #include "bsf_portable.h"
 
 #define BSF_NET_OUTPUTS 5
@@ -131,10 +132,10 @@ static inline void bsf_net_prepare(bsf_net* net) {
     for (int k = 0; k < 8; k++) net->out_bias8[k] = k < BSF_NET_OUTPUTS ? net->out_bias[k] : 0.0f;
     if (!net->exact) return;
 #if BSF_NET_EXACT_AVX2
-    net->avx2 = __builtin_cpu_supports("avx2");
+    net->avx2 = bsf_cpu_avx2();
 #endif
 #if BSF_NET_EXACT_VNNI
-    net->vnni = net->avx2 && __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512vl");
+    net->vnni = net->avx2 && bsf_cpu_has_vnni();
 #endif
     for (int at = 0; at < 52; at++)
         for (int n = 0; n < 4; n++) net->step16[at][n] = BSF_NET_ROW16(net, net->step_rows[at][n]);
@@ -199,15 +200,33 @@ static inline int64_t bsf_net_scratch(const bsf_net* net) {
 #define BSF_NET_INLINE static inline
 #endif
 
-/* BSF_NET_NO_CLONES: one build for the flags given (tests/net_builds.c
-   compiles each instruction set alone to compare them). */
+#if defined(__GNUC__) || defined(__clang__)
+#define BSF_NET_UNUSED __attribute__((unused))
+#else
+#define BSF_NET_UNUSED
+#endif
+
+/* BSF_NET_TWICE(name, (parameters), (arguments)) defines the entry point
+   name, which runs name##_any's body compiled for AVX2 where the CPU has
+   what the AVX2 builds use (bsf_cpu_avx2, the one probe), else compiled
+   for the baseline: a target attribute on a copy the body is inlined
+   into. BSF_NET_NO_CLONES: one build for the flags given
+   (tests/net_builds.c compiles each instruction set alone to compare
+   them). */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__AVX2__) \
     && !defined(BSF_NET_NO_CLONES)
-#define BSF_NET_CLONES __attribute__((target_clones("avx2", "default"), unused))
-#elif defined(__GNUC__) || defined(__clang__)
-#define BSF_NET_CLONES __attribute__((unused))
+#define BSF_NET_TWICE(name, parameters, arguments)                                                 \
+    __attribute__((target("avx2"), noinline, unused)) static void name##_avx2 parameters {          \
+        name##_any arguments;                                                                      \
+    }                                                                                              \
+    __attribute__((noinline, unused)) static void name##_baseline parameters { name##_any arguments; } \
+    __attribute__((unused)) static void name parameters {                                          \
+        if (bsf_cpu_avx2()) name##_avx2 arguments;                                                 \
+        else name##_baseline arguments;                                                            \
+    }
 #else
-#define BSF_NET_CLONES
+#define BSF_NET_TWICE(name, parameters, arguments) \
+    BSF_NET_UNUSED static void name parameters { name##_any arguments; }
 #endif
 
 BSF_NET_INLINE void bsf_net_add(float* restrict h, const float* restrict w, int n) {
@@ -580,13 +599,15 @@ BSF_NET_INLINE void bsf_net_forward(const bsf_net* net, const signed char* board
    bytes first: 52 for an int8[N, 2, 26] array, sizeof(Leaf) for a search's
    leaves) and their features (net->features each, or NULL) into out (5
    each). */
-BSF_NET_CLONES
-static void bsf_net_forward_range(const bsf_net* net, const signed char* boards, int64_t stride,
-                                  const int32_t* features, int64_t start, int64_t stop, float* out, float* scratch) {
+BSF_NET_INLINE void bsf_net_forward_range_any(const bsf_net* net, const signed char* boards, int64_t stride,
+                                              const int32_t* features, int64_t start, int64_t stop, float* out, float* scratch) {
     for (int64_t i = start; i < stop; i++)
         bsf_net_forward(net, boards + stride * i, features ? features + net->features * i : NULL, out + 5 * i,
                         scratch);
 }
+BSF_NET_TWICE(bsf_net_forward_range, (const bsf_net* net, const signed char* boards, int64_t stride, const int32_t* features,
+               int64_t start, int64_t stop, float* out, float* scratch),
+              (net, boards, stride, features, start, stop, out, scratch))
 
 /* The equity of five consistent probabilities. */
 static inline double bsf_net_equity(const float* p) {
@@ -619,10 +640,11 @@ static inline double bsf_net_equity(const float* p) {
 #define BSF_NET_MAX_CHANGES (4 * 52 + 64)
 
 /* The first layer's sums of one position (hidden1 floats). */
-BSF_NET_CLONES
-static void bsf_net_sums(const bsf_net* net, const signed char* board, const int32_t* features, float* sums) {
+BSF_NET_INLINE void bsf_net_sums_any(const bsf_net* net, const signed char* board, const int32_t* features, float* sums) {
     bsf_net_first_layer(net, board, features, sums);
 }
+BSF_NET_TWICE(bsf_net_sums, (const bsf_net* net, const signed char* board, const int32_t* features, float* sums),
+              (net, board, features, sums))
 
 /* The rows that take a place (0 = off, 1..24, 25 = bar) of a row from
    ``before`` to ``after`` stones (any counts), with their coefficients,
@@ -880,9 +902,8 @@ BSF_NET_INLINE void bsf_net_exact_block(const int16_t* restrict base, const bsf_
 
 /* An exact network's first layer's sums of one position (hidden1 int16_t,
    in units of 1 / BSF_NET_EXACT_FIRST): bsf_net_sums's rows, in integers. */
-BSF_NET_CLONES
-static void bsf_net_exact_sums(const bsf_net* net, const signed char* board, const int32_t* features,
-                               int16_t* sums16) {
+BSF_NET_INLINE void bsf_net_exact_sums_any(const bsf_net* net, const signed char* board, const int32_t* features,
+                                           int16_t* sums16) {
     const int64_t n1 = net->hidden1;
     bsf_net_exact_terms terms;
     terms.count = 0;
@@ -908,6 +929,8 @@ static void bsf_net_exact_sums(const bsf_net* net, const signed char* board, con
         bsf_net_exact_block(net->bias16, &terms, offset, BSF_NET_EXACT_BLOCK / 16, 0, sums16 + offset);
     if (offset < n1) bsf_net_exact_block(net->bias16, &terms, offset, (int) (n1 - offset) / 16, 0, sums16 + offset);
 }
+BSF_NET_TWICE(bsf_net_exact_sums, (const bsf_net* net, const signed char* board, const int32_t* features, int16_t* sums16),
+              (net, board, features, sums16))
 
 /* o[k] += the dot product of the ReLU units h[0 .. units - 1] with output
    k's weights from unit offset, k = 0 .. 4, in 32-bit integers (GCC makes
@@ -1005,11 +1028,10 @@ BSF_NET_INLINE void bsf_net_child(const bsf_net* net, const signed char* parent,
    children[i] (NULL: a finished child, whose sums are 0) and its features
    children_features + i * features_stride (NULL when the network reads
    none). bsf_net_finish makes them probabilities. */
-BSF_NET_CLONES
-static void bsf_net_children_sums(const bsf_net* net, const signed char* parent, const int32_t* parent_features,
-                                  const float* parent_sums, const int16_t* parent_sums16,
-                                  const signed char* const* children, const int32_t* children_features,
-                                  int64_t features_stride, int n, float* scratch, float* sums, int64_t stride) {
+BSF_NET_INLINE void bsf_net_children_sums_any(const bsf_net* net, const signed char* parent, const int32_t* parent_features,
+                                              const float* parent_sums, const int16_t* parent_sums16,
+                                              const signed char* const* children, const int32_t* children_features,
+                                              int64_t features_stride, int n, float* scratch, float* sums, int64_t stride) {
 #if BSF_NET_EXACT_AVX2
     if (net->exact && net->avx2) {
         void (*exact_children)(const bsf_net*, const signed char*, const int32_t*, const int16_t*,
@@ -1035,6 +1057,12 @@ static void bsf_net_children_sums(const bsf_net* net, const signed char* parent,
     for (int i = n; i < ((n + 7) & ~7); i++)
         for (int k = 0; k < BSF_NET_OUTPUTS; k++) sums[k * stride + i] = 0.0f;
 }
+BSF_NET_TWICE(bsf_net_children_sums, (const bsf_net* net, const signed char* parent, const int32_t* parent_features,
+               const float* parent_sums, const int16_t* parent_sums16, const signed char* const* children,
+               const int32_t* children_features, int64_t features_stride, int n, float* scratch, float* sums,
+               int64_t stride),
+              (net, parent, parent_features, parent_sums, parent_sums16, children, children_features, features_stride, n,
+               scratch, sums, stride))
 
 /* The probabilities and equities of n children from their output sums:
    sums[k * stride + i] holds output k of child i, with stride a multiple
@@ -1042,8 +1070,7 @@ static void bsf_net_children_sums(const bsf_net* net, const signed char* parent,
    five probabilities are made in place, as bsf_net_after_first makes them
    (the same results to the bit), and its equity (bsf_net_equity) written
    to equities[i]: eight children to a vector. */
-BSF_NET_CLONES
-static void bsf_net_finish(float* sums, int64_t stride, int n, double* equities) {
+BSF_NET_INLINE void bsf_net_finish_any(float* sums, int64_t stride, int n, double* equities) {
 #if defined(__GNUC__)
     const bsf_net_v8 zero = BSF_NET_SPLAT(0.0f), one = BSF_NET_SPLAT(1.0f);
     for (int i = 0; i < n; i += 8) {
@@ -1078,5 +1105,7 @@ static void bsf_net_finish(float* sums, int64_t stride, int n, double* equities)
     }
 #endif
 }
+BSF_NET_TWICE(bsf_net_finish, (float* sums, int64_t stride, int n, double* equities),
+              (sums, stride, n, equities))
 
 #endif
