@@ -347,6 +347,72 @@ def test_the_kernels_c_is_in_headers_not_in_string_literals():
     assert verbatim.search('cdef extern from *:\n    """int x;"""') is not None
 
 
+#: The kernel walker, where the rules of a turn are written, and the
+#: functions that write them (docs/architecture.md, "Where a rule lives in
+#: the kernels"): a move's origins, the win that ends a sequence, the
+#: must-play rule (the most dice; one die: the larger).
+TURN_WALKER = "_search.pyx"
+TURN_RULES = ("_move_origins", "_mover_has_won", "_record", "_die_of_one_move")
+#: The two walks that apply them, each taking its origins from _move_origins.
+TURN_WALKS = ("_search", "_walk_two_moves")
+
+
+def kernel_functions() -> dict[str, list[tuple[str, str]]]:
+    """Every function defined in the kernel sources (``cdef``, ``cpdef``,
+    ``def``; a ``.pxd``'s inline ones too), by name: the files defining it,
+    each with the function's text (up to the next line that starts a
+    statement at the top level)."""
+    starts = re.compile(r"^(?:cp?def|def)\b[^\n]*?\b(\w+)\(", re.M)
+    found: dict[str, list[tuple[str, str]]] = {}
+    for path in sorted([*KERNEL_SOURCES.glob("*.pyx"), *KERNEL_SOURCES.glob("*.pxd")]):
+        text = path.read_text()
+        tops = [match.start() for match in re.finditer(r"^\S", text, re.M)] + [len(text)]
+        for match in starts.finditer(text):
+            if is_definition(text, match.end() - 1):
+                end = next(top for top in tops if top > match.start())
+                found.setdefault(match.group(1), []).append((path.name, text[match.start():end]))
+    return found
+
+
+def is_definition(text: str, opening: int) -> bool:
+    """Whether the signature whose parameters open at ``opening`` (its
+    ``(``) starts a definition (its line ends with ``:``), not a declaration."""
+    depth = 0
+    for index in range(opening, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[index], 0)
+        if depth == 0:
+            return text[index:].split("\n", 1)[0].rstrip().endswith(":")
+    return False
+
+
+def rule_section() -> str:
+    text = DOC.read_text()
+    start = text.index("## Where a rule lives in the kernels")
+    return text[start:text.index("\n## ", start + 1)]
+
+
+def test_the_rules_of_a_turn_are_written_once_in_the_kernel_walker():
+    functions = kernel_functions()
+    for name in (*TURN_RULES, *TURN_WALKS):
+        assert [file for file, _ in functions.get(name, [])] == [TURN_WALKER], name
+        assert f"`{name}`" in rule_section(), f"the architecture page does not name {name}"
+    assert f"`{TURN_WALKER}`" in rule_section()
+    for walk in TURN_WALKS:
+        assert "_move_origins(" in functions[walk][0][1], f"{walk} finds a move's origins by itself"
+    # The one-die clause of the must-play rule, in both walks.
+    assert "_die_of_one_move(" in functions["_walk_two_moves"][0][1]
+    assert "_die_of_one_move(" in functions["_search_one_die"][0][1]
+
+
+def test_kernel_functions_finds_definitions_not_declarations():
+    functions = kernel_functions()
+    # declared in _search.pxd, defined in _search.pyx (one line, then two); inline in _board.pxd
+    assert [file for file, _ in functions["run_turn_scanned"]] == ["_search.pyx"]
+    assert [file for file, _ in functions["count_last_two"]] == ["_shortcuts.pyx"]
+    assert [file for file, _ in functions["nth_highest"]] == ["_board.pxd"]
+    assert "while k:" in functions["nth_highest"][0][1]
+
+
 def test_one_probe_asks_the_cpu_and_no_function_is_cloned_by_the_compiler():
     """Every choice of code by CPU reads ``bsf_cpu.h``'s probe: no other
     kernel source asks the CPU (``__builtin_cpu_supports``) and none has

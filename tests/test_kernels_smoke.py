@@ -325,7 +325,7 @@ def test_counts_near_the_bear_off_known_answers(mover_points, roll, plays):
 @pytest.mark.parametrize("rules", [rules for rules in ALL_RULES if rules.bears_off], ids=lambda r: r.short_name)
 def test_counts_near_the_bear_off_match_search_and_oracle(rules):
     # Backgammon counts a non-double with at most one stone outside home by
-    # the exact keys of its plays (_count_by_keys in _search.pyx): held to
+    # the exact keys of its plays (count_by_keys in _shortcuts.pxd): held to
     # the plain search and to the oracle, hits and bear-offs included.
     array = strategies.edge_positions(rules, 80, seed=21, kinds=("bear_off", "last_outside"))
     rolls = np.array([roll for roll in oracle.ALL_ROLLS if roll[0] != roll[1]], dtype=np.int8)

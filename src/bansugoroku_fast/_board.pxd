@@ -147,6 +147,15 @@ cdef enum:
     OPP_HOME_POINTS = 0x1F80000     # bits 19..24 of the opponent's masks: its points 6..1
 
 
+cdef inline int nth_highest(unsigned int bits, int k) noexcept nogil:
+    """The ``k``-th highest set bit of ``bits`` (k = 0: the highest; k
+    below the number of bits set)."""
+    while k:
+        bits ^= (<unsigned int> 1) << highest_bit(bits)
+        k -= 1
+    return highest_bit(bits)
+
+
 cdef inline void scan_board(const Board* board, Scan* scan) noexcept nogil:
     """The masks and sums of ``board`` (see ``Scan``)."""
     scan_rows(<const signed char*> board, scan, NULL)

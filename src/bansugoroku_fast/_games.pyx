@@ -37,9 +37,9 @@ from ._scoring cimport (
 from ._tables cimport RaceTables, race_figures
 from ._search cimport (
     MODE_PLAYS, Search, found_board, free_slot_searches, run_turn, run_turn_scanned, search_free, search_new,
-    slot_search,
+    slot_search, two_move_play,
 )
-from ._shortcuts cimport DoubleWalk, count_two_moves, double_count, double_play, two_move_play, two_moves_decided
+from ._shortcuts cimport DoubleWalk, count_two_moves, double_count, double_play, two_moves_decided
 
 from bansugoroku_fast.scoring import FEATURE_NAMES
 

@@ -35,7 +35,6 @@ cdef struct Leaf:
     signed char hit[4]
     int nsteps
     int slot              # its slot in the hash table
-    bint large            # reached by a single move with the larger die
 
 # The plays a search found: leaves, and the hash table that dedupes them.
 cdef struct PlaySet:
@@ -80,16 +79,16 @@ cdef struct Search:
     uint32_t blots        # bit p: the opponent has one stone on p (at the start of the turn)
     int ndice             # moves the roll gives
     int dice[4]           # the die of each move in the order being searched
-    int larger            # the larger die of a non-double, 0 for a double
+    int least_used        # the fewest dice a play recorded may use: all of a
+                          # non-double's (one die only: _search_one_die), 1 for a double
     signed char origin[4]
     signed char target[4]
     signed char die[4]
     signed char hit[4]
     # what the search keeps of the sequences it finishes
     int best_used
-    bint any_large
     bint stop             # early exit (shots, out of memory)
-    bint hit_best, hit_large, hit_small
+    bint hit_best         # MODE_SHOTS: some play using best_used dice hits
     PlaySet found
     # The two-move generator and the search of a presorted double write
     # their plays to ``rows`` directly when a batch lends some (at most
@@ -111,6 +110,7 @@ cdef void free_slot_searches(Search** searches, int slots) noexcept nogil
 cdef int run_turn(Search* s, const Board* start, int a, int b, int mode) noexcept nogil
 cdef int run_turn_scanned(Search* s, const Board* start, const Scan* scan, int a, int b, int mode) noexcept nogil
 cdef int count_turn(Search* s, const Board* start, int a, int b) noexcept nogil
+cdef void two_move_play(const Board* start, const Scan* scan, int a, int b, int k, Board* out) noexcept nogil
 
 
 cdef inline const Board* found_board(const Search* s, int k) noexcept nogil:
@@ -168,6 +168,14 @@ cdef inline Leaf* new_leaf(Search* s) noexcept nogil:
         return NULL
     s.found.count += 1
     return &s.found.leaves[s.found.count - 1]
+
+
+cdef inline void clear_slots(Search* s) noexcept nogil:
+    """Empty the hash table by clearing only the slots the leaves use."""
+    cdef int i
+    if not s.unique:
+        for i in range(s.found.count):
+            s.found.slots[s.found.leaves[i].slot] = 0
 
 
 cdef inline void record_many(Search* s, int used, int count) noexcept nogil:
@@ -256,6 +264,14 @@ cdef inline void patch_step(Board* board, int origin, int target, bint hit) noex
     if hit:
         board.opp[BAR - target] = 0
         board.opp[BAR] += 1
+
+
+cdef inline bint apply_step(Board* board, int origin, int target) noexcept nogil:
+    """Move a mover stone from ``origin`` to the point ``target`` on ``board``;
+    whether it hit."""
+    cdef bint hit = board.opp[BAR - target] == 1
+    patch_step(board, origin, target, hit)
+    return hit
 
 
 cdef inline uint64_t spread_bytes(uint32_t x) noexcept nogil:

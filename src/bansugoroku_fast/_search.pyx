@@ -1,34 +1,32 @@
 # cython: language_level=3
-"""The depth-first search of one turn: every legal play of a roll.
+"""The walker of a turn: every legal play of a roll, listed, counted or drawn.
 
-The rules are those of docs/rules.md as ``bansugoroku_fast.oracle`` reads them;
-the search computes the same results another way, fast:
+The rules of a turn (docs/rules.md §2, as ``bansugoroku_fast.oracle``
+reads them) are written here once: where a stone may move with a die, bar
+entry first and bear-off (``_move_origins``), and the must-play rule (the
+most dice: ``_record``; one die: the larger if it plays,
+``_die_of_one_move``). Two walks apply them, fast:
 
-* A turn is searched depth first on one :c:type:`Board` that is changed and
-  restored in place (``_make_move`` / ``_unmake_move``), with the bit masks
-  of the mover's stones kept up to date move by move, so that the origins
-  of the next move are one mask expression (``_origins``), not a scan.
-* Each resulting position is identified by an additive Zobrist key kept up
-  to date move by move, and confirmed by comparing the 52 bytes of the
-  board, so two different positions are never merged (``_record``).
-* Doubles without the Ban-sugoroku win-stop (backgammon) are searched with
-  non-increasing origins: every multiset of same-die moves is visited once,
-  in its greatest order, and distinct multisets give distinct positions, so
-  no look-up and no sort is needed at all; with rows lent by a batch, those
-  plays are written straight to the rows: the last move from the board
-  before it (``_record_out_each``), and where no bear-off can come, the
-  last two from the position after the first of them, made once per first
-  move (``_record_out_last_two``).
-* A backgammon non-double near the bear-off being counted (where the
-  closed form cannot count) has only its first move made: each last move
-  is added as the exact key of the position it reaches, deduped in a small
-  array (``_count_by_keys``), with no board hashed or compared.
-* Whole rolls that need no search at all go to ``_shortcuts``: in
-  ``run_turn`` (MODE_PLAYS), every non-double and every Ban-sugoroku double
-  where no bear-off and no win can come before the second move; in
-  ``count_turn``, the same rolls counted from bit masks; and inside the
-  search of a backgammon double being counted, its last two, three or four
-  moves (once no stone is on the bar and no bear-off can come).
+* The depth-first search, for every roll: one :c:type:`Board` changed and
+  restored in place (``_make_move`` / ``_unmake_move``), the masks of the
+  mover's stones kept up to date move by move, so that a move's origins
+  are one mask expression, not a scan. Each resulting position has an
+  additive Zobrist key, confirmed by comparing the 52 bytes of the board,
+  so two positions are never merged (``_record``). Doubles without the
+  win-stop (backgammon) take non-increasing origins: every multiset of
+  moves once, in its greatest order, so no look-up and no sort; with rows
+  lent by a batch, the last move is written from the board before it
+  (``_record_out_each``), and where no bear-off can come, the last two
+  from the position after the first of them (``_record_out_last_two``).
+* The two-move walk (``_walk_two_moves``), for a two-move turn where no
+  bear-off and no win can come before the second move: the pairs of
+  origins in ``legal_plays`` order, each position once by construction,
+  with neither a dedupe table nor a sort; it lists them (``run_turn``) or
+  makes play k alone (``two_move_play``, the game loop's random draw).
+
+Counts that need no walk (closed forms: two-move rolls, a double's last
+moves, a non-double's last move by keys) are ``_shortcuts``', held against
+these walks by the tests (``fast_counts`` off, the k-th play).
 
 The search state (:c:type:`Search`), the plays it found (:c:type:`PlaySet`)
 and the rows a batch lends (:c:type:`OutputRows`) are declared in
@@ -40,9 +38,11 @@ from libc.string cimport memcmp, memcpy, memset
 
 from ._board cimport (
     BAR, Board, CLOSURE_IMMEDIATE, HOME_TOP, MAX_STEPS, OFF, PLACES, RuleSet, STATUS_NO_MEMORY, STONES,
-    Scan, count_outside, highest_bit, home_closed, popcount_places, scan_board, scan_masks,
+    Scan, count_outside, highest_bit, home_closed, nth_highest, popcount_places, scan_board, scan_masks,
 )
-from ._shortcuts cimport count_last_four, count_last_three, count_last_two, count_scanned, plays_two_moves
+from ._shortcuts cimport (
+    count_by_keys, count_last_four, count_last_three, count_last_two, count_scanned, two_moves_decided,
+)
 
 cdef enum:
     FIRST_LEAVES = 256         # initial leaf capacity of a search
@@ -123,14 +123,6 @@ cdef void free_slot_searches(Search** searches, int slots) noexcept nogil:
         search_free(searches[slot])
 
 
-cdef inline void _clear_slots(Search* s) noexcept nogil:
-    """Empty the hash table by clearing only the slots the leaves use."""
-    cdef int i
-    if not s.unique:
-        for i in range(s.found.count):
-            s.found.slots[s.found.leaves[i].slot] = 0
-
-
 # --- single moves ------------------------------------------------------------
 
 
@@ -207,10 +199,9 @@ cdef inline uint64_t _sequence_order(const Search* s, int nsteps) noexcept nogil
     return order
 
 
-cdef inline void _store(Search* s, Leaf* leaf, int nsteps, bint large) noexcept nogil:
+cdef inline void _store(Search* s, Leaf* leaf, int nsteps) noexcept nogil:
     memcpy(&leaf.board, &s.board, sizeof(Board))
     leaf.zkey = s.zkey
-    leaf.large = large
     _store_steps(s, leaf, nsteps)
 
 
@@ -235,34 +226,28 @@ cdef inline void _record_out(Search* s, int nsteps) noexcept nogil:
 
 
 cdef void _record(Search* s, int used, int nsteps) noexcept nogil:
-    """A maximal sequence of ``nsteps`` moves that counts as using ``used`` dice."""
-    cdef bint large, hit
+    """A maximal sequence of ``nsteps`` moves that counts as using ``used``
+    dice. The must-play rule: only the plays using the most dice count
+    (those of a non-double using one die are searched apart, when none
+    uses both: _search_one_die)."""
+    cdef bint hit
     cdef int k, slot
     cdef Leaf* leaf
-    if used == 0 or used < s.best_used:
+    if used < s.least_used or used < s.best_used:
         return
-    if used > s.best_used:      # the must-play rule: only the most dice count
-        _clear_slots(s)
+    if used > s.best_used:
+        clear_slots(s)
         s.found.count = 0
         s.best_used = used
-        s.any_large = s.hit_best = s.hit_large = s.hit_small = False
-    large = s.larger != 0 and used == 1 and s.die[0] == s.larger
-    if large:
-        s.any_large = True
+        s.hit_best = False
 
     if s.mode == MODE_SHOTS:
         hit = False
         for k in range(nsteps):
             hit = hit or s.hit[k]
-        if s.larger != 0 and used == 1:
-            if large:
-                s.hit_large = s.hit_large or hit
-            else:
-                s.hit_small = s.hit_small or hit
-        else:
-            s.hit_best = s.hit_best or hit
-            if hit and used == s.ndice:
-                s.stop = True       # nothing can rule this hitting play out
+        s.hit_best = s.hit_best or hit
+        if hit and used == s.ndice:
+            s.stop = True       # nothing can rule this hitting play out
         return
 
     if s.unique:
@@ -273,7 +258,7 @@ cdef void _record(Search* s, int used, int nsteps) noexcept nogil:
         else:
             leaf = new_leaf(s)
             if leaf != NULL:
-                _store(s, leaf, nsteps, large)
+                _store(s, leaf, nsteps)
         return
 
     if out_of_room(s):
@@ -282,7 +267,6 @@ cdef void _record(Search* s, int used, int nsteps) noexcept nogil:
     while s.found.slots[slot]:
         leaf = &s.found.leaves[s.found.slots[slot] - 1]
         if leaf.zkey == s.zkey and memcmp(&leaf.board, &s.board, sizeof(Board)) == 0:
-            leaf.large = leaf.large or large
             if s.mode != MODE_COUNT and _sequence_order(s, nsteps) > leaf.order:
                 _store_steps(s, leaf, nsteps)
             return
@@ -291,43 +275,67 @@ cdef void _record(Search* s, int used, int nsteps) noexcept nogil:
     s.found.count += 1
     s.found.slots[slot] = s.found.count
     leaf.slot = slot
-    _store(s, leaf, nsteps, large)
+    _store(s, leaf, nsteps)
+
+
+# --- the rule of a move -------------------------------------------------------
+#
+# Where a stone may move with a die (bar entry first, bear-off) and which die
+# a one-move play uses are written here once: the search and the two-move
+# walk below take every move's origins from _move_origins, and both apply
+# the must-play rule's last clause through _die_of_one_move.
+
+
+cdef inline uint32_t _move_origins(uint32_t occupied, int bar_stones, uint32_t open_points, bint bearing_off,
+                                   int die, int highest) noexcept nogil:
+    """The places (bit p: point p; bit BAR: the bar) from which a mover's
+    stone may move with ``die`` (docs/rules.md §2), at most ``highest``.
+    While a stone is on the bar, the bar alone: it enters on 25 - die if
+    that point is open. Otherwise each point of ``occupied`` (the mover's
+    points) whose target, ``die`` lower, is open (``open_points``: fewer
+    than two opponent stones); and while ``bearing_off`` (the rules bear
+    off and every mover stone is home), the point ``die`` itself (an exact
+    bear-off) and, if every stone is lower than ``die``, the highest."""
+    cdef uint32_t movers = (<uint32_t> 1) << BAR if bar_stones else occupied
+    cdef uint32_t origins = movers & (open_points << die)
+    cdef int top
+    if bearing_off and occupied:
+        origins |= occupied & ((<uint32_t> 1) << die)
+        top = highest_bit(occupied)
+        if top < die:
+            origins |= (<uint32_t> 1) << top
+    return origins & (((<uint32_t> 2) << highest) - 1)
+
+
+cdef inline int _die_of_one_move(uint32_t occupied, int bar_stones, uint32_t open_points, bint bearing_off,
+                                 int small, int large) noexcept nogil:
+    """The must-play rule where no play uses both dice of a roll: one move,
+    with the larger die if a stone may move with it, else the smaller."""
+    if _move_origins(occupied, bar_stones, open_points, bearing_off, large, BAR):
+        return large
+    return small
+
+
+cdef inline bint _bearing_off(const Search* s) noexcept nogil:
+    """Whether a stone may bear off: the rules bear off and every mover
+    stone is home."""
+    return s.rules.bears_off and s.outside == 0
 
 
 # --- the search --------------------------------------------------------------
 
 
-cdef inline uint32_t _origins(const Search* s, int die, int highest) noexcept nogil:
-    """Bit mask of the points (at most ``highest``) from which a stone may
-    move with ``die``, the mover having no stone on the bar."""
-    cdef uint32_t origins = s.occupied & (s.open_points << die)
-    cdef int top
-    if s.rules.bears_off and s.outside == 0 and s.occupied:
-        origins |= s.occupied & ((<uint32_t> 1) << die)          # exact bear-off
-        top = highest_bit(s.occupied)
-        if top < die:
-            origins |= (<uint32_t> 1) << top      # a larger die bears off the highest
-    if highest < 24:
-        origins &= ((<uint32_t> 2) << highest) - 1
-    return origins
-
-
 cdef void _search(Search* s, int depth, int highest) noexcept nogil:
     """Extend the sequence of ``depth`` moves in every legal way, origins at
     most ``highest``, greatest origin first; record it if it cannot be extended."""
-    cdef int die = s.dice[depth], origin
-    cdef uint32_t origins
-    if s.board.me[BAR] > 0:
-        if highest >= BAR and (s.open_points >> (BAR - die)) & 1:
-            _descend(s, depth, BAR, die)
-        else:
-            _record(s, depth, depth)
-        return
-    origins = _origins(s, die, highest)
+    cdef int die = s.dice[depth]
+    cdef uint32_t origins = _move_origins(s.occupied, s.board.me[BAR], s.open_points, _bearing_off(s), die, highest)
     if not origins:
         _record(s, depth, depth)
+    elif s.board.me[BAR]:
+        _descend(s, depth, BAR, die)        # entering: the bar is the only origin
     elif s.count_keys and depth == 1:
-        _count_by_keys(s, origins, die)
+        count_by_keys(s, origins, die)
     elif s.wrote_out and depth + 1 == s.ndice:
         _record_out_each(s, depth, origins, die)
     elif s.wrote_out and depth + 2 == s.ndice and (not s.rules.bears_off or s.outside >= 2):
@@ -346,63 +354,6 @@ cdef void _search(Search* s, int depth, int highest) noexcept nogil:
     else:
         _search_each(s, depth, origins, die)
 
-
-cdef enum:
-    NO_PLACE = 31       # an absent member of a _place_pair
-
-
-cdef inline uint64_t _place_pair(int first, int second) noexcept nogil:
-    """The multiset of places {first, second} (NO_PLACE: absent) as 10 bits."""
-    if first > second:
-        first, second = second, first
-    return <uint64_t> first | (<uint64_t> second) << 5
-
-
-cdef inline uint64_t _play_key(int origin1, int target1, int origin2, int target2, uint32_t hit_points) noexcept nogil:
-    """Which position the two moves origin1 -> target1, origin2 -> target2
-    (OFF: borne off) reach, hitting on ``hit_points``, from the position
-    they start from: the places that gain a mover stone and those that
-    lose one, a stone moved on through a place counted once (the moves go
-    down, so only target1 == origin2 or target2 == origin1 can cancel),
-    and the points hit. Equal keys, equal positions; different keys,
-    different positions."""
-    cdef int gain1 = target1, gain2 = target2, loss1 = origin1, loss2 = origin2
-    if target1 == origin2:
-        gain1 = loss2 = NO_PLACE
-    elif target2 == origin1:
-        gain2 = loss1 = NO_PLACE
-    return _place_pair(gain1, gain2) | _place_pair(loss1, loss2) << 10 | (<uint64_t> hit_points) << 20
-
-
-cdef void _count_by_keys(Search* s, uint32_t origins, int die) noexcept nogil:
-    """The last move of a non-double counted by keys (``s.count_keys``):
-    the plays of the first move made and a last move from each of
-    ``origins``, added by their keys (_play_key), each distinct one once,
-    without making the last move."""
-    cdef int origin, target, k
-    cdef uint32_t hit_points
-    cdef uint64_t key
-    if s.ndice > s.best_used:      # the first play using both dice (see _record)
-        _clear_slots(s)
-        s.found.count = 0
-        s.best_used = s.ndice
-    while origins:
-        origin = highest_bit(origins)
-        origins ^= (<uint32_t> 1) << origin
-        target = origin - die if origin > die else OFF
-        hit_points = (<uint32_t> s.hit[0]) << s.target[0]
-        if target != OFF and s.board.opp[BAR - target] == 1:
-            hit_points |= (<uint32_t> 1) << target
-        key = _play_key(s.origin[0], s.target[0], origin, target, hit_points)
-        for k in range(s.nkeys):
-            if s.play_keys[k] == key:
-                break
-        else:
-            if s.nkeys == MAX_PLAY_KEYS:        # cannot happen (see MAX_PLAY_KEYS)
-                s.found.failed = True
-                return
-            s.play_keys[s.nkeys] = key
-            s.nkeys += 1
 
 
 cdef inline void _search_each(Search* s, int depth, uint32_t origins, int die) noexcept nogil:
@@ -468,7 +419,7 @@ cdef void _record_out_last_two(Search* s, int depth, uint32_t origins, int die) 
     records it (_descend), in the same order as _search_each would."""
     cdef _Earlier earlier = _earlier_steps(s, depth)
     cdef int origin, target
-    cdef uint32_t after, last_origins, reach = s.open_points << die
+    cdef uint32_t after, last_origins
     while origins:
         origin = highest_bit(origins)
         origins ^= (<uint32_t> 1) << origin
@@ -476,7 +427,7 @@ cdef void _record_out_last_two(Search* s, int depth, uint32_t origins, int die) 
         # The mover's points after this move; the last move's origins at
         # most this one (the order of a double's moves, non-increasing).
         after = (s.occupied | ((<uint32_t> 1) << target)) & ~((<uint32_t> (s.board.me[origin] == 1)) << origin)
-        last_origins = after & reach & (((<uint32_t> 2) << origin) - 1)
+        last_origins = _move_origins(after, 0, s.open_points, False, die, origin)
         if not last_origins:
             _descend(s, depth, origin, die)
             continue
@@ -492,6 +443,227 @@ cdef void _descend(Search* s, int depth, int origin, int die) noexcept nogil:
     else:
         _search(s, depth + 1, origin if s.nonincreasing else BAR)
     _unmake_move(s, depth)
+
+
+# --- the two-move walk's plays ------------------------------------------------
+
+
+cdef inline void _play_step(Leaf* leaf, int k, int origin, int die) noexcept nogil:
+    """Step ``k`` of a leaf's play, applied to its board (target >= 1)."""
+    cdef int target = origin - die
+    cdef bint hit = apply_step(&leaf.board, origin, target)
+    leaf.origin[k] = origin
+    leaf.target[k] = target
+    leaf.die[k] = die
+    leaf.hit[k] = hit
+
+
+cdef inline void _emit(Search* s, const Board* start, int origin1, int die1,
+                       int origin2, int die2) noexcept nogil:
+    """Add the play (origin1 with die1[, then origin2 with die2]) as a leaf,
+    or straight to the batch's output rows if it lent some."""
+    if s.rows.children != NULL:
+        if origin2:
+            _emit_second_moves(s, start, origin1, die1, (<uint32_t> 1) << origin2, die2)
+        else:
+            write_moves(s, start, (<uint32_t> 1) << origin1, die1, s.blots, 0, 0, 0, 0)
+        return
+    cdef Leaf* leaf = new_leaf(s)
+    if leaf == NULL:
+        return
+    memcpy(&leaf.board, start, sizeof(Board))
+    _play_step(leaf, 0, origin1, die1)
+    leaf.nsteps = 1
+    if origin2:
+        _play_step(leaf, 1, origin2, die2)
+        leaf.nsteps = 2
+
+
+cdef inline void _emit_second_moves(Search* s, const Board* start, int origin1, int die1,
+                                    uint32_t second_origins, int die2) noexcept nogil:
+    """_emit every play (origin1 with die1, then one of ``second_origins``
+    with die2), greatest second origin first. Into lent rows, the position
+    after the first move is made once and the rows are written from it
+    (``write_moves``). This is ``write_moves_after`` for step 0, written
+    out: calling that general helper here cost 45 instructions an item in
+    Ban-sugoroku (callgrind), in the code the compiler made."""
+    cdef int origin2
+    if not second_origins:
+        return
+    if s.rows.children == NULL:
+        while second_origins:
+            origin2 = highest_bit(second_origins)
+            second_origins ^= (<uint32_t> 1) << origin2
+            _emit(s, start, origin1, die1, origin2, die2)
+        return
+    cdef int target1 = origin1 - die1
+    cdef Board middle
+    cdef uint32_t hit1 = (s.blots >> target1) & 1
+    memcpy(&middle, start, sizeof(Board))
+    patch_step(&middle, origin1, target1, hit1)
+    write_moves(s, &middle, second_origins, die2, s.blots & ~((<uint32_t> 1) << target1), 1,
+                <uint8_t> origin1 | (<uint32_t> <uint8_t> target1) << 8, <uint8_t> die1, hit1)
+
+
+# --- the two-move walk -----------------------------------------------------------
+#
+# A two-move turn's plays (two_moves_decided: no bear-off and no win before
+# the second move) are walked once, in legal_plays order, by
+# _walk_two_moves, whose visit says what to do with them: list them all
+# (_ListPlays: into the search's leaves or a batch's rows) or make play k
+# alone (_PickPlay: two_move_play, the game loop's random draw, which counts
+# each group of plays by a popcount and makes only the one drawn). The
+# visit is a fused type, so each compiles to its own loop. Their number is
+# the closed form count_two_moves (_shortcuts.pxd), a different algorithm,
+# which the tests hold against this walk (tests/test_games.py draws every
+# play k of thousands of rolls and compares it, and the count, with the
+# listed plays).
+
+cdef struct _ListPlays:
+    Search* s             # every play, to the search (its leaves, or the rows a batch lent)
+
+cdef struct _PickPlay:
+    int k                 # play k alone (plays before it in the walk: taken off)
+    Board* out            # made here
+
+ctypedef fused _Visit:
+    _ListPlays
+    _PickPlay
+
+
+cdef inline bint _open_at(uint32_t open_points, int point) noexcept nogil:
+    return point >= 1 and (open_points >> point) & 1
+
+
+cdef inline bint _routes_merge(uint32_t open_points, uint32_t blots, int origin, int first,
+                               int second) noexcept nogil:
+    """One stone from ``origin`` moving ``first`` then ``second`` reaches the
+    same position by the other route: that route is open and neither
+    intermediate point holds a blot."""
+    return (_open_at(open_points, origin - second)
+            and not (blots >> (origin - first)) & 1
+            and not (blots >> (origin - second)) & 1)
+
+
+cdef inline bint _visit_group(_Visit* visit, const Board* start, int origin1, int die1, uint32_t seconds,
+                              int die2) noexcept nogil:
+    """The plays ``origin1`` -> ``origin1 - die1``, then a move with
+    ``die2`` from each of ``seconds``, greatest first: listed (returns
+    False), or play ``k`` made if it is one of them (returns True), else
+    their number taken off ``k``."""
+    cdef int n, origin2
+    if _Visit is _ListPlays:
+        _emit_second_moves(visit.s, start, origin1, die1, seconds, die2)
+        return False
+    else:
+        n = popcount_places(seconds)
+        if visit.k >= n:
+            visit.k -= n
+            return False
+        memcpy(visit.out, start, sizeof(Board))
+        apply_step(visit.out, origin1, origin1 - die1)
+        origin2 = nth_highest(seconds, visit.k)
+        apply_step(visit.out, origin2, origin2 - die2)
+        return True
+
+
+cdef inline void _visit_singles(_Visit* visit, const Board* start, uint32_t origins, int die) noexcept nogil:
+    """The plays of one move with ``die`` from each of ``origins``, greatest
+    first: listed, or play ``k`` made."""
+    cdef int origin
+    if _Visit is _ListPlays:
+        while origins:
+            origin = highest_bit(origins)
+            origins ^= (<uint32_t> 1) << origin
+            _emit(visit.s, start, origin, die, 0, 0)
+    else:
+        origin = nth_highest(origins, visit.k)
+        memcpy(visit.out, start, sizeof(Board))
+        apply_step(visit.out, origin, origin - die)
+
+
+cdef inline void _walk_two_moves(_Visit* visit, const Board* start, uint32_t occupied, uint32_t open_points,
+                                 uint32_t blots, int small, int large) noexcept nogil:
+    """Walk the plays of a two-move turn of ``start`` (dice ``small`` <=
+    ``large``; two_moves_decided, so no bear-off: the masks of scan_masks)
+    in legal_plays order, doing ``visit`` with each (_visit_group,
+    _visit_singles; a play to pick: 0 <= k < count_two_moves).
+
+    Each move's origins are _move_origins' (the bar alone while a stone is
+    on it). The first moves go from the greatest origin down, the smaller
+    die first (its target is higher: the greater key). A pair of moves of
+    two stones is taken once, in its order of the greater key: after the
+    smaller die from a place, second origins up to that place; after the
+    larger, only below it. One stone moving on through the first move's
+    target reaches the same position by both routes unless an
+    intermediate point holds a blot: it is taken via the smaller die
+    first. With no two-move play, one move (_die_of_one_move)."""
+    cdef int bar = start.me[BAR], origin1, target1, die
+    cdef int bar_after = bar - 1 if bar else 0      # a first move enters a stone if one is on the bar
+    cdef uint32_t firsts_small = _move_origins(occupied, bar, open_points, False, small, BAR)
+    cdef uint32_t firsts_large = _move_origins(occupied, bar, open_points, False, large, BAR)
+    cdef uint32_t firsts = firsts_small | firsts_large, single, after, seconds
+    while firsts:
+        origin1 = highest_bit(firsts)
+        firsts ^= (<uint32_t> 1) << origin1
+        single = (<uint32_t> (start.me[origin1] == 1)) << origin1     # its origin empties
+        if (firsts_small >> origin1) & 1:
+            target1 = origin1 - small
+            after = (occupied | ((<uint32_t> 1) << target1)) & ~single
+            seconds = _move_origins(after, bar_after, open_points, False, large, origin1)
+            if _visit_group(visit, start, origin1, small, seconds, large):
+                return
+        if small != large and (firsts_large >> origin1) & 1:
+            target1 = origin1 - large
+            after = (occupied | ((<uint32_t> 1) << target1)) & ~single
+            seconds = _move_origins(after, bar_after, open_points, False, small, origin1 - 1)
+            if _routes_merge(open_points, blots, origin1, large, small):
+                seconds &= ~((<uint32_t> 1) << target1)     # via the smaller die first
+            if _visit_group(visit, start, origin1, large, seconds, small):
+                return
+    # No two-move play (a pick: k is past every two-move play only when
+    # there is none): one move.
+    if _Visit is _ListPlays:
+        if visit.s.found.count:
+            return
+    die = _die_of_one_move(occupied, bar, open_points, False, small, large)
+    _visit_singles(visit, start, _move_origins(occupied, bar, open_points, False, die, BAR), die)
+
+
+cdef int _list_two_moves(Search* s, const Board* start, const Scan* scan, int a, int b) noexcept nogil:
+    """The plays of a two-move turn of ``start`` (scanned as ``scan``;
+    two_moves_decided) as leaves in descending canonical order
+    (``s.presorted``) or into the rows a batch lent: their number, or
+    STATUS_NO_MEMORY."""
+    cdef _ListPlays visit
+    visit.s = s
+    memcpy(&s.board, start, sizeof(Board))
+    scan_masks(scan, &s.occupied, &s.open_points, &s.multi, &s.blots)
+    s.found.count = 0
+    s.found.failed = False
+    s.unique = s.presorted = True
+    s.wrote_out = s.rows.children != NULL
+    _walk_two_moves(&visit, start, s.occupied, s.open_points, s.blots, a if a < b else b, a if a > b else b)
+    if s.found.failed:
+        s.found.count = 0
+        return STATUS_NO_MEMORY
+    if not s.wrote_out:
+        _sort_leaves(s)
+    return s.found.count
+
+
+cdef void two_move_play(const Board* start, const Scan* scan, int a, int b, int k, Board* out) noexcept nogil:
+    """``out`` = ``start`` after play ``k`` (0 <= k < its count_two_moves
+    count) of a two-move turn (two_moves_decided), the plays walked as
+    run_turn lists them, counted group by group, and only play ``k`` made."""
+    cdef uint32_t occupied, open_points, multi, blots
+    cdef _PickPlay pick
+    pick.k, pick.out = k, out
+    scan_masks(scan, &occupied, &open_points, &multi, &blots)
+    _walk_two_moves(&pick, start, occupied, open_points, blots, a if a < b else b, a if a > b else b)
+
+
+# --- the turn --------------------------------------------------------------------
 
 
 cdef void _sort_leaves(Search* s) noexcept nogil:
@@ -533,28 +705,22 @@ cdef int run_turn_scanned(Search* s, const Board* start, const Scan* scan, int a
     hits, else 0), or STATUS_NO_MEMORY. The results are ``s.found.leaves`` in
     the order of ``s.found.sorted_index`` (MODE_PLAYS, MODE_SEQUENCES).
     """
-    cdef int k, kept
+    cdef int k
     s.mode = mode
     s.wrote_out = False
-    if mode == MODE_PLAYS and (a != b or s.rules.doubles_moves == 2):
-        kept = plays_two_moves(s, start, scan, a, b)
-        if kept >= 0:
-            if not s.wrote_out:
-                _sort_leaves(s)
-            return kept
+    if mode == MODE_PLAYS and (a != b or s.rules.doubles_moves == 2) and two_moves_decided(start, scan, s.rules):
+        return _list_two_moves(s, start, scan, a, b)
     memcpy(&s.board, start, sizeof(Board))
     s.zkey = 0
     s.outside = count_outside(start)
     scan_masks(scan, &s.occupied, &s.open_points, &s.multi, &s.blots)
     s.found.count = 0
     s.best_used = 0
-    s.any_large = s.stop = s.found.failed = False
-    s.hit_best = s.hit_large = s.hit_small = False
+    s.stop = s.found.failed = s.hit_best = False
     s.nkeys = 0
     s.count_keys = False
     if a != b:
-        s.ndice = 2
-        s.larger = a if a > b else b
+        s.ndice = s.least_used = 2
         s.nonincreasing = s.presorted = False
         s.unique = mode == MODE_SEQUENCES or mode == MODE_SHOTS
         # Near the bear-off, where the closed form cannot count: the plays
@@ -568,9 +734,11 @@ cdef int run_turn_scanned(Search* s, const Board* start, const Scan* scan, int a
             s.dice[0] = b
             s.dice[1] = a
             _search(s, 0, BAR)
+        if s.best_used == 0 and not s.found.failed:
+            _search_one_die(s, a if a < b else b, a if a > b else b)
     else:
         s.ndice = s.rules.doubles_moves
-        s.larger = 0
+        s.least_used = 1
         # With the win-stop, a sequence can only be reordered if no prefix
         # of the reordering wins: search every order (two moves only).
         s.nonincreasing = not s.rules.win_stops and mode != MODE_SEQUENCES
@@ -582,30 +750,29 @@ cdef int run_turn_scanned(Search* s, const Board* start, const Scan* scan, int a
             s.dice[k] = a
         _search(s, 0, BAR)
     if s.found.failed:
-        _clear_slots(s)
+        clear_slots(s)
         s.found.count = 0
         return STATUS_NO_MEMORY
     if mode == MODE_SHOTS:
-        if s.best_used == 0:
-            return 0
-        if s.larger != 0 and s.best_used == 1:
-            return s.hit_large if s.any_large else s.hit_small
         return s.hit_best
-    _clear_slots(s)
+    clear_slots(s)
     if s.nkeys:         # the plays using both dice, counted by keys
         s.found.count = s.nkeys
-    if s.larger != 0 and s.best_used == 1 and s.any_large:
-        # One die only, and the larger one can be played: it must be.
-        kept = 0
-        for k in range(s.found.count):
-            if s.found.leaves[k].large:
-                if kept != k:
-                    s.found.leaves[kept] = s.found.leaves[k]
-                kept += 1
-        s.found.count = kept
     if mode != MODE_COUNT and not s.wrote_out:
         _sort_leaves(s)
     return s.found.count
+
+
+cdef void _search_one_die(Search* s, int small, int large) noexcept nogil:
+    """The plays of a non-double when none uses both dice (nothing found,
+    the board back at the start): one move, with the die of
+    _die_of_one_move. Each reaches a position of its own, found greatest
+    origin first."""
+    s.ndice = s.least_used = 1
+    s.count_keys = False
+    s.unique = s.presorted = True
+    s.dice[0] = _die_of_one_move(s.occupied, s.board.me[BAR], s.open_points, _bearing_off(s), small, large)
+    _search(s, 0, BAR)
 
 
 # --- counting ----------------------------------------------------------------

@@ -1,29 +1,26 @@
 # cython: language_level=3
-"""Closed-form counting and listing of common rolls (see ``_shortcuts.pyx``).
+"""Closed-form counts of common rolls (see ``_shortcuts.pyx``).
 
 The two-move count is inline here, whole, so that every module that counts
 (the batch item loop, the search's ``count_turn``) compiles it in: it costs
 a few dozen instructions, less than a call into another module would let
-the compiler save around it.
+the compiler save around it; so is the count by keys, for the search.
 """
-from libc.stdint cimport uint32_t
+from libc.stdint cimport uint32_t, uint64_t
 
 from ._board cimport (
-    BAR, Board, CLOSURE_IMMEDIATE, HOME_POINTS, HOME_TOP, OUTSIDE_PLACES, RuleSet, Scan, popcount_places,
-    scan_masks, two_or_more_outside,
+    BAR, Board, CLOSURE_IMMEDIATE, HOME_POINTS, HOME_TOP, OFF, OUTSIDE_PLACES, RuleSet, Scan, highest_bit,
+    popcount_places, scan_masks, two_or_more_outside,
 )
-from ._search cimport MODE_COUNT, Search, run_turn_scanned
+from ._search cimport MAX_PLAY_KEYS, MODE_COUNT, Search, clear_slots, run_turn_scanned
 
-cdef int plays_two_moves(Search* s, const Board* start, const Scan* scan, int a, int b) noexcept nogil
 cdef void count_last_two(Search* s, uint32_t occupied, uint32_t multi, int die,
                          int highest) noexcept nogil
 cdef void count_last_three(Search* s, uint32_t origins, int die) noexcept nogil
 cdef void count_last_four(Search* s, uint32_t origins, int die) noexcept nogil
 
 
-# --- one play drawn without listing the others -----------------------------------
-
-cdef void two_move_play(const Board* start, const Scan* scan, int a, int b, int k, Board* out) noexcept nogil
+# --- a backgammon double's play drawn without listing the others -------------------
 
 # A backgammon double's start after its forced entering moves, ``moves``
 # left to play with ``die`` (reach: open_points << die), for double_play.
@@ -56,8 +53,8 @@ cdef inline bint closure_out_of_reach(const Board* board, const Scan* scan, Rule
 
 cdef inline bint two_moves_decided(const Board* board, const Scan* scan, RuleSet rules) noexcept nogil:
     """Whether no bear-off and no win can come before the second move of a
-    two-move turn, the case that count_plain, count_entering and
-    plays_two_moves handle without a search."""
+    two-move turn, the case that count_plain, count_entering and the
+    two-move walk of ``_search`` take."""
     return closure_out_of_reach(board, scan, rules) and (board.me[BAR] or two_or_more_outside(scan))
 
 
@@ -240,3 +237,66 @@ cdef inline int triple_plays(uint32_t origins, uint32_t occupied, uint32_t multi
             + popcount_places(doubled & empty_below)
             + popcount_places(origins & ~multi & (origins >> die))
             + popcount_places(origins & three))
+
+
+# --- a non-double's last move counted by keys ----------------------------------
+#
+# Inline here, so that the search compiles it in (called from ``_search``).
+
+
+cdef enum:
+    NO_PLACE = 31       # an absent member of a _place_pair
+
+
+cdef inline uint64_t _place_pair(int first, int second) noexcept nogil:
+    """The multiset of places {first, second} (NO_PLACE: absent) as 10 bits."""
+    if first > second:
+        first, second = second, first
+    return <uint64_t> first | (<uint64_t> second) << 5
+
+
+cdef inline uint64_t _play_key(int origin1, int target1, int origin2, int target2, uint32_t hit_points) noexcept nogil:
+    """Which position the two moves origin1 -> target1, origin2 -> target2
+    (OFF: borne off) reach, hitting on ``hit_points``, from the position
+    they start from: the places that gain a mover stone and those that
+    lose one, a stone moved on through a place counted once (the moves go
+    down, so only target1 == origin2 or target2 == origin1 can cancel),
+    and the points hit. Equal keys, equal positions; different keys,
+    different positions."""
+    cdef int gain1 = target1, gain2 = target2, loss1 = origin1, loss2 = origin2
+    if target1 == origin2:
+        gain1 = loss2 = NO_PLACE
+    elif target2 == origin1:
+        gain2 = loss1 = NO_PLACE
+    return _place_pair(gain1, gain2) | _place_pair(loss1, loss2) << 10 | (<uint64_t> hit_points) << 20
+
+
+cdef inline void count_by_keys(Search* s, uint32_t origins, int die) noexcept nogil:
+    """The last move of a non-double counted by keys (``s.count_keys``):
+    the plays of the first move made and a last move from each of
+    ``origins``, added by their keys (_play_key), each distinct one once,
+    without making the last move."""
+    cdef int origin, target, k
+    cdef uint32_t hit_points
+    cdef uint64_t key
+    if s.ndice > s.best_used:      # the first play using both dice (see _record)
+        clear_slots(s)
+        s.found.count = 0
+        s.best_used = s.ndice
+    while origins:
+        origin = highest_bit(origins)
+        origins ^= (<uint32_t> 1) << origin
+        target = origin - die if origin > die else OFF
+        hit_points = (<uint32_t> s.hit[0]) << s.target[0]
+        if target != OFF and s.board.opp[BAR - target] == 1:
+            hit_points |= (<uint32_t> 1) << target
+        key = _play_key(s.origin[0], s.target[0], origin, target, hit_points)
+        for k in range(s.nkeys):
+            if s.play_keys[k] == key:
+                break
+        else:
+            if s.nkeys == MAX_PLAY_KEYS:        # cannot happen (see MAX_PLAY_KEYS)
+                s.found.failed = True
+                return
+            s.play_keys[s.nkeys] = key
+            s.nkeys += 1
