@@ -145,6 +145,7 @@ def test_a_resumed_run_continues_exactly(tmp_path: os.PathLike[str]) -> None:
     assert len(whole.curve) == 4  # before training, then every 10 games
 
 
+@pytest.mark.slow     # a few hundred games and two duplicate matches: .ci/full
 def test_a_few_hundred_games_of_self_play_improve_the_network(tmp_path: os.PathLike[str]) -> None:
     # The untrained network scores every unfinished play alike (zero output
     # weights), so it plays the first legal play unless one wins at once, and

@@ -37,6 +37,7 @@ def files(folder: str) -> dict[str, bytes]:
     return kept
 
 
+@pytest.mark.slow     # rounds of rollouts and a match: .ci/full
 def test_a_few_rounds_on_a_tiny_network_beat_random_play(tmp_path: os.PathLike[str]) -> None:
     # The untrained network (zero output weights) plays the first legal play;
     # two rounds of 200 positions rolled out 8 times each teach it to beat
