@@ -464,6 +464,15 @@ cdef void _score_items(void* task, int slot, int64_t start, int64_t stop) noexce
         _score(t.net, t.boards + i, t.rules, t.out + 5 * i, t.scratch + slot * t.scratch_size, t.outcomes)
 
 
+cdef int _check_scoring(Model model, float[:, ::1] out, int64_t rows) except -1:
+    """A batch entry point's Model made with its arrays, and ``out`` ``rows`` x 5."""
+    if model.net.out_bias == NULL:
+        raise ValueError("a Model made without its arrays (Model.__new__) cannot score")
+    if out.shape[0] != rows or out.shape[1] != 5:
+        raise ValueError(f"out must be {rows} x 5, got {out.shape[0]} x {out.shape[1]}")
+    return 0
+
+
 def score_batch(Model model, const signed char[:, :, ::1] positions, int code, float[:, ::1] out,
                 int threads=1, bint outcomes=False):
     """``net_probabilities`` of each position (valid, a game going on or
@@ -478,10 +487,7 @@ def score_batch(Model model, const signed char[:, :, ::1] positions, int code, f
     cdef ScoreTask task
     cdef bsf_job job
     task.rules = checked_rules(code)
-    if model.net.out_bias == NULL:
-        raise ValueError("a Model made without its arrays (Model.__new__) cannot score")
-    if out.shape[0] != n or out.shape[1] != 5:
-        raise ValueError(f"out must be {n} x 5, got {out.shape[0]} x {out.shape[1]}")
+    _check_scoring(model, out, n)
     if n == 0:
         return
     task.net = model_of(model)
@@ -536,15 +542,12 @@ def children_batch(Model model, const signed char[:, :, ::1] parents, const int6
     cdef ChildrenTask task
     cdef bsf_job job
     task.rules = checked_rules(code)
-    if model.net.out_bias == NULL:
-        raise ValueError("a Model made without its arrays (Model.__new__) cannot score")
+    _check_scoring(model, out, m)
     if offsets.shape[0] != n + 1 or offsets[0] != 0 or offsets[n] != m:
         raise ValueError(f"offsets must run from 0 to the {m} children in {n + 1} values")
     for i in range(n):
         if offsets[i + 1] < offsets[i] or offsets[i + 1] - offsets[i] > 2 ** 31 - 1:
-            raise ValueError(f"offsets[{i + 1}] is below offsets[{i}]")
-    if out.shape[0] != m or out.shape[1] != 5:
-        raise ValueError(f"out must be {m} x 5, got {out.shape[0]} x {out.shape[1]}")
+            raise ValueError(f"offsets[{i + 1}] - offsets[{i}] must be 0 to 2**31 - 1 children")
     if m == 0:
         return
     task.net = model_of(model)
