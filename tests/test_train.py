@@ -336,13 +336,53 @@ def test_the_rule_inputs_fold_into_the_biases() -> None:
     assert rule_inputs(Rules(finish="bear_off", closure="immediate")).tolist() == [1.0, 1.0, 0.0]
 
 
-def test_a_shared_run_refuses_a_file_for_out_and_resume(tmp_path: os.PathLike[str],
-                                                        capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_shared_run_refuses_a_file_for_out_and_a_missing_checkpoint(tmp_path: os.PathLike[str],
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
     small = ["--rules", "ban/*", "--games", "20", "--segment-games", "20", "--seed", "1", "--quiet"]
     assert main([*small, "--out", os.path.join(tmp_path, "net.npz")]) == 2
     assert "is not a folder" in capsys.readouterr().err
     assert main([*small, "--out", str(tmp_path), "--resume"]) == 2
-    assert "keeps no checkpoint" in capsys.readouterr().err
+    assert "no checkpoint" in capsys.readouterr().err
     assert os.listdir(tmp_path) == []
     assert main([*small, "--out", str(tmp_path)]) == 0
-    assert len(os.listdir(tmp_path)) == len(BAN_COMBINATIONS)
+    assert len(os.listdir(tmp_path)) == len(BAN_COMBINATIONS) + 1    # the networks and the checkpoint
+
+
+def test_a_resumed_shared_run_continues_exactly(tmp_path: os.PathLike[str]) -> None:
+    """Stopped after one segment of each combination, then taken on: the
+    same six files, byte for byte, and the same state (but the seconds
+    spent) as one run."""
+    whole, half = (os.path.join(tmp_path, name) for name in ("whole", "half"))
+    os.mkdir(whole)
+    os.mkdir(half)
+    config = tiny(games=20, segment_games=10, rate=1e-3)
+    train_every_ban(config, whole, progress=False)
+    stopped = train_every_ban(dataclasses.replace(config, games=10), half, progress=False)
+    assert stopped.games == 10 * len(BAN_COMBINATIONS)
+    resumed = train_every_ban(config, half, resume=True, progress=False)
+    assert resumed.games == 20 * len(BAN_COMBINATIONS)
+    networks = sorted(name for name in os.listdir(whole) if not name.endswith(".ckpt.npz"))
+    assert len(networks) == len(BAN_COMBINATIONS)
+    for name in networks:
+        with open(os.path.join(whole, name), "rb") as a, open(os.path.join(half, name), "rb") as b:
+            assert a.read() == b.read(), name
+    with np.load(checkpoint_path(os.path.join(whole, ""))) as a, np.load(checkpoint_path(os.path.join(half, ""))) as b:
+        assert sorted(a.files) == sorted(b.files)
+        for key in set(a.files) - {"seconds"}:
+            np.testing.assert_array_equal(a[key], b[key], err_msg=key)
+
+
+def test_a_checkpoint_of_the_other_kind_of_run_is_refused(tmp_path: os.PathLike[str]) -> None:
+    """A single rule set's checkpoint renamed into a shared run's folder (and
+    the other way round) names the file, before any game is played."""
+    single = os.path.join(tmp_path, "single.npz")
+    train(tiny(games=10, segment_games=10), single, progress=False)
+    folder = os.path.join(tmp_path, "shared")
+    os.mkdir(folder)
+    os.replace(checkpoint_path(single), checkpoint_path(os.path.join(folder, "")))
+    with pytest.raises(InvalidTrainingError, match="ban-shared.ckpt.npz: the checkpoint of a single rule set's"):
+        train_every_ban(tiny(games=20, segment_games=10), folder, resume=True, progress=False)
+    train_every_ban(tiny(games=10, segment_games=10), folder, progress=False)
+    os.replace(checkpoint_path(os.path.join(folder, "")), checkpoint_path(single))
+    with pytest.raises(InvalidTrainingError, match=r"single.npz.ckpt.npz: the checkpoint of a ban/\* run"):
+        train(tiny(games=20, segment_games=10), single, resume=True, progress=False)

@@ -103,6 +103,8 @@ __all__ = [
 
 #: The format of the training state files (``<out>.ckpt.npz``).
 CHECKPOINT_VERSION = 1
+#: The training state of a :data:`EVERY_BAN` run, in its folder.
+SHARED_CHECKPOINT = "ban-shared.ckpt.npz"
 #: What a resumed run may change: its length and its step sizes from then on
 #: (a lower rate fine-tunes a network; the step size of game ``g`` is then the
 #: new configuration's ``rate_at(g)``).
@@ -423,9 +425,10 @@ class TrainingRun:
     curve: list[dict[str, Any]] = dataclasses.field(default_factory=list)
 
     @classmethod
-    def start(cls, config: TrainingConfig) -> TrainingRun:
+    def start(cls, config: TrainingConfig, shared: bool = False) -> TrainingRun:
+        """A new run (``shared``: a network with the three rule inputs after the encoding's)."""
         rng = np.random.default_rng(_derived_seed(config.seed, INIT_STREAM))
-        parameters = fitting.initial_parameters(encoding_size(config.encoding), config.hidden, rng)
+        parameters = fitting.initial_parameters(network_inputs(config, shared), config.hidden, rng)
         return cls(config, parameters, fitting.Adam(parameters, config.rate))
 
     def save_checkpoint(self, path: str) -> None:
@@ -443,9 +446,10 @@ class TrainingRun:
         atomic_savez(path, arrays)
 
     @classmethod
-    def load_checkpoint(cls, path: str, config: TrainingConfig | None = None) -> TrainingRun:
+    def load_checkpoint(cls, path: str, config: TrainingConfig | None = None, shared: bool = False) -> TrainingRun:
         """The run saved at ``path``; ``config`` may lengthen it and change its
-        step sizes (:data:`RESUMABLE_CHANGES`), nothing else."""
+        step sizes (:data:`RESUMABLE_CHANGES`), nothing else (``shared``: a
+        :data:`EVERY_BAN` run's)."""
         data = read_npz(path)
         if "version" not in data or data["version"].shape != () or int(data["version"]) != CHECKPOINT_VERSION:
             raise InvalidTrainingError(f"{path}: checkpoint version {data.get('version')}, "
@@ -465,6 +469,9 @@ class TrainingRun:
                 f"{path}: the checkpoint was made with another configuration ({saved.as_json()}); "
                 f"only {', '.join(RESUMABLE_CHANGES)} may change on --resume"
             )
+        if parameters[0].shape[0] != network_inputs(saved, shared):
+            kind = "a single rule set's run" if shared else f"a {EVERY_BAN} run"
+            raise InvalidTrainingError(f"{path}: the checkpoint of {kind} ({parameters[0].shape[0]} inputs)")
         return cls(config or saved, parameters, adam, *state)
 
     def save_network(self, path: str) -> None:
@@ -472,9 +479,36 @@ class TrainingRun:
         fitting.evaluator(self.parameters, self.config.rules, self.config.encoding, self.config.activation).save(path)
 
 
+def network_inputs(config: TrainingConfig, shared: bool) -> int:
+    """The inputs of a run's network: the encoding's, then the rule inputs if ``shared``."""
+    return encoding_size(config.encoding) + (RULE_INPUTS if shared else 0)
+
+
 def checkpoint_path(out: str) -> str:
-    """Where a run writing ``out`` keeps its training state."""
+    """Where a run writing ``out`` keeps its training state (a :data:`EVERY_BAN`
+    run: ``out`` is its folder, the state ``ban-shared.ckpt.npz`` in it).
+
+    >>> checkpoint_path("backgammon.npz"), checkpoint_path(os.path.join("nets", ""))
+    ('backgammon.npz.ckpt.npz', 'nets/ban-shared.ckpt.npz')
+    """
+    if os.path.isdir(out) or out.endswith(os.sep):
+        return os.path.join(out, SHARED_CHECKPOINT)
     return f"{out}.ckpt.npz"
+
+
+def _resumed_run(config: TrainingConfig, state: str, shared: bool) -> TrainingRun:
+    """The run checkpointed at ``state``, to be taken to ``config.games``."""
+    if not os.path.exists(state):
+        raise InvalidTrainingError(f"--resume: no checkpoint {state} to resume from")
+    run = TrainingRun.load_checkpoint(state, config, shared)
+    if run.games > _total_games(config, shared):
+        raise InvalidTrainingError(f"--resume: the checkpoint has {run.games} games already, more than "
+                                   f"--games {config.games}{' a combination' if shared else ''}")
+    return run
+
+
+def _total_games(config: TrainingConfig, shared: bool) -> int:
+    return config.games * (len(BAN_COMBINATIONS) if shared else 1)
 
 
 def train(config: TrainingConfig, out: str, *, resume: bool = False, plot: str | None = None,
@@ -486,15 +520,7 @@ def train(config: TrainingConfig, out: str, *, resume: bool = False, plot: str |
     if plot is not None:
         _check_output(plot, "plot")
     state = checkpoint_path(out)
-    if resume:
-        if not os.path.exists(state):
-            raise InvalidTrainingError(f"--resume: no checkpoint {state} to resume from")
-        run = TrainingRun.load_checkpoint(state, config)
-        if run.games > config.games:
-            raise InvalidTrainingError(f"--resume: the checkpoint has {run.games} games already, more than "
-                                       f"--games {config.games}")
-    else:
-        run = TrainingRun.start(config)
+    run = _resumed_run(config, state, shared=False) if resume else TrainingRun.start(config)
     bar = tqdm(total=config.games, initial=run.games, unit="game", disable=not progress,
                desc=f"TD({config.lam}) {config.rules.short_name}", dynamic_ncols=True)
     learner = _Learner(run.parameters, run.adam, config)
@@ -516,14 +542,13 @@ def train(config: TrainingConfig, out: str, *, resume: bool = False, plot: str |
     return run
 
 
-def train_every_ban(config: TrainingConfig, folder: str, *, plot: str | None = None,
+def train_every_ban(config: TrainingConfig, folder: str, *, resume: bool = False, plot: str | None = None,
                     progress: bool = True) -> TrainingRun:
     """Train one network whose last three inputs are the :func:`rule_inputs`
     on the six Ban-sugoroku combinations (``config.games`` games each;
     ``config.rules`` is not used) and write its six :func:`specialised`
-    networks into
-    ``folder``, one file per combination named as the shipped ones
-    (``ban-arrival-multiplied.npz``, ...).
+    networks into ``folder``, one file per combination named as the shipped
+    ones (``ban-arrival-multiplied.npz``, ...).
 
     The combinations take turns segment by segment: segment ``k`` plays
     ``BAN_COMBINATIONS[k % 6]`` on the dice of ``(seed, k)``, and trains only
@@ -531,15 +556,17 @@ def train_every_ban(config: TrainingConfig, folder: str, *, plot: str | None = N
     the rules its positions were played under. Every ``eval_every`` games of
     each combination, each specialised network plays ``eval_games`` duplicate
     pairs against ``"heuristic"`` (the curve's columns are the combinations'
-    short names). No checkpoint: the run is short (minutes).
+    short names). At the end of every segment the state goes to
+    :data:`SHARED_CHECKPOINT` in ``folder`` and the six networks are
+    rewritten, each atomically; ``resume`` continues from there bit for bit.
 
     >>> import tempfile
     >>> config = TrainingConfig(rules=Rules(), games=4, seed=3, hidden=(8,), parallel=4, segment_games=4,
     ...                         eval_every=0)
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     run = train_every_ban(config, folder, progress=False)
-    ...     sorted(os.listdir(folder))[:2]
-    ['ban-arrival-immediate.npz', 'ban-arrival-multiplied.npz']
+    ...     sorted(os.listdir(folder))[:3]
+    ['ban-arrival-immediate.npz', 'ban-arrival-multiplied.npz', 'ban-arrival-off.npz']
     >>> run.games
     24
     """
@@ -547,28 +574,34 @@ def train_every_ban(config: TrainingConfig, folder: str, *, plot: str | None = N
         raise InvalidTrainingError(f"out: {folder} is not a folder (a {EVERY_BAN} run writes six networks into one)")
     if plot is not None:
         _check_output(plot, "plot")
-    rng = np.random.default_rng(_derived_seed(config.seed, INIT_STREAM))
-    parameters = fitting.initial_parameters(encoding_size(config.encoding) + RULE_INPUTS, config.hidden, rng)
-    run = TrainingRun(config, parameters, fitting.Adam(parameters, config.rate))
-    learner = _Learner(parameters, run.adam, config)
-    rounds = config.games // config.segment_games
-    with tqdm(total=rounds * len(BAN_COMBINATIONS) * config.segment_games, unit="game", disable=not progress,
+    state = checkpoint_path(os.path.join(folder, ""))
+    run = _resumed_run(config, state, shared=True) if resume else TrainingRun.start(config, shared=True)
+    learner = _Learner(run.parameters, run.adam, config)
+    with tqdm(total=_total_games(config, True), initial=run.games, unit="game", disable=not progress,
               desc=f"TD({config.lam}) {EVERY_BAN}", dynamic_ncols=True) as bar:
-        for segment in range(rounds * len(BAN_COMBINATIONS)):
+        while run.games < _total_games(config, True):
+            segment = run.games // config.segment_games
             rules = BAN_COMBINATIONS[segment % len(BAN_COMBINATIONS)]
             began = time.perf_counter()
             _play_segment(learner, dataclasses.replace(config, rules=rules), segment, bar.update, shared=True)
             run.seconds += time.perf_counter() - began
             run.games += config.segment_games
-            per_combination = run.games // len(BAN_COMBINATIONS)
             if config.eval_every and run.games % (len(BAN_COMBINATIONS) * config.eval_every) == 0:
-                _add_shared_point(run, per_combination, learner.loss)
-                if plot is not None:
-                    plot_curve(run, plot, title=f"{EVERY_BAN}, rules as inputs")
+                _add_shared_point(run, run.games // len(BAN_COMBINATIONS), learner.loss)
+                bar.set_postfix_str(_point_text(run.curve[-1]))
+            run.save_checkpoint(state)
+            _save_specialised(run, folder)
+            if plot is not None and run.curve:
+                plot_curve(run, plot, title=f"{EVERY_BAN}, rules as inputs")
+    return run
+
+
+def _save_specialised(run: TrainingRun, folder: str) -> None:
+    """The six networks of a shared run, one file per combination."""
+    config = run.config
     for rules in BAN_COMBINATIONS:
         path = os.path.join(folder, rules.short_name.replace("/", "-") + ".npz")
-        fitting.evaluator(specialised(parameters, rules), rules, config.encoding, config.activation).save(path)
-    return run
+        fitting.evaluator(specialised(run.parameters, rules), rules, config.encoding, config.activation).save(path)
 
 
 def _add_shared_point(run: TrainingRun, games: int, loss: float) -> None:
@@ -681,10 +714,8 @@ def td_main(argv: Sequence[str] | None = None) -> int:
             parallel=args.parallel, segment_games=args.segment_games, eval_every=args.eval_every,
             eval_games=args.eval_games,
         )
-        if every_ban and args.resume:
-            raise InvalidTrainingError(f"--resume: a {EVERY_BAN} run keeps no checkpoint; run it again")
         if every_ban:
-            run = train_every_ban(config, args.out, plot=args.plot, progress=not args.quiet)
+            run = train_every_ban(config, args.out, resume=args.resume, plot=args.plot, progress=not args.quiet)
         else:
             run = train(config, args.out, resume=args.resume, plot=args.plot, progress=not args.quiet)
     except ValueError as error:
