@@ -13,6 +13,7 @@ from bansugoroku_fast import Rules, play_games
 from bansugoroku_fast.errors import InvalidTrainingError
 from bansugoroku_fast.evaluators import EvaluatorPolicy, NetEvaluator, evaluate
 from bansugoroku_fast.evaluators.encoding import encode_valid
+from bansugoroku_fast.evaluators.nets import network_file
 from bansugoroku_fast.evaluators.scoring import flip
 from bansugoroku_fast.strength import duplicate_match, points_of_seat
 from bansugoroku_fast.train import (
@@ -386,3 +387,37 @@ def test_a_checkpoint_of_the_other_kind_of_run_is_refused(tmp_path: os.PathLike[
     os.replace(checkpoint_path(os.path.join(folder, "")), checkpoint_path(single))
     with pytest.raises(InvalidTrainingError, match=r"single.npz.ckpt.npz: the checkpoint of a ban/\* run"):
         train(tiny(games=20, segment_games=10), single, resume=True, progress=False)
+
+
+def test_a_shared_run_starts_from_the_six_networks_of_another(tmp_path: os.PathLike[str]) -> None:
+    """The files of one run, unfolded, are its shared network again; a run
+    started from them plays on from there."""
+    first = os.path.join(tmp_path, "first")
+    os.mkdir(first)
+    run = train_every_ban(tiny(games=10, segment_games=10, rate=1e-3), first, progress=False)
+    started = TrainingRun.start(tiny(games=10, segment_games=10, start=first), shared=True)
+    for mine, theirs in zip(started.parameters, run.parameters):
+        np.testing.assert_allclose(mine, theirs, atol=1e-6)
+    assert not same(started.parameters, TrainingRun.start(tiny(), shared=True).parameters)
+    second = os.path.join(tmp_path, "second")
+    os.mkdir(second)
+    trained_on = train_every_ban(tiny(games=10, segment_games=10, rate=1e-3, start=first), second, progress=False)
+    assert trained_on.games == 10 * len(BAN_COMBINATIONS)
+    assert not same(trained_on.parameters, started.parameters)
+
+
+def test_a_start_that_is_not_one_shared_network_is_refused(tmp_path: os.PathLike[str]) -> None:
+    folder = os.path.join(tmp_path, "mixed")
+    os.mkdir(folder)
+    train_every_ban(tiny(games=10, segment_games=10), folder, progress=False)
+    other = os.path.join(tmp_path, "other")
+    os.mkdir(other)
+    train_every_ban(tiny(games=10, segment_games=10, seed=2), other, progress=False)
+    name = os.path.basename(network_file(BAN_COMBINATIONS[4]))
+    os.replace(os.path.join(other, name), os.path.join(folder, name))
+    with pytest.raises(InvalidTrainingError, match="not the specialised networks of one shared network"):
+        TrainingRun.start(tiny(start=folder), shared=True)
+    with pytest.raises(InvalidTrainingError, match=r"start: .*ban-arrival-off.npz is a .* not the configuration's"):
+        TrainingRun.start(tiny(start=os.path.join(folder, "ban-arrival-off.npz"), hidden=(9,)))
+    with pytest.raises(InvalidTrainingError, match="start: "):
+        TrainingRun.start(tiny(start=os.path.join(tmp_path, "missing.npz")))

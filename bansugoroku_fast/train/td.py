@@ -74,7 +74,8 @@ from ..batch import outcome, segment_argmax
 from ..checks import as_rules
 from ..errors import InvalidTrainingError
 from ..evaluators.encoding import ENCODINGS, encode_valid, encoding_size
-from ..evaluators.network import ACTIVATIONS
+from ..evaluators.network import ACTIVATIONS, NetEvaluator
+from ..evaluators.nets import network_file
 from ..evaluators.scoring import equity, flip, outcome_probabilities
 from ..evaluators.search import EvaluatorPolicy
 from ..games.game_batch import GameBatch
@@ -189,6 +190,55 @@ def specialised(parameters: Sequence[np.ndarray], rules: Rules) -> list[np.ndarr
     return [np.ascontiguousarray(first), *weights[1:], biases[0] + rule_inputs(rules) @ rule_rows, *biases[1:]]
 
 
+def unfolded(networks: Sequence[NetEvaluator]) -> list[np.ndarray]:
+    """The shared network whose :func:`specialised` networks are ``networks``
+    (one per combination, in :data:`BAN_COMBINATIONS`' order): they differ in
+    their first layer's biases alone, and those are linear in the rule inputs.
+
+    >>> rng = np.random.default_rng(0)
+    >>> shared = fitting.initial_parameters(198 + RULE_INPUTS, (3,), rng)
+    >>> shared[0][-RULE_INPUTS:] = rng.normal(size=(RULE_INPUTS, 3))
+    >>> files = [fitting.evaluator(specialised(shared, rules), rules, "raw198", "relu") for rules in BAN_COMBINATIONS]
+    >>> all(np.allclose(a, b, atol=1e-6) for a, b in zip(unfolded(files), shared))
+    True
+    """
+    parameters = [[np.asarray(p, dtype=np.float32) for p in (*net.weights, *net.biases)] for net in networks]
+    layers = len(networks[0].weights)
+    first_biases = np.array([p[layers] for p in parameters], dtype=np.float64)
+    rules_inputs = np.array([[1.0, *rule_inputs(rules)] for rules in BAN_COMBINATIONS])
+    solution, *_ = np.linalg.lstsq(rules_inputs, first_biases, rcond=None)
+    others_equal = all(np.array_equal(p[k], parameters[0][k]) for p in parameters for k in range(len(p)) if k != layers)
+    if not others_equal or not np.allclose(rules_inputs @ solution, first_biases, atol=1e-5):
+        raise InvalidTrainingError("start: the six networks are not the specialised networks of one shared network")
+    shared = [np.array(p, dtype=np.float32) for p in parameters[0]]    # copies: training writes them
+    shared[0] = np.vstack([shared[0], solution[1:]]).astype(np.float32)
+    shared[layers] = solution[0].astype(np.float32)
+    return shared
+
+
+def _starting_parameters(config: TrainingConfig, shared: bool) -> list[np.ndarray]:
+    """The layers of ``config.start``, checked against the configuration."""
+    files = ([_file_in(config.start, rules) for rules in BAN_COMBINATIONS] if shared
+             else [config.start])
+    try:
+        networks = [NetEvaluator.load(path) for path in files]
+    except (OSError, ValueError) as error:
+        raise InvalidTrainingError(f"start: {error}") from None
+    sizes = (encoding_size(config.encoding), *config.hidden, 5)
+    for path, net in zip(files, networks):
+        if (net.layer_sizes, net.encoding, net.activation) != (sizes, config.encoding, config.activation):
+            raise InvalidTrainingError(f"start: {path} is a {net!r}, not the configuration's "
+                                       f"{'-'.join(map(str, sizes))} {config.activation} {config.encoding}")
+    if shared:
+        return unfolded(networks)
+    return [np.array(p, dtype=np.float32) for p in (*networks[0].weights, *networks[0].biases)]
+
+
+def _file_in(folder: str, rules: Rules) -> str:
+    """Where a folder of six networks keeps that of ``rules``: named as the shipped one."""
+    return os.path.join(folder, os.path.basename(network_file(rules)))
+
+
 # --- configuration ---------------------------------------------------------------------------
 
 
@@ -205,7 +255,10 @@ class TrainingConfig:
       pairs per Adam step; ``update_size``: pairs gathered before each round of steps;
     * ``parallel``: games played in lockstep; ``segment_games``: games per segment (the checkpoint unit);
     * ``eval_every``: games between learning-curve points (0: none; a multiple of
-      ``segment_games``); ``eval_games``: duplicate games per point (each way).
+      ``segment_games``); ``eval_games``: duplicate games per point (each way);
+    * ``start``: the network to train on from (a network file; a :data:`EVERY_BAN`
+      run: a folder of six networks one such run wrote, see :func:`unfolded`),
+      or ``""``: random weights.
 
     >>> TrainingConfig(rules=Rules(), games=100, seed=1, segment_games=30)
     Traceback (most recent call last):
@@ -228,6 +281,7 @@ class TrainingConfig:
     segment_games: int = 1000
     eval_every: int = 10000
     eval_games: int = 500
+    start: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rules", as_rules(self.rules))
@@ -265,6 +319,8 @@ class TrainingConfig:
             raise InvalidTrainingError(f"lam must be a number in [0, 1], got {self.lam!r}")
         if not (isinstance(self.rate, (int, float)) and 0.0 < self.rate < 1.0 and math.isfinite(self.rate)):
             raise InvalidTrainingError(f"rate must be a number in (0, 1), got {self.rate!r}")
+        if not isinstance(self.start, str):
+            raise InvalidTrainingError(f"start must be a network file's or folder's path or '', got {self.start!r}")
 
     def rate_at(self, games: int) -> float:
         """Adam's step size once ``games`` games have been trained on (it
@@ -426,9 +482,13 @@ class TrainingRun:
 
     @classmethod
     def start(cls, config: TrainingConfig, shared: bool = False) -> TrainingRun:
-        """A new run (``shared``: a network with the three rule inputs after the encoding's)."""
-        rng = np.random.default_rng(_derived_seed(config.seed, INIT_STREAM))
-        parameters = fitting.initial_parameters(network_inputs(config, shared), config.hidden, rng)
+        """A new run from ``config.start`` or random weights (``shared``: a
+        network with the three rule inputs after the encoding's)."""
+        if config.start:
+            parameters = _starting_parameters(config, shared)
+        else:
+            rng = np.random.default_rng(_derived_seed(config.seed, INIT_STREAM))
+            parameters = fitting.initial_parameters(network_inputs(config, shared), config.hidden, rng)
         return cls(config, parameters, fitting.Adam(parameters, config.rate))
 
     def save_checkpoint(self, path: str) -> None:
@@ -600,7 +660,7 @@ def _save_specialised(run: TrainingRun, folder: str) -> None:
     """The six networks of a shared run, one file per combination."""
     config = run.config
     for rules in BAN_COMBINATIONS:
-        path = os.path.join(folder, rules.short_name.replace("/", "-") + ".npz")
+        path = _file_in(folder, rules)
         fitting.evaluator(specialised(run.parameters, rules), rules, config.encoding, config.activation).save(path)
 
 
@@ -695,6 +755,8 @@ def _parser() -> argparse.ArgumentParser:
                         help="games between learning-curve points (0: none)")
     parser.add_argument("--eval-games", type=int, default=defaults["eval_games"],
                         help="duplicate games per point, each way")
+    parser.add_argument("--start", default="",
+                        help=f"the network to train on from (a file; {EVERY_BAN}: a folder of six networks)")
     parser.add_argument("--resume", action="store_true", help="continue the run checkpointed beside --out")
     parser.add_argument("--plot", help="write the learning curve to this image")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -712,7 +774,7 @@ def td_main(argv: Sequence[str] | None = None) -> int:
             activation=args.activation, encoding=args.encoding, lam=args.lam, rate=args.rate,
             rate_halving=args.rate_halving, minibatch=args.minibatch, update_size=args.update_size,
             parallel=args.parallel, segment_games=args.segment_games, eval_every=args.eval_every,
-            eval_games=args.eval_games,
+            eval_games=args.eval_games, start=args.start,
         )
         if every_ban:
             run = train_every_ban(config, args.out, resume=args.resume, plot=args.plot, progress=not args.quiet)
