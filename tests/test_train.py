@@ -382,7 +382,7 @@ def test_a_checkpoint_of_the_other_kind_of_run_is_refused(tmp_path: os.PathLike[
     folder = os.path.join(tmp_path, "shared")
     os.mkdir(folder)
     os.replace(checkpoint_path(single), checkpoint_path(os.path.join(folder, "")))
-    with pytest.raises(InvalidTrainingError, match="ban-shared.ckpt.npz: the checkpoint of a single rule set's"):
+    with pytest.raises(InvalidTrainingError, match=r"ban-shared\.ckpt\.npz: the checkpoint of a single rule set's"):
         train_every_ban(tiny(games=20, segment_games=10), folder, resume=True, progress=False)
     train_every_ban(tiny(games=10, segment_games=10), folder, progress=False)
     os.replace(checkpoint_path(os.path.join(folder, "")), checkpoint_path(single))

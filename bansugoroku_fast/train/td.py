@@ -74,8 +74,8 @@ from ..batch import outcome, segment_argmax
 from ..checks import as_rules
 from ..errors import InvalidTrainingError
 from ..evaluators.encoding import ENCODINGS, encode_valid, encoding_size
-from ..evaluators.network import ACTIVATIONS, NetEvaluator
 from ..evaluators.nets import network_file
+from ..evaluators.network import ACTIVATIONS, NetEvaluator
 from ..evaluators.scoring import equity, flip, outcome_probabilities
 from ..evaluators.search import EvaluatorPolicy
 from ..games.game_batch import GameBatch
