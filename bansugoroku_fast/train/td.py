@@ -86,12 +86,14 @@ from .files import atomic_savez, read_npz
 
 __all__ = [
     "CHECKPOINT_VERSION",
+    "SHARED_CHECKPOINT",
     "BAN_COMBINATIONS",
     "EVERY_BAN",
     "TrainingConfig",
     "TrainingRun",
     "checkpoint_path",
     "lambda_returns",
+    "network_inputs",
     "td_main",
     "opponents",
     "plot_curve",
@@ -99,6 +101,7 @@ __all__ = [
     "specialised",
     "train",
     "train_every_ban",
+    "unfolded",
     "with_rule_inputs",
 ]
 
