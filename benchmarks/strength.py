@@ -150,8 +150,8 @@ TARGETS: list[tuple[Rules, str, str, float, bool]] = [
     (BACKGAMMON, "net", "gnubg", 0.0, False),
     (BACKGAMMON, "net", "pubeval", 0.63, False),
     (BACKGAMMON, "net1", "gnubg", 0.10, False),
-    *[(rules, player, opponent, target, beats) for rules in BAN_COMBINATIONS
-      for player, opponent, target, beats in (("net", "net-0.4.0", 0.10, False), ("net1", "net", 0.0, True))],
+    *[(rules, a, b, target, beats) for rules in BAN_COMBINATIONS
+      for a, b, target, beats in (("net", "net-0.4.0", 0.10, False), ("net1", "net", 0.0, True))],
 ]
 
 
