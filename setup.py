@@ -14,27 +14,23 @@ Environment switches (read at build time):
 * ``BANSUGOROKU_NATIVE=1`` compiles for the building machine's own CPU
   (``-march=native``: the hardware popcount, its widest SIMD): faster
   kernels that may not run on another machine. The default build assumes
-  nothing beyond the architecture's baseline (SSE2 on x86-64), and on
-  x86-64 adds a second build of the batch kernels for CPUs with AVX2,
-  BMI1/2 and POPCNT (``_batch_avx2``, see ``VARIANTS``), which the package
-  runs where the CPU has them (``bansugoroku_fast/_kernel.py``, the seam,
-  chooses at import).
+  nothing beyond the architecture's baseline (SSE2 on x86-64); with GCC for
+  x86-64 the batch kernels and the networks' entry points also get copies
+  for CPUs with AVX2, BMI1/2 and POPCNT, which run where the CPU has them
+  (a target attribute in the C, see ``src/bansugoroku_fast/bsf_cpu.h``).
 * ``BANSUGOROKU_SANITIZE=1`` compiles and links with AddressSanitizer and
   UndefinedBehaviorSanitizer (``-O1 -g``, frame pointers kept): an
   out-of-bounds access or undefined behaviour in a kernel is reported where it
   happens. Run Python with the ASan runtime preloaded (see ``.ci/sanitize``).
 
 The flags are chosen per compiler (:func:`compile_flags`): GCC and Clang
-(Linux, macOS) take the options above; MSVC (Windows) takes its own, has no
-sanitizer or native build, and builds no AVX2 twin (MSVC defines no
-``__BMI2__`` or ``__POPCNT__``, which ``bsf_build.h`` reads to tell an AVX2
-build). The kernels' hand-written C has a form for each compiler
-(``src/bansugoroku_fast/bsf_portable.h``).
+(Linux, macOS) take the options above; MSVC (Windows) takes its own and
+has no sanitizer or native build. The kernels' hand-written C has a form
+for each compiler (``src/bansugoroku_fast/bsf_portable.h``).
 """
 import os
 import subprocess
 import sys
-import sysconfig
 
 import numpy
 from Cython.Build import cythonize
@@ -69,7 +65,7 @@ def compile_flags(compiler_type, name):
     # Batches run their items on POSIX threads (the _pool module).
     compile_args.append("-pthread")
     link_args.append("-pthread")
-    return compile_args + VARIANTS.get(name, []), link_args
+    return compile_args, link_args
 
 
 directives = {
@@ -93,41 +89,26 @@ C_SOURCES = {"_pool": ["bsf_pool.c"]}
 C_HEADERS = sorted(name for name in os.listdir(KERNELS) if name.startswith("bsf_") and name.endswith(".h"))
 
 
+# Macros of one module: _batch counts places by __builtin_popcount, one
+# instruction in its AVX2 copies (src/bansugoroku_fast/bsf_board.h).
+MODULE_MACROS = {"_batch": [("BSF_POPCOUNT_BUILTIN", "1")]}
+
+
 def extension(name):
     return Extension(
         f"bansugoroku_fast.{name}",
         [os.path.join(KERNELS, source) for source in [f"{name}.pyx", *C_SOURCES.get(name, [])]],
         depends=[os.path.join(KERNELS, header) for header in C_HEADERS],
         include_dirs=[numpy.get_include(), KERNELS],
-        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION"), *MODULE_MACROS.get(name, [])],
     )
 
 
-# Modules built a second time from the same source for a newer instruction
-# set (the flags), which the seam (bansugoroku_fast._kernel) runs in place
-# of the first where the CPU has it (_cpu.pyx, built once, tells): on x86-64, the
-# batch kernels for AVX2, BMI1/2 and POPCNT (src/bansugoroku_fast/_batch_avx2.pyx
-# includes _batch.pyx). Not with BANSUGOROKU_NATIVE=1, whose one build is
-# already for this CPU.
-VARIANTS = {"_batch_avx2": ["-mavx2", "-mbmi", "-mbmi2", "-mpopcnt"]}
-
-
-def builds_for_x86_64():
-    """Whether the extensions are built for x86-64: the target platform, which
-    cibuildwheel sets when it cross-builds (macOS arm64 on an x86-64 runner:
-    ``_PYTHON_HOST_PLATFORM``, ``ARCHFLAGS``); not a universal2 build, whose
-    one compile makes the arm64 half too."""
-    if "arm64" in os.environ.get("ARCHFLAGS", ""):
-        return False
-    return sysconfig.get_platform().lower().endswith(("x86_64", "amd64"))
-
-
-X86_64 = builds_for_x86_64()
 
 # The batch item loop compiles a copy of the whole count for each default
 # rule set (_count_item_under in _batch.pyx); GCC's default limit on
 # inlining one function would leave the closed forms as calls in them.
-BIG_INLINE_MODULES = ("_batch", "_batch_avx2")
+BIG_INLINE_MODULES = ("_batch",)
 BIG_INLINE = "--param=max-inline-insns-single=1000"
 
 
@@ -141,19 +122,13 @@ def is_gcc(command):
 
 
 class BuildKernels(build_ext):
-    """build_ext with the flags of the compiler that builds (compile_flags),
-    BIG_INLINE for BIG_INLINE_MODULES where it is GCC, and no AVX2 twin where
-    it is MSVC."""
+    """build_ext with the flags of the compiler that builds (compile_flags)
+    and BIG_INLINE for BIG_INLINE_MODULES where it is GCC."""
 
     def finalize_options(self):
         super().finalize_options()
         if self.parallel is None:       # the modules compile on every core unless -j says otherwise
             self.parallel = os.cpu_count() or 1
-
-    def build_extensions(self):
-        if self.compiler.compiler_type == "msvc":
-            self.extensions = [ext for ext in self.extensions if ext.name.rsplit(".", 1)[-1] not in VARIANTS]
-        super().build_extensions()
 
     def build_extension(self, ext):
         name = ext.name.rsplit(".", 1)[-1]
@@ -164,11 +139,7 @@ class BuildKernels(build_ext):
         super().build_extension(ext)
 
 
-MODULES = [
-    name[:-4]
-    for name in sorted(os.listdir(KERNELS))
-    if name.endswith(".pyx") and (name[:-4] not in VARIANTS or (X86_64 and not NATIVE))
-]
+MODULES = [name[:-4] for name in sorted(os.listdir(KERNELS)) if name.endswith(".pyx")]
 STRAY = [name for name in os.listdir("src") if name.endswith((".pyx", ".pxd"))]
 if STRAY:
     sys.exit(f"setup.py: move {', '.join(STRAY)} to {KERNELS}/ (kernel sources live there)")

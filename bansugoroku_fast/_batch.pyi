@@ -1,5 +1,5 @@
 # Stub of the compiled module src/bansugoroku_fast/_batch.pyx (the batch
-# entry points; _batch_avx2 is the same source built for AVX2), written by
+# entry points, with their AVX2 copies), written by
 # hand with the real types (stubtest holds it to the module: see .ci/run).
 # Rules cross as ``Rules.code``, batches as int8 arrays. A problem is a
 # Status (an int < 0, named in STATUS): batch entry points return the first
@@ -17,12 +17,16 @@ _Problem: TypeAlias = tuple[int, int] | None
 STATUS: Final[dict[str, int]]
 #: The calling thread of a batch looks for signals (Ctrl-C) once per this many seconds at most.
 SIGNAL_CHECK_SECONDS: Final[float]
-#: "avx2" if this build uses AVX2, BMI1/2 and POPCNT, else "baseline".
-BUILT_FOR: Final[str]
 #: The rows generate_batch writes, one array per field: (field, numpy dtype, shape of a row).
 OUTPUT_ROWS: Final[tuple[tuple[str, str, tuple[int, ...]], ...]]
 #: The bytes of one row over every field of OUTPUT_ROWS.
 OUTPUT_ROW_BYTES: Final[int]
+
+def running_copies() -> str:
+    """Which code the batch kernels run: "avx2" or "baseline"."""
+
+def run_avx2_copies(run: bool) -> bool:
+    """Run the AVX2 copies (run) or the baseline code from now on; False, and no change, where they cannot run."""
 
 def count_batch(
     positions: _Int8, dice: _Int8, code: int, threads: int, out: _Int32, *, fast_counts: bool = True,

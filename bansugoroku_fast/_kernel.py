@@ -5,10 +5,10 @@ which take values already checked by :mod:`bansugoroku_fast.checks`
 (``int8`` C-contiguous arrays, a :class:`~bansugoroku_fast.rules.Rules`)
 and return results or raise typed errors. What lives here and nowhere else:
 
-* **which build runs**: the batch kernels are compiled twice on x86-64, for
-  the architecture's baseline and for CPUs with AVX2, BMI1/2 and POPCNT; at
-  import the fastest one this CPU runs is chosen (``BANSUGOROKU_KERNELS=
-  baseline`` forces the first), see :data:`KERNEL_BUILD`;
+* **which code runs**: the batch kernels carry copies for CPUs with AVX2,
+  BMI1/2 and POPCNT beside their baseline code, and run them where the CPU
+  has them (``BANSUGOROKU_KERNELS=baseline`` in the environment runs the
+  baseline code), see :data:`KERNEL_BUILD`;
 * **statuses into errors**: every kernel reports a problem as a Status
   (declared once in ``src/bansugoroku_fast/_board.pxd``; :data:`STATUS`
   names them): a single call returns it instead of its result, a batch
@@ -35,7 +35,6 @@ import threading
 import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias, TypeVar, cast
 
 import numpy as np
@@ -54,50 +53,39 @@ from .layout import BAR, BOTH_WON, OFF, ROW_NAMES, STONES, borne_off_problem
 if TYPE_CHECKING:
     from .rules import Rules
 
-# --- which build of the batch kernels runs ---------------------------------------------
+# --- which code of the batch kernels runs ---------------------------------------------
 #
-# Only the batch kernels (``_batch``) are built twice; the other kernel
-# modules, the single-position entry points of ``_single`` among them, are
-# built once: their work is in the modules they call (the figures:
-# docs/performance/history.md, "Single calls").
+# The batch kernels' thread entry points have AVX2 copies (bsf_cpu.h, the
+# one mechanism; the networks' entry points in bsf_net.h have theirs),
+# which run where the CPU has AVX2, BMI1/2 and POPCNT. The environment
+# variable runs the baseline code of the batch kernels instead, to test it
+# on such a CPU.
 
-#: The baseline build of the batch kernels (any CPU of the architecture).
-BASELINE: ModuleType = _batch
-#: The environment variable that forces the baseline build (value ``baseline``).
+#: The environment variable that chooses the batch kernels' code (value ``baseline``).
 CHOICE_VARIABLE = "BANSUGOROKU_KERNELS"
 CHOICES = ("fastest", "baseline")
 
 
 def cpu_has_avx2() -> bool:
-    """Whether this CPU has what the ``"avx2"`` build uses (AVX2, BMI1/2,
-    POPCNT), asked of ``_cpu``, which is built once for the baseline."""
+    """Whether this CPU has what the AVX2 copies use (AVX2, BMI1/2,
+    POPCNT), asked of ``_cpu``, which is built for the baseline."""
     return _cpu.cpu_has_avx2()
 
 
-def fastest_build() -> ModuleType:
-    """The batch kernels to run: ``_batch_avx2`` where it was built and the
-    CPU has what it uses, unless ``BANSUGOROKU_KERNELS=baseline``; else
-    ``_batch``."""
+def choose_batch_code() -> str:
+    """Run the batch kernels' AVX2 copies where they were compiled and the
+    CPU has what they use, unless ``BANSUGOROKU_KERNELS=baseline``; which
+    code runs: ``"avx2"`` or ``"baseline"``."""
     choice = os.environ.get(CHOICE_VARIABLE, "fastest")
     if choice not in CHOICES:
         raise InvalidArgumentError(f"{CHOICE_VARIABLE}={choice!r}: accepted values are {', '.join(CHOICES)}")
-    if choice == "baseline" or BASELINE.BUILT_FOR == "avx2" or not cpu_has_avx2():
-        return BASELINE
-    try:
-        from . import _batch_avx2
-    except ImportError:     # not built here (another architecture, a native build)
-        return BASELINE
-    return _batch_avx2
+    _batch.run_avx2_copies(choice == "fastest")
+    return _batch.running_copies()
 
 
-#: The batch kernels this process runs (:func:`fastest_build`): one build per
-#: process, since every batch call of the package goes through this name
-#: (the seam is the only module that imports the kernels). The module
-#: ``bansugoroku_fast._batch`` itself stays the baseline build.
-batch_kernels: ModuleType = fastest_build()
-
-#: Which build runs: ``"avx2"`` or ``"baseline"``; both give the same results.
-KERNEL_BUILD: str = batch_kernels.BUILT_FOR
+#: Which code the batch kernels run (:func:`choose_batch_code`, at
+#: import): ``"avx2"`` or ``"baseline"``; both give the same results.
+KERNEL_BUILD: str = choose_batch_code()
 
 # --- arguments -------------------------------------------------------------------------------
 
@@ -133,7 +121,7 @@ def as_int8_array(data: object, *, shape_text: str, what: str) -> np.ndarray:
 # --- statuses into errors ----------------------------------------------------------------
 
 #: Status values by name (the kernels' enum).
-STATUS: dict[str, int] = batch_kernels.STATUS
+STATUS: dict[str, int] = _batch.STATUS
 
 _Result = TypeVar("_Result")
 
@@ -580,7 +568,7 @@ package uint8 (4,) (kernels built from other sources? rebuild them: python setup
 
 def _check_layouts() -> None:
     """The layouts above against the kernels' own declarations."""
-    check_layout("batch output rows", batch_kernels.OUTPUT_ROWS, batch_kernels.OUTPUT_ROW_BYTES, as_fields(ROW_LAYOUT))
+    check_layout("batch output rows", _batch.OUTPUT_ROWS, _batch.OUTPUT_ROW_BYTES, as_fields(ROW_LAYOUT))
     board = PLAY_RECORD["board_bytes"]
     if board != 2 * 26:
         raise ImportError(f"the kernels' play record holds a {board}-byte board, not 52: rebuild")
@@ -620,7 +608,7 @@ def count(items: Items, *, fast_counts: bool = True, followed: bool = False) -> 
     (``fast_counts=False``: by search alone, for tests; ``followed``:
     generating their plays follows at once, so pool threads stay awake)."""
     counts = np.empty(len(items.positions), dtype=np.int32)
-    problem, total = batch_kernels.count_batch(items.positions, items.dice, items.rules.code, items.threads,
+    problem, total = _batch.count_batch(items.positions, items.dice, items.rules.code, items.threads,
                                                counts, fast_counts=fast_counts, followed=followed)
     items.raise_problem(problem)
     return counts, total
@@ -709,9 +697,9 @@ def generate(items: Items, fields: frozenset[str] = frozenset(FIELDS), out: Play
     if arena is not None:
         out = arena.take(len(counts), total)
     result = output_views(out, fields, len(counts), total)
-    batch_kernels.play_offsets(counts, result.offsets)
+    _batch.play_offsets(counts, result.offsets)
     hits = None if result.hits is None else result.hits.view(np.uint8)
-    items.raise_problem(batch_kernels.generate_batch(
+    items.raise_problem(_batch.generate_batch(
         items.positions, items.dice, items.rules.code, items.threads, result.offsets,
         result.children, result.steps, result.dice, hits, counts,
     ))
@@ -732,7 +720,7 @@ def outcomes(positions: np.ndarray, rules: Rules) -> Outcomes:
     kernel checks each item, and the first bad one raises)."""
     n = len(positions)
     winner, value, kind = (np.empty(n, dtype=np.int8) for _ in range(3))
-    problem = batch_kernels.outcome_batch(positions, rules.code, winner, value, kind)
+    problem = _batch.outcome_batch(positions, rules.code, winner, value, kind)
     raise_first_problem(problem, rules, positions)
     return Outcomes(winner, value, kind)
 
@@ -740,7 +728,7 @@ def outcomes(positions: np.ndarray, rules: Rules) -> Outcomes:
 def shots_batch(positions: np.ndarray, rules: Rules, threads: int) -> np.ndarray:
     """``int8[N]``: rolls of 36 that hit, for each position."""
     result = np.empty(len(positions), dtype=np.int8)
-    problem = batch_kernels.shots_batch(positions, rules.code, threads, result)
+    problem = _batch.shots_batch(positions, rules.code, threads, result)
     raise_first_problem(problem, rules, positions)
     return result
 

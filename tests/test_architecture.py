@@ -413,13 +413,24 @@ def test_kernel_functions_finds_definitions_not_declarations():
     assert "while k:" in functions["nth_highest"][0][1]
 
 
-def test_one_probe_asks_the_cpu_and_no_function_is_cloned_by_the_compiler():
+def test_one_probe_asks_the_cpu_and_one_mechanism_acts_on_it():
     """Every choice of code by CPU reads ``bsf_cpu.h``'s probe: no other
-    kernel source asks the CPU (``__builtin_cpu_supports``) and none has
-    GCC clone a function with its own resolver (``target_clones``)
-    (docs/architecture.md, "How the kernels choose code by CPU")."""
+    kernel source asks the CPU (``__builtin_cpu_supports``), none has GCC
+    clone a function with its own resolver (``target_clones``), no kernel
+    module is a second build of another's source (a ``.pyx`` including a
+    ``.pyx``), and the AVX2 copies' target attribute is written once, in
+    ``bsf_cpu.h``, which the network code and the batch kernels use
+    (docs/architecture.md, "How the kernels choose code by CPU"). The
+    exact networks' hand-written vectors (``bsf_net_exact_simd.h``) name
+    the instruction set they are written in."""
     sources = [*KERNEL_SOURCES.glob("*.pyx"), *KERNEL_SOURCES.glob("*.pxd"), *KERNEL_SOURCES.glob("bsf_*.[ch]")]
     asking = {path.name for path in sources if "__builtin_cpu_supports" in path.read_text()}
     assert asking == {"bsf_cpu.h"}
     assert [path.name for path in sources if "target_clones" in path.read_text()] == []
-    assert "bsf_cpu_avx2()" in (KERNEL_SOURCES / "bsf_net.h").read_text()
+    assert [path.name for path in sources if re.search(r"^include ", path.read_text(), re.MULTILINE)] == []
+    targeting = {path.name for path in sources if "target(" in path.read_text()}
+    assert targeting == {"bsf_cpu.h", "bsf_net_exact_simd.h"}
+    network, batch = (KERNEL_SOURCES / "bsf_net.h").read_text(), (KERNEL_SOURCES / "_batch.pyx").read_text()
+    assert "BSF_AVX2_TARGET" in network and "bsf_cpu_avx2()" in network
+    assert re.findall(r"^cdef avx2_copy_void (\w+)", batch, re.MULTILINE) == [
+        "_count_items_avx2", "_generate_items_avx2", "_shots_items_avx2"]

@@ -1,24 +1,20 @@
-"""The builds of the batch kernels (``bansugoroku_fast._kernel``): the one
-chosen at import runs every batch call, and the AVX2 build gives exactly
-what the baseline build gives.
+"""The code of the batch kernels (``bansugoroku_fast._kernel``): their
+AVX2 copies run where the CPU has what they use, and give exactly what the
+baseline code gives.
 
-Where the AVX2 build is absent (another architecture, a native build) or
-the CPU lacks what it uses, the comparisons skip; .ci/run also runs the
+Where there are no AVX2 copies (not GCC for x86-64, a native build) or the
+CPU lacks what they use, the comparisons skip; .ci/run also runs the
 kernel tests with ``BANSUGOROKU_KERNELS=baseline``.
 """
-import ast
-import importlib
 import os
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-import bansugoroku_fast
-from bansugoroku_fast import _kernel, batch, oracle
+from bansugoroku_fast import _batch, _kernel, batch, oracle
 from bansugoroku_fast.rules import Rules
 
 from . import strategies
@@ -27,35 +23,43 @@ ALL_RULES = Rules.all_combinations()
 ROLLS = np.array(oracle.ALL_ROLLS, dtype=np.int8)
 
 
-def avx2_build():
-    """The AVX2 build, or a skip where this machine cannot run it."""
+def avx2_copies_or_skip():
+    """Skip where the AVX2 copies cannot run here."""
     if not _kernel.cpu_has_avx2():
         pytest.skip("this CPU lacks AVX2, BMI1/2 or POPCNT")
-    try:
-        return importlib.import_module("bansugoroku_fast._batch_avx2")
-    except ImportError:
-        pytest.skip("no AVX2 build here (not x86-64, or a native build)")
+    compiled = _batch.run_avx2_copies(True)
+    _kernel.choose_batch_code()
+    if not compiled:
+        pytest.skip("no AVX2 copies here (not GCC for x86-64, or a native build)")
 
 
-def test_the_chosen_build_runs_every_batch_call():
-    """The seam holds the chosen build as ``batch_kernels`` and calls the
-    batch kernels through that name only; the module ``_batch`` stays the
-    baseline build (nothing rewrites ``sys.modules``)."""
-    assert batch.KERNEL_BUILD == _kernel.batch_kernels.BUILT_FOR
-    assert _kernel.BASELINE is bansugoroku_fast._batch is sys.modules["bansugoroku_fast._batch"]
-    assert _kernel.BASELINE.__name__ == "bansugoroku_fast._batch"
-    seam = ast.parse(Path(_kernel.__file__).read_text())
-    direct = [node.lineno for node in ast.walk(seam)
-              if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "_batch"]
-    assert direct == []
+@pytest.fixture
+def copies():
+    """``copies(name)`` runs the ``"baseline"`` or ``"avx2"`` code of the
+    batch kernels; the seam's choice again after the test."""
+    avx2_copies_or_skip()
+    yield lambda name: _batch.run_avx2_copies(name == "avx2")
+    _kernel.choose_batch_code()
 
 
-def test_the_avx2_build_runs_where_the_cpu_has_it():
+def test_the_avx2_copies_run_where_the_cpu_has_them():
     if os.environ.get(_kernel.CHOICE_VARIABLE) == "baseline":
-        assert batch.KERNEL_BUILD == _kernel.BASELINE.BUILT_FOR
+        assert batch.KERNEL_BUILD == "baseline" == _batch.running_copies()
     else:
-        assert avx2_build().BUILT_FOR == "avx2"
-        assert batch.KERNEL_BUILD == "avx2"
+        avx2_copies_or_skip()
+        assert batch.KERNEL_BUILD == "avx2" == _batch.running_copies()
+
+
+def test_the_baseline_code_runs_anywhere_and_copies_that_cannot_run_are_refused():
+    try:
+        assert _batch.run_avx2_copies(False)
+        assert _batch.running_copies() == "baseline"
+        ran = _batch.run_avx2_copies(True)
+        assert _batch.running_copies() == ("avx2" if ran else "baseline")
+        if not _kernel.cpu_has_avx2():
+            assert not ran
+    finally:
+        _kernel.choose_batch_code()
 
 
 def run_in_child(code: str, choice: str) -> str:
@@ -82,17 +86,17 @@ def items_of_every_kind(rules):
 
 
 @pytest.mark.parametrize("rules", ALL_RULES, ids=lambda r: r.short_name)
-def test_the_builds_count_alike(rules):
-    fast_build = avx2_build()
+def test_the_copies_count_alike(rules, copies):
     items, dice = items_of_every_kind(rules)
     broken = items[:50].copy()
     broken[np.arange(50), 0, np.arange(50) % 26] += 1       # 16 stones
     items, dice = np.concatenate([items, broken]), np.concatenate([dice, dice[:50]])
     for fast_counts in (True, False):
         counts = []
-        for build in (_kernel.BASELINE, fast_build):
+        for name in ("baseline", "avx2"):
+            copies(name)
             out = np.empty(len(items), dtype=np.int32)
-            _, total = build.count_batch(items, dice, rules.code, 2, out, fast_counts=fast_counts)
+            _, total = _batch.count_batch(items, dice, rules.code, 2, out, fast_counts=fast_counts)
             assert total == out[out >= 0].sum()     # the plays of the items without a problem
             counts.append(out)
         np.testing.assert_array_equal(counts[0], counts[1])
@@ -101,9 +105,9 @@ def test_the_builds_count_alike(rules):
 
 @pytest.mark.parametrize("rules", [Rules(), Rules(variant="backgammon"), Rules(finish="bear_off", closure="immediate")],
                          ids=lambda r: r.short_name)
-def test_the_builds_generate_alike(rules, tmp_path):
-    # The public calls in two processes, one on each build, on the same items.
-    avx2_build()
+def test_the_copies_generate_alike(rules, tmp_path):
+    # The public calls in two processes, one on each code, on the same items.
+    avx2_copies_or_skip()
     items, dice = items_of_every_kind(rules)
     np.savez(tmp_path / "items.npz", items=items, dice=dice)
     found = {}

@@ -10,15 +10,13 @@ import random
 import numpy as np
 import pytest
 
-from bansugoroku_fast import _kernel, batch, checks, moves, oracle
+from bansugoroku_fast import _batch, batch, checks, moves, oracle
 from bansugoroku_fast.errors import InvalidDiceError, InvalidPositionError
 from bansugoroku_fast.position import Position
 from bansugoroku_fast.rules import Rules
 
 from . import strategies
 from .boards import rules_params
-
-_batch = _kernel.batch_kernels    # the build of the batch kernels that runs
 
 BACKGAMMON = Rules(variant="backgammon")
 ALL_RULES = Rules.all_combinations()

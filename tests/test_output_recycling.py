@@ -18,12 +18,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bansugoroku_fast import _kernel
+from bansugoroku_fast import _batch, _kernel
 from bansugoroku_fast.rules import Rules
 
 from . import playouts
-
-_batch = _kernel.batch_kernels    # the build of the batch kernels that runs
 
 batch = playouts.kernel_module("batch")
 

@@ -1,8 +1,7 @@
 # cython: language_level=3
 """What the CPU running this process has, compiled once for the
-architecture's baseline (it must run on every CPU, to say which build of
-the kernels may run): ``bansugoroku_fast._kernel`` asks it before it
-imports any kernel module that has an AVX2 build."""
+architecture's baseline (it must run on every CPU, to say which code of
+the kernels may run): the seam and the tests ask it."""
 
 cdef extern from "bsf_cpu.h":
     int bsf_cpu_has_avx2() noexcept nogil

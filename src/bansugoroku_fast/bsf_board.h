@@ -6,6 +6,7 @@
 #ifndef BSF_BOARD_H
 #define BSF_BOARD_H
 
+#include "bsf_cpu.h"
 #include "bsf_portable.h"
 #if defined(BSF_SSE2)
 #include <emmintrin.h>
@@ -46,7 +47,11 @@ static inline unsigned int bsf_row_eq(const signed char* row, int k) {
    instructions; where the kernels count most (the masks of a board's
    places, bits 0..25) two look-ups in a table of the counts of 13-bit
    numbers (8 KB, built by the preprocessor) take five independent ones.
-   Built with -mpopcnt, both are the hardware instruction. */
+   Built with -mpopcnt, both are the hardware instruction. A module built
+   with BSF_POPCOUNT_BUILTIN (setup.py: _batch) counts places by the
+   compiler's builtin where it has AVX2 copies (bsf_cpu.h): the instruction
+   in those copies, a call into libgcc in its baseline code (slower than
+   the table: the price of one mechanism, docs/architecture.md). */
 #define BSF_B2(n) n, n + 1, n + 1, n + 2
 #define BSF_B4(n) BSF_B2(n), BSF_B2(n + 1), BSF_B2(n + 1), BSF_B2(n + 2)
 #define BSF_B6(n) BSF_B4(n), BSF_B4(n + 1), BSF_B4(n + 1), BSF_B4(n + 2)
@@ -65,7 +70,7 @@ static inline int bsf_popcount(unsigned int x) {
 }
 /* x < 2**26: a mask of places. */
 static inline int bsf_popcount_places(unsigned int x) {
-#if defined(__POPCNT__)
+#if defined(__POPCNT__) || (defined(BSF_POPCOUNT_BUILTIN) && BSF_AVX2_COPIES)
     return bsf_popcount32(x);
 #else
     return bsf_bits_13[x & 0x1FFFu] + bsf_bits_13[x >> 13];

@@ -1,8 +1,8 @@
-/* Which instructions this build of a kernel module was compiled to use
- * beyond the architecture's baseline: BSF_BUILT_FOR_AVX2 is 1 in the
- * "avx2" builds (setup.py's VARIANTS: -mavx2 -mbmi -mbmi2 -mpopcnt) and in a
- * BANSUGOROKU_NATIVE=1 build on such a CPU, else 0. Each build of a module
- * includes it, so that it can say which it is (BUILT_FOR). */
+/* Which instructions a kernel module was compiled to use beyond the
+ * architecture's baseline: BSF_BUILT_FOR_AVX2 is 1 in a
+ * BANSUGOROKU_NATIVE=1 build on a CPU with AVX2, BMI2 and POPCNT, else 0
+ * (the default build, whose AVX2 code is in copies: bsf_cpu.h). A module
+ * includes it to say which it is (BUILT_FOR, running_copies). */
 #ifndef BSF_BUILD_H
 #define BSF_BUILD_H
 

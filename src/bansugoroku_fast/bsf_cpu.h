@@ -1,9 +1,10 @@
-/* What the CPU running the process has: the one probe that every choice of
-   code by CPU reads, C for _cpu.pyx and bsf_net.h. The seam runs the AVX2
-   build of the batch kernels (a twin module, compiled with -mavx2 and the
-   rest) where bsf_cpu_has_avx2 says so; bsf_net.h runs its entry points'
-   AVX2 copies (a target attribute) and its exact networks' AVX2 and VNNI
-   paths on the same answers. */
+/* How the kernels run code compiled for the CPU they find, the one
+   mechanism: an entry point is compiled twice in its module, a copy for
+   AVX2 (with BMI1/2 and POPCNT; a target attribute, BSF_AVX2_TARGET) beside
+   the baseline one, and the probe here (bsf_cpu_avx2) says which runs.
+   The batch kernels' thread entry points (_batch.pyx) and the networks'
+   entry points (bsf_net.h, BSF_NET_TWICE; its exact networks' AVX2 and
+   VNNI paths too) are chosen so. C for _cpu.pyx, _batch.pyx and bsf_net.h. */
 #ifndef BSF_CPU_H
 #define BSF_CPU_H
 
@@ -37,8 +38,30 @@ static inline int bsf_cpu_has_vnni(void) {
 #endif
 }
 
+/* BSF_AVX2_COPIES: 1 where an entry point gets an AVX2 copy (GCC for
+   x86-64, a build not already for AVX2: a BANSUGOROKU_NATIVE=1 build on
+   such a CPU has one build, for it), else 0 and the copy is the baseline
+   code again. A copy is a function with BSF_AVX2_TARGET, and code inlined
+   into it takes its instructions: the network's copies inline their body
+   (always_inline); BSF_AVX2_COPY adds flatten, which compiles every
+   callee in the module into the copy (the batch kernels' copies). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__AVX2__)
+#define BSF_AVX2_COPIES 1
+#define BSF_AVX2_TARGET __attribute__((target("avx2,bmi,bmi2,popcnt")))
+#define BSF_AVX2_COPY __attribute__((target("avx2,bmi,bmi2,popcnt"), flatten))
+#else
+#define BSF_AVX2_COPIES 0
+#define BSF_AVX2_TARGET
+#define BSF_AVX2_COPY
+#endif
+/* The return type of a Cython function that is such a copy: Cython puts no
+   attribute on a function it defines, but writes its return type, so
+   _batch.pyx declares its copies' return type as this one. */
+#define bsf_avx2_copy_void BSF_AVX2_COPY void
+
 /* bsf_cpu_has_avx2, asked once a module (a relaxed atomic: threads asking
-   together store the same answer). */
+   together store the same answer). _batch.run_avx2_copies sets it for the
+   batch kernels, between batches. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((unused))
 #endif

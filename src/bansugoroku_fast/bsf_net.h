@@ -208,15 +208,14 @@ static inline int64_t bsf_net_scratch(const bsf_net* net) {
 
 /* BSF_NET_TWICE(name, (parameters), (arguments)) defines the entry point
    name, which runs name##_any's body compiled for AVX2 where the CPU has
-   what the AVX2 builds use (bsf_cpu_avx2, the one probe), else compiled
-   for the baseline: a target attribute on a copy the body is inlined
-   into. BSF_NET_NO_CLONES: one build for the flags given
+   what the AVX2 copies use (bsf_cpu_avx2, the one probe), else compiled
+   for the baseline: the copies' target attribute (BSF_AVX2_TARGET) on a
+   copy the body is inlined into. BSF_NET_NO_CLONES: one build for the flags given
    (tests/net_builds.c compiles each instruction set alone to compare
    them). */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__AVX2__) \
-    && !defined(BSF_NET_NO_CLONES)
+#if BSF_AVX2_COPIES && !defined(BSF_NET_NO_CLONES)
 #define BSF_NET_TWICE(name, parameters, arguments)                                                 \
-    __attribute__((target("avx2"), noinline, unused)) static void name##_avx2 parameters {          \
+    BSF_AVX2_TARGET __attribute__((noinline, unused)) static void name##_avx2 parameters {          \
         name##_any arguments;                                                                      \
     }                                                                                              \
     __attribute__((noinline, unused)) static void name##_baseline parameters { name##_any arguments; } \
