@@ -83,7 +83,7 @@ def choose_batch_code() -> str:
     return _batch.running_copies()
 
 
-#: Which code the batch kernels run (:func:`choose_batch_code`, at
+#: Which code the batch kernels run (``choose_batch_code``, at
 #: import): ``"avx2"`` or ``"baseline"``; both give the same results.
 KERNEL_BUILD: str = choose_batch_code()
 
