@@ -38,7 +38,11 @@ def copies():
     """``copies(name)`` runs the ``"baseline"`` or ``"avx2"`` code of the
     batch kernels; the seam's choice again after the test."""
     avx2_copies_or_skip()
-    yield lambda name: _batch.run_avx2_copies(name == "avx2")
+    def run(name):
+        assert _batch.run_avx2_copies(name == "avx2")
+        assert _batch.running_copies() == name
+
+    yield run
     _kernel.choose_batch_code()
 
 
