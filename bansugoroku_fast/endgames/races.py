@@ -410,11 +410,24 @@ def _not_a_race(board: np.ndarray, kind: TableKind, where: str) -> NotARaceError
 
 
 def _has_contact(rows: np.ndarray) -> bool:
-    """Whether some stone of row 0 has a stone of row 1 still ahead of it
-    (in row 0's numbering, row 1's place q is 25 - q; bars count)."""
-    mine = [p for p in range(1, 26) if rows[0][p]]
-    theirs = [25 - q for q in range(1, 26) if rows[1][q]]
-    return bool(mine and theirs and max(mine) > min(theirs))
+    return bool(contact(np.asarray(rows)[None])[0])
+
+
+def contact(positions: np.ndarray) -> np.ndarray:
+    """``bool[N]``: whether each of ``int8[N, 2, 26]`` positions has
+    contact, some stone of one row still having a stone of the other
+    ahead of it: the two rows' rearmost places (points 1..24, the bar 25;
+    0 for none) add up to more than 25, as row 1's place ``q`` is row 0's
+    ``25 - q``. A position without contact is a race.
+
+    >>> from bansugoroku_fast import Position
+    >>> contact(np.stack([Position.initial().array, Position([[14, 1] + [0] * 24, [14, 1] + [0] * 24]).array]))
+    array([ True, False])
+    """
+    occupied = np.asarray(positions)[:, :, 1:26] > 0
+    rearmost = np.where(occupied.any(axis=2), 25 - np.argmax(occupied[:, :, ::-1], axis=2), 0)
+    result: np.ndarray = rearmost.sum(axis=1) > 25
+    return result
 
 
 # --- the exact money cube decision of a small race ---------------------------------

@@ -21,6 +21,11 @@ required and no other:
   one's outputs, the last layer's outputs 5. Real numbers, all finite; stored
   as float32.
 
+A network with a race network (:meth:`NetEvaluator.with_race`) also holds
+``race_activation`` and the race network's layers ``race_weights_0``,
+``race_biases_0``, ... in the same form (the race network shares the
+network's encoding and rules).
+
 Loading checks all of it and raises
 :class:`~bansugoroku_fast.errors.NetworkFileError` naming the key and what is
 wrong; saving writes a temporary file beside the target and renames it, so
@@ -86,6 +91,8 @@ def in_blocks(score: Callable[[np.ndarray], np.ndarray], positions: np.ndarray) 
         out[start:start + SCORE_BLOCK] = score(positions[start:start + SCORE_BLOCK])
     return out
 _HEADER_KEYS = ("version", "encoding", "rules", "activation")
+#: The prefix of a race network's keys in its network's file.
+RACE_PREFIX = "race_"
 
 
 def sigmoid(x: np.ndarray) -> np.ndarray:
@@ -178,6 +185,9 @@ class NetEvaluator:
     endgames : bool
         Score races on the endgame tables' points from the exact tables
         instead of the network.
+    race : NetEvaluator or None
+        The network that scores the positions without contact that the
+        tables do not (:meth:`with_race`).
 
     Examples
     --------
@@ -192,12 +202,24 @@ class NetEvaluator:
     """
 
     def __init__(self, weights: Sequence[Any], biases: Sequence[Any], *, encoding: str = "raw198",
-                 rules: RulesLike = "backgammon", activation: str = "sigmoid", endgames: bool = False) -> None:
+                 rules: RulesLike = "backgammon", activation: str = "sigmoid", endgames: bool = False,
+                 race: NetEvaluator | None = None) -> None:
         self._encoding, self._activation = _checked_names(encoding, activation, "")
         self._rules = as_rules(rules)
         self._weights, self._biases = _checked_layers(list(weights), list(biases), self._encoding, "")
         self._endgames = _checked_endgames(endgames)
+        self._race = self._checked_race(race)
         self._model: Any = None
+
+    def _copy(self, **changes: Any) -> NetEvaluator:
+        """A copy sharing the arrays, with some of ``_weights``, ``_biases``,
+        ``_endgames`` and ``_race`` replaced (already checked)."""
+        net = type(self).__new__(type(self))
+        net.__dict__.update(self.__dict__)
+        for name, value in changes.items():
+            setattr(net, f"_{name}", value)
+        net._model = None
+        return net
 
     # -- construction --
 
@@ -226,9 +248,10 @@ class NetEvaluator:
         >>> net.exact, net.rounded().exact
         (False, True)
         """
-        weights, biases = kernel_arrays.rounded_layers(self._weights, self._biases)
-        return type(self)(weights, biases, encoding=self._encoding, rules=self._rules, activation=self._activation,
-                          endgames=self._endgames)
+        rounded = kernel_arrays.rounded_layers(self._weights, self._biases)
+        weights, biases = _checked_layers(*rounded, self._encoding, "")
+        race = self._race.rounded() if self._race is not None else None
+        return self._copy(weights=weights, biases=biases, race=race)
 
     def with_endgames(self, endgames: bool = True) -> NetEvaluator:
         """This network answering from the exact endgame tables (or not):
@@ -247,12 +270,42 @@ class NetEvaluator:
         >>> round(float(net(board.array[None])[0, 0]) * 36, 4)    # row 0 wins unless row 1's 6 comes off
         9.0
         """
-        net = type(self).__new__(type(self))
-        net._encoding, net._activation, net._rules = self._encoding, self._activation, self._rules
-        net._weights, net._biases = self._weights, self._biases
-        net._endgames = _checked_endgames(endgames)
-        net._model = None
-        return net
+        return self._copy(endgames=_checked_endgames(endgames))
+
+    def with_race(self, race: NetEvaluator | None) -> NetEvaluator:
+        """This network handing every position without contact (no stone
+        of either side has one of the other still ahead of it) to ``race``,
+        a network of the same encoding and rules, wherever it scores
+        (:meth:`__call__`, searches, games, rollouts), except where its
+        endgame tables answer: GNU Backgammon's race network, beside its
+        contact network. None: no race network. The weights are shared.
+
+        >>> from bansugoroku_fast import Position
+        >>> net = NetEvaluator.random("backgammon", hidden=(8,), seed=1)
+        >>> race = NetEvaluator.random("backgammon", hidden=(4,), seed=2)
+        >>> ended = Position([[0, 0, 0, 0, 0, 0, 15] + [0] * 19, [0, 0, 0, 0, 0, 0, 15] + [0] * 19])
+        >>> bool((net.with_race(race)(ended.array[None]) == race(ended.array[None])).all())
+        True
+        >>> net.with_race(race).with_race(None) == net
+        True
+        """
+        return self._copy(race=self._checked_race(race))
+
+    def _checked_race(self, race: object) -> NetEvaluator | None:
+        if race is None:
+            return None
+        if not isinstance(race, NetEvaluator):
+            raise ArgumentTypeError(f"race must be a NetEvaluator or None, got {type(race).__name__}")
+        if race._race is not None:
+            raise InvalidEvaluatorError("a race network has no race network of its own")
+        if (race._encoding, race._rules.short_name) != (self._encoding, self._rules.short_name):
+            raise InvalidEvaluatorError(
+                f"the race network reads {race._encoding!r} for {race._rules.short_name}; its network reads "
+                f"{self._encoding!r} for {self._rules.short_name}")
+        if not _kernel.net_fits(race.layer_sizes):
+            raise InvalidEvaluatorError(f"a race network's hidden layers have at most {_kernel.NET_MAX_HIDDEN} "
+                                        f"units, got {race.layer_sizes[1:-1]}")
+        return race._copy(endgames=False) if race._endgames else race
 
     @property
     def exact(self) -> bool:
@@ -292,13 +345,23 @@ class NetEvaluator:
             raise NetworkFileError("no such file", name) from None
         except (OSError, ValueError, zipfile.BadZipFile, EOFError) as error:
             raise NetworkFileError(f"not a network file (.npz without pickles): {error}", name) from None
-        net = cls._from_arrays(arrays, name)
+        net = cls.from_arrays(arrays, where=name)
         if rules is not None:
             net.check_rules(rules, where=name)
         return net
 
     @classmethod
-    def _from_arrays(cls, arrays: dict[str, np.ndarray], path: str) -> NetEvaluator:
+    def from_arrays(cls, arrays: dict[str, np.ndarray], *, where: str = "") -> NetEvaluator:
+        """The network of a file's arrays by key (what :meth:`arrays`
+        gives and :meth:`load` reads), checked as :meth:`load` checks a
+        file; ``where`` names their source in a
+        :class:`~bansugoroku_fast.errors.NetworkFileError`.
+
+        >>> net = NetEvaluator.random("backgammon", hidden=(4,), seed=1)
+        >>> NetEvaluator.from_arrays(net.arrays()) == net
+        True
+        """
+        path = where or "arrays"
         missing = [key for key in _HEADER_KEYS if key not in arrays]
         if missing:
             raise NetworkFileError(f"missing (a network file holds {', '.join(_HEADER_KEYS)} and its layers)",
@@ -312,18 +375,42 @@ class NetEvaluator:
             rules = Rules.parse(header["rules"])
         except ValueError as error:
             raise NetworkFileError(f"cannot read the rules: {error}", path, "rules") from None
-        layers = sum(1 for key in arrays if key.startswith("weights_"))
-        expected = {*_HEADER_KEYS, *(f"{kind}_{k}" for k in range(layers) for kind in ("weights", "biases"))}
-        stray = sorted(set(arrays) - expected) + sorted(expected - set(arrays))
+        race_keys = {key for key in arrays if key.startswith(RACE_PREFIX)}
+        net = cls._read_layers(arrays, "", set(arrays) - race_keys - set(_HEADER_KEYS), encoding, activation, rules,
+                               path)
+        if race_keys:
+            activation_key = f"{RACE_PREFIX}activation"
+            if activation_key not in arrays:
+                raise NetworkFileError("missing (a race network's layers come with its activation)", path,
+                                       activation_key)
+            _, race_activation = _checked_names(encoding, _text(arrays[activation_key], activation_key, path), path)
+            race = cls._read_layers(arrays, RACE_PREFIX, race_keys - {activation_key}, encoding, race_activation,
+                                    rules, path)
+            try:
+                net = net.with_race(race)
+            except InvalidEvaluatorError as error:
+                raise NetworkFileError(str(error), path, f"{RACE_PREFIX}weights_0") from None
+        return net
+
+    @classmethod
+    def _read_layers(cls, arrays: dict[str, np.ndarray], prefix: str, keys: set[str], encoding: str,
+                     activation: str, rules: Rules, path: str) -> NetEvaluator:
+        """The network of the layer keys ``keys`` (each ``prefix`` then
+        ``weights_k`` or ``biases_k``), checked."""
+        layers = sum(1 for key in keys if key.startswith(f"{prefix}weights_"))
+        expected = {f"{prefix}{kind}_{k}" for k in range(layers) for kind in ("weights", "biases")}
+        stray = sorted(keys - expected) + sorted(expected - keys)
         if stray:
-            what = "unexpected" if stray[0] in arrays else "missing"
-            raise NetworkFileError(f"{what} (layers are weights_0, biases_0, ... numbered from 0)", path, stray[0])
-        weights, biases = _checked_layers([arrays[f"weights_{k}"] for k in range(layers)],
-                                          [arrays[f"biases_{k}"] for k in range(layers)], encoding, path)
+            what = "unexpected" if stray[0] in keys else "missing"
+            raise NetworkFileError(f"{what} (layers are {prefix}weights_0, {prefix}biases_0, ... numbered from 0)",
+                                   path, stray[0])
+        weights, biases = _checked_layers([arrays[f"{prefix}weights_{k}"] for k in range(layers)],
+                                          [arrays[f"{prefix}biases_{k}"] for k in range(layers)], encoding, path,
+                                          prefix)
         net = cls.__new__(cls)
         net._encoding, net._activation, net._rules = encoding, activation, rules
         net._weights, net._biases = weights, biases
-        net._endgames = False
+        net._endgames, net._race = False, None
         net._model = None
         return net
 
@@ -348,6 +435,10 @@ class NetEvaluator:
         }
         for k, (weights, biases) in enumerate(zip(self._weights, self._biases)):
             arrays[f"weights_{k}"], arrays[f"biases_{k}"] = weights, biases
+        if self._race is not None:
+            race = self._race.arrays()
+            arrays[f"{RACE_PREFIX}activation"] = race["activation"]
+            arrays.update({f"{RACE_PREFIX}{key}": value for key, value in race.items() if key not in _HEADER_KEYS})
         return arrays
 
     # -- what it is --
@@ -369,6 +460,12 @@ class NetEvaluator:
         """Whether it answers from the exact endgame tables where they
         apply (:meth:`with_endgames`; not part of the file)."""
         return self._endgames
+
+    @property
+    def race(self) -> NetEvaluator | None:
+        """The network that scores the positions without contact the
+        tables do not (:meth:`with_race`), or None."""
+        return self._race
 
     @property
     def weights(self) -> tuple[np.ndarray, ...]:
@@ -406,7 +503,9 @@ class NetEvaluator:
     def __repr__(self) -> str:
         sizes = "-".join(map(str, self.layer_sizes))
         tables = " with endgame tables" if self._endgames else ""
-        return f"<NetEvaluator {sizes} {self._activation} {self._encoding} for {self._rules.short_name}{tables}>"
+        race = f", race network {'-'.join(map(str, self._race.layer_sizes))}" if self._race is not None else ""
+        return (f"<NetEvaluator {sizes} {self._activation} {self._encoding} for {self._rules.short_name}"
+                f"{race}{tables}>")
 
     # -- scoring --
 
@@ -415,7 +514,8 @@ class NetEvaluator:
         ``int8[N, 2, 26]`` positions these rules accept (checked), computed
         by the kernels on ``threads`` threads (None: every core; the results
         do not depend on it); from the tables where :attr:`endgames` and
-        they apply."""
+        they apply, else from the :attr:`race` network where there is one
+        and the position has no contact."""
         return self.score_valid(checked_positions(positions, self._rules), as_threads(threads))
 
     def score_valid(self, positions: np.ndarray, threads: int = 1) -> np.ndarray:
@@ -445,6 +545,8 @@ class NetEvaluator:
             model = kernel_arrays.model(self._weights, self._biases, self._encoding, self._activation)
             if self._endgames:
                 kernel_arrays.use_tables(model, self._rules)
+            if self._race is not None:
+                model.use_race(self._race.native_model())
             self._model = model
         return self._model
 
@@ -453,7 +555,7 @@ class NetEvaluator:
         ``float32[N, K]`` (:func:`~.encoding.encode`) by numpy's float32
         matmul: the reference the kernels' pass is tested against, and what
         a trainer differentiates (the layers alone: inputs are no
-        positions, so no tables)."""
+        positions, so no tables and no race network)."""
         return consistent(layer_outputs(self._weights, self._biases, self._activation, inputs)[-1])
 
     def gradients(self, inputs: np.ndarray, targets: np.ndarray) -> tuple[list[np.ndarray], float]:
@@ -578,8 +680,8 @@ def _checked_names(encoding: object, activation: object, path: str) -> tuple[str
     return encoding, activation
 
 
-def _checked_layers(weights: list[Any], biases: list[Any], encoding: str,
-                    path: str) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
+def _checked_layers(weights: list[Any], biases: list[Any], encoding: str, path: str,
+                    prefix: str = "") -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
     """The layers as C-contiguous float32 arrays, after checking that they
     chain from the encoding's inputs to 5 outputs and hold finite numbers."""
     if len(weights) != len(biases):
@@ -591,16 +693,16 @@ def _checked_layers(weights: list[Any], biases: list[Any], encoding: str,
     checked_weights, checked_biases = [], []
     for k, (w, b) in enumerate(zip(weights, biases)):
         outputs = OUTPUTS if k == len(weights) - 1 else None
-        w = _real_array(w, f"weights_{k}", path)
+        w = _real_array(w, f"{prefix}weights_{k}", path)
         if w.ndim != 2 or w.shape[0] != inputs or (outputs and w.shape[1] != outputs) or w.shape[1] < 1:
             wanted = f"({inputs}, {outputs or 'units'})"
             why = f"{encoding!r} has {inputs} inputs" if k == 0 else f"the layer before has {inputs} outputs"
             last = "; the last layer has 5 outputs" if outputs else ""
-            raise _fail(f"shape {w.shape}, expected {wanted} ({why}{last})", path, f"weights_{k}")
-        b = _real_array(b, f"biases_{k}", path)
+            raise _fail(f"shape {w.shape}, expected {wanted} ({why}{last})", path, f"{prefix}weights_{k}")
+        b = _real_array(b, f"{prefix}biases_{k}", path)
         if b.shape != (w.shape[1],):
-            raise _fail(f"shape {b.shape}, expected ({w.shape[1]},) (one per output of weights_{k})",
-                        path, f"biases_{k}")
+            raise _fail(f"shape {b.shape}, expected ({w.shape[1]},) (one per output of {prefix}weights_{k})",
+                        path, f"{prefix}biases_{k}")
         checked_weights.append(w)
         checked_biases.append(b)
         inputs = w.shape[1]

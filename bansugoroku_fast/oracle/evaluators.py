@@ -26,7 +26,7 @@ from .endgames import Stones, rank
 from .features import features
 from .moves import legal_plays, outcome
 
-__all__ = ["PlainNetwork", "PlainTables", "best_value", "encode", "equity", "evaluate", "flip", "luck",
+__all__ = ["PlainNetwork", "PlainTables", "best_value", "encode", "equity", "evaluate", "flip", "has_contact", "luck",
            "one_ply_values", "rank_plays", "result_shares", "standing_value"]
 
 #: Each side feature's divisor (pips, off, bar, home, back, blots, points,
@@ -138,13 +138,16 @@ class PlainNetwork:
     ``biases[k]`` has ``outputs`` entries; hidden units ``activation``
     (``"sigmoid"`` or ``"relu"``), outputs sigmoid. ``tables``: the exact
     endgame tables it answers from where they cover a position (a
-    network with ``endgames``), or None."""
+    network with ``endgames``), or None. ``race``: the network that
+    answers for it where the position has no contact and the tables do
+    not cover it (a network with a race network), or None."""
 
     weights: Sequence[Sequence[Sequence[float]]]
     biases: Sequence[Sequence[float]]
     encoding: str
     activation: str
     tables: PlainTables | None = None
+    race: PlainNetwork | None = None
 
     @classmethod
     def of(cls, network: Any) -> PlainNetwork:
@@ -157,8 +160,9 @@ class PlainNetwork:
         [0.0, 0.0, 0.0]
         """
         tables = PlainTables.of(network.rules) if getattr(network, "endgames", False) else None
+        race = getattr(network, "race", None)
         return cls([w.tolist() for w in network.weights], [b.tolist() for b in network.biases],
-                   network.encoding, network.activation, tables)
+                   network.encoding, network.activation, tables, cls.of(race) if race is not None else None)
 
     def forward(self, units: Sequence[float]) -> Probabilities:
         """The five outputs for ``units``, made consistent: clipped to
@@ -181,6 +185,19 @@ class PlainNetwork:
         return win, win2, win3, lose2, lose3
 
 
+def has_contact(position: Position) -> bool:
+    """Whether a stone of one side has a stone of the other still ahead of
+    it: row 0's rearmost stone (its bar counting 25) and row 1's, each in
+    its own numbering, add up to more than 25 (row 1's place ``q`` is row
+    0's ``25 - q``).
+
+    >>> has_contact(Position.initial()), has_contact(Position([[14, 1] + [0] * 24, [14, 1] + [0] * 24]))
+    (True, False)
+    """
+    rearmost = [max((place for place in range(1, 26) if row[place]), default=0) for row in position.rows]
+    return rearmost[0] + rearmost[1] > 25
+
+
 def equity(p: Sequence[float]) -> float:
     """``2 P(win) - 1 + P(w2+) - P(l2+) + P(w3) - P(l3)``."""
     return 2 * p[0] - 1 + p[1] - p[3] + p[2] - p[4]
@@ -195,7 +212,8 @@ def evaluate(position: object, rules: object, network: PlainNetwork) -> Probabil
     """Row 0's five probabilities (row 0 has just moved): exact once the
     game is over (a win worth ``v`` fills the slots of values up to
     ``v``), from the network's tables where they cover both rows (row 1's
-    figures, to roll, turned round), else the network's."""
+    figures, to roll, turned round), else from its race network where the
+    position has no contact, else the network's."""
     position, rules = as_position(position), as_rules(rules)
     result = outcome(position, rules)
     if result is None:
@@ -203,6 +221,8 @@ def evaluate(position: object, rules: object, network: PlainNetwork) -> Probabil
         if figures is not None:
             win, win_gammon, lose_gammon = figures
             return 1.0 - win, lose_gammon, 0.0, win_gammon, 0.0
+        if network.race is not None and not has_contact(position):
+            network = network.race
         return network.forward(encode(position, network.encoding, rules))
     slots = tuple(float(result.value >= v) for v in (1, 2, 3))
     if result.winner == 0:

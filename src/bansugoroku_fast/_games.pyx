@@ -28,10 +28,10 @@ from ._board cimport (
     scan_board,
 )
 from ._pool cimport BSF_POOL_MOST_THREADS, bsf_job, job_threads, run_job
-from ._net cimport BSF_NET_MAX_HIDDEN, Model, bsf_net, model_of
+from ._net cimport BSF_NET_MAX_HIDDEN, Model, bsf_net, is_race, model_of
 from ._queries cimport outcome_of
 from ._scoring cimport (
-    FEATURES, NetParent, board_features, is_race, linear_score, net_choice, net_choice_of, net_parent,
+    FEATURES, NetParent, board_features, linear_score, net_choice, net_choice_of, net_parent,
     net_probabilities, pubeval_score,
 )
 from ._tables cimport RaceTables, race_figures

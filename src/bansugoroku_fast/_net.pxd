@@ -27,7 +27,11 @@ With the endgame tables (``Model.use_tables``), a position both of whose
 sides stand on the tables' points is scored from them, not the layers:
 ``table_probabilities(net, board, out)`` says whether it is and fills
 ``out``; ``table_row`` is the cheap test of one row that lets a caller
-skip it when the side that does not move is outside the tables.
+skip it when the side that does not move is outside the tables. With a
+race network (``Model.use_race``), a position without contact
+(``is_race``) that the tables do not cover is scored by it:
+``handed_over(net, board, features, out, scratch)`` says whether the
+tables or the race network score a position, and fills ``out``.
 
 ``features`` are the 28 integer ``features()`` of each position when the
 network reads them (``net.features == 28``), else NULL; only those of
@@ -63,6 +67,7 @@ cdef extern from "bsf_net.h":
         const int16_t* bias16
         const int16_t* place16
         const void* race_tables
+        const void* race
     int64_t bsf_net_scratch(const bsf_net* net) noexcept nogil
     void bsf_net_forward(const bsf_net* net, const signed char* board, const int32_t* features,
                          float* out, float* scratch) noexcept nogil
@@ -89,9 +94,22 @@ cdef class Model:
     cdef bsf_net net
     cdef RaceTables tables       # what net.race_tables points to, once use_tables has filled it
     cdef readonly dict arrays    # the numpy arrays the pointers point into
+    cdef readonly Model race     # what net.race points into, once use_race has set it
 
 cdef const bsf_net* model_of(Model model) noexcept
 cdef bint table_probabilities(const bsf_net* net, const Board* board, float* out) noexcept nogil
 cdef bint table_row(const bsf_net* net, const signed char* row) noexcept nogil
+cdef bint handed_over(const bsf_net* net, const Board* board, const int32_t* features, float* out,
+                      float* scratch) noexcept nogil
+
+
+cdef inline bint is_race(const Board* board) noexcept nogil:
+    """No contact: the rearmost stones have passed each other."""
+    cdef int mover_back = 25, opponent_back = 25
+    while mover_back > 0 and board.me[mover_back] == 0:
+        mover_back -= 1
+    while opponent_back > 0 and board.opp[opponent_back] == 0:
+        opponent_back -= 1
+    return mover_back + opponent_back <= 25
 cdef int64_t net_best_child(const bsf_net* net, const Board* children, int64_t stride, int64_t n, RuleSet rules,
                             const int32_t* features, float* scratch) noexcept nogil

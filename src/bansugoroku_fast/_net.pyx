@@ -134,6 +134,19 @@ cdef class Model:
         self.tables.bears_off = bears_off
         self.net.race_tables = &self.tables
 
+    def use_race(self, Model race):
+        """Score every position without contact that the tables do not
+        cover by ``race`` (a network of the same features, kept alive
+        here), in every kernel that reads this Model."""
+        if race.net.features != self.net.features or race.net.race != NULL:
+            raise ValueError("a race network reads the same features as its network and has no race network")
+        self.race = race
+        self.net.race = &race.net
+
+    @property
+    def race_used(self):
+        return self.net.race != NULL
+
     @property
     def tables_used(self):
         return self.net.race_tables != NULL
@@ -182,6 +195,22 @@ cdef bint table_probabilities(const bsf_net* net, const Board* board, float* out
     return True
 
 
+cdef bint handed_over(const bsf_net* net, const Board* board, const int32_t* features, float* out,
+                      float* scratch) noexcept nogil:
+    """Whether ``board`` (a game going on, row ``me`` has just moved) is
+    scored elsewhere than by the layers of ``net``: by its tables where
+    they cover both sides (``table_probabilities``), else by its race
+    network where the position has no contact; if so ``out[5]`` gets the
+    five probabilities. ``features`` are the board's (NULL when the
+    networks read none), ``scratch`` holds ``bsf_net_scratch(net)`` floats."""
+    if table_probabilities(net, board, out):
+        return True
+    if net.race == NULL or not is_race(board):
+        return False
+    bsf_net_forward_range(<const bsf_net*> net.race, board.me, sizeof(Board), features, 0, 1, out, scratch)
+    return True
+
+
 cdef inline float _probability(double value) noexcept nogil:
     """``value`` as a float32 in [0, 1] (a sum of rounded figures can
     stray past either end by a unit in the last place)."""
@@ -194,8 +223,9 @@ cdef int64_t net_best_child(const bsf_net* net, const Board* children, int64_t s
     -1 when n is 0); child i is the Board ``stride * i`` bytes after
     ``children``. A finished child is worth its outcome's signed value.
     The children are scored CHILD_CHUNK at a time by the batch loop (its
-    AVX2 clone where the CPU has AVX2), then checked one by one; with the
-    tables, a child they cover is worth its equity from them."""
+    AVX2 clone where the CPU has AVX2), then checked one by one; a child
+    the tables or the race network score (``handed_over``) is worth its
+    equity from them."""
     cdef int64_t i, start, count, best = -1
     cdef int winner, value
     cdef double score, best_score = 0
@@ -211,8 +241,9 @@ cdef int64_t net_best_child(const bsf_net* net, const Board* children, int64_t s
             child = <const Board*> (base + stride * (start + i))
             if outcome_of(child, rules, &winner, &value) >= 0 and winner >= 0:
                 score = value if winner == 0 else -value
-            else:
-                table_probabilities(net, child, &p[5 * i])      # p[5 i ..] untouched where not covered
+            else:       # p[5 i ..] untouched where not handed over
+                handed_over(net, child, features + net.features * (start + i) if features != NULL else NULL,
+                            &p[5 * i], scratch)
                 score = bsf_net_equity(&p[5 * i])
             if best < 0 or score > best_score:
                 best, best_score = start + i, score

@@ -49,7 +49,6 @@ cdef struct NetParent:
 
 cdef void board_features(const Board* board, RuleSet rules, int* out) noexcept nogil
 cdef double linear_score(const double* weights, const Board* board, RuleSet rules) noexcept nogil
-cdef bint is_race(const Board* board) noexcept nogil
 cdef double pubeval_score(const Board* board, bint race) noexcept nogil
 cdef void net_parent(const bsf_net* net, const Board* board, RuleSet rules, NetParent* parent) noexcept nogil
 cdef int net_choice_of(const bsf_net* net, NetParent* parent, const Children* children, RuleSet rules,

@@ -19,7 +19,7 @@ from ._board cimport (
 )
 from ._net cimport (
     BSF_NET_MAX_HIDDEN, Model, bsf_net, bsf_net_children_sums, bsf_net_equity, bsf_net_exact_sums, bsf_net_finish,
-    bsf_net_forward_range, bsf_net_scratch, bsf_net_sums, model_of, table_probabilities, table_row,
+    bsf_net_forward_range, bsf_net_scratch, bsf_net_sums, handed_over, is_race, model_of, table_row,
 )
 from ._pool cimport bsf_job, job_threads, run_job
 from ._queries cimport outcome_of
@@ -189,16 +189,6 @@ cdef double linear_score(const double* weights, const Board* board, RuleSet rule
 # --- pubeval ----------------------------------------------------------------------
 
 
-cdef bint is_race(const Board* board) noexcept nogil:
-    """No contact: the rearmost stones have passed each other."""
-    cdef int mover_back = 25, opponent_back = 25
-    while mover_back > 0 and board.me[mover_back] == 0:
-        mover_back -= 1
-    while opponent_back > 0 and board.opp[opponent_back] == 0:
-        opponent_back -= 1
-    return mover_back + opponent_back <= 25
-
-
 cdef double pubeval_score(const Board* board, bint race) noexcept nogil:
     """Tesauro's pubeval of a position seen by the side that just moved; the
     inputs that are zero add nothing and are skipped, the others are added in
@@ -304,21 +294,22 @@ cdef enum:
 cdef struct ChunkScores:
     # NET_CHUNK children of one parent scored together (_score_chunk)
     float scratch[2 * BSF_NET_MAX_HIDDEN]
-    float exact[5 * NET_CHUNK]          # from the tables, where tabled[i]
-    bint tabled[NET_CHUNK]
+    float exact[5 * NET_CHUNK]          # from the tables or the race network, where handed[i]
+    bint handed[NET_CHUNK]
     float sums[5 * NET_CHUNK]           # output k of the chunk's child i at k * NET_CHUNK + i: probabilities
     double equities[NET_CHUNK]
     int winners[NET_CHUNK]              # -1 for a game going on
     int values[NET_CHUNK]
-    const signed char* scored[NET_CHUNK]    # each child's board, NULL where it is finished or tabled
+    const signed char* scored[NET_CHUNK]    # each child's board, NULL where it is finished or handed over
     int features[NET_CHUNK * FEATURES]
 
 
 cdef inline void _score_chunk(const bsf_net* net, NetParent* parent, const Children* children, int start, int count,
-                              RuleSet rules, bint tables, ChunkScores* chunk) noexcept nogil:
+                              RuleSet rules, bint handing, ChunkScores* chunk) noexcept nogil:
     """Children ``start .. start + count - 1`` (at most NET_CHUNK) of
-    ``parent``: each one's outcome, its figures from the tables where
-    ``tables`` and they cover it, else the network's output sums
+    ``parent``: each one's outcome, its figures from the tables or the
+    race network where ``handing`` and they score it (``handed_over``),
+    else the network's output sums
     (``bsf_net_children_sums``, from the parent's) made probabilities and
     equities together (``bsf_net_finish``)."""
     cdef const int* parent_values = <const int*> parent.features if net.features else NULL
@@ -334,8 +325,10 @@ cdef inline void _score_chunk(const bsf_net* net, NetParent* parent, const Child
         elif outcome_of(child, rules, &winner, &value) < 0:
             winner = -1
         chunk.winners[i], chunk.values[i] = winner, value
-        chunk.tabled[i] = tables and winner < 0 and table_probabilities(net, child, chunk.exact + 5 * i)
-        chunk.scored[i] = child.me if winner < 0 and not chunk.tabled[i] else NULL    # scored exactly
+        chunk.handed[i] = handing and winner < 0 and handed_over(
+            net, child, <const int32_t*> chunk.features + i * FEATURES if net.features else NULL,
+            chunk.exact + 5 * i, chunk.scratch)
+        chunk.scored[i] = child.me if winner < 0 and not chunk.handed[i] else NULL    # scored by the layers
     bsf_net_children_sums(net, parent.board.me, <const int32_t*> parent_values, parent.sums, parent.sums16,
                           chunk.scored, <const int32_t*> chunk.features if net.features else NULL, FEATURES, count,
                           chunk.scratch, chunk.sums, NET_CHUNK)
@@ -343,8 +336,9 @@ cdef inline void _score_chunk(const bsf_net* net, NetParent* parent, const Child
 
 
 cdef inline double _chunk_score(const ChunkScores* chunk, int i) noexcept nogil:
-    """Child ``i``'s equity: its outcome's signed value, the tables', or the network's."""
-    if chunk.tabled[i]:
+    """Child ``i``'s equity: its outcome's signed value, the tables' or
+    the race network's, or the network's."""
+    if chunk.handed[i]:
         return bsf_net_equity(chunk.exact + 5 * i)
     if chunk.winners[i] < 0:
         return chunk.equities[i]
@@ -356,12 +350,20 @@ cdef inline void _chunk_probabilities(const ChunkScores* chunk, int i, float* ou
     cdef int k
     if chunk.winners[i] >= 0:
         outcome_probabilities(chunk.winners[i], chunk.values[i], out)
-    elif chunk.tabled[i]:
+    elif chunk.handed[i]:
         for k in range(5):
             out[k] = chunk.exact[5 * i + k]
     else:
         for k in range(5):
             out[k] = chunk.sums[k * NET_CHUNK + i]
+
+
+cdef inline bint _handing(const bsf_net* net, const Board* parent) noexcept nogil:
+    """Whether some child of ``parent`` may be handed over (``handed_over``):
+    the side that does not move stands on the tables' points, or there is
+    a race network (a play cannot make contact where there was none, but
+    can break it)."""
+    return net.race != NULL or table_row(net, parent.opp)
 
 
 cdef int net_choice_of(const bsf_net* net, NetParent* parent, const Children* children, RuleSet rules,
@@ -375,14 +377,15 @@ cdef int net_choice_of(const bsf_net* net, NetParent* parent, const Children* ch
     probabilities go to ``best_probabilities`` (NULL: not wanted). With
     the tables (``Model.use_tables``), a child they cover is scored from
     them, not the layers; none is when the side that does not move stands
-    outside them (one test of the parent)."""
+    outside them (one test of the parent). With a race network
+    (``Model.use_race``), so is a child without contact."""
     cdef ChunkScores chunk
-    cdef bint tables = table_row(net, parent.board.opp)
+    cdef bint handing = _handing(net, parent.board)
     cdef int start = 0, count, i, best = 0
     cdef double score, best_score = 0.0
     while start < children.count:
         count = min(<int> NET_CHUNK, children.count - start)
-        _score_chunk(net, parent, children, start, count, rules, tables, &chunk)
+        _score_chunk(net, parent, children, start, count, rules, handing, &chunk)
         for i in range(count):
             score = _chunk_score(&chunk, i)
             if start + i == 0 or score > best_score:
@@ -397,13 +400,14 @@ cdef void net_children(const bsf_net* net, NetParent* parent, const Children* ch
                        float* out) noexcept nogil:
     """Each child's five probabilities by ``net`` into ``out[5 * k ..]``,
     as ``net_choice_of`` scores them (from the parent's sums; a finished
-    child's outcome; the tables' figures where they cover it)."""
+    child's outcome; the tables' or the race network's figures where they
+    score it)."""
     cdef ChunkScores chunk
-    cdef bint tables = table_row(net, parent.board.opp)
+    cdef bint handing = _handing(net, parent.board)
     cdef int start = 0, count, i
     while start < children.count:
         count = min(<int> NET_CHUNK, children.count - start)
-        _score_chunk(net, parent, children, start, count, rules, tables, &chunk)
+        _score_chunk(net, parent, children, start, count, rules, handing, &chunk)
         for i in range(count):
             _chunk_probabilities(&chunk, i, out + 5 * (start + i))
         start += count
@@ -420,7 +424,7 @@ cdef int net_choice(const bsf_net* net, const Board* parent, const Children* chi
 cdef void net_probabilities(const bsf_net* net, const Board* board, RuleSet rules, float* out) noexcept nogil:
     """``out[5]``: the network's five probabilities for row 0 of a game
     going on, computed from scratch (what ``NetEvaluator.score_valid``
-    gives: from the tables where they cover it)."""
+    gives: from the tables or the race network where they score it)."""
     cdef float scratch[2 * BSF_NET_MAX_HIDDEN]
     _score(net, board, rules, out, scratch)
 
@@ -437,10 +441,10 @@ cdef inline void _score(const bsf_net* net, const Board* board, RuleSet rules, f
     if outcomes and outcome_of(board, rules, &winner, &value) >= 0 and winner >= 0:
         outcome_probabilities(winner, value, out)
         return
-    if table_probabilities(net, board, out):
-        return
     if net.features:
         net_features(board, rules, values)
+    if handed_over(net, board, <const int32_t*> values if net.features else NULL, out, scratch):
+        return
     bsf_net_forward_range(net, board.me, sizeof(Board), <const int32_t*> values if net.features else NULL, 0, 1,
                           out, scratch)
 

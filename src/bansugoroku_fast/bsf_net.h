@@ -93,6 +93,10 @@ typedef struct {
        they cover is scored from them instead of the layers (_net.pyx,
        table_probabilities). */
     const void* race_tables;
+    /* Not NULL: the race network (a prepared bsf_net of the same
+       features), which scores every position without contact that the
+       tables do not (_net.pyx, handed_over). */
+    const void* race;
 } bsf_net;
 
 /* The exact networks' children in AVX2, or AVX2 with AVX-512 VNNI, where
@@ -187,7 +191,9 @@ static inline void bsf_net_fill_places(bsf_net* net, int16_t* place16) {
 
 /* Floats of scratch one position needs: both hidden layers. */
 static inline int64_t bsf_net_scratch(const bsf_net* net) {
-    return (int64_t) net->hidden1 + net->hidden2;
+    int64_t own = (int64_t) net->hidden1 + net->hidden2;
+    int64_t race = net->race ? bsf_net_scratch((const bsf_net*) net->race) : 0;
+    return own > race ? own : race;
 }
 
 /* The loops are inlined into each caller (the AVX2 clone included, which
