@@ -134,6 +134,42 @@ def test_a_damaged_stage_file_is_named(tmp_path: os.PathLike[str]) -> None:
     assert not os.path.exists(os.path.join(folder, "round-0001"))
 
 
+def test_a_race_run_trains_the_race_network_of_its_contact_network(tmp_path: os.PathLike[str]) -> None:
+    # backgammon (races off the tables are common): the contact network keeps its layers, every
+    # position a round rolls out is a race, and the race network learns from them
+    from bansugoroku_fast.endgames.races import contact
+
+    backgammon = Rules(variant="backgammon")
+    contact_file = os.path.join(tmp_path, "contact.npz")
+    NetEvaluator.shipped(backgammon).with_endgames(False).save(contact_file)
+    config = tiny(rounds=1, rules=backgammon, hidden=(8,), games=30, positions=60, chunk=30, rollout_games=4,
+                  epochs=2, eval_games=5, kind="race", contact=contact_file)
+    folder = os.path.join(tmp_path, "race")
+    run = train_on_rollouts(config, folder, progress=False)
+    saved = NetEvaluator.load(os.path.join(folder, "net.npz"), rules=backgammon)
+    assert saved.with_race(None) == NetEvaluator.load(contact_file)
+    assert saved.race is not None and saved.race.layer_sizes == (226, 8, 5)
+    assert saved == run.network().with_endgames(False)
+    positions = np.load(os.path.join(folder, "round-0000", "positions.npz"))["positions"]
+    assert len(positions) == 60 and not contact(positions).any()
+    untrained = fitting.initial_parameters(226, (8,), np.random.default_rng(_seed(config.seed, INIT_STREAM)))
+    assert not np.array_equal(saved.race.weights[0], untrained[0])
+
+
+def test_a_race_run_needs_a_contact_network_of_its_encoding(tmp_path: os.PathLike[str]) -> None:
+    with pytest.raises(InvalidTrainingError, match="contact names the network"):
+        tiny(kind="race")
+    with pytest.raises(InvalidTrainingError, match="contact names the network"):
+        tiny(contact="net.npz")
+    raw = os.path.join(tmp_path, "raw.npz")
+    NetEvaluator.random(RULES, hidden=(4,), seed=1).save(raw)
+    with pytest.raises(InvalidTrainingError, match="reads 'raw198'"):
+        train_on_rollouts(tiny(kind="race", contact=raw), os.path.join(tmp_path, "run"), progress=False)
+    with pytest.raises(InvalidTrainingError, match=r"contact: .*no such file"):
+        train_on_rollouts(tiny(kind="race", contact=os.path.join(tmp_path, "missing.npz")),
+                          os.path.join(tmp_path, "run2"), progress=False)
+
+
 @pytest.mark.parametrize(("changes", "words"), [
     ({"target": "td"}, "target must be one of"),
     ({"positions": 0}, "positions must be positive"),

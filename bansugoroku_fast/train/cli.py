@@ -13,7 +13,7 @@ from typing import Any
 from ..evaluators.encoding import ENCODINGS
 from ..evaluators.network import ACTIVATIONS
 from ..rules import Rules
-from .rollouts import TARGETS, RoundsConfig, train_on_rollouts
+from .rollouts import KINDS, TARGETS, RoundsConfig, train_on_rollouts
 from .td import td_main
 
 __all__ = ["main", "rollouts_main"]
@@ -46,6 +46,10 @@ def _rollouts_parser() -> argparse.ArgumentParser:
     parser.add_argument("--rate", type=float, default=defaults["rate"])
     parser.add_argument("--eval-games", type=int, default=defaults["eval_games"],
                         help="duplicate pairs a round against each opponent")
+    parser.add_argument("--kind", choices=KINDS, default=defaults["kind"],
+                        help="race: train the race network of the --contact network")
+    parser.add_argument("--contact", default=defaults["contact"],
+                        help="with --kind race: the network file whose race network the run trains")
     parser.add_argument("--workers", type=int, default=len(os.sched_getaffinity(0)),
                         help="processes making targets (default: every core)")
     parser.add_argument("--scheduler", help="a Dask scheduler's address: the targets run on its workers")
@@ -62,7 +66,8 @@ def rollouts_main(argv: Sequence[str] | None = None) -> int:
             hidden=tuple(args.hidden), activation=args.activation, encoding=args.encoding, games=args.games,
             positions=args.positions, disagreement=args.disagreement, target=args.target,
             rollout_games=args.rollout_games, truncate=args.truncate, chunk=args.chunk, window=args.window,
-            epochs=args.epochs, minibatch=args.minibatch, rate=args.rate, eval_games=args.eval_games)
+            epochs=args.epochs, minibatch=args.minibatch, rate=args.rate, eval_games=args.eval_games,
+            kind=args.kind, contact=args.contact)
         client = None
         if args.scheduler:
             from distributed import Client

@@ -42,6 +42,15 @@ file, then a rename):
    :func:`opponents`; the folder's ``curve.json`` and ``curve.png``
    (the learning curve) and ``net.npz`` (the latest network) follow.
 
+**A race network** (``kind="race"``): the run trains the race network
+of the network in the file ``contact`` (:meth:`NetEvaluator.with_race
+<bansugoroku_fast.evaluators.NetEvaluator.with_race>`), which keeps its
+layers. The player of every stage is that network handing its races to
+the race network as it stands; the positions are the races among the
+candidates (no contact, off the tables); ``start``, ``hidden``,
+``activation`` and the fit are the race network's, and ``net.npz`` holds
+both networks.
+
 **Resuming.** Run the same command again: each stage whose file exists
 is read, not redone, so a run stopped anywhere (Ctrl-C) goes on from its
 last file and ends with the same bytes as a run never stopped. The folder's
@@ -76,7 +85,7 @@ from tqdm import tqdm
 
 from ..batch import generate_plays, outcome
 from ..checks import as_rules
-from ..endgames.races import race_batch
+from ..endgames.races import contact, race_batch
 from ..errors import InvalidTrainingError
 from ..evaluators.encoding import ENCODINGS, encode_valid, encoding_size
 from ..evaluators.network import ACTIVATIONS, NetEvaluator
@@ -90,13 +99,15 @@ from ..version import __version__
 from . import fitting
 from .files import atomic_json, atomic_savez, read_json, read_npz
 
-__all__ = ["ROUNDS_VERSION", "TARGETS", "RoundsConfig", "RoundsRun", "chunk_targets", "opponents",
+__all__ = ["KINDS", "ROUNDS_VERSION", "TARGETS", "RoundsConfig", "RoundsRun", "chunk_targets", "opponents",
            "plot_rounds", "train_on_rollouts"]
 
 #: The format of a run's folder (``run.json``'s ``version``).
 ROUNDS_VERSION = 1
 #: How a position's target is made.
 TARGETS = ("ply1", "rollout")
+#: What a run trains: a whole network, or the race network of the ``contact`` network.
+KINDS = ("all", "race")
 #: What a resumed run may change.
 RESUMABLE = ("rounds",)
 #: The dice of the learning curve's games, the same for every round and run.
@@ -134,6 +145,8 @@ class RoundsConfig:
     minibatch: int = 128
     rate: float = 1e-3
     eval_games: int = 1000
+    kind: str = "all"
+    contact: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rules", as_rules(self.rules))
@@ -165,6 +178,11 @@ class RoundsConfig:
             raise InvalidTrainingError(f"rate must be a number in (0, 1), got {self.rate!r}")
         if not isinstance(self.start, str):
             raise InvalidTrainingError(f"start must be a network file's path or '', got {self.start!r}")
+        if self.kind not in KINDS:
+            raise InvalidTrainingError(f"kind must be one of {KINDS}, got {self.kind!r}")
+        if not isinstance(self.contact, str) or (self.kind == "race") != bool(self.contact):
+            raise InvalidTrainingError(f"contact names the network whose race network a run of kind 'race' "
+                                       f"trains, and only then; got kind {self.kind!r}, contact {self.contact!r}")
 
     def as_dict(self) -> dict[str, Any]:
         fields = dataclasses.asdict(self)
@@ -229,11 +247,8 @@ def _ordered(p: np.ndarray) -> np.ndarray:
 
 
 def _network(arrays: dict[str, np.ndarray]) -> NetEvaluator:
-    """The network of file arrays, with the endgame tables."""
-    layers = sum(1 for key in arrays if key.startswith("weights_"))
-    return NetEvaluator([arrays[f"weights_{k}"] for k in range(layers)],
-                        [arrays[f"biases_{k}"] for k in range(layers)], encoding=str(arrays["encoding"]),
-                        rules=str(arrays["rules"]), activation=str(arrays["activation"]), endgames=True)
+    """The network of file arrays (its race network too), with the endgame tables."""
+    return NetEvaluator.from_arrays(arrays).with_endgames()
 
 
 # --- where chunks run -------------------------------------------------------------------------------------
@@ -283,11 +298,14 @@ class RoundsRun:
     adam: fitting.Adam
     rounds_done: int = 0
     curve: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    contact: NetEvaluator | None = None     # kind "race": the network whose race network this is
 
     def network(self) -> NetEvaluator:
-        """The network as it stands, with the endgame tables."""
+        """The network as it stands, with the endgame tables (kind
+        ``"race"``: the contact network with it as its race network)."""
         config = self.config
-        return fitting.evaluator(self.parameters, config.rules, config.encoding, config.activation, endgames=True)
+        net = fitting.evaluator(self.parameters, config.rules, config.encoding, config.activation, endgames=True)
+        return self.contact.with_race(net).with_endgames() if self.contact is not None else net
 
 
 def _round_folder(folder: str, index: int) -> str:
@@ -324,7 +342,10 @@ def _check_folder(folder: str, config: RoundsConfig) -> None:
 
 
 def _starting(config: RoundsConfig) -> RoundsRun:
-    """Round 0's network: the ``start`` file's layers, or random ones."""
+    """Round 0's network: the ``start`` file's layers, or random ones
+    (kind ``"race"``: the race network's, beside the ``contact`` file's
+    network)."""
+    contact_net = _contact(config) if config.kind == "race" else None
     if config.start:
         try:
             net = NetEvaluator.load(config.start, rules=config.rules)
@@ -339,7 +360,19 @@ def _starting(config: RoundsConfig) -> RoundsRun:
     else:
         rng = np.random.default_rng(_seed(config.seed, INIT_STREAM))
         parameters = fitting.initial_parameters(encoding_size(config.encoding), config.hidden, rng)
-    return RoundsRun(config, parameters, fitting.Adam(parameters, config.rate))
+    return RoundsRun(config, parameters, fitting.Adam(parameters, config.rate), contact=contact_net)
+
+
+def _contact(config: RoundsConfig) -> NetEvaluator:
+    """The ``contact`` file's network (its own race network, if any, left out)."""
+    try:
+        net = NetEvaluator.load(config.contact, rules=config.rules).with_race(None)
+    except ValueError as error:
+        raise InvalidTrainingError(f"contact: {error}") from None
+    if net.encoding != config.encoding:
+        raise InvalidTrainingError(f"contact: {config.contact} reads {net.encoding!r}; a race network reads its "
+                                   f"network's encoding, not {config.encoding!r}")
+    return net
 
 
 def _load_fit(path: str, run: RoundsRun) -> float:
@@ -426,10 +459,10 @@ def _positions(run: RoundsRun, folder: str, index: int) -> np.ndarray:
     records = play_games(config.rules, config.games, policy=EvaluatorPolicy(net),
                          seed=_seed(config.seed, POSITIONS_STREAM, index), threads=1)
     rng = np.random.default_rng(_seed(config.seed, POSITIONS_STREAM, index, 1))
-    played = _trainable(np.unique(records.after, axis=0), config.rules)
+    played = _trainable(np.unique(records.after, axis=0), config)
     wanted = round(config.positions * config.disagreement)
     disputed = _trainable(_disagreements(records.positions, records.dice, net, _reference(run, folder, index)),
-                          config.rules)
+                          config)
     disputed = disputed[rng.permutation(len(disputed))[:wanted]]
     rest = played[rng.permutation(len(played))[:config.positions - len(disputed)]]
     positions = np.ascontiguousarray(np.concatenate([disputed, rest]))
@@ -437,13 +470,17 @@ def _positions(run: RoundsRun, folder: str, index: int) -> np.ndarray:
     return positions
 
 
-def _trainable(boards: np.ndarray, rules: Rules) -> np.ndarray:
-    """The boards (seen by the side that moved) neither finished nor valued by the endgame tables."""
+def _trainable(boards: np.ndarray, config: RoundsConfig) -> np.ndarray:
+    """The boards (seen by the side that moved) neither finished nor valued
+    by the endgame tables (kind ``"race"``: the races among them)."""
     if not len(boards):
         return boards
-    going = outcome(boards, rules).winner < 0
-    tabled = race_batch(swap_sides(boards), rules, outside="nan").in_table
-    return np.ascontiguousarray(boards[going & ~tabled])
+    going = outcome(boards, config.rules).winner < 0
+    tabled = race_batch(swap_sides(boards), config.rules, outside="nan").in_table
+    wanted = going & ~tabled
+    if config.kind == "race":
+        wanted &= ~contact(boards)
+    return np.ascontiguousarray(boards[wanted])
 
 
 def _reference(run: RoundsRun, folder: str, index: int) -> Any:
