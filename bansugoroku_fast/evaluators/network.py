@@ -542,13 +542,18 @@ class NetEvaluator:
         """The network as the kernels read it (made once, then kept: the
         arrays never change)."""
         if self._model is None:
-            model = kernel_arrays.model(self._weights, self._biases, self._encoding, self._activation)
-            if self._endgames:
-                kernel_arrays.use_tables(model, self._rules)
-            if self._race is not None:
-                model.use_race(self._race.native_model())
+            model = self._layers_model()
+            if self._race is not None:      # its own model: it answers from this network's tables
+                model.use_race(self._race.with_endgames(self._endgames)._layers_model())
             self._model = model
         return self._model
+
+    def _layers_model(self) -> Any:
+        """The kernels' model of the layers, with the tables where :attr:`endgames`."""
+        model = kernel_arrays.model(self._weights, self._biases, self._encoding, self._activation)
+        if self._endgames:
+            kernel_arrays.use_tables(model, self._rules)
+        return model
 
     def forward(self, inputs: np.ndarray) -> np.ndarray:
         """``float32[N, 5]``: the consistent outputs for encoded inputs

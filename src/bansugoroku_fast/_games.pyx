@@ -28,7 +28,7 @@ from ._board cimport (
     scan_board,
 )
 from ._pool cimport BSF_POOL_MOST_THREADS, bsf_job, job_threads, run_job
-from ._net cimport BSF_NET_MAX_HIDDEN, Model, bsf_net, is_race, model_of
+from ._net cimport BSF_NET_MAX_HIDDEN, Model, bsf_net, is_race, model_of, net_for
 from ._queries cimport outcome_of
 from ._scoring cimport (
     FEATURES, NetParent, board_features, linear_score, net_choice, net_choice_of, net_parent,
@@ -547,6 +547,7 @@ cdef void reply_items(void* task, int slot, int64_t start, int64_t stop) noexcep
     scored from scratch: a game going on)."""
     cdef Replies* t = <Replies*> task
     cdef Search* s = slot_search(t.searches, slot, t.rules, True)
+    cdef const bsf_net* net
     cdef NetParent parent
     cdef Board* reply
     cdef Children children
@@ -554,8 +555,9 @@ cdef void reply_items(void* task, int slot, int64_t start, int64_t stop) noexcep
     cdef int roll, count
     for item in range(start, stop):
         t.status[item] = STATUS_OK if s != NULL else STATUS_NO_MEMORY
+        net = net_for(t.net, t.parents + item)
         if s != NULL:
-            net_parent(t.net, t.parents + item, t.rules, &parent)
+            net_parent(net, t.parents + item, t.rules, &parent)
         for roll in range(t.rolls if s != NULL else 0):
             at = item * t.rolls + roll
             reply = t.replies + at
@@ -565,10 +567,10 @@ cdef void reply_items(void* task, int slot, int64_t start, int64_t stop) noexcep
                 break
             if count == 0:
                 memcpy(reply, parent.board, sizeof(Board))
-                net_probabilities(t.net, reply, t.rules, t.values + 5 * at)
+                net_probabilities(net, reply, t.rules, t.values + 5 * at)
             else:
                 children = found_children(s, count)
-                memcpy(reply, child_at(&children, net_choice_of(t.net, &parent, &children, t.rules,
+                memcpy(reply, child_at(&children, net_choice_of(net, &parent, &children, t.rules,
                                                                 t.values + 5 * at)), sizeof(Board))
 
 

@@ -31,7 +31,10 @@ skip it when the side that does not move is outside the tables. With a
 race network (``Model.use_race``), a position without contact
 (``is_race``) that the tables do not cover is scored by it:
 ``handed_over(net, board, features, out, scratch)`` says whether the
-tables or the race network score a position, and fills ``out``.
+tables or the race network score a position, and fills ``out``; the
+plays of a race are all races, so a caller scoring them takes
+``net_for(net, parent)``, the race network itself, whose children's sums
+come from the parent's as the network's do.
 
 ``features`` are the 28 integer ``features()`` of each position when the
 network reads them (``net.features == 28``), else NULL; only those of
@@ -111,5 +114,14 @@ cdef inline bint is_race(const Board* board) noexcept nogil:
     while opponent_back > 0 and board.opp[opponent_back] == 0:
         opponent_back -= 1
     return mover_back + opponent_back <= 25
+
+
+cdef inline const bsf_net* net_for(const bsf_net* net, const Board* parent) noexcept nogil:
+    """The network that scores the plays of ``parent``: its race network
+    (which answers from the same tables) where it has one and ``parent``
+    is a race, as then every play is; else ``net`` itself."""
+    if net.race != NULL and is_race(parent):
+        return <const bsf_net*> net.race
+    return net
 cdef int64_t net_best_child(const bsf_net* net, const Board* children, int64_t stride, int64_t n, RuleSet rules,
                             const int32_t* features, float* scratch) noexcept nogil

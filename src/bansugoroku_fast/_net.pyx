@@ -137,7 +137,8 @@ cdef class Model:
     def use_race(self, Model race):
         """Score every position without contact that the tables do not
         cover by ``race`` (a network of the same features, kept alive
-        here), in every kernel that reads this Model."""
+        here, answering from the same tables), in every kernel that reads
+        this Model."""
         if race.net.features != self.net.features or race.net.race != NULL:
             raise ValueError("a race network reads the same features as its network and has no race network")
         self.race = race
@@ -225,13 +226,20 @@ cdef int64_t net_best_child(const bsf_net* net, const Board* children, int64_t s
     The children are scored CHILD_CHUNK at a time by the batch loop (its
     AVX2 clone where the CPU has AVX2), then checked one by one; a child
     the tables or the race network score (``handed_over``) is worth its
-    equity from them."""
+    equity from them; when every child is a race, the race network scores
+    them all in its batch loop."""
     cdef int64_t i, start, count, best = -1
     cdef int winner, value
     cdef double score, best_score = 0
     cdef float p[CHILD_CHUNK * 5]
     cdef const signed char* base = <const signed char*> children
     cdef const Board* child
+    if net.race != NULL:    # children all races: the race network scores them in its batch loop
+        i = 0
+        while i < n and is_race(<const Board*> (base + stride * i)):
+            i += 1
+        if i == n:
+            net = <const bsf_net*> net.race
     start = 0
     while start < n:
         count = n - start if n - start < CHILD_CHUNK else CHILD_CHUNK

@@ -19,7 +19,7 @@ from ._board cimport (
 )
 from ._net cimport (
     BSF_NET_MAX_HIDDEN, Model, bsf_net, bsf_net_children_sums, bsf_net_equity, bsf_net_exact_sums, bsf_net_finish,
-    bsf_net_forward_range, bsf_net_scratch, bsf_net_sums, handed_over, is_race, model_of, table_row,
+    bsf_net_forward_range, bsf_net_scratch, bsf_net_sums, handed_over, is_race, model_of, net_for, table_row,
 )
 from ._pool cimport bsf_job, job_threads, run_job
 from ._queries cimport outcome_of
@@ -417,6 +417,7 @@ cdef int net_choice(const bsf_net* net, const Board* parent, const Children* chi
                     RuleSet rules) noexcept nogil:
     """``net_choice_of`` for a parent seen once."""
     cdef NetParent prepared
+    net = net_for(net, parent)
     net_parent(net, parent, rules, &prepared)
     return net_choice_of(net, &prepared, children, rules, NULL)
 
@@ -520,6 +521,7 @@ cdef struct ChildrenTask:
 
 cdef void _children_items(void* task, int slot, int64_t start, int64_t stop) noexcept nogil:
     cdef ChildrenTask* t = <ChildrenTask*> task
+    cdef const bsf_net* net
     cdef NetParent parent
     cdef Children children
     cdef int64_t item
@@ -529,8 +531,9 @@ cdef void _children_items(void* task, int slot, int64_t start, int64_t stop) noe
             continue
         children.base = <const char*> (t.children + sizeof(Board) * t.offsets[item])
         children.stride, children.index = sizeof(Board), NULL
-        net_parent(t.net, t.parents + item, t.rules, &parent)
-        net_children(t.net, &parent, &children, t.rules, t.out + 5 * t.offsets[item])
+        net = net_for(t.net, t.parents + item)
+        net_parent(net, t.parents + item, t.rules, &parent)
+        net_children(net, &parent, &children, t.rules, t.out + 5 * t.offsets[item])
 
 
 def children_batch(Model model, const signed char[:, :, ::1] parents, const int64_t[::1] offsets,
