@@ -48,6 +48,8 @@ DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "gnubg-r
 EQUITY_TARGET = 0.03
 #: At most this share of GNU Backgammon's CPU time for its standard error.
 TIME_TARGET = 1 / 3
+#: A standard error below gnubg's last printed decimal: an exact figure.
+EXACT = 5e-6
 
 
 def side(points: dict[int, int], bar: int = 0) -> list[int]:
@@ -180,10 +182,11 @@ def compare(games: int, network: str, seed: int) -> None:
 
 def time_ratio(seconds: float, ours: float, theirs: float, their_seconds: float) -> float:
     """The CPU time our rollout needs for the standard error ``theirs``
-    over GNU Backgammon's time: 0 when ours is exact, inf when only theirs is."""
-    if ours <= 0:
+    over GNU Backgammon's time: 0 when ours is exact (below gnubg's five
+    printed decimals), inf when only theirs is."""
+    if ours < EXACT:
         return 0.0
-    if theirs <= 0 or their_seconds <= 0:
+    if theirs < EXACT or their_seconds <= 0:
         return float("inf")
     return seconds * (ours / theirs) ** 2 / their_seconds
 

@@ -87,18 +87,18 @@ def accuracy(players: dict[str, NetEvaluator], positions: np.ndarray) -> None:
 
 
 def variance(players: dict[str, NetEvaluator], positions: np.ndarray, games: int, seed: int) -> None:
-    print(f"\nVariance-reduced rollouts of {len(positions)} races, {games} games each:\n")
-    print("| network | mean s.e. | ratio to alone | s |")
-    print("|---|---:|---:|---:|")
-    errors = {}
+    errors, seconds = {}, {}
     for name, net in players.items():
-        began = time.perf_counter()
+        began = time.process_time()
         stderr = [rollout(position, BACKGAMMON, games=games, policy=EvaluatorPolicy(net), seed=seed + i,
-                          variance_reduction=True, threads=1).stderr
+                          variance_reduction=True, endgames=True, threads=1).stderr
                   for i, position in enumerate(tqdm(swap_sides(positions), desc=name, leave=False))]
-        errors[name] = float(np.mean(stderr))
-        ratio = errors[name] / errors["alone"]
-        print(f"| {name} | {errors[name]:.4f} | {ratio:.2f} | {time.perf_counter() - began:.0f} |")
+        errors[name], seconds[name] = float(np.mean(stderr)), time.process_time() - began
+    print(f"\nVariance-reduced rollouts of {len(positions)} races, {games} games each (endgame tables on):\n")
+    print("| network | mean s.e. | ratio to alone | CPU s |")
+    print("|---|---:|---:|---:|")
+    for name in players:
+        print(f"| {name} | {errors[name]:.5f} | {errors[name] / errors['alone']:.2f} | {seconds[name]:.0f} |")
 
 
 def strength(players: dict[str, NetEvaluator], games: int, seed: int) -> None:

@@ -80,7 +80,8 @@ def test_the_first_layer_sums_of_positions_played_lie_within_the_bounds(net):
 
 
 def test_the_shipped_backgammon_network_is_exact():
-    assert NetEvaluator.shipped(BACKGAMMON).exact
+    net = NetEvaluator.shipped(BACKGAMMON)
+    assert net.exact and net.race is not None and net.race.exact
 
 
 @pytest.mark.parametrize("hidden", [(32,), (128,), (144,)])
