@@ -48,8 +48,8 @@ BOARDS = {
     "backgammon-gammon": Board("APD/AwgAAAAAAA"),  # §4.2
     # the games guide and the endgames page: a lone stone on the 6-point against one on the 1-point
     "race-6-v-1": Board("AQAAgAAAAAAAAA"),
-    # the analysis guide: the worst play of tests/data/gnubg/auto5.mat (game 1, move 15, 5-5)
-    "worst-play": Board("d7YbAABv2wIADA"),
+    # the analysis guide: the worst play of tests/data/gnubg/auto5.mat by "net" (game 2, move 11, 5-3)
+    "worst-play": Board("x+45AABsO0sAGA"),
 }
 
 
