@@ -103,8 +103,8 @@ def run_gnubg(commands: str) -> tuple[str, float]:
         with tempfile.TemporaryFile("w+") as output:
             child = subprocess.Popen(["script", "-qc", f"{GNUBG} -t -q < {file.name}", "/dev/null"],
                                      stdout=output, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-            _, _, usage = os.wait4(child.pid, 0)     # this child's CPU (with gnubg's), not another job's
-            child.returncode = 0
+            _, status, usage = os.wait4(child.pid, 0)     # this child's CPU (with gnubg's), not another job's
+            child.returncode = os.waitstatus_to_exitcode(status)     # reaped here: Popen must not wait again
             output.seek(0)
             text = output.read()
     finally:

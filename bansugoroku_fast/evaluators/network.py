@@ -283,8 +283,8 @@ class NetEvaluator:
         >>> from bansugoroku_fast import Position
         >>> net = NetEvaluator.random("backgammon", hidden=(8,), seed=1)
         >>> race = NetEvaluator.random("backgammon", hidden=(4,), seed=2)
-        >>> ended = Position([[0, 0, 0, 0, 0, 0, 15] + [0] * 19, [0, 0, 0, 0, 0, 0, 15] + [0] * 19])
-        >>> bool((net.with_race(race)(ended.array[None]) == race(ended.array[None])).all())
+        >>> race_board = Position([[0, 0, 0, 0, 0, 0, 15] + [0] * 19, [0, 0, 0, 0, 0, 0, 15] + [0] * 19])
+        >>> bool((net.with_race(race)(race_board.array[None]) == race(race_board.array[None])).all())
         True
         >>> net.with_race(race).with_race(None) == net
         True
